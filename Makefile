@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Wren top-level entry points.  Each area keeps its own rules in mk/<area>.mk;
+# this file only holds the shared variables and the two commands a newcomer
+# runs: `make demo` and `make check`.
+
+TOP        := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD      ?= $(TOP)/build
+# Caches live outside the clone, keyed by their inputs, and are never required.
+WREN_CACHE ?= /var/cache/wren
+KVER       ?= 6.1
+JOBS       ?= $(shell nproc)
+
+export TOP BUILD WREN_CACHE KVER JOBS
+
+.PHONY: all deps check demo help
+all: hw fabric modules
+
+help:
+	@echo "make demo     build everything, boot two emulated servers, run work between them"
+	@echo "make check    every test; ends with 'N passed, N failed'"
+	@echo "make deps     install build/test dependencies with apt-get"
+
+deps:
+	$(TOP)/scripts/deps.sh
+
+check:
+	$(TOP)/scripts/check.sh
+
+demo:
+	$(TOP)/scripts/demo.sh
+
+include $(sort $(wildcard $(TOP)/mk/*.mk))
