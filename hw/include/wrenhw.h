@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * libwrenhw: the Wren NIC's logic as plain C11, with no QEMU types.
+ *
+ * The host (QEMU glue, or a unit test) owns the bus and the wire; the model
+ * only ever sees what real hardware would: MMIO accesses, DMA at bus
+ * addresses, interrupt vectors, Ethernet frames and time.  Every entry point
+ * is called from one thread at a time (QEMU's BQL); the model never blocks
+ * and never calls back into itself through the host ops.
+ */
+#ifndef WRENHW_H
+#define WRENHW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct wrenhw;
+
+/* What the model needs from the machine it is plugged into. */
+struct wrenhw_host_ops {
+	/*
+	 * DMA at a bus address (an IOVA when an IOMMU is present).  Returns 0
+	 * on success, non-zero when the bus rejects the access (IOMMU fault,
+	 * unmapped address); the model then reports a DMA error the way the
+	 * contract says, never crashes.
+	 */
+	int (*dma_read)(void *opaque, uint64_t addr, void *buf, size_t len);
+	int (*dma_write)(void *opaque, uint64_t addr, const void *buf,
+			 size_t len);
+	/* Signal MSI-X vector @vector (the host applies masking and PBA). */
+	void (*irq_notify)(void *opaque, unsigned int vector);
+	/* Put one Ethernet frame (no FCS) on the wire. */
+	void (*tx_frame)(void *opaque, const void *frame, size_t len);
+	/* Monotonic time in nanoseconds. */
+	uint64_t (*now_ns)(void *opaque);
+	/*
+	 * Arm the model's single timer to call wrenhw_timer_expired() at
+	 * @deadline_ns (absolute, same clock as now_ns).  UINT64_MAX cancels.
+	 */
+	void (*timer_mod)(void *opaque, uint64_t deadline_ns);
+	/*
+	 * Ask the host to call wrenhw_process() soon, outside the current
+	 * MMIO access (a QEMU bottom half), so doorbells return quickly.
+	 */
+	void (*schedule)(void *opaque);
+	/* Optional: a line for the host's log (device-side tracing). */
+	void (*log)(void *opaque, const char *msg);
+};
+
+/* Board configuration: what a given SKU of the NIC has. */
+struct wrenhw_config {
+	uint8_t mac[6];
+	unsigned int num_msix;		/* MSI-X vectors (>= 2) */
+	unsigned int num_db_pages;	/* 4 KiB doorbell pages in BAR2 */
+	unsigned int link_speed_mbps;	/* nominal port speed */
+	/* 0 selects the model's defaults for these resource limits. */
+	unsigned int max_qp, max_cq, max_eq, max_srq, max_pd, max_mr, max_ah;
+	unsigned int max_mtt;		/* total MTT entries */
+};
+
+struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
+			     const struct wrenhw_host_ops *ops, void *opaque);
+void wrenhw_destroy(struct wrenhw *hw);
+
+/* Bus-level reset (PCI reset or FLR): everything back to power-on state. */
+void wrenhw_reset(struct wrenhw *hw);
+
+/* Sizes the host must give the BARs (see include/linux/wren/wren_regs.h). */
+uint64_t wrenhw_bar_size(const struct wrenhw *hw, unsigned int bar);
+
+/* MMIO on BAR0 (registers) or BAR2 (doorbell pages); size is 4 or 8. */
+uint64_t wrenhw_mmio_read(struct wrenhw *hw, unsigned int bar, uint64_t off,
+			  unsigned int size);
+void wrenhw_mmio_write(struct wrenhw *hw, unsigned int bar, uint64_t off,
+		       uint64_t val, unsigned int size);
+
+/* Deferred work requested through ops->schedule(). */
+void wrenhw_process(struct wrenhw *hw);
+void wrenhw_timer_expired(struct wrenhw *hw);
+
+/* The wire: a frame arrived (no FCS).  Returns false if the model dropped it. */
+bool wrenhw_rx_frame(struct wrenhw *hw, const void *frame, size_t len);
+/* Physical link state as the wire (the fabric port) reports it. */
+void wrenhw_set_link(struct wrenhw *hw, bool up, unsigned int speed_mbps);
+
+#endif /* WRENHW_H */
