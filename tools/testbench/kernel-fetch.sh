@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Fetch the Debian kernel a bench guest boots and the headers the driver
+# builds against.  KVER is a series (6.1 = bookworm, 6.12 = bookworm-backports);
+# the concrete ABI (6.1.0-57-amd64, 6.12.95+deb12-amd64, ...) is resolved from
+# apt metadata so that a point release needs no change here.
+#
+# usage: kernel-fetch.sh KVER ENVFILE
+# Writes ENVFILE with KABI, KDIR (headers build dir), VMLINUZ, KMODDIR.
+# The image is extracted (not installed) under $WREN_CACHE/kernels/<abi>/.
+set -eu
+
+kver=${1:?usage: kernel-fetch.sh KVER ENVFILE}
+envfile=${2:?usage: kernel-fetch.sh KVER ENVFILE}
+cache=${WREN_CACHE:-/var/cache/wren}/kernels
+here=$(cd "$(dirname "$0")" && pwd)
+top=${TOP:-$(cd "$here/../.." && pwd)}
+
+case "$kver" in
+6.1 | 6.12) ;;
+*) echo "kernel-fetch: unsupported KVER=$kver (6.1 or 6.12)" >&2; exit 1 ;;
+esac
+
+"$top/scripts/apt-sources.sh"
+
+# Newest linux-image-amd64 of this series, then the ABI package it depends on.
+# "Version: 6.1." must not match 6.12, hence the trailing dot.
+resolve_abi() {
+	apt-cache show linux-image-amd64 | awk -v pre="$kver." '
+		/^Version:/ { v = $2 }
+		/^Depends:/ && index(v, pre) == 1 {
+			if (match($0, /linux-image-[^ ,]+-amd64/))
+				print v, substr($0, RSTART + 12, RLENGTH - 12)
+		}' | sort -k1,1 -V | tail -n 1 | cut -d' ' -f2
+}
+
+abi=$(resolve_abi)
+if [ -z "$abi" ]; then
+	apt-get update -qq
+	abi=$(resolve_abi)
+fi
+[ -n "$abi" ] || { echo "kernel-fetch: no linux-image-amd64 $kver.* in apt metadata" >&2; exit 1; }
+
+kroot=$cache/$abi
+mkdir -p "$cache"
+# Two make runs may fetch the same kernel at once; serialise per ABI.
+exec 9>"$cache/.$abi.lock"
+flock 9
+
+if [ ! -f "$kroot/.complete" ]; then
+	tmp=$(mktemp -d "$cache/.fetch-$abi.XXXXXX")
+	chmod 755 "$tmp" # apt downloads as _apt when it can
+	(cd "$tmp" && apt-get download -q "linux-image-$abi")
+	dpkg -x "$tmp"/linux-image-"$abi"_*.deb "$tmp/root"
+	# The extracted tree has no modules.dep; the guest's modprobe needs it.
+	depmod -b "$tmp/root" "$abi"
+	rm -rf "$kroot"
+	mv "$tmp/root" "$kroot"
+	rm -rf "$tmp"
+	touch "$kroot/.complete"
+fi
+
+if ! dpkg -s "linux-headers-$abi" >/dev/null 2>&1; then
+	# No "-t bookworm-backports": it would pull udev/systemd and more from
+	# backports.  Packages that exist only there (the 6.12 headers, kbuild,
+	# image) are still chosen because they have no other candidate.  The
+	# headers package depends on the image, so that lands in /boot too.
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "linux-headers-$abi"
+fi
+
+kmoddir=$kroot/lib/modules/$abi
+[ -d "$kmoddir" ] || kmoddir=$kroot/usr/lib/modules/$abi
+vmlinuz=$kroot/boot/vmlinuz-$abi
+kdir=/lib/modules/$abi/build
+for f in "$vmlinuz" "$kmoddir/modules.dep" "$kdir/Makefile"; do
+	[ -e "$f" ] || { echo "kernel-fetch: missing $f" >&2; exit 1; }
+done
+
+mkdir -p "$(dirname "$envfile")"
+cat >"$envfile.tmp" <<ENV
+KABI=$abi
+KDIR=$kdir
+VMLINUZ=$vmlinuz
+KMODDIR=$kmoddir
+ENV
+# Keep the timestamp when nothing changed, so make rules that depend on the
+# env file do not rebuild on every run.
+if cmp -s "$envfile.tmp" "$envfile"; then
+	rm -f "$envfile.tmp"
+else
+	mv "$envfile.tmp" "$envfile"
+fi
