@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Wren NIC hardware contract: event queue entries, completion queue
+ * entries, RDMA work queue entries and Ethernet descriptors.
+ *
+ * Ring rules shared by every device-written ring (ACQ, AEQ, EQ, CQ): the
+ * device writes an entry with the last byte ("owner") written last; bit 0
+ * of owner is the phase, 1 on the first pass over the ring and flipped on
+ * every wrap.  Software owns an entry when its phase matches the pass it
+ * expects, and must read the rest of the entry only after that check
+ * (dma_rmb() / udma_from_device_barrier()).
+ *
+ * Producer and consumer indexes are free-running counters; the slot is
+ * index & (entries - 1).
+ */
+#ifndef _LINUX_WREN_QUEUES_H
+#define _LINUX_WREN_QUEUES_H
+
+#include <linux/types.h>
+
+/* ------------------------------------------------------------ events */
+
+#define WREN_EQE_SIZE			16
+#define WREN_EQ_LOG_SIZE_MIN		1
+#define WREN_EQ_LOG_SIZE_MAX		16
+
+enum wren_event_type {
+	WREN_EVENT_COMP			= 0x00, /* data: cqn */
+	WREN_EVENT_PORT_STATE		= 0x01, /* sub: wren_port_state, data: speed */
+	WREN_EVENT_QP_FATAL		= 0x02, /* data: qpn, sub: wren_wq_syndrome */
+	WREN_EVENT_QP_REQ_ERR		= 0x03, /* data: qpn */
+	WREN_EVENT_QP_ACCESS_ERR	= 0x04, /* data: qpn */
+	WREN_EVENT_QP_COMM_EST		= 0x05, /* data: qpn */
+	WREN_EVENT_QP_SQ_DRAINED	= 0x06, /* data: qpn */
+	WREN_EVENT_QP_LAST_WQE		= 0x07, /* data: qpn */
+	WREN_EVENT_SRQ_LIMIT		= 0x08, /* data: srqn */
+	WREN_EVENT_SRQ_ERR		= 0x09, /* data: srqn */
+	WREN_EVENT_CQ_ERR		= 0x0a, /* data: cqn, sub: wren_cq_syndrome */
+	WREN_EVENT_EQ_OVERRUN		= 0x0b, /* data: eqn */
+	WREN_EVENT_DEVICE_FATAL		= 0x0c, /* data: wren_fatal_syndrome */
+	WREN_EVENT_AQ_ERR		= 0x0d, /* data: AQ index, sub: wren_aq_status */
+	WREN_EVENT_PFC_STORM		= 0x0e, /* data: priorities in storm */
+	WREN_EVENT_ETH_QUEUE_ERR	= 0x0f, /* data: queue, sub: wren_wq_syndrome */
+	WREN_EVENT_DB_ERR		= 0x10, /* data: queue, data2: page */
+};
+
+enum wren_wq_syndrome {
+	WREN_WQ_SYND_NONE		= 0,
+	WREN_WQ_SYND_BAD_INDEX		= 1, /* doorbell index beyond ring */
+	WREN_WQ_SYND_BAD_WQE		= 2, /* malformed descriptor */
+	WREN_WQ_SYND_DMA		= 3, /* ring or buffer DMA failed */
+};
+
+enum wren_cq_syndrome {
+	WREN_CQ_SYND_OVERRUN		= 1,
+	WREN_CQ_SYND_DMA		= 2,
+};
+
+struct wren_eqe {
+	__le32 data;
+	__le32 data2;
+	__le32 rsvd0;
+	__u8 type;			/* enum wren_event_type */
+	__u8 sub;
+	__u8 rsvd1;
+	__u8 owner;
+};
+
+/* ------------------------------------------------------- RDMA CQE */
+
+#define WREN_CQE_SIZE			32
+#define WREN_CQ_LOG_SIZE_MIN		1
+#define WREN_CQ_LOG_SIZE_MAX		22
+
+/* Completion status; the values are those of enum ib_wc_status. */
+enum wren_cqe_status {
+	WREN_CQE_SUCCESS		= 0,
+	WREN_CQE_LOC_LEN_ERR		= 1,
+	WREN_CQE_LOC_QP_OP_ERR		= 2,
+	WREN_CQE_LOC_PROT_ERR		= 4,
+	WREN_CQE_WR_FLUSH_ERR		= 5,
+	WREN_CQE_BAD_RESP_ERR		= 7,
+	WREN_CQE_LOC_ACCESS_ERR		= 8,
+	WREN_CQE_REM_INV_REQ_ERR	= 9,
+	WREN_CQE_REM_ACCESS_ERR		= 10,
+	WREN_CQE_REM_OP_ERR		= 11,
+	WREN_CQE_RETRY_EXC_ERR		= 12,
+	WREN_CQE_RNR_RETRY_EXC_ERR	= 13,
+	WREN_CQE_REM_ABORT_ERR		= 16,
+	WREN_CQE_FATAL_ERR		= 19,
+	WREN_CQE_GENERAL_ERR		= 21,
+};
+
+/* Requester completions carry the WQE opcode; responder ones these. */
+#define WREN_CQE_OP_RECV		0x80
+#define WREN_CQE_OP_RECV_RDMA_IMM	0x81
+
+#define WREN_CQE_F_IMM			0x0001
+#define WREN_CQE_F_INV			0x0002
+#define WREN_CQE_F_GRH			0x0004	/* UD: 40-byte GRH prepended */
+#define WREN_CQE_F_IPV4			0x0008	/* UD: sender used IPv4 */
+#define WREN_CQE_F_VLAN			0x0010
+
+struct wren_cqe {
+	__le32 byte_len;
+	union {
+		__be32 imm_data;	/* WREN_CQE_F_IMM: as on the wire */
+		__le32 inv_rkey;	/* WREN_CQE_F_INV */
+	};
+	__le32 qpn;
+	__le32 src_qp;			/* UD: sender's QPN */
+	__le16 wqe_idx;			/* index of the completed WQE */
+	__le16 flags;			/* WREN_CQE_F_* */
+	__u8 smac[6];			/* UD: sender's MAC */
+	__le16 vlan_tci;
+	__u8 opcode;			/* wren_wqe_opcode or WREN_CQE_OP_* */
+	__u8 status;			/* enum wren_cqe_status */
+	__u8 vendor_err;		/* device detail for errors */
+	__u8 owner;
+};
+
+/* ------------------------------------------------------------- WQEs */
+/*
+ * SQ WQEs have a fixed stride per QP (1 << sq_wqe_shift, at least 64
+ * bytes): a control segment, the opcode's fixed segments, then ds_count
+ * 16-byte data segments (scatter/gather entries, or inline data).
+ */
+enum wren_wqe_opcode {
+	WREN_WQE_NOP			= 0x00,
+	WREN_WQE_SEND			= 0x01,
+	WREN_WQE_SEND_IMM		= 0x02,
+	WREN_WQE_SEND_INV		= 0x03,
+	WREN_WQE_RDMA_WRITE		= 0x04,
+	WREN_WQE_RDMA_WRITE_IMM		= 0x05,
+	WREN_WQE_RDMA_READ		= 0x06,
+	WREN_WQE_ATOMIC_CMP_SWP		= 0x07,
+	WREN_WQE_ATOMIC_FETCH_ADD	= 0x08,
+	WREN_WQE_LOCAL_INV		= 0x09,
+	WREN_WQE_REG_MR			= 0x0a,
+};
+
+#define WREN_WQE_F_SIGNALED		0x01
+#define WREN_WQE_F_FENCE		0x02
+#define WREN_WQE_F_SOLICITED		0x04
+#define WREN_WQE_F_INLINE		0x08
+
+struct wren_wqe_ctrl {
+	__u8 opcode;			/* enum wren_wqe_opcode */
+	__u8 flags;			/* WREN_WQE_F_* */
+	__u8 ds_count;			/* 16-byte data segments that follow */
+	__u8 rsvd0;
+	__le16 wqe_idx;			/* producer index, low 16 bits */
+	__le16 rsvd1;
+	union {
+		__be32 imm_data;	/* SEND_IMM, RDMA_WRITE_IMM */
+		__le32 inv_rkey;	/* SEND_INV, LOCAL_INV */
+	};
+	__le32 rsvd2;
+};
+
+/* RDMA_WRITE*, RDMA_READ and atomics. */
+struct wren_wqe_raddr {
+	__le64 raddr;
+	__le32 rkey;
+	__le32 rsvd;
+};
+
+/* Atomics, after wren_wqe_raddr. */
+struct wren_wqe_atomic {
+	__le64 swap_add;
+	__le64 compare;
+};
+
+/* UD and GSI sends. */
+struct wren_wqe_ud {
+	__le32 ah;
+	__le32 dest_qpn;
+	__le32 qkey;
+	__le32 rsvd;
+};
+
+/* REG_MR: make a FREE fast-registration MR valid with a new key. */
+struct wren_wqe_reg_mr {
+	__le32 key;			/* index << 8 | new key tag */
+	__le32 access;			/* WREN_ACCESS_* */
+	__le64 iova;
+	__le64 length;
+	__le64 pbl_addr;		/* __le64 page addresses */
+	__le32 npages;
+	__u8 page_shift;
+	__u8 rsvd0[3];
+	__le32 rsvd[2];
+};
+
+struct wren_wqe_sge {
+	__le64 addr;
+	__le32 length;
+	__le32 lkey;
+};
+
+/* With WREN_WQE_F_INLINE the data segments hold this, then the bytes. */
+struct wren_wqe_inline {
+	__le32 length;
+	__le32 rsvd[3];
+};
+
+/* RQ and SRQ WQEs: a header, then ds_count wren_wqe_sge. */
+struct wren_rqe {
+	__u8 ds_count;
+	__u8 rsvd0;
+	__le16 wqe_idx;
+	__le32 rsvd[3];
+};
+
+/* ---------------------------------------------------------- Ethernet */
+/*
+ * A packet is one or more TX descriptors; the first carries the offload
+ * request, the last has WREN_ETH_TX_F_EOP and produces one completion.
+ */
+#define WREN_ETH_TX_F_EOP		0x0001
+#define WREN_ETH_TX_F_CSUM		0x0002	/* L4 checksum at l4_offset */
+#define WREN_ETH_TX_F_IP_CSUM		0x0004	/* IPv4 header checksum */
+#define WREN_ETH_TX_F_TSO		0x0008	/* segment by mss */
+#define WREN_ETH_TX_F_VLAN		0x0010	/* insert vlan_tci */
+#define WREN_ETH_TX_F_IPV6		0x0020
+#define WREN_ETH_TX_F_UDP		0x0040	/* L4 is UDP, else TCP */
+
+struct wren_eth_tx_desc {
+	__le64 addr;
+	__le16 len;
+	__le16 flags;			/* WREN_ETH_TX_F_* */
+	__le16 mss;
+	__le16 vlan_tci;
+	__u8 l3_offset;
+	__u8 l4_offset;
+	__u8 hdr_len;			/* TSO: all headers */
+	__u8 rsvd0;
+	__le32 rsvd1;
+	__le64 rsvd2;
+};
+
+struct wren_eth_rx_desc {
+	__le64 addr;
+	__le16 len;			/* buffer size */
+	__le16 rsvd0;
+	__le32 rsvd1;
+};
+
+#define WREN_ETH_CQE_TX			0x40
+#define WREN_ETH_CQE_RX			0x41
+
+#define WREN_ETH_RX_F_EOP		0x0001	/* last buffer of the frame */
+#define WREN_ETH_RX_F_L3_CSUM_OK	0x0002
+#define WREN_ETH_RX_F_L4_CSUM_OK	0x0004
+#define WREN_ETH_RX_F_CSUM_BAD		0x0008
+#define WREN_ETH_RX_F_VLAN		0x0010	/* tag stripped to vlan_tci */
+#define WREN_ETH_RX_F_RSS		0x0020	/* rss_hash valid */
+#define WREN_ETH_RX_F_IPV4		0x0040
+#define WREN_ETH_RX_F_IPV6		0x0080
+#define WREN_ETH_RX_F_TCP		0x0100
+#define WREN_ETH_RX_F_UDP		0x0200
+
+/* Ethernet completions share CQs and the 32-byte slot with wren_cqe. */
+struct wren_eth_cqe {
+	__le32 rss_hash;
+	__le16 desc_idx;		/* TX: EOP descriptor; RX: buffer */
+	__le16 len;			/* RX: bytes in this buffer */
+	__le16 vlan_tci;
+	__le16 flags;			/* WREN_ETH_RX_F_* */
+	__le32 queue;
+	__le32 rsvd0[3];
+	__u8 type;			/* WREN_ETH_CQE_* */
+	__u8 status;			/* enum wren_wq_syndrome */
+	__u8 rsvd1;
+	__u8 owner;
+};
+
+#endif /* _LINUX_WREN_QUEUES_H */
