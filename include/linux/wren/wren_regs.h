@@ -36,7 +36,7 @@
  * can never ring another's queues.  Page 0 belongs to the kernel driver.
  */
 #define WREN_DB_PAGE_SHIFT		12
-#define WREN_DB_PAGE_SIZE		4096u	
+#define WREN_DB_PAGE_SIZE		4096u	/* 1 << WREN_DB_PAGE_SHIFT */
 #define WREN_KERNEL_UAR			0
 
 /* Contract version: major changes are incompatible, minor ones additive. */
