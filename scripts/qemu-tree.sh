@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Prepare a configured QEMU build tree in DIR for Debian source version VER:
+# fetch the source with apt (Debian's patches applied by dpkg-source -x),
+# hook hw/net/wren/ into the build (meson subdir + Kconfig symbol), and run
+# configure.  The caller (qemu-build.sh) keys DIR by a hash of VER and of this
+# file, so everything that shapes the configured tree - the flags, the hook -
+# lives here and nowhere else.
+#
+# usage: qemu-tree.sh DIR VER
+set -eu
+
+dir=$1
+ver=$2
+
+# Debian strips the firmware blobs from its source; the packaged seabios,
+# ipxe-qemu and qemu-system-data provide them at these paths at run time.
+configure_flags="--target-list=x86_64-softmmu --without-default-features
+--enable-kvm --enable-slirp --enable-fdt=system --disable-docs --disable-werror
+--enable-virtfs --enable-attr --enable-cap-ng --disable-install-blobs
+--firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu"
+
+# configure records absolute paths, so the tree is built where it will live;
+# a missing stamp (interrupted run) means start again from nothing.
+rm -rf "$dir"
+mkdir -p "$dir/fetch"
+cd "$dir/fetch"
+# apt-get source runs as root here; "W: Download is performed unsandboxed" is
+# expected and harmless.
+apt-get source --download-only "qemu=$ver" >download.log 2>&1 || {
+	cat download.log >&2
+	echo "qemu-tree: could not fetch qemu $ver source (deb-src enabled?)" >&2
+	exit 1
+}
+dsc=$(ls ./*.dsc)
+dpkg-source --no-check -x "$dsc" "$dir/src" >unpack.log 2>&1 || {
+	cat unpack.log >&2
+	exit 1
+}
+# dpkg-source also links the orig tarball next to the tree; neither copy is
+# needed once unpacked.
+rm -f ./*.tar.* ./*.dsc "$dir"/*.tar.*
+
+cd "$dir/src"
+# Hook the device in.  hw/net/wren/meson.build itself is (re)written by
+# qemu-build.sh because it lists whichever model sources exist.
+mkdir -p hw/net/wren
+printf "subdir('wren')\n" >>hw/net/meson.build
+cat >>hw/net/Kconfig <<'KCONFIG'
+
+config WREN
+    bool
+    default y if PCI_DEVICES
+    depends on PCI && MSI_NONBROKEN
+KCONFIG
+# A placeholder so that configure's meson run succeeds before the first sync.
+printf "# filled in by qemu-build.sh\n" >hw/net/wren/meson.build
+
+mkdir build
+cd build
+# shellcheck disable=SC2086 # the flag list is split on purpose
+../configure $configure_flags >configure.log 2>&1 || {
+	tail -40 configure.log >&2
+	echo "qemu-tree: configure failed (scripts/deps-qemu.sh run?)" >&2
+	exit 1
+}
+touch "$dir/.configured"
