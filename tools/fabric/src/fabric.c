@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#include "fabric.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void fabric_config_default(struct fabric_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nports = 2;
+	cfg->rate_mbps = FABRIC_DEFAULT_RATE_MBPS;
+	cfg->seed = 1;
+	cfg->mac_age_ns = (uint64_t)FABRIC_DEFAULT_MAC_AGE_S * 1000000000u;
+	cfg->queue_limit_frames = EGRESS_DEFAULT_LIMIT_FRAMES;
+	cfg->queue_limit_bytes = EGRESS_DEFAULT_LIMIT_BYTES;
+}
+
+int fabric_init(struct fabric *f, const struct fabric_config *cfg,
+		const struct fabric_io *io, char *err, size_t errlen)
+{
+	if (cfg->nports < 1 || cfg->nports > FABRIC_MAX_PORTS) {
+		snprintf(err, errlen, "ports must be 1..%d", FABRIC_MAX_PORTS);
+		return -1;
+	}
+	if (cfg->rate_mbps < 1 || cfg->rate_mbps > FABRIC_MAX_RATE_MBPS) {
+		snprintf(err, errlen, "rate must be 1..%u Mb/s",
+			 FABRIC_MAX_RATE_MBPS);
+		return -1;
+	}
+	if (!(cfg->loss >= 0 && cfg->loss <= 1) ||
+	    !(cfg->corrupt >= 0 && cfg->corrupt <= 1)) {
+		snprintf(err, errlen, "probabilities must be within 0..1");
+		return -1;
+	}
+	if (cfg->pcap_dir && strlen(cfg->pcap_dir) >= sizeof(f->pcap_dir)) {
+		snprintf(err, errlen, "pcap directory name too long");
+		return -1;
+	}
+	memset(f, 0, sizeof(*f));
+	f->nports = cfg->nports;
+	f->io = *io;
+	mac_table_init(&f->macs, cfg->mac_age_ns);
+	dscp_map_default(f->dscp_map);
+	if (cfg->pcap_dir)
+		snprintf(f->pcap_dir, sizeof(f->pcap_dir), "%s", cfg->pcap_dir);
+	for (unsigned i = 0; i < f->nports; i++) {
+		struct fabric_port *p = &f->ports[i];
+
+		p->index = i;
+		p->link_up = true;
+		p->loss = cfg->loss;
+		p->corrupt = cfg->corrupt;
+		egress_init(&p->egress, cfg->rate_mbps);
+		for (int q = 0; q < FABRIC_PRIOS; q++) {
+			p->egress.q[q].limit_frames = cfg->queue_limit_frames;
+			p->egress.q[q].limit_bytes = cfg->queue_limit_bytes;
+		}
+		pcap_writer_init(&p->pcap);
+	}
+	fabric_reseed(f, cfg->seed);
+	for (unsigned i = 0; i < f->nports && cfg->pcap_dir; i++) {
+		if (fabric_set_pcap(f, i, true) < 0) {
+			snprintf(err, errlen, "cannot open pcap for port %u in %s",
+				 i, cfg->pcap_dir);
+			fabric_destroy(f);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void fabric_destroy(struct fabric *f)
+{
+	for (unsigned i = 0; i < f->nports; i++) {
+		egress_flush(&f->ports[i].egress);
+		pcap_close(&f->ports[i].pcap);
+	}
+}
+
+void fabric_reseed(struct fabric *f, uint64_t seed)
+{
+	/* one stream per port: traffic on one port never shifts another's
+	 * drop pattern */
+	for (unsigned i = 0; i < f->nports; i++)
+		prng_seed(&f->ports[i].prng,
+			  seed ^ ((uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull));
+}
+
+static void capture(struct fabric *f, struct fabric_port *p,
+		    const uint8_t *frame, uint32_t len)
+{
+	if (pcap_is_open(&p->pcap))
+		pcap_write(&p->pcap, frame, len, f->io.realtime_ns(f->io.ctx));
+}
+
+static void send_phy_status(struct fabric *f, struct fabric_port *p)
+{
+	uint8_t frame[PHY_FRAME_LEN];
+
+	if (!p->connected)
+		return;
+	phy_status_build(frame, p->link_up, p->egress.rate_mbps);
+	capture(f, p, frame, sizeof(frame));
+	/* PHY signalling bypasses the queues and the rate limit */
+	if (f->io.send(f->io.ctx, p->index, frame, sizeof(frame)))
+		p->st.phy_sent++;
+}
+
+/* Flip one bit past the MAC header so the frame still reaches its
+ * destination and the receiver's checks (ICRC, checksums) must catch it. */
+static bool maybe_corrupt(struct fabric_port *p, uint8_t *data, uint32_t len)
+{
+	uint32_t off;
+
+	if (len <= ETH_HDR_LEN || !prng_chance(&p->prng, p->corrupt))
+		return false;
+	off = ETH_HDR_LEN + prng_below(&p->prng, len - ETH_HDR_LEN);
+	data[off] ^= (uint8_t)(1u << prng_below(&p->prng, 8));
+	return true;
+}
+
+static void enqueue_to(struct fabric *f, unsigned out, struct frame *fr,
+		       uint64_t now)
+{
+	struct fabric_port *p = &f->ports[out];
+
+	if (!p->connected) {
+		p->st.drop_no_peer++;
+		frame_free(fr);
+		return;
+	}
+	if (!p->link_up) {
+		p->st.drop_tx_link_down++;
+		frame_free(fr);
+		return;
+	}
+	if (egress_enqueue(&p->egress, fr->prio, fr, now) != EGRESS_ACCEPT) {
+		p->st.drop_queue_full++;
+		return;
+	}
+	fabric_service_port(f, out);
+}
+
+static void flood(struct fabric *f, unsigned in, struct frame *fr,
+		  uint64_t now)
+{
+	int last = -1;
+
+	f->ports[in].st.flooded++;
+	for (unsigned i = 0; i < f->nports; i++) {
+		if (i == in || !fabric_port_operational(&f->ports[i]))
+			continue;
+		if (last >= 0) {
+			struct frame *copy = frame_alloc(fr->data, fr->len);
+
+			if (copy) {
+				copy->ingress_port = fr->ingress_port;
+				copy->prio = fr->prio;
+				enqueue_to(f, (unsigned)last, copy, now);
+			}
+		}
+		last = (int)i;
+	}
+	/* the original goes to the last member: no copy for two ports */
+	if (last >= 0)
+		enqueue_to(f, (unsigned)last, fr, now);
+	else
+		frame_free(fr);
+}
+
+void fabric_receive(struct fabric *f, unsigned port, const uint8_t *data,
+		    uint32_t len)
+{
+	struct fabric_port *p = &f->ports[port];
+	uint64_t now = f->io.now_ns(f->io.ctx);
+	struct classification cls;
+	struct frame *fr;
+	int out;
+
+	p->st.rx_frames++;
+	p->st.rx_bytes += len;
+	capture(f, p, data, len);
+	if (len < ETH_HDR_LEN) {
+		p->st.drop_runt++;
+		return;
+	}
+	if (!p->link_up) {
+		p->st.drop_rx_link_down++;
+		return;
+	}
+	if (phy_status_is(data, len)) {
+		p->st.drop_reserved++;
+		return;
+	}
+	if (prng_chance(&p->prng, p->loss)) {
+		p->st.drop_rx_loss++;
+		return;
+	}
+	fr = frame_alloc(data, len);
+	if (!fr) {
+		p->st.drop_send_fail++;
+		return;
+	}
+	if (maybe_corrupt(p, fr->data, len))
+		p->st.rx_corrupted++;
+	cls = classify_frame(fr->data, len, f->dscp_map);
+	fr->prio = cls.prio;
+	fr->ingress_port = (uint8_t)port;
+
+	mac_table_learn(&f->macs, eth_src(fr->data), (int)port, now);
+	if (mac_is_group(eth_dst(fr->data))) {
+		flood(f, port, fr, now);
+		return;
+	}
+	out = mac_table_lookup(&f->macs, eth_dst(fr->data), now);
+	if (out == MAC_NO_PORT) {
+		flood(f, port, fr, now);
+	} else if ((unsigned)out == port) {
+		p->st.drop_filtered++;
+		frame_free(fr);
+	} else {
+		enqueue_to(f, (unsigned)out, fr, now);
+	}
+}
+
+void fabric_service_port(struct fabric *f, unsigned port)
+{
+	struct fabric_port *p = &f->ports[port];
+	uint64_t now = f->io.now_ns(f->io.ctx);
+	struct frame *fr;
+
+	while (fabric_port_operational(p) && f->io.can_send(f->io.ctx, port)) {
+		fr = egress_dequeue(&p->egress, now);
+		if (!fr)
+			break;
+		/* loss on the wire: the frame used its wire time, then died */
+		if (prng_chance(&p->prng, p->loss)) {
+			p->st.drop_tx_loss++;
+		} else {
+			if (maybe_corrupt(p, fr->data, fr->len))
+				p->st.tx_corrupted++;
+			capture(f, p, fr->data, fr->len);
+			if (f->io.send(f->io.ctx, port, fr->data, fr->len)) {
+				p->st.tx_frames++;
+				p->st.tx_bytes += fr->len;
+			} else {
+				p->st.drop_send_fail++;
+			}
+		}
+		frame_free(fr);
+	}
+}
+
+uint64_t fabric_service(struct fabric *f)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (unsigned i = 0; i < f->nports; i++) {
+		struct fabric_port *p = &f->ports[i];
+		uint64_t t;
+
+		fabric_service_port(f, i);
+		/* a port waiting for its peer to drain wakes on POLLOUT */
+		if (!fabric_port_operational(p) || !f->io.can_send(f->io.ctx, i))
+			continue;
+		t = egress_next_event_ns(&p->egress, f->io.now_ns(f->io.ctx));
+		if (t < next)
+			next = t;
+	}
+	return next;
+}
+
+static void port_went_away(struct fabric *f, struct fabric_port *p)
+{
+	p->st.drop_tx_link_down += egress_flush(&p->egress);
+	mac_table_flush_port(&f->macs, (int)p->index);
+}
+
+void fabric_connect(struct fabric *f, unsigned port)
+{
+	struct fabric_port *p = &f->ports[port];
+
+	p->connected = true;
+	p->st.connects++;
+	send_phy_status(f, p);
+}
+
+void fabric_disconnect(struct fabric *f, unsigned port, bool bad_stream)
+{
+	struct fabric_port *p = &f->ports[port];
+
+	if (bad_stream)
+		p->st.bad_stream++;
+	if (!p->connected)
+		return;
+	p->connected = false;
+	port_went_away(f, p);
+}
+
+void fabric_set_link(struct fabric *f, unsigned port, bool up)
+{
+	struct fabric_port *p = &f->ports[port];
+
+	if (p->link_up == up)
+		return;
+	p->link_up = up;
+	if (!up)
+		port_went_away(f, p);
+	send_phy_status(f, p);
+}
+
+void fabric_set_rate(struct fabric *f, unsigned port, uint32_t mbps)
+{
+	struct fabric_port *p = &f->ports[port];
+
+	if (p->egress.rate_mbps == mbps)
+		return;
+	p->egress.rate_mbps = mbps;
+	/* the NIC learns its new speed the way it would from a PHY */
+	send_phy_status(f, p);
+}
+
+int fabric_set_pcap(struct fabric *f, unsigned port, bool on)
+{
+	struct fabric_port *p = &f->ports[port];
+	char path[600];
+
+	if (!on) {
+		pcap_close(&p->pcap);
+		return 0;
+	}
+	if (pcap_is_open(&p->pcap))
+		return 0;
+	if (!f->pcap_dir[0])
+		return -1;
+	snprintf(path, sizeof(path), "%s/port%u.pcap", f->pcap_dir, port);
+	return pcap_open(&p->pcap, path);
+}
