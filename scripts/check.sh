@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make check`: run every test layer in order, then print one summary line
+# "N passed, N failed, N skipped" counted over the TAP files the layers
+# leave in $BUILD/check.  A layer that fails without saying so in TAP (a
+# build error, a crash) is counted as one failure of its own.
+set -u
+
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+CHECK=$BUILD/check
+LAYERS=${CHECK_LAYERS:-"hw fabric qemu modules lint bench driver"}
+
+mkdir -p "$CHECK"
+rm -f "$CHECK"/*.tap "$CHECK"/*.log
+
+count_failures() {
+	cat "$CHECK"/*.tap 2>/dev/null | grep -c '^not ok' || true
+}
+
+start_all=$(date +%s)
+if ! make -C "$TOP" --no-print-directory deps >"$CHECK/deps.log" 2>&1; then
+	echo "check: dependency installation failed, see $CHECK/deps.log"
+	printf '1..1\nnot ok 1 - deps: make deps failed\n' >"$CHECK/deps.tap"
+fi
+
+for layer in $LAYERS; do
+	log=$CHECK/$layer.log
+	before=$(count_failures)
+	start=$(date +%s)
+	make -C "$TOP" --no-print-directory "check-$layer" >"$log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	after=$(count_failures)
+	if [ "$rc" -ne 0 ] && [ "$after" -eq "$before" ]; then
+		printf '1..1\nnot ok 1 - %s: make check-%s exited %d (%s)\n' \
+			"$layer" "$layer" "$rc" "$log" >"$CHECK/$layer-exit.tap"
+	fi
+	printf 'check: %-8s rc=%d %4ds\n' "$layer" "$rc" "$secs"
+done
+
+passed=0 failed=0 skipped=0
+for tap in "$CHECK"/*.tap; do
+	[ -e "$tap" ] || continue
+	while IFS= read -r line; do
+		case "$line" in
+		"not ok"*)
+			failed=$((failed + 1))
+			echo "FAIL $(basename "$tap" .tap): $line" ;;
+		"ok "*"# SKIP"* | "ok "*"# skip"*)
+			skipped=$((skipped + 1)) ;;
+		"ok "*)
+			passed=$((passed + 1)) ;;
+		esac
+	done <"$tap"
+done
+
+echo "check: total $(($(date +%s) - start_all))s; logs and TAP in $CHECK"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
