@@ -17,4 +17,4 @@ qemu:
 	$(TOP)/scripts/qemu-build.sh
 
 check-qemu: qemu
-	$(TOP)/scripts/qemu-check.sh
+	python3 $(TOP)/scripts/qemu-check.py

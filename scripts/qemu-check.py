@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Host-side checks of the Wren QEMU device, no guest kernel needed.
+
+QEMU's qtest accelerator lets this script act as the CPU: it writes PCI
+config space through ports 0xcf8/0xcfc, places the BARs, and reads and
+writes them, so the glue (hw/qemu/wren_pci.c) and the model behind it are
+checked exactly as a driver would see them.  Contract constants come from
+include/linux/wren/wren_regs.h, parsed here, so there is one source of truth.
+
+TAP goes to stdout and to $BUILD/check/qemu.tap; exit status 1 on any failure.
+"""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+TOP = os.environ.get("TOP") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.environ.get("BUILD") or os.path.join(TOP, "build")
+QEMU = os.environ.get("QEMU") or os.path.join(BUILD, "qemu", "qemu-system-x86_64")
+FW_ARGS = (os.environ.get("QEMU_FW_ARGS") or "").split()
+TIMEOUT = 60
+
+
+def contract():
+    """#define NAME value pairs (plain numbers only) from wren_regs.h."""
+    path = os.path.join(TOP, "include", "linux", "wren", "wren_regs.h")
+    defs = {}
+    with open(path) as f:
+        for m in re.finditer(r"^#define\s+(WREN_\w+)\s+(0x[0-9a-fA-F]+|\d+)u?\b",
+                             f.read(), re.M):
+            defs[m.group(1)] = int(m.group(2), 0)
+    return defs
+
+
+C = contract()
+
+# PCI config space offsets and bits (include/uapi/linux/pci_regs.h).
+PCI_VENDOR_ID, PCI_COMMAND, PCI_REVISION_ID = 0x00, 0x04, 0x08
+PCI_BAR0, PCI_SUBSYSTEM_VENDOR_ID, PCI_CAPABILITY_LIST = 0x10, 0x2c, 0x34
+PCI_INTERRUPT_PIN = 0x3d
+PCI_COMMAND_MEMORY, PCI_COMMAND_MASTER = 0x2, 0x4
+PCI_CAP_ID_EXP, PCI_CAP_ID_MSIX = 0x10, 0x11
+PCI_EXP_FLAGS, PCI_EXP_DEVCAP, PCI_EXP_DEVCTL = 0x2, 0x4, 0x8
+PCI_EXP_DEVCAP_FLR, PCI_EXP_DEVCTL_BCR_FLR = 0x10000000, 0x8000
+PCI_EXP_TYPE_ENDPOINT, PCI_EXP_TYPE_RC_END = 0x0, 0x9
+PCI_MSIX_FLAGS, PCI_MSIX_TABLE, PCI_MSIX_PBA = 0x2, 0x4, 0x8
+
+# Where this script places the BARs (free PCI memory on pc and q35).
+BAR_ADDR = {0: 0xc0000000, 2: 0xd0000000, 4: 0xc8000000}
+
+
+class QTest:
+    """A QEMU started under qtest: this object is its only CPU."""
+
+    def __init__(self, args, qmp=False):
+        self.qmp_path = None
+        extra = []
+        if qmp:
+            self.tmp = tempfile.mkdtemp(prefix="wren-qtest.")
+            self.qmp_path = os.path.join(self.tmp, "qmp")
+            extra = ["-qmp", "unix:%s,server=on,wait=off" % self.qmp_path]
+        cmd = [QEMU] + FW_ARGS + ["-accel", "qtest", "-qtest", "stdio",
+                                  "-display", "none", "-nodefaults",
+                                  "-monitor", "none", "-m", "128M"] + extra + args
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+
+    def cmd(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        while True:
+            reply = self.proc.stdout.readline()
+            if not reply:
+                raise RuntimeError("QEMU exited: " + self.proc.stderr.read().strip())
+            if not reply.startswith("IRQ"):
+                break
+        words = reply.split()
+        if words[0] != "OK":
+            raise RuntimeError("qtest %r -> %r" % (line, reply))
+        return int(words[1], 0) if len(words) > 1 else None
+
+    def qmp(self, command, **arguments):
+        import json
+        if not hasattr(self, "qmp_sock"):
+            for _ in range(100):
+                try:
+                    self.qmp_sock = socket.socket(socket.AF_UNIX)
+                    self.qmp_sock.connect(self.qmp_path)
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            self.qmp_file = self.qmp_sock.makefile("rw")
+            json.loads(self.qmp_file.readline())  # greeting
+            self.qmp("qmp_capabilities")
+        self.qmp_file.write(json.dumps({"execute": command,
+                                        "arguments": arguments}) + "\n")
+        self.qmp_file.flush()
+        while True:
+            reply = json.loads(self.qmp_file.readline())
+            if "event" not in reply:
+                break
+        if "error" in reply:
+            raise RuntimeError("QMP %s: %s" % (command, reply["error"]))
+        return reply["return"]
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+    # Configuration mechanism #1: bus 0 only (the device sits on the root bus).
+    def cfg_addr(self, devfn, off):
+        self.cmd("outl 0xcf8 0x%x" % (0x80000000 | devfn << 8 | (off & 0xfc)))
+        return 0xcfc + (off & 3)
+
+    def cfg_read(self, devfn, off, size=4):
+        port = self.cfg_addr(devfn, off)
+        return self.cmd("in%s 0x%x" % ({1: "b", 2: "w", 4: "l"}[size], port))
+
+    def cfg_write(self, devfn, off, val, size=4):
+        port = self.cfg_addr(devfn, off)
+        self.cmd("out%s 0x%x 0x%x" % ({1: "b", 2: "w", 4: "l"}[size], port, val))
+
+    def read(self, addr, size):
+        return self.cmd("read%s 0x%x" % ({1: "b", 2: "w", 4: "l", 8: "q"}[size], addr))
+
+    def write(self, addr, val, size):
+        self.cmd("write%s 0x%x 0x%x" % ({1: "b", 2: "w", 4: "l", 8: "q"}[size], addr, val))
+
+
+class Tap:
+    def __init__(self):
+        self.lines, self.failed = [], 0
+
+    def result(self, ok, desc, diag=None):
+        n = len(self.lines) + 1
+        self.lines.append("%s %d - %s" % ("ok" if ok else "not ok", n, desc))
+        print(self.lines[-1], flush=True)
+        if not ok:
+            self.failed += 1
+            if diag:
+                for d in str(diag).splitlines():
+                    print("# " + d, flush=True)
+
+    def eq(self, got, want, desc):
+        self.result(got == want, desc,
+                    None if got == want else "got %r, want %r" % (got, want))
+
+    def write(self, path):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("1..%d\n" % len(self.lines))
+            f.write("\n".join(self.lines) + "\n")
+
+
+def run_qemu(args):
+    return subprocess.run([QEMU] + FW_ARGS + args, capture_output=True,
+                          text=True, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+
+
+def find_wren(q):
+    for dev in range(32):
+        if q.cfg_read(dev << 3, PCI_VENDOR_ID) == (C["WREN_PCI_DEVICE_ID"] << 16 |
+                                                   C["WREN_PCI_VENDOR_ID"]):
+            return dev << 3
+    raise RuntimeError("no Wren function on bus 0")
+
+
+def find_cap(q, devfn, cap_id):
+    pos = q.cfg_read(devfn, PCI_CAPABILITY_LIST, 1) & 0xfc
+    for _ in range(48):
+        if not pos:
+            break
+        if q.cfg_read(devfn, pos, 1) == cap_id:
+            return pos
+        pos = q.cfg_read(devfn, pos + 1, 1) & 0xfc
+    return 0
+
+
+def bar_info(q, devfn, bar):
+    """Size a BAR the way firmware does; returns (flags, size)."""
+    off = PCI_BAR0 + 4 * bar
+    lo = q.cfg_read(devfn, off)
+    q.cfg_write(devfn, off, 0xffffffff)
+    q.cfg_write(devfn, off + 4, 0xffffffff)
+    mask = q.cfg_read(devfn, off) | q.cfg_read(devfn, off + 4) << 32
+    return lo & 0xf, (~(mask & ~0xf) + 1) & 0xffffffffffffffff
+
+
+def place_bars(q, devfn):
+    for bar, addr in BAR_ADDR.items():
+        q.cfg_write(devfn, PCI_BAR0 + 4 * bar, addr & 0xffffffff)
+        q.cfg_write(devfn, PCI_BAR0 + 4 * bar + 4, addr >> 32)
+    q.cfg_write(devfn, PCI_COMMAND, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 2)
+
+
+def reg(q, name, size=4):
+    return q.read(BAR_ADDR[0] + C[name], size)
+
+
+def check_identity(t, q, devfn, machine):
+    t.eq(q.cfg_read(devfn, PCI_VENDOR_ID),
+         C["WREN_PCI_DEVICE_ID"] << 16 | C["WREN_PCI_VENDOR_ID"],
+         "%s: vendor:device is %04x:%04x" % (machine, C["WREN_PCI_VENDOR_ID"],
+                                            C["WREN_PCI_DEVICE_ID"]))
+    t.eq(q.cfg_read(devfn, PCI_REVISION_ID),
+         C["WREN_PCI_CLASS"] << 8 | C["WREN_PCI_REVISION"],
+         "%s: class 0x%06x, revision 0x%02x" % (machine, C["WREN_PCI_CLASS"],
+                                               C["WREN_PCI_REVISION"]))
+    t.eq(q.cfg_read(devfn, PCI_SUBSYSTEM_VENDOR_ID),
+         C["WREN_PCI_SUBSYS_ID"] << 16 | C["WREN_PCI_SUBSYS_VENDOR_ID"],
+         "%s: subsystem %04x:%04x" % (machine, C["WREN_PCI_SUBSYS_VENDOR_ID"],
+                                      C["WREN_PCI_SUBSYS_ID"]))
+    t.eq(q.cfg_read(devfn, PCI_INTERRUPT_PIN, 1), 0,
+         "%s: no INTx pin (MSI-X only)" % machine)
+
+
+def check_q35(t):
+    vectors = 32
+    q = QTest(["-machine", "q35", "-netdev", "user,id=n0",
+               "-device", "wren,netdev=n0,mac=52:54:00:12:34:56,vectors=%d" % vectors],
+              qmp=True)
+    try:
+        devfn = find_wren(q)
+        check_identity(t, q, devfn, "q35")
+
+        exp = find_cap(q, devfn, PCI_CAP_ID_EXP)
+        t.result(exp != 0, "q35: PCI Express capability present")
+        if exp:
+            ptype = q.cfg_read(devfn, exp + PCI_EXP_FLAGS, 2) >> 4 & 0xf
+            t.result(ptype in (PCI_EXP_TYPE_ENDPOINT, PCI_EXP_TYPE_RC_END),
+                     "q35: PCIe device type is an endpoint", "type %d" % ptype)
+            t.result(q.cfg_read(devfn, exp + PCI_EXP_DEVCAP) & PCI_EXP_DEVCAP_FLR != 0,
+                     "q35: DEVCAP advertises FLR")
+
+        msix = find_cap(q, devfn, PCI_CAP_ID_MSIX)
+        t.result(msix != 0, "q35: MSI-X capability present")
+        if msix:
+            t.eq((q.cfg_read(devfn, msix + PCI_MSIX_FLAGS, 2) & 0x7ff) + 1, vectors,
+                 "q35: MSI-X table has %d vectors" % vectors)
+            t.eq((q.cfg_read(devfn, msix + PCI_MSIX_TABLE) & 7,
+                  q.cfg_read(devfn, msix + PCI_MSIX_PBA) & 7),
+                 (C["WREN_BAR_MSIX"], C["WREN_BAR_MSIX"]),
+                 "q35: MSI-X table and PBA live in BAR%d" % C["WREN_BAR_MSIX"])
+
+        flags0, size0 = bar_info(q, devfn, C["WREN_BAR_REGS"])
+        t.eq((flags0, size0), (0x4, C["WREN_REGS_SIZE"]),
+             "q35: BAR0 is 64-bit memory, %d KiB" % (C["WREN_REGS_SIZE"] >> 10))
+        flags2, size2 = bar_info(q, devfn, C["WREN_BAR_DB"])
+        t.result(flags2 == 0xc and size2 >= C["WREN_DB_PAGE_SIZE"] and
+                 size2 & (size2 - 1) == 0,
+                 "q35: BAR2 is 64-bit prefetchable memory, whole doorbell pages",
+                 "flags 0x%x size 0x%x" % (flags2, size2))
+        flags4, size4 = bar_info(q, devfn, C["WREN_BAR_MSIX"])
+        t.result(flags4 == 0x4 and size4 >= vectors * 16,
+                 "q35: BAR4 is 64-bit memory holding the MSI-X table",
+                 "flags 0x%x size 0x%x" % (flags4, size4))
+
+        place_bars(q, devfn)
+        t.eq(reg(q, "WREN_REG_MAGIC"), C["WREN_MAGIC"],
+             "q35: BAR0 MAGIC register reads 'WREN' through the model")
+        t.eq(reg(q, "WREN_REG_NUM_MSIX"), vectors,
+             "q35: NUM_MSIX register matches the vectors property")
+        pages = reg(q, "WREN_REG_NUM_DB_PAGES")
+        t.result(0 < pages and pages * C["WREN_DB_PAGE_SIZE"] <= size2,
+                 "q35: NUM_DB_PAGES doorbell pages fit in BAR2",
+                 "%d pages, BAR2 0x%x" % (pages, size2))
+        t.eq(q.read(BAR_ADDR[0] + C["WREN_REG_MAGIC"], 1), 0xff,
+             "q35: 1-byte register read answers all-ones")
+        t.eq(q.read(BAR_ADDR[0] + C["WREN_REG_MAGIC"], 2), 0xffff,
+             "q35: 2-byte register read answers all-ones")
+        t.eq(q.read(BAR_ADDR[0] + C["WREN_REG_MAGIC"] + 2, 4), 0xffffffff,
+             "q35: misaligned 4-byte read answers all-ones")
+        t.eq(q.read(BAR_ADDR[4] + 12, 4), 1,
+             "q35: MSI-X vector 0 starts masked (table mapped in BAR4)")
+
+        # A RW register survives until a Function Level Reset clears it.
+        base = "WREN_REG_AQ_BASE_LO"
+        q.write(BAR_ADDR[0] + C[base], 0x12345000, 4)
+        before = reg(q, base)
+        q.write(BAR_ADDR[0] + C[base], 0x0badf000, 2)  # dropped: bad size
+        t.eq((before, reg(q, base)), (0x12345000, 0x12345000),
+             "q35: AQ_BASE_LO holds a 4-byte write, ignores a 2-byte one")
+        if exp:
+            q.cfg_write(devfn, exp + PCI_EXP_DEVCTL,
+                        q.cfg_read(devfn, exp + PCI_EXP_DEVCTL, 2) |
+                        PCI_EXP_DEVCTL_BCR_FLR, 2)
+            t.eq(q.cfg_read(devfn, PCI_COMMAND, 2) & PCI_COMMAND_MEMORY, 0,
+                 "q35: FLR resets the function's config space")
+            place_bars(q, devfn)
+            t.eq(reg(q, base), 0, "q35: FLR resets the model (AQ_BASE_LO back to 0)")
+            t.eq(reg(q, "WREN_REG_MAGIC"), C["WREN_MAGIC"],
+                 "q35: the model answers again after FLR")
+
+        link = C["WREN_STATUS_LINK_UP"]
+        up = reg(q, "WREN_REG_STATUS") & link
+        q.qmp("set_link", name="n0", up=False)
+        down = reg(q, "WREN_REG_STATUS") & link
+        q.qmp("set_link", name="n0", up=True)
+        again = reg(q, "WREN_REG_STATUS") & link
+        t.eq((up, down, again), (link, 0, link),
+             "q35: STATUS.LINK_UP follows the netdev link (set_link down/up)")
+    except Exception as e:  # a dead QEMU fails the remaining checks below
+        t.result(False, "q35: qtest session ran to the end", e)
+    finally:
+        q.close()
+    t.eq(q.proc.returncode, 0, "q35: QEMU exited cleanly")
+
+
+def check_pc(t):
+    q = QTest(["-machine", "pc", "-device", "wren"])
+    try:
+        devfn = find_wren(q)
+        check_identity(t, q, devfn, "pc")
+        place_bars(q, devfn)
+        t.eq(reg(q, "WREN_REG_MAGIC"), C["WREN_MAGIC"],
+             "pc: BAR0 MAGIC register reads through the model")
+    except Exception as e:
+        t.result(False, "pc: qtest session ran to the end", e)
+    finally:
+        q.close()
+
+
+def check_topologies(t):
+    """Realize behind a root port and behind a PCIe switch (no config needed)."""
+    for name, args in (
+        ("q35 root port", ["-device", "pcie-root-port,id=rp0,chassis=1",
+                           "-device", "wren,bus=rp0"]),
+        ("q35 PCIe switch", ["-device", "pcie-root-port,id=rp0,chassis=1",
+                             "-device", "x3130-upstream,id=up0,bus=rp0",
+                             "-device", "xio3130-downstream,id=dn0,bus=up0,chassis=2,slot=0",
+                             "-device", "wren,bus=dn0",
+                             "-device", "xio3130-downstream,id=dn1,bus=up0,chassis=3,slot=0",
+                             "-device", "wren,bus=dn1"]),
+    ):
+        q = QTest(["-machine", "q35"] + args, qmp=True)
+        try:
+            found = [d for d in qom_devices(q) if d == "wren"]
+            t.eq(len(found), sum(a.startswith("wren") for a in args),
+                 "%s: wren realizes there" % name)
+        except Exception as e:
+            t.result(False, "%s: wren realizes there" % name, e)
+        finally:
+            q.close()
+
+
+def qom_devices(q):
+    """Type names of every device in the machine (walks /machine)."""
+    types = []
+
+    def walk(path):
+        for prop in q.qmp("qom-list", path=path):
+            if prop["type"].startswith("child<"):
+                child = path + "/" + prop["name"]
+                types.append(prop["type"][6:-1])
+                walk(child)
+    walk("/machine")
+    return types
+
+
+def check_cli(t):
+    r = run_qemu(["-device", "help"])
+    t.result(r.returncode == 0 and re.search(r'^name "wren"', r.stdout, re.M),
+             "-device help lists wren", r.stderr)
+    r = run_qemu(["-device", "wren,help"])
+    t.result(r.returncode == 0 and all(p in r.stdout for p in
+                                       ("netdev=", "mac=", "vectors=", "db-pages=")),
+             "-device wren,help lists netdev, mac, vectors, db-pages", r.stdout + r.stderr)
+    for bad in ("vectors=1", "vectors=4096", "db-pages=0"):
+        r = run_qemu(["-machine", "q35", "-accel", "qtest", "-display", "none",
+                      "-nodefaults", "-device", "wren," + bad])
+        t.result(r.returncode == 1 and bad.split("=")[0] in r.stderr,
+                 "-device wren,%s is refused with an error, not a crash" % bad,
+                 "rc %d: %s" % (r.returncode, r.stderr.strip()))
+
+
+def main():
+    t = Tap()
+    if not os.access(QEMU, os.X_OK):
+        t.result(False, "QEMU binary %s exists (make qemu)" % QEMU)
+    else:
+        check_cli(t)
+        check_q35(t)
+        check_pc(t)
+        check_topologies(t)
+    t.write(os.path.join(BUILD, "check", "qemu.tap"))
+    print("1..%d" % len(t.lines))
+    return 1 if t.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
