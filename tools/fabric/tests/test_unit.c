@@ -1,0 +1,1023 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Unit tests of the fabric core, driven through a fake clock and fake
+ * sockets so that timing is exact and nothing depends on machine load.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "ether.h"
+#include "fabric.h"
+#include "mac_table.h"
+#include "pcap.h"
+#include "stream.h"
+#include "tap.h"
+
+/* ---- fake I/O -------------------------------------------------------- */
+
+#define LOG_MAX 4096
+#define LOG_BYTES 128
+
+struct sent {
+	unsigned port;
+	uint32_t len;
+	uint64_t at_ns;
+	uint8_t data[LOG_BYTES];
+};
+
+struct fake {
+	uint64_t now;
+	bool blocked[FABRIC_MAX_PORTS];
+	unsigned nlog;
+	struct sent log[LOG_MAX];
+	uint64_t frames[FABRIC_MAX_PORTS]; /* excluding PHY frames */
+	uint64_t phy[FABRIC_MAX_PORTS];
+	uint8_t last_phy[FABRIC_MAX_PORTS][PHY_FRAME_LEN];
+};
+
+static struct fake fk;
+static struct fabric F;
+
+static uint64_t fake_now(void *ctx)
+{
+	(void)ctx;
+	return fk.now;
+}
+
+static uint64_t fake_realtime(void *ctx)
+{
+	(void)ctx;
+	return 1700000000ull * 1000000000ull + fk.now;
+}
+
+static bool fake_can_send(void *ctx, unsigned port)
+{
+	(void)ctx;
+	return !fk.blocked[port];
+}
+
+static bool fake_send(void *ctx, unsigned port, const uint8_t *frame,
+		      uint32_t len)
+{
+	(void)ctx;
+	if (phy_status_is(frame, len)) {
+		fk.phy[port]++;
+		memcpy(fk.last_phy[port], frame,
+		       len < PHY_FRAME_LEN ? len : PHY_FRAME_LEN);
+		return true;
+	}
+	fk.frames[port]++;
+	if (fk.nlog < LOG_MAX) {
+		struct sent *s = &fk.log[fk.nlog++];
+
+		s->port = port;
+		s->len = len;
+		s->at_ns = fk.now;
+		memcpy(s->data, frame, len < LOG_BYTES ? len : LOG_BYTES);
+	}
+	return true;
+}
+
+static const struct fabric_io fake_io = {
+	.now_ns = fake_now,
+	.realtime_ns = fake_realtime,
+	.can_send = fake_can_send,
+	.send = fake_send,
+};
+
+static void fake_clear_log(void)
+{
+	fk.nlog = 0;
+	memset(fk.frames, 0, sizeof(fk.frames));
+	memset(fk.phy, 0, sizeof(fk.phy));
+}
+
+static void setup_cfg(const struct fabric_config *cfg)
+{
+	char err[128];
+
+	memset(&fk, 0, sizeof(fk));
+	if (fabric_init(&F, cfg, &fake_io, err, sizeof(err)) < 0) {
+		printf("Bail out! fabric_init: %s\n", err);
+		exit(1);
+	}
+	for (unsigned i = 0; i < cfg->nports; i++)
+		fabric_connect(&F, i);
+	fake_clear_log();
+}
+
+static void setup(unsigned nports)
+{
+	struct fabric_config cfg;
+
+	fabric_config_default(&cfg);
+	cfg.nports = nports;
+	setup_cfg(&cfg);
+}
+
+/*
+ * Receive a frame after letting the fake clock move on by 100 us, so that
+ * tests about switching are not also tests about pacing.
+ */
+static void rx(unsigned port, const uint8_t *frame, uint32_t len)
+{
+	fk.now += 100000;
+	fabric_service(&F);
+	fabric_receive(&F, port, frame, len);
+}
+
+/* ---- frame builders ---------------------------------------------------- */
+
+static void mac_n(uint8_t *mac, unsigned n)
+{
+	static const uint8_t base[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0 };
+
+	memcpy(mac, base, ETH_ALEN);
+	mac[4] = (uint8_t)(n >> 8);
+	mac[5] = (uint8_t)n;
+}
+
+static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/* Ethernet frame of @len bytes; payload is a counter pattern. */
+static uint32_t build_eth(uint8_t *buf, const uint8_t *dst, const uint8_t *src,
+			  uint16_t type, uint32_t len)
+{
+	memcpy(buf, dst, ETH_ALEN);
+	memcpy(buf + 6, src, ETH_ALEN);
+	put_be16(buf + 12, type);
+	for (uint32_t i = ETH_HDR_LEN; i < len; i++)
+		buf[i] = (uint8_t)(i * 7);
+	return len;
+}
+
+static uint32_t build_ipv4(uint8_t *buf, const uint8_t *dst,
+			   const uint8_t *src, uint8_t dscp, uint32_t len)
+{
+	build_eth(buf, dst, src, ETHERTYPE_IPV4, len);
+	buf[14] = 0x45;
+	buf[15] = (uint8_t)(dscp << 2 | 1); /* ECT(1) must not disturb DSCP */
+	return len;
+}
+
+static uint32_t build_ipv6(uint8_t *buf, const uint8_t *dst,
+			   const uint8_t *src, uint8_t dscp, uint32_t len)
+{
+	uint8_t tclass = (uint8_t)(dscp << 2 | 2);
+
+	build_eth(buf, dst, src, ETHERTYPE_IPV6, len);
+	buf[14] = (uint8_t)(0x60 | tclass >> 4);
+	buf[15] = (uint8_t)(tclass << 4 | 0x0a); /* flow label bits */
+	return len;
+}
+
+static uint32_t build_vlan(uint8_t *buf, const uint8_t *dst, const uint8_t *src,
+			   uint16_t tpid, uint8_t pcp, uint16_t vid,
+			   uint16_t inner, uint32_t len)
+{
+	build_eth(buf, dst, src, tpid, len);
+	put_be16(buf + 14, (uint16_t)(pcp << 13 | (vid & 0xfff)));
+	put_be16(buf + 16, inner);
+	return len;
+}
+
+/* ---- classification ---------------------------------------------------- */
+
+static void test_classification(void)
+{
+	uint8_t map[DSCP_COUNT], a[6], b[6], fr[256];
+	struct classification c;
+	uint32_t n;
+
+	dscp_map_default(map);
+	mac_n(a, 1);
+	mac_n(b, 2);
+
+	n = build_eth(fr, b, a, 0x88B5, 64);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 0 && c.source == PRIO_FROM_DEFAULT,
+	       "classify: non-IP untagged frame gets priority 0");
+
+	n = build_vlan(fr, b, a, ETHERTYPE_VLAN, 5, 100, 0x88B5, 64);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 5 && c.source == PRIO_FROM_PCP,
+	       "classify: 802.1Q PCP 5 gives priority 5");
+
+	/* tagged IPv4 with DSCP 8 (class 1): the tag wins */
+	n = build_vlan(fr, b, a, ETHERTYPE_VLAN, 6, 7, ETHERTYPE_IPV4, 64);
+	fr[18] = 0x45;
+	fr[19] = 8 << 2;
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 6 && c.source == PRIO_FROM_PCP,
+	       "classify: PCP takes precedence over DSCP in tagged frames");
+
+	n = build_vlan(fr, b, a, ETHERTYPE_QINQ, 2, 7, ETHERTYPE_VLAN, 64);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 2 && c.source == PRIO_FROM_PCP,
+	       "classify: outer 802.1ad tag's PCP is used");
+
+	n = build_ipv4(fr, b, a, 46, 64);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 5 && c.source == PRIO_FROM_DSCP,
+	       "classify: IPv4 DSCP 46 (EF) -> priority 5 by default map");
+
+	n = build_ipv4(fr, b, a, 26, 64);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 3, "classify: IPv4 DSCP 26 -> priority 3 (got %u)",
+	       c.prio);
+
+	n = build_ipv6(fr, b, a, 26, 80);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 3 && c.source == PRIO_FROM_DSCP,
+	       "classify: IPv6 traffic class DSCP 26 -> priority 3 (got %u)",
+	       c.prio);
+
+	n = build_ipv6(fr, b, a, 63, 80);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 7, "classify: IPv6 DSCP 63 -> priority 7");
+
+	map[26] = 6;
+	n = build_ipv4(fr, b, a, 26, 64);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 6, "classify: configured DSCP map is honoured");
+
+	/* an IPv4 ethertype with too little header is not trusted */
+	n = build_ipv4(fr, b, a, 46, 30);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 0 && c.source == PRIO_FROM_DEFAULT,
+	       "classify: truncated IPv4 header falls back to priority 0");
+
+	n = build_ipv4(fr, b, a, 46, 64);
+	fr[14] = 0x65; /* version 6 inside an IPv4 ethertype */
+	c = classify_frame(fr, n, map);
+	tap_ok(c.source == PRIO_FROM_DEFAULT,
+	       "classify: IPv4 ethertype with wrong IP version is ignored");
+
+	n = build_vlan(fr, b, a, ETHERTYPE_VLAN, 5, 1, 0, ETH_HDR_LEN);
+	c = classify_frame(fr, n, map);
+	tap_ok(c.prio == 0, "classify: VLAN ethertype without a tag -> 0");
+}
+
+/* ---- MAC learning, flooding, aging ------------------------------------- */
+
+static unsigned delivered_to(unsigned port)
+{
+	return (unsigned)fk.frames[port];
+}
+
+static void test_mac_learning(void)
+{
+	uint8_t a[6], b[6], c[6], fr[128];
+	uint32_t n;
+
+	setup(3);
+	mac_n(a, 0xa);
+	mac_n(b, 0xb);
+	mac_n(c, 0xc);
+
+	n = build_eth(fr, bcast, a, 0x88B5, 64);
+	rx(0, fr, n);
+	tap_ok(delivered_to(0) == 0 && delivered_to(1) == 1 &&
+	       delivered_to(2) == 1,
+	       "switch: broadcast floods every port but the ingress one");
+	tap_ok(mac_table_lookup(&F.macs, a, fk.now) == 0,
+	       "switch: source address learned on its ingress port");
+
+	fake_clear_log();
+	n = build_eth(fr, a, b, 0x88B5, 64);
+	rx(1, fr, n);
+	tap_ok(delivered_to(0) == 1 && delivered_to(2) == 0,
+	       "switch: known unicast goes only to the learned port");
+
+	fake_clear_log();
+	n = build_eth(fr, b, a, 0x88B5, 64);
+	rx(0, fr, n);
+	tap_ok(delivered_to(1) == 1 && delivered_to(2) == 0,
+	       "switch: reply is unicast too once both ends are learned");
+
+	fake_clear_log();
+	n = build_eth(fr, c, a, 0x88B5, 64);
+	rx(0, fr, n);
+	tap_ok(delivered_to(1) == 1 && delivered_to(2) == 1 &&
+	       F.ports[0].st.flooded >= 2,
+	       "switch: unknown unicast is flooded");
+
+	{
+		static const uint8_t mcast[6] = { 0x01, 0x00, 0x5e, 0, 0, 1 };
+
+		fake_clear_log();
+		n = build_eth(fr, mcast, a, ETHERTYPE_IPV4, 64);
+		rx(0, fr, n);
+		tap_ok(delivered_to(1) == 1 && delivered_to(2) == 1,
+		       "switch: multicast is flooded");
+		n = build_eth(fr, b, mcast, 0x88B5, 64);
+		rx(2, fr, n);
+		tap_ok(mac_table_lookup(&F.macs, mcast, fk.now) == MAC_NO_PORT,
+		       "switch: a group source address is never learned");
+	}
+
+	fake_clear_log();
+	n = build_eth(fr, b, a, 0x88B5, 64);
+	rx(1, fr, n); /* a now appears on port 1, like b */
+	tap_ok(F.macs.moves == 1 && mac_table_lookup(&F.macs, a, fk.now) == 1,
+	       "switch: station move updates the port and is counted");
+	tap_ok(F.ports[1].st.drop_filtered == 1 && delivered_to(0) == 0 &&
+	       delivered_to(2) == 0,
+	       "switch: frame whose destination is on the ingress port is filtered");
+
+	/* aging: after the age time nothing is known any more */
+	fake_clear_log();
+	/* a was last seen by the frame above, at the current time */
+	fk.now += (uint64_t)FABRIC_DEFAULT_MAC_AGE_S * 1000000000u - 1;
+	tap_ok(mac_table_lookup(&F.macs, a, fk.now) == 1,
+	       "aging: entry still valid just before the age time");
+	fk.now += 2;
+	tap_ok(mac_table_lookup(&F.macs, a, fk.now) == MAC_NO_PORT,
+	       "aging: entry expires after the age time");
+	n = build_eth(fr, b, c, 0x88B5, 64);
+	rx(2, fr, n);
+	tap_ok(delivered_to(0) == 1 && delivered_to(1) == 1,
+	       "aging: frames to an aged-out address are flooded again");
+	tap_ok(mac_table_count(&F.macs, fk.now) == 1,
+	       "aging: only the fresh source remains in the table");
+
+	/* link down forgets the port's addresses */
+	fabric_set_link(&F, 2, false);
+	tap_ok(mac_table_lookup(&F.macs, c, fk.now) == MAC_NO_PORT,
+	       "switch: link down flushes addresses learned on the port");
+	fabric_destroy(&F);
+
+	/* a full bucket stops learning but keeps forwarding */
+	{
+		struct mac_table t;
+		unsigned learned = 0;
+		uint8_t m[6];
+
+		mac_table_init(&t, 1000);
+		for (unsigned i = 0; i < 4 * MAC_TABLE_BUCKETS * MAC_TABLE_WAYS; i++) {
+			mac_n(m, i);
+			mac_table_learn(&t, m, 0, 0);
+		}
+		for (unsigned i = 0; i < 4 * MAC_TABLE_BUCKETS * MAC_TABLE_WAYS; i++) {
+			mac_n(m, i);
+			learned += mac_table_lookup(&t, m, 1) == 0;
+		}
+		tap_ok(learned == mac_table_count(&t, 1) &&
+		       learned <= MAC_TABLE_BUCKETS * MAC_TABLE_WAYS &&
+		       t.learn_full == 4 * MAC_TABLE_BUCKETS * MAC_TABLE_WAYS - learned,
+		       "mac table: overflow is bounded and counted (%u learned, %llu refused)",
+		       learned, (unsigned long long)t.learn_full);
+	}
+}
+
+/* ---- queues ------------------------------------------------------------- */
+
+static void learn_pair(uint8_t *a, uint8_t *b)
+{
+	uint8_t fr[64];
+	uint32_t n;
+
+	mac_n(a, 0xa);
+	mac_n(b, 0xb);
+	n = build_eth(fr, bcast, a, 0x88B5, 60);
+	rx(0, fr, n);
+	n = build_eth(fr, bcast, b, 0x88B5, 60);
+	rx(1, fr, n);
+	fake_clear_log();
+}
+
+static void test_queue_depth(void)
+{
+	struct egress_queue *q;
+	uint8_t a[6], b[6], fr[1500];
+	uint32_t n;
+
+	setup(2);
+	learn_pair(a, b);
+	q = &F.ports[1].egress.q[0];
+	q->limit_frames = 4;
+	fk.blocked[1] = true; /* the guest stops reading */
+	for (int i = 0; i < 10; i++) {
+		n = build_eth(fr, b, a, 0x88B5, 100);
+		fabric_receive(&F, 0, fr, n);
+	}
+	tap_ok(q->depth_frames == 4 && q->st.drop_full_frames == 6 &&
+	       F.ports[1].st.drop_queue_full == 6,
+	       "queue: frame limit tail-drops the excess (depth %u, drops %llu)",
+	       q->depth_frames, (unsigned long long)q->st.drop_full_frames);
+	tap_ok(q->depth_bytes == 400 && q->st.drop_full_bytes == 600,
+	       "queue: byte depth and dropped bytes are counted");
+
+	q = &F.ports[1].egress.q[5];
+	q->limit_bytes = 3000;
+	for (int i = 0; i < 4; i++) {
+		n = build_ipv4(fr, b, a, 46, 1000);
+		fabric_receive(&F, 0, fr, n);
+	}
+	tap_ok(q->depth_frames == 3 && q->st.drop_full_frames == 1 &&
+	       F.ports[1].egress.q[0].st.drop_full_frames == 6,
+	       "queue: byte limit is per queue and independent of others");
+
+	fk.blocked[1] = false;
+	fk.now += 1000000;
+	fabric_service(&F);
+	tap_ok(delivered_to(1) == 7 && egress_depth_bytes(&F.ports[1].egress) == 0,
+	       "queue: queued frames drain once the peer reads again");
+	tap_ok(fk.nlog == 7 && fk.log[0].len == 1000 && fk.log[3].len == 100,
+	       "scheduler: strict priority sends queue 5 before queue 0");
+	fabric_destroy(&F);
+}
+
+static void test_strict_priority(void)
+{
+	static const uint8_t pcps[] = { 0, 3, 7, 1, 5, 3 };
+	static const uint8_t want[] = { 7, 5, 3, 3, 1, 0 };
+	uint8_t a[6], b[6], fr[128];
+	bool order_ok = true;
+	uint32_t n;
+
+	setup(2);
+	learn_pair(a, b);
+	fk.blocked[1] = true;
+	for (size_t i = 0; i < sizeof(pcps); i++) {
+		n = build_vlan(fr, b, a, ETHERTYPE_VLAN, pcps[i], 10,
+			       0x88B5, 64);
+		fr[20] = (uint8_t)i; /* sequence number in the payload */
+		fabric_receive(&F, 0, fr, n);
+	}
+	tap_ok(F.ports[1].egress.q[3].depth_frames == 2 &&
+	       F.ports[1].egress.q[7].depth_frames == 1,
+	       "queue: frames land in the queue of their priority");
+	fk.blocked[1] = false;
+	fk.now += 1000000;
+	fabric_service(&F);
+	for (size_t i = 0; i < sizeof(want); i++)
+		if (i >= fk.nlog || (fk.log[i].data[14] >> 5) != want[i])
+			order_ok = false;
+	tap_ok(order_ok && fk.nlog == sizeof(want),
+	       "scheduler: strict priority order 7,5,3,3,1,0");
+	tap_ok(fk.log[2].data[20] == 1 && fk.log[3].data[20] == 5,
+	       "scheduler: FIFO within one queue");
+	tap_ok(memcmp(fk.log[0].data, fr, 12) == 0 && get_be16(fk.log[0].data + 12) == ETHERTYPE_VLAN,
+	       "switch: 802.1Q tagged frames are carried unchanged");
+	fabric_destroy(&F);
+}
+
+/* ---- pacing ------------------------------------------------------------- */
+
+static void test_pacing(void)
+{
+	struct fabric_config cfg;
+	uint8_t a[6], b[6], fr[1000];
+	uint64_t t, last_at = 0, early = 0;
+	unsigned frames = 1000, sent;
+	struct egress_port *ep;
+	uint32_t n;
+
+	tap_ok(wire_bytes(1500) == 1524 && wire_bytes(20) == 84,
+	       "pacing: wire bytes add FCS, preamble, IFG and pad runts");
+	tap_ok(wire_time_ps(1500, 25000) == 487680,
+	       "pacing: 1500 B at 25 Gb/s is 487.68 ns");
+	tap_ok(wire_time_ps(1000, 100) == 81920000,
+	       "pacing: 1000 B at 100 Mb/s is 81.92 us");
+
+	fabric_config_default(&cfg);
+	cfg.rate_mbps = 100;
+	cfg.queue_limit_frames = 2000;
+	cfg.queue_limit_bytes = 2000000;
+	setup_cfg(&cfg);
+	learn_pair(a, b);
+	ep = &F.ports[1].egress;
+	ep->burst_ns = 0; /* exact arithmetic: no idle-wire allowance */
+	fk.now = 1000000000; /* wire idle for a long time */
+	ep->busy_until_ps = 0;
+
+	/* 1 MB arrives at once: the fabric must spread it over ~80 ms */
+	for (unsigned i = 0; i < frames; i++) {
+		n = build_eth(fr, b, a, 0x88B5, sizeof(fr));
+		fabric_receive(&F, 0, fr, n);
+	}
+	tap_ok(delivered_to(1) == 1, "pacing: only one frame leaves at once");
+	/* step the clock to each event; also peek 1 ns early each time */
+	while ((t = fabric_service(&F)) != UINT64_MAX) {
+		sent = delivered_to(1);
+		fk.now = t - 1;
+		fabric_service(&F);
+		early += delivered_to(1) - sent;
+		fk.now = t;
+	}
+	last_at = fk.log[fk.nlog - 1].at_ns;
+	tap_ok(delivered_to(1) == frames && early == 0,
+	       "pacing: all %u frames sent, none before its time", frames);
+	tap_ok(last_at - 1000000000 == (uint64_t)(frames - 1) * 81920,
+	       "pacing: last frame starts at (N-1) x wire time (%.3f ms)",
+	       (double)(last_at - 1000000000) / 1e6);
+	tap_ok(ep->busy_until_ps == 1000000000000ull + 1000ull * 81920000ull,
+	       "pacing: 1 MB occupies a 100 Mb/s wire for 81.92 ms");
+	fabric_destroy(&F);
+
+	/* rate 25 Gb/s: 1 MB in 1000 B frames takes 334 us of wire */
+	fabric_config_default(&cfg);
+	cfg.queue_limit_frames = 2000;
+	cfg.queue_limit_bytes = 2000000;
+	setup_cfg(&cfg);
+	learn_pair(a, b);
+	ep = &F.ports[1].egress;
+	fk.now = 5000000;
+	ep->busy_until_ps = 0;
+	for (unsigned i = 0; i < frames; i++) {
+		n = build_eth(fr, b, a, 0x88B5, sizeof(fr));
+		fabric_receive(&F, 0, fr, n);
+	}
+	/* the 100 us burst allowance lets ~300 frames go at once after idle */
+	sent = delivered_to(1);
+	tap_ok(sent > 250 && sent < 350,
+	       "pacing: idle-wire burst allowance is bounded (%u frames)", sent);
+	while ((t = fabric_service(&F)) != UINT64_MAX)
+		fk.now = t;
+	tap_ok(delivered_to(1) == frames && fk.now - 5000000 < 240000,
+	       "pacing: the rest follows at line rate (done after %.1f us)",
+	       (double)(fk.now - 5000000) / 1000);
+	fabric_set_rate(&F, 1, 100);
+	tap_ok(F.ports[1].egress.rate_mbps == 100 && fk.phy[1] == 1 &&
+	       get_be32(fk.last_phy[1] + 22) == 100,
+	       "rate: a rate change is announced to the guest by a PHY frame");
+	fabric_destroy(&F);
+}
+
+/* ---- loss and corruption ------------------------------------------------ */
+
+static uint64_t run_loss(uint64_t seed, unsigned frames, uint64_t *rx_drops)
+{
+	uint64_t tx_before;
+	struct fabric_config cfg;
+	uint8_t a[6], b[6], fr[64];
+	uint32_t n;
+
+	fabric_config_default(&cfg);
+	cfg.seed = seed;
+	setup_cfg(&cfg);
+	learn_pair(a, b);
+	F.ports[1].loss = 0.01;
+	tx_before = F.ports[1].st.tx_frames; /* learn_pair's broadcast */
+	for (unsigned i = 0; i < frames; i++) {
+		n = build_eth(fr, b, a, 0x88B5, 64);
+		fabric_receive(&F, 0, fr, n);
+		fk.now += 1000;
+	}
+	fabric_service(&F);
+	*rx_drops = F.ports[0].st.drop_rx_loss;
+	n = (uint32_t)F.ports[1].st.drop_tx_loss;
+	tap_ok(F.ports[1].st.tx_frames - tx_before + n == frames,
+	       "loss: delivered + lost = sent (seed %llu)",
+	       (unsigned long long)seed);
+	fabric_destroy(&F);
+	return n;
+}
+
+static void test_loss(void)
+{
+	uint64_t rx_drops, lost, again;
+	uint8_t a[6], b[6], fr[256], orig[256];
+	struct fabric_config cfg;
+	bool header_ok = true, one_bit = true;
+	uint32_t n;
+
+	lost = run_loss(42, 100000, &rx_drops);
+	/* binomial(100000, 0.01): sd ~31.5; +-5 sd */
+	tap_ok(lost >= 842 && lost <= 1158,
+	       "loss: 1%% over 100k frames drops %llu (expect ~1000)",
+	       (unsigned long long)lost);
+	tap_ok(rx_drops == 0, "loss: only the lossy port's link loses frames");
+	again = run_loss(42, 100000, &rx_drops);
+	tap_ok(again == lost, "loss: same seed, same drops (%llu)",
+	       (unsigned long long)again);
+
+	fabric_config_default(&cfg);
+	cfg.loss = 1.0;
+	setup_cfg(&cfg);
+	mac_n(a, 1);
+	n = build_eth(fr, bcast, a, 0x88B5, 64);
+	rx(0, fr, n);
+	tap_ok(F.ports[0].st.drop_rx_loss == 1 && delivered_to(1) == 0,
+	       "loss: probability 1 loses frames entering from the guest too");
+	fabric_destroy(&F);
+
+	fabric_config_default(&cfg);
+	setup_cfg(&cfg);
+	learn_pair(a, b);
+	F.ports[1].corrupt = 1.0;
+	for (int i = 0; i < 50; i++) {
+		n = build_ipv4(orig, b, a, 0, 200);
+		rx(0, orig, n);
+	}
+	for (unsigned i = 0; i < fk.nlog; i++) {
+		int bits = 0;
+
+		if (memcmp(fk.log[i].data, orig, ETH_HDR_LEN) != 0)
+			header_ok = false;
+		for (unsigned j = 0; j < LOG_BYTES; j++)
+			bits += __builtin_popcount(fk.log[i].data[j] ^ orig[j]);
+		/* the flip may be past the logged bytes: 0 or 1 seen */
+		if (bits > 1)
+			one_bit = false;
+	}
+	tap_ok(fk.nlog == 50 && F.ports[1].st.tx_corrupted == 50 && header_ok &&
+	       one_bit,
+	       "corrupt: every frame delivered with one bit flipped past the MAC header");
+	fabric_destroy(&F);
+}
+
+/* ---- stream framing ---------------------------------------------------- */
+
+static enum stream_status feed(struct stream_rx *rx, const uint8_t *data,
+			       size_t len, const uint8_t **fr, uint32_t *flen)
+{
+	size_t room;
+	uint8_t *sp = stream_rx_space(rx, &room);
+
+	memcpy(sp, data, len < room ? len : room);
+	stream_rx_commit(rx, len < room ? len : room);
+	return stream_rx_next(rx, fr, flen);
+}
+
+static void test_stream(void)
+{
+	static struct stream_rx rx;
+	static uint8_t big[4 + ETH_MAX_STREAM_FRAME];
+	uint8_t msg[4 + 100];
+	const uint8_t *fr;
+	uint32_t len;
+	unsigned frames = 0;
+	bool bytewise_ok = true;
+
+	stream_rx_reset(&rx);
+	put_be32(msg, 0);
+	tap_ok(feed(&rx, msg, 4, &fr, &len) == STREAM_BAD_LENGTH,
+	       "stream: length 0 is rejected");
+
+	stream_rx_reset(&rx);
+	put_be32(msg, ETH_MAX_STREAM_FRAME + 1);
+	tap_ok(feed(&rx, msg, 4, &fr, &len) == STREAM_BAD_LENGTH,
+	       "stream: length 65537 is rejected");
+
+	stream_rx_reset(&rx);
+	put_be32(msg, 0xffffffffu);
+	tap_ok(feed(&rx, msg, 4, &fr, &len) == STREAM_BAD_LENGTH,
+	       "stream: length 0xffffffff is rejected");
+
+	stream_rx_reset(&rx);
+	put_be32(big, ETH_MAX_STREAM_FRAME);
+	memset(big + 4, 0x5a, ETH_MAX_STREAM_FRAME);
+	tap_ok(feed(&rx, big, 1000, &fr, &len) == STREAM_NEED_MORE &&
+	       feed(&rx, big + 1000, sizeof(big) - 1000, &fr, &len) == STREAM_FRAME &&
+	       len == ETH_MAX_STREAM_FRAME && fr[len - 1] == 0x5a,
+	       "stream: a 65536-byte frame in two reads is reassembled");
+
+	/* three frames delivered one byte at a time */
+	stream_rx_reset(&rx);
+	for (int f = 0; f < 3; f++) {
+		put_be32(msg, 100);
+		memset(msg + 4, f + 1, 100);
+		for (size_t i = 0; i < sizeof(msg); i++) {
+			enum stream_status st = feed(&rx, msg + i, 1, &fr, &len);
+
+			if (i + 1 < sizeof(msg) && st != STREAM_NEED_MORE)
+				bytewise_ok = false;
+			if (i + 1 == sizeof(msg)) {
+				if (st != STREAM_FRAME || len != 100 ||
+				    fr[99] != f + 1)
+					bytewise_ok = false;
+				else
+					frames++;
+			}
+		}
+	}
+	tap_ok(bytewise_ok && frames == 3,
+	       "stream: frames split at every byte boundary are reassembled");
+
+	{
+		struct outbuf o;
+
+		outbuf_init(&o);
+		outbuf_append_frame(&o, (const uint8_t *)"abcdef", 6);
+		tap_ok(outbuf_pending(&o) == 10 && get_be32(o.buf) == 6 &&
+		       memcmp(o.buf + 4, "abcdef", 6) == 0,
+		       "stream: output is framed with a big-endian length");
+		outbuf_free(&o);
+	}
+}
+
+/* ---- link state and PHY frames ------------------------------------------ */
+
+static void test_link_state(void)
+{
+	uint8_t a[6], b[6], fr[128];
+	struct fabric_config cfg;
+	uint32_t n;
+
+	fabric_config_default(&cfg);
+	memset(&fk, 0, sizeof(fk));
+	{
+		char err[64];
+
+		fabric_init(&F, &cfg, &fake_io, err, sizeof(err));
+	}
+	fabric_connect(&F, 0);
+	tap_ok(fk.phy[0] == 1 && fk.frames[0] == 0,
+	       "phy: a connecting guest gets a PHY status frame");
+	tap_ok(memcmp(fk.last_phy[0], phy_status_dst, 6) == 0 &&
+	       memcmp(fk.last_phy[0] + 6, phy_status_src, 6) == 0 &&
+	       get_be16(fk.last_phy[0] + 12) == 0x88B6 &&
+	       memcmp(fk.last_phy[0] + 14, "WPHY", 4) == 0 &&
+	       fk.last_phy[0][18] == 1 && fk.last_phy[0][19] == 1 &&
+	       get_be16(fk.last_phy[0] + 20) == 0 &&
+	       get_be32(fk.last_phy[0] + 22) == 25000,
+	       "phy: frame format (dst, src, 0x88B6, WPHY, v1, up, 25000 Mb/s)");
+	fabric_connect(&F, 1);
+	learn_pair(a, b);
+
+	fabric_set_link(&F, 1, false);
+	tap_ok(fk.phy[1] == 1 && fk.last_phy[1][19] == 0,
+	       "phy: link down is announced with link_up = 0");
+	n = build_eth(fr, b, a, 0x88B5, 64);
+	rx(0, fr, n);
+	n = build_eth(fr, bcast, a, 0x88B5, 64);
+	rx(0, fr, n);
+	n = build_eth(fr, a, b, 0x88B5, 64);
+	rx(1, fr, n);
+	tap_ok(fk.frames[0] == 0 && fk.frames[1] == 0,
+	       "link: no frames cross a port whose link is down");
+	/* b's address was forgotten with the link: its frame floods too */
+	tap_ok(F.ports[0].st.flooded == 3 && F.ports[1].st.drop_rx_link_down == 1,
+	       "link: frames from a down port are counted as drops");
+	tap_ok(F.ports[1].st.tx_frames == 1 && F.ports[1].st.phy_sent == 2,
+	       "phy: PHY frames are not counted as traffic");
+
+	fabric_set_link(&F, 1, true);
+	tap_ok(fk.phy[1] == 2 && fk.last_phy[1][19] == 1,
+	       "phy: link up is announced with link_up = 1");
+	n = build_eth(fr, a, b, 0x88B5, 64);
+	rx(1, fr, n);
+	tap_ok(fk.frames[0] == 1, "link: traffic flows again after link up");
+
+	/* queued frames are flushed when the link drops */
+	fk.blocked[1] = true;
+	for (int i = 0; i < 5; i++) {
+		n = build_eth(fr, b, a, 0x88B5, 64);
+		rx(0, fr, n);
+	}
+	fabric_set_link(&F, 1, false);
+	tap_ok(egress_depth_bytes(&F.ports[1].egress) == 0 &&
+	       F.ports[1].st.drop_tx_link_down == 5,
+	       "link: frames queued for a port are dropped when it goes down");
+	fabric_set_link(&F, 1, true);
+	fk.blocked[1] = false;
+
+	n = build_eth(fr, bcast, a, 0x88B5, 64);
+	memcpy(fr, phy_status_dst, 6);
+	put_be16(fr + 12, ETHERTYPE_PHY_STATUS);
+	rx(0, fr, n);
+	tap_ok(F.ports[0].st.drop_reserved == 1 && fk.frames[1] == 0,
+	       "phy: a guest cannot inject PHY status frames");
+
+	n = build_eth(fr, bcast, a, 0x88B5, 10);
+	rx(0, fr, n);
+	tap_ok(F.ports[0].st.drop_runt == 1 && fk.frames[1] == 0,
+	       "switch: frames shorter than an Ethernet header are dropped");
+
+	fabric_disconnect(&F, 1, false);
+	n = build_eth(fr, b, a, 0x88B5, 64);
+	rx(0, fr, n);
+	tap_ok(fk.frames[1] == 0 && !F.ports[1].connected,
+	       "link: nothing is sent to a port without a guest");
+	fabric_destroy(&F);
+}
+
+/* ---- pcap ---------------------------------------------------------------- */
+
+struct pcap_hdr {
+	uint32_t magic;
+	uint16_t major, minor;
+	int32_t zone;
+	uint32_t sigfigs, snaplen, linktype;
+};
+
+static void test_pcap(void)
+{
+	char dir[] = "/tmp/wren-fabric-test-XXXXXX";
+	char path[320];
+	struct fabric_config cfg;
+	struct pcap_hdr h;
+	uint8_t a[6], b[6], fr[300], rec[16], data[300];
+	unsigned records = 0, bad = 0, seen_300 = 0, seen_phy = 0;
+	FILE *fp;
+
+	if (!mkdtemp(dir)) {
+		tap_ok(false, "pcap: mkdtemp");
+		return;
+	}
+	fabric_config_default(&cfg);
+	cfg.pcap_dir = dir;
+	setup_cfg(&cfg); /* connect: 1 PHY frame per port in the capture */
+	learn_pair(a, b); /* 1 rx on each port, 1 tx on each */
+	for (int i = 0; i < 5; i++) {
+		uint32_t n = build_eth(fr, b, a, 0x88B5, 300);
+
+		rx(0, fr, n);
+	}
+	/* read while "running": records are already on disk */
+	snprintf(path, sizeof(path), "%s/port1.pcap", dir);
+	fp = fopen(path, "rb");
+	if (!fp || fread(&h, sizeof(h), 1, fp) != 1) {
+		tap_ok(false, "pcap: %s readable", path);
+		if (fp)
+			fclose(fp);
+		fabric_destroy(&F);
+		return;
+	}
+	tap_ok(h.magic == 0xa1b2c3d4 && h.major == 2 && h.minor == 4 &&
+	       h.linktype == 1 && h.snaplen >= 65536,
+	       "pcap: file header is classic pcap, LINKTYPE_ETHERNET");
+	while (fread(rec, sizeof(rec), 1, fp) == 1) {
+		uint32_t caplen, len;
+
+		memcpy(&caplen, rec + 8, 4);
+		memcpy(&len, rec + 12, 4);
+		if (caplen != len || caplen > sizeof(data) ||
+		    fread(data, caplen, 1, fp) != 1) {
+			bad++;
+			break;
+		}
+		records++;
+		if (caplen == 300 && memcmp(data, fr, 300) == 0)
+			seen_300++;
+		if (phy_status_is(data, caplen))
+			seen_phy++;
+	}
+	fclose(fp);
+	/* port 1: PHY, rx bcast from b, tx bcast from a, 5 x tx unicast */
+	tap_ok(bad == 0 && records == 8 && seen_300 == 5 && seen_phy == 1,
+	       "pcap: records parse back (%u records, %u data, %u PHY)",
+	       records, seen_300, seen_phy);
+
+	fabric_set_pcap(&F, 1, false);
+	rx(0, fr, 300);
+	fabric_set_pcap(&F, 1, true);
+	rx(0, fr, 300);
+	fabric_destroy(&F);
+	fp = fopen(path, "rb");
+	records = 0;
+	if (fp && fread(&h, sizeof(h), 1, fp) == 1) {
+		while (fread(rec, sizeof(rec), 1, fp) == 1) {
+			uint32_t caplen;
+
+			memcpy(&caplen, rec + 8, 4);
+			if (fseek(fp, caplen, SEEK_CUR) != 0)
+				break;
+			records++;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	tap_ok(records == 9,
+	       "pcap: off stops capture, on appends without a second header");
+
+	/* clean up the temporary directory */
+	{
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+		if (d)
+			closedir(d);
+		rmdir(dir);
+	}
+}
+
+/* ---- control commands ----------------------------------------------------- */
+
+static bool ctl(const char *line, char *reply, size_t len)
+{
+	struct outbuf o;
+	bool ok;
+	size_t n;
+
+	outbuf_init(&o);
+	ok = control_execute(&F, line, &o);
+	n = outbuf_pending(&o) < len - 1 ? outbuf_pending(&o) : len - 1;
+	memcpy(reply, o.buf, n);
+	reply[n] = '\0';
+	outbuf_free(&o);
+	return ok;
+}
+
+static void test_control(void)
+{
+	static char reply[65536];
+	uint8_t a[6], b[6], fr[128];
+	uint32_t n;
+
+	setup(2);
+	learn_pair(a, b);
+	n = build_eth(fr, b, a, 0x88B5, 64);
+	rx(0, fr, n);
+
+	tap_ok(ctl("stats", reply, sizeof(reply)) &&
+	       strstr(reply, "port 0 rx_frames 2\n") &&
+	       strstr(reply, "port 1 tx_frames 2\n") &&
+	       strstr(reply, "port 1 q0_tx_frames 2\n") &&
+	       strstr(reply, "fabric mac_entries 2\n") &&
+	       strcmp(reply + strlen(reply) - 3, "ok\n") == 0,
+	       "ctl: stats prints 'port N key value' lines and ends with ok");
+	tap_ok(ctl("stats 1", reply, sizeof(reply)) &&
+	       !strstr(reply, "port 0 ") && strstr(reply, "port 1 link_up 1\n"),
+	       "ctl: stats <port> limits output to that port");
+
+	tap_ok(ctl("link 1 down", reply, sizeof(reply)) && !F.ports[1].link_up &&
+	       strcmp(reply, "ok\n") == 0,
+	       "ctl: link 1 down");
+	tap_ok(ctl("link 1 up", reply, sizeof(reply)) && F.ports[1].link_up,
+	       "ctl: link 1 up");
+	tap_ok(!ctl("link 2 down", reply, sizeof(reply)) &&
+	       strncmp(reply, "error: ", 7) == 0,
+	       "ctl: out-of-range port is an error");
+	tap_ok(!ctl("link 1 sideways", reply, sizeof(reply)),
+	       "ctl: bad link state is an error");
+	tap_ok(ctl("loss 0 1%", reply, sizeof(reply)) && F.ports[0].loss == 0.01 &&
+	       ctl("loss all 0.5", reply, sizeof(reply)) &&
+	       F.ports[0].loss == 0.5 && F.ports[1].loss == 0.5,
+	       "ctl: loss as percentage and fraction, per port and all");
+	tap_ok(!ctl("loss 0 1.5", reply, sizeof(reply)) &&
+	       !ctl("loss 0 abc", reply, sizeof(reply)) &&
+	       !ctl("loss 0 -0.1", reply, sizeof(reply)) && F.ports[0].loss == 0.5,
+	       "ctl: invalid probabilities are rejected and change nothing");
+	tap_ok(ctl("corrupt 1 0.25", reply, sizeof(reply)) &&
+	       F.ports[1].corrupt == 0.25,
+	       "ctl: corrupt sets the corruption probability");
+	fake_clear_log();
+	tap_ok(ctl("rate 0 1000", reply, sizeof(reply)) &&
+	       F.ports[0].egress.rate_mbps == 1000 && fk.phy[0] == 1,
+	       "ctl: rate sets the port rate and tells the guest");
+	tap_ok(!ctl("rate 0 0", reply, sizeof(reply)) &&
+	       !ctl("rate 0 99999999", reply, sizeof(reply)),
+	       "ctl: rate 0 and absurd rates are rejected");
+	tap_ok(!ctl("pcap 0 on", reply, sizeof(reply)) &&
+	       strstr(reply, "pcap-dir") != NULL,
+	       "ctl: pcap on without a capture directory is an error");
+	tap_ok(ctl("qlimit 1 3 9000 7", reply, sizeof(reply)) &&
+	       F.ports[1].egress.q[3].limit_bytes == 9000 &&
+	       F.ports[1].egress.q[3].limit_frames == 7 &&
+	       F.ports[1].egress.q[2].limit_bytes == EGRESS_DEFAULT_LIMIT_BYTES,
+	       "ctl: qlimit sets one queue's limits");
+	tap_ok(ctl("dscp-map 10 7", reply, sizeof(reply)) &&
+	       F.dscp_map[10] == 7 && ctl("dscp-map", reply, sizeof(reply)) &&
+	       strstr(reply, "dscp 10 prio 7\n") &&
+	       ctl("dscp-map default", reply, sizeof(reply)) &&
+	       F.dscp_map[10] == 1,
+	       "ctl: dscp-map sets, shows and resets the map");
+	tap_ok(!ctl("dscp-map 64 1", reply, sizeof(reply)) &&
+	       !ctl("dscp-map 1 8", reply, sizeof(reply)),
+	       "ctl: dscp-map rejects out-of-range values");
+	tap_ok(ctl("macs", reply, sizeof(reply)) &&
+	       strstr(reply, "mac 02:00:00:00:00:0a port 0"),
+	       "ctl: macs lists learned addresses");
+	tap_ok(!ctl("frobnicate", reply, sizeof(reply)) &&
+	       strstr(reply, "unknown command"),
+	       "ctl: unknown command is an error");
+	tap_ok(!ctl("", reply, sizeof(reply)) &&
+	       !ctl("link", reply, sizeof(reply)) &&
+	       strstr(reply, "usage: link"),
+	       "ctl: empty line and missing arguments are errors with usage");
+	tap_ok(!ctl("stats 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17",
+		    reply, sizeof(reply)),
+	       "ctl: too many arguments is an error");
+	tap_ok(ctl("help", reply, sizeof(reply)) && strstr(reply, "usage: qlimit"),
+	       "ctl: help lists the commands");
+	fabric_destroy(&F);
+}
+
+int main(void)
+{
+	test_classification();
+	test_mac_learning();
+	test_queue_depth();
+	test_strict_priority();
+	test_pacing();
+	test_loss();
+	test_stream();
+	test_link_state();
+	test_pcap();
+	test_control();
+	return tap_done();
+}
