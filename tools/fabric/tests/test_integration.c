@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Integration test: runs the real wren-fabric binary and plugs fake guests
+ * into it.  A fake guest speaks QEMU's stream netdev framing (4-byte
+ * big-endian length, then the frame) over the port's unix socket, exactly
+ * as `-netdev stream,server=off,addr.type=unix` does.
+ *
+ * usage: test-integration <path to wren-fabric>
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+static const char *fabric_bin;
+static char dir[64];
+static pid_t fabric_pid = -1;
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint32_t get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* ---- running the fabric and its ctl client -------------------------------- */
+
+/* Run `wren-fabric ctl <dir> <cmd...>`; returns its exit status. */
+static int ctl(char *out, size_t outlen, const char *cmd)
+{
+	char line[256], *argv[24];
+	int argc = 0, pfd[2], status;
+	size_t used = 0;
+	pid_t pid;
+
+	snprintf(line, sizeof(line), "%s", cmd);
+	argv[argc++] = (char *)fabric_bin;
+	argv[argc++] = "ctl";
+	argv[argc++] = dir;
+	for (char *t = strtok(line, " "); t && argc < 23; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	if (pipe(pfd) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execv(fabric_bin, argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	for (;;) {
+		ssize_t n = read(pfd[0], out + used, outlen - 1 - used);
+
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+		if (used == outlen - 1)
+			break;
+	}
+	out[used] = '\0';
+	close(pfd[0]);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* Value of "port <port> <key> <value>" in a fresh `stats`; -1 if absent. */
+static long long stat_of(unsigned port, const char *key)
+{
+	static char out[1 << 16];
+	char pat[96];
+	char *p;
+
+	if (ctl(out, sizeof(out), "stats") != 0)
+		return -1;
+	snprintf(pat, sizeof(pat), "port %u %s ", port, key);
+	p = strstr(out, pat);
+	return p ? atoll(p + strlen(pat)) : -1;
+}
+
+static bool socket_exists(const char *name)
+{
+	char path[128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+static pid_t start_fabric(char *const extra[])
+{
+	char *argv[32];
+	char pcap_dir[96], log[96];
+	int argc = 0;
+	pid_t pid;
+
+	snprintf(pcap_dir, sizeof(pcap_dir), "%s/pcap", dir);
+	snprintf(log, sizeof(log), "%s/fabric.log", dir);
+	mkdir(pcap_dir, 0755);
+	argv[argc++] = (char *)fabric_bin;
+	argv[argc++] = "serve";
+	argv[argc++] = "--dir";
+	argv[argc++] = dir;
+	argv[argc++] = "--pcap-dir";
+	argv[argc++] = pcap_dir;
+	for (int i = 0; extra && extra[i]; i++)
+		argv[argc++] = extra[i];
+	argv[argc] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(fabric_bin, argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+static bool wait_ready(unsigned timeout_ms)
+{
+	char out[256];
+	uint64_t end = now_ms() + timeout_ms;
+
+	while (now_ms() < end) {
+		if (socket_exists("ctl.sock") && ctl(out, sizeof(out), "help") == 0)
+			return true;
+		sleep_ms(20);
+	}
+	return false;
+}
+
+/* ---- fake guest ------------------------------------------------------------ */
+
+static int guest_connect(unsigned port)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/port%u.sock", dir, port);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int guest_send(int fd, const uint8_t *frame, uint32_t len)
+{
+	uint8_t hdr[4];
+
+	put_be32(hdr, len);
+	if (write_all(fd, hdr, 4) < 0)
+		return -1;
+	return write_all(fd, frame, len);
+}
+
+/* Read exactly @len bytes; 1 done, 0 EOF, -1 timeout/error. */
+static int read_exact(int fd, uint8_t *buf, size_t len, int timeout_ms)
+{
+	uint64_t end = now_ms() + (uint64_t)timeout_ms;
+
+	while (len) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		int left = (int)(end > now_ms() ? end - now_ms() : 0);
+		ssize_t n;
+
+		if (poll(&p, 1, left) <= 0)
+			return -1;
+		n = recv(fd, buf, len, 0);
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == ECONNRESET ? 0 : -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 1;
+}
+
+/* Next frame: its length, 0 on EOF, -1 on timeout or a framing error. */
+static int guest_recv(int fd, uint8_t *buf, size_t cap, int timeout_ms)
+{
+	uint8_t hdr[4];
+	uint32_t len;
+	int r = read_exact(fd, hdr, 4, timeout_ms);
+
+	if (r <= 0)
+		return r;
+	len = get_be32(hdr);
+	if (len == 0 || len > cap)
+		return -1;
+	r = read_exact(fd, buf, len, timeout_ms);
+	return r <= 0 ? -1 : (int)len;
+}
+
+static bool is_phy(const uint8_t *f, int len)
+{
+	return len >= 26 && f[12] == 0x88 && f[13] == 0xB6 &&
+	       memcmp(f + 14, "WPHY", 4) == 0;
+}
+
+/* Next non-PHY frame; PHY frames met on the way are counted in *phys. */
+static int guest_recv_data(int fd, uint8_t *buf, size_t cap, int timeout_ms,
+			   unsigned *phys)
+{
+	for (;;) {
+		int n = guest_recv(fd, buf, cap, timeout_ms);
+
+		if (n <= 0 || !is_phy(buf, n))
+			return n;
+		if (phys)
+			(*phys)++;
+	}
+}
+
+/* Expect a PHY frame next; returns link_up (0/1), or -1. */
+static int expect_phy(int fd, uint32_t *speed)
+{
+	uint8_t f[128];
+	int n = guest_recv(fd, f, sizeof(f), 2000);
+
+	if (n != 60 || !is_phy(f, n) || f[18] != 1)
+		return -1;
+	if (speed)
+		*speed = get_be32(f + 22);
+	return f[19];
+}
+
+static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0, 0xa };
+static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0, 0xb };
+static const uint8_t mac_c[6] = { 0x02, 0, 0, 0, 0, 0xc };
+static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+static uint32_t make_frame(uint8_t *f, const uint8_t *dst, const uint8_t *src,
+			   uint32_t len, uint32_t seq)
+{
+	memcpy(f, dst, 6);
+	memcpy(f + 6, src, 6);
+	f[12] = 0x88;
+	f[13] = 0xB5;
+	put_be32(f + 14, seq);
+	for (uint32_t i = 18; i < len; i++)
+		f[i] = (uint8_t)(seq + i);
+	return len;
+}
+
+/* Send @count frames src->dst and check they arrive intact and in order. */
+static bool exchange(int from, int to, const uint8_t *src, const uint8_t *dst,
+		     unsigned count)
+{
+	static uint8_t f[2000], g[2000];
+	bool ok = true;
+
+	for (unsigned i = 0; i < count; i++) {
+		uint32_t len = 60 + (i * 97) % 1455;
+
+		make_frame(f, dst, src, len, i);
+		if (guest_send(from, f, len) < 0)
+			return false;
+	}
+	for (unsigned i = 0; i < count && ok; i++) {
+		uint32_t len = 60 + (i * 97) % 1455;
+		int n = guest_recv_data(to, g, sizeof(g), 2000, NULL);
+
+		make_frame(f, dst, src, len, i);
+		ok = n == (int)len && memcmp(f, g, len) == 0;
+	}
+	return ok;
+}
+
+/* Nothing but PHY frames arrive within @ms. */
+static bool silent_for(int fd, int ms)
+{
+	uint8_t f[2000];
+
+	return guest_recv_data(fd, f, sizeof(f), ms, NULL) == -1;
+}
+
+/* ---- the test --------------------------------------------------------------- */
+
+static void cleanup_dir(void)
+{
+	char cmd[160];
+
+	/* our own mkdtemp directory only */
+	snprintf(cmd, sizeof(cmd), "rm -rf -- '%s'", dir);
+	if (strncmp(dir, "/tmp/wren-fabric-it-", 20) == 0 && system(cmd) != 0)
+		tap_diag("could not remove %s", dir);
+}
+
+static void test_pcap_file(void)
+{
+	char path[128];
+	uint8_t rec[16], data[70000];
+	uint32_t hdr[6];
+	unsigned records = 0, phys = 0;
+	bool ok = true;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/pcap/port0.pcap", dir);
+	fp = fopen(path, "rb");
+	if (!fp || fread(hdr, sizeof(hdr), 1, fp) != 1) {
+		tap_ok(false, "pcap: %s exists with a header", path);
+		if (fp)
+			fclose(fp);
+		return;
+	}
+	while (fread(rec, sizeof(rec), 1, fp) == 1) {
+		uint32_t caplen, len;
+
+		memcpy(&caplen, rec + 8, 4);
+		memcpy(&len, rec + 12, 4);
+		if (caplen > len || caplen > sizeof(data) ||
+		    fread(data, caplen, 1, fp) != 1) {
+			ok = false;
+			break;
+		}
+		records++;
+		phys += is_phy(data, (int)caplen);
+	}
+	fclose(fp);
+	tap_ok(hdr[0] == 0xa1b2c3d4 && hdr[5] == 1 && ok && records > 100 &&
+	       phys >= 2,
+	       "pcap: port0.pcap after SIGTERM is valid (%u records, %u PHY)",
+	       records, phys);
+}
+
+static void test_daemon_mode(void)
+{
+	char pidfile[128], out[256];
+	char *extra[] = { "--ports", "1", "--daemon", "--pidfile", pidfile, NULL };
+	pid_t parent, pid = 0;
+	int status = -1;
+	FILE *fp;
+
+	snprintf(pidfile, sizeof(pidfile), "%s/fabric.pid", dir);
+	parent = start_fabric(extra);
+	waitpid(parent, &status, 0);
+	/* the parent exits once the sockets exist */
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	       socket_exists("port0.sock") && ctl(out, sizeof(out), "help") == 0,
+	       "daemon: parent returns when the fabric is ready");
+	for (int i = 0; i < 100 && !pid; i++) {
+		fp = fopen(pidfile, "r");
+		if (fp) {
+			if (fscanf(fp, "%d", &pid) != 1)
+				pid = 0;
+			fclose(fp);
+		}
+		if (!pid)
+			sleep_ms(20);
+	}
+	tap_ok(pid > 0 && kill(pid, 0) == 0, "daemon: pidfile names the process");
+	if (pid > 0)
+		kill(pid, SIGTERM);
+	for (int i = 0; i < 250 && pid > 0 && kill(pid, 0) == 0; i++)
+		sleep_ms(20);
+	tap_ok(pid > 0 && kill(pid, 0) != 0 && access(pidfile, F_OK) != 0 &&
+	       !socket_exists("ctl.sock"),
+	       "daemon: SIGTERM stops it and removes pidfile and sockets");
+}
+
+int main(int argc, char **argv)
+{
+	char *extra[] = { "--ports", "3", "--rate", "100", "--seed", "7", NULL };
+	static char out[1 << 16];
+	static uint8_t f[70000];
+	int a, b, c, a2, status = -1, n;
+	uint32_t speed = 0;
+	unsigned phys;
+	uint64_t t0, t1;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s <wren-fabric>\n", argv[0]);
+		return 2;
+	}
+	fabric_bin = argv[1];
+	signal(SIGPIPE, SIG_IGN);
+	snprintf(dir, sizeof(dir), "/tmp/wren-fabric-it-XXXXXX");
+	if (!mkdtemp(dir)) {
+		printf("Bail out! mkdtemp\n");
+		return 1;
+	}
+
+	fabric_pid = start_fabric(extra);
+	if (!tap_ok(fabric_pid > 0 && wait_ready(10000),
+		    "fabric starts and answers on ctl.sock")) {
+		printf("Bail out! fabric did not start\n");
+		if (fabric_pid > 0)
+			kill(fabric_pid, SIGKILL);
+		cleanup_dir();
+		return 1;
+	}
+	{
+		pid_t second = start_fabric(extra);
+
+		waitpid(second, &status, 0);
+		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 1 &&
+		       socket_exists("ctl.sock"),
+		       "a second fabric on the same directory is refused");
+	}
+
+	a = guest_connect(0);
+	b = guest_connect(1);
+	tap_ok(a >= 0 && b >= 0, "guests connect to port0.sock and port1.sock");
+	tap_ok(expect_phy(a, &speed) == 1 && speed == 100 && expect_phy(b, NULL) == 1,
+	       "each guest first receives a PHY link-up frame at 100 Mb/s");
+
+	make_frame(f, bcast, mac_a, 60, 0);
+	guest_send(a, f, 60);
+	n = guest_recv_data(b, f, sizeof(f), 2000, NULL);
+	tap_ok(n == 60 && memcmp(f, bcast, 6) == 0 && memcmp(f + 6, mac_a, 6) == 0,
+	       "broadcast from guest A reaches guest B");
+	tap_ok(exchange(b, a, mac_b, mac_a, 50), "50 frames B -> A arrive intact and in order");
+	tap_ok(exchange(a, b, mac_a, mac_b, 50), "50 frames A -> B arrive intact and in order");
+	tap_ok(stat_of(0, "rx_frames") == 51 && stat_of(0, "tx_frames") == 50 &&
+	       stat_of(1, "rx_frames") == 50 && stat_of(1, "tx_frames") == 51 &&
+	       stat_of(2, "connected") == 0 && stat_of(1, "connected") == 1,
+	       "stats count what crossed each port");
+	tap_ok(stat_of(0, "phy_sent") == 1 && stat_of(0, "q0_tx_frames") == 50,
+	       "stats: PHY frames and per-queue counters");
+
+	/* rate pacing on the wall clock: 1 MB through a 100 Mb/s port */
+	tap_ok(ctl(out, sizeof(out), "qlimit 1 all 2000000 2000") == 0,
+	       "ctl qlimit raises the queue limit");
+	t0 = now_ms();
+	for (unsigned i = 0; i < 1000; i++) {
+		make_frame(f, mac_b, mac_a, 1000, i);
+		guest_send(a, f, 1000);
+	}
+	n = 0;
+	for (unsigned i = 0; i < 1000; i++) {
+		if (guest_recv_data(b, f, sizeof(f), 3000, NULL) != 1000 ||
+		    get_be32(f + 14) != i)
+			break;
+		n++;
+	}
+	t1 = now_ms();
+	/* 1000 x 1024 wire bytes at 100 Mb/s = 81.9 ms; the floor is strict,
+	 * the ceiling generous for a loaded 2-core machine */
+	tap_ok(n == 1000 && t1 - t0 >= 78 && t1 - t0 <= 1000,
+	       "pacing: 1 MB through a 100 Mb/s port took %llu ms (expect ~82)",
+	       (unsigned long long)(t1 - t0));
+
+	/* link down / up from the control socket */
+	tap_ok(ctl(out, sizeof(out), "link 1 down") == 0 && strcmp(out, "ok\n") == 0,
+	       "ctl link 1 down answers ok");
+	tap_ok(expect_phy(b, &speed) == 0 && speed == 100,
+	       "guest B receives a PHY link-down frame");
+	for (unsigned i = 0; i < 10; i++) {
+		make_frame(f, mac_b, mac_a, 100, i);
+		guest_send(a, f, 100);
+		make_frame(f, mac_a, mac_b, 100, i);
+		guest_send(b, f, 100);
+	}
+	tap_ok(silent_for(a, 300) && silent_for(b, 300),
+	       "while the link is down no frame crosses it either way");
+	tap_ok(stat_of(1, "drop_rx_link_down") == 10,
+	       "frames from the down port are counted as drops");
+	tap_ok(ctl(out, sizeof(out), "link 1 up") == 0 && expect_phy(b, NULL) == 1,
+	       "ctl link 1 up: guest B receives a PHY link-up frame");
+	tap_ok(exchange(b, a, mac_b, mac_a, 5) && exchange(a, b, mac_a, mac_b, 5),
+	       "traffic flows again after link up");
+
+	/* loss injection through the control socket */
+	tap_ok(ctl(out, sizeof(out), "loss 1 100%") == 0, "ctl loss 1 100%%");
+	for (unsigned i = 0; i < 20; i++) {
+		make_frame(f, mac_b, mac_a, 100, i);
+		guest_send(a, f, 100);
+	}
+	tap_ok(silent_for(b, 300) && stat_of(1, "drop_tx_loss") == 20,
+	       "loss 100%% on port 1 loses every frame to it, and counts them");
+	ctl(out, sizeof(out), "loss 1 0");
+	tap_ok(exchange(a, b, mac_a, mac_b, 5), "loss 0 restores delivery");
+
+	/* control errors reach the client's exit status */
+	tap_ok(ctl(out, sizeof(out), "link 9 down") == 1 &&
+	       strncmp(out, "error: ", 7) == 0,
+	       "ctl: a bad port answers error and exits 1");
+	tap_ok(ctl(out, sizeof(out), "no-such-command") == 1,
+	       "ctl: an unknown command exits 1");
+
+	/* malformed stream lengths close only that connection */
+	c = guest_connect(2);
+	tap_ok(c >= 0 && expect_phy(c, NULL) == 1, "guest C connects to port 2");
+	make_frame(f, bcast, mac_c, 10, 0);
+	guest_send(c, f, 10); /* a runt: dropped, connection kept */
+	put_be32(f, 0);
+	write_all(c, f, 4);
+	tap_ok(read_exact(c, f, 1, 2000) == 0,
+	       "length 0 on the stream: the fabric closes that connection");
+	close(c);
+	c = guest_connect(2);
+	expect_phy(c, NULL);
+	put_be32(f, 70000);
+	write_all(c, f, 4);
+	tap_ok(read_exact(c, f, 1, 2000) == 0,
+	       "length 70000 on the stream: the fabric closes that connection");
+	close(c);
+	tap_ok(stat_of(2, "bad_stream") == 2 && stat_of(2, "drop_runt") == 1 &&
+	       stat_of(2, "connected") == 0,
+	       "bad lengths and runts are counted");
+	tap_ok(exchange(a, b, mac_a, mac_b, 3), "other ports are unaffected");
+
+	/* a peer that stops reading must not stall the fabric */
+	{
+		unsigned sent = 0;
+		uint64_t ts;
+
+		/* a fast wire, so only the reader's pace limits delivery */
+		ctl(out, sizeof(out), "rate 1 1000000");
+		expect_phy(b, &speed);
+		ctl(out, sizeof(out), "qlimit 1 all 100000 100");
+		for (unsigned i = 0; i < 3000; i++) {
+			make_frame(f, mac_b, mac_a, 1000, i);
+			if (guest_send(a, f, 1000) == 0)
+				sent++;
+		}
+		ts = now_ms();
+		n = ctl(out, sizeof(out), "stats 1");
+		ts = now_ms() - ts;
+		tap_ok(sent == 3000 && n == 0 && ts < 2000,
+		       "a guest that stops reading does not block the fabric (stats in %llu ms)",
+		       (unsigned long long)ts);
+		tap_ok(speed == 1000000 && stat_of(1, "drop_queue_full") > 0,
+		       "its queue fills and tail-drops (%lld drops)",
+		       stat_of(1, "drop_queue_full"));
+	}
+
+	/* a reconnect replaces the old connection */
+	a2 = guest_connect(0);
+	tap_ok(a2 >= 0 && expect_phy(a2, NULL) == 1,
+	       "a reconnecting guest gets a fresh PHY frame");
+	phys = 0;
+	tap_ok(guest_recv_data(a, f, sizeof(f), 2000, &phys) == 0,
+	       "the replaced connection is closed");
+	tap_ok(stat_of(0, "connects") == 2 && stat_of(0, "connected") == 1,
+	       "connects counted, port still connected");
+	close(a);
+
+	/* SIGTERM: clean exit, sockets gone, capture readable */
+	kill(fabric_pid, SIGTERM);
+	status = -1;
+	for (int i = 0; i < 250; i++) {
+		if (waitpid(fabric_pid, &status, WNOHANG) == fabric_pid)
+			break;
+		sleep_ms(20);
+	}
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "SIGTERM: the fabric exits with status 0");
+	if (!WIFEXITED(status)) {
+		kill(fabric_pid, SIGKILL);
+		waitpid(fabric_pid, &status, 0);
+	}
+	tap_ok(!socket_exists("ctl.sock") && !socket_exists("port0.sock") &&
+	       !socket_exists("port2.sock"),
+	       "SIGTERM: socket files are removed");
+	test_pcap_file();
+	close(a2);
+	close(b);
+
+	test_daemon_mode();
+	cleanup_dir();
+	return tap_done();
+}
