@@ -179,6 +179,8 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 		for (size_t i = 0; i < sizeof(qrows) / sizeof(qrows[0]); i++)
 			out_printf(o, "port %u q%d_%s %" PRIu64 "\n", n, qi,
 				   qrows[i].key, qrows[i].val);
+		out_printf(o, "port %u q%d_ingress_bytes %" PRIu64 "\n", n, qi,
+			   p->ingress_bytes[qi]);
 	}
 }
 

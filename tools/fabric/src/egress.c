@@ -150,7 +150,9 @@ uint64_t egress_next_event_ns(const struct egress_port *ep, uint64_t now_ns)
 	return ns > now_ns ? ns : now_ns;
 }
 
-uint64_t egress_flush(struct egress_port *ep)
+uint64_t egress_flush(struct egress_port *ep,
+		      void (*release)(void *ctx, const struct frame *f),
+		      void *ctx)
 {
 	uint64_t n = 0;
 
@@ -161,6 +163,8 @@ uint64_t egress_flush(struct egress_port *ep)
 			struct frame *f = q->head;
 
 			q->head = f->next;
+			if (release)
+				release(ctx, f);
 			frame_free(f);
 			q->st.drop_flush_frames++;
 			n++;

@@ -100,8 +100,13 @@ int egress_pick_queue(const struct egress_port *ep, uint64_t now_ns);
 struct frame *egress_dequeue(struct egress_port *ep, uint64_t now_ns);
 /* When egress_dequeue() could next return a frame; UINT64_MAX if never. */
 uint64_t egress_next_event_ns(const struct egress_port *ep, uint64_t now_ns);
-/* Discard everything queued (link down, peer gone). Returns frames freed. */
-uint64_t egress_flush(struct egress_port *ep);
+/*
+ * Discard everything queued (link down, peer gone); @release (may be NULL)
+ * sees each frame before it is freed.  Returns the number of frames.
+ */
+uint64_t egress_flush(struct egress_port *ep,
+		      void (*release)(void *ctx, const struct frame *f),
+		      void *ctx);
 uint64_t egress_depth_bytes(const struct egress_port *ep);
 
 #endif

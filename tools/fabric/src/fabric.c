@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include "fabric.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,18 @@ void fabric_config_default(struct fabric_config *cfg)
 	cfg->mac_age_ns = (uint64_t)FABRIC_DEFAULT_MAC_AGE_S * 1000000000u;
 	cfg->queue_limit_frames = EGRESS_DEFAULT_LIMIT_FRAMES;
 	cfg->queue_limit_bytes = EGRESS_DEFAULT_LIMIT_BYTES;
+}
+
+static int pcap_open_port(struct fabric *f, unsigned port, bool truncate)
+{
+	char path[600];
+
+	if (!f->pcap_dir[0]) {
+		errno = ENOENT;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/port%u.pcap", f->pcap_dir, port);
+	return pcap_open(&f->ports[port].pcap, path, truncate);
 }
 
 int fabric_init(struct fabric *f, const struct fabric_config *cfg,
@@ -59,7 +72,7 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 	}
 	fabric_reseed(f, cfg->seed);
 	for (unsigned i = 0; i < f->nports && cfg->pcap_dir; i++) {
-		if (fabric_set_pcap(f, i, true) < 0) {
+		if (pcap_open_port(f, i, true) < 0) {
 			snprintf(err, errlen, "cannot open pcap for port %u in %s",
 				 i, cfg->pcap_dir);
 			fabric_destroy(f);
@@ -69,10 +82,18 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 	return 0;
 }
 
+/* A frame leaves the fabric's buffers: it no longer occupies its ingress. */
+static void ingress_release(void *ctx, const struct frame *fr)
+{
+	struct fabric *f = ctx;
+
+	f->ports[fr->ingress_port].ingress_bytes[fr->prio] -= fr->len;
+}
+
 void fabric_destroy(struct fabric *f)
 {
 	for (unsigned i = 0; i < f->nports; i++) {
-		egress_flush(&f->ports[i].egress);
+		egress_flush(&f->ports[i].egress, ingress_release, f);
 		pcap_close(&f->ports[i].pcap);
 	}
 }
@@ -138,6 +159,7 @@ static void enqueue_to(struct fabric *f, unsigned out, struct frame *fr,
 		p->st.drop_queue_full++;
 		return;
 	}
+	f->ports[fr->ingress_port].ingress_bytes[fr->prio] += fr->len;
 	fabric_service_port(f, out);
 }
 
@@ -233,6 +255,7 @@ void fabric_service_port(struct fabric *f, unsigned port)
 		fr = egress_dequeue(&p->egress, now);
 		if (!fr)
 			break;
+		ingress_release(f, fr);
 		/* loss on the wire: the frame used its wire time, then died */
 		if (prng_chance(&p->prng, p->loss)) {
 			p->st.drop_tx_loss++;
@@ -272,7 +295,7 @@ uint64_t fabric_service(struct fabric *f)
 
 static void port_went_away(struct fabric *f, struct fabric_port *p)
 {
-	p->st.drop_tx_link_down += egress_flush(&p->egress);
+	p->st.drop_tx_link_down += egress_flush(&p->egress, ingress_release, f);
 	mac_table_flush_port(&f->macs, (int)p->index);
 }
 
@@ -323,7 +346,6 @@ void fabric_set_rate(struct fabric *f, unsigned port, uint32_t mbps)
 int fabric_set_pcap(struct fabric *f, unsigned port, bool on)
 {
 	struct fabric_port *p = &f->ports[port];
-	char path[600];
 
 	if (!on) {
 		pcap_close(&p->pcap);
@@ -331,8 +353,5 @@ int fabric_set_pcap(struct fabric *f, unsigned port, bool on)
 	}
 	if (pcap_is_open(&p->pcap))
 		return 0;
-	if (!f->pcap_dir[0])
-		return -1;
-	snprintf(path, sizeof(path), "%s/port%u.pcap", f->pcap_dir, port);
-	return pcap_open(&p->pcap, path);
+	return pcap_open_port(f, port, false);
 }

@@ -65,6 +65,12 @@ struct fabric_port {
 	double corrupt; /* likewise: one bit flipped past the MAC header */
 	struct prng prng;
 	struct egress_port egress;
+	/*
+	 * Bytes that entered through this port and wait in some egress queue,
+	 * per priority: the ingress buffer occupancy that PFC XOFF/XON
+	 * thresholds will be compared against.
+	 */
+	uint64_t ingress_bytes[FABRIC_PRIOS];
 	struct port_stats st;
 	struct pcap_writer pcap;
 };
@@ -108,7 +114,10 @@ void fabric_connect(struct fabric *f, unsigned port);
 void fabric_disconnect(struct fabric *f, unsigned port, bool bad_stream);
 void fabric_set_link(struct fabric *f, unsigned port, bool up);
 void fabric_set_rate(struct fabric *f, unsigned port, uint32_t mbps);
-/* Turn capture on (to <pcap_dir>/port<N>.pcap) or off; -1 on failure. */
+/*
+ * Turn capture on (to <pcap_dir>/port<N>.pcap, appending to what this run
+ * captured before) or off; -1 on failure.
+ */
 int fabric_set_pcap(struct fabric *f, unsigned port, bool on);
 void fabric_reseed(struct fabric *f, uint64_t seed);
 

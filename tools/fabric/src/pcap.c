@@ -50,7 +50,7 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int pcap_open(struct pcap_writer *w, const char *path)
+int pcap_open(struct pcap_writer *w, const char *path, bool truncate)
 {
 	struct pcap_file_header h = {
 		.magic = PCAP_MAGIC,
@@ -63,7 +63,8 @@ int pcap_open(struct pcap_writer *w, const char *path)
 	int fd;
 
 	pcap_close(w);
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+		  (truncate ? O_TRUNC : 0), 0644);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 ||

@@ -22,8 +22,11 @@ struct pcap_writer {
 };
 
 void pcap_writer_init(struct pcap_writer *w);
-/* Open @path for appending; writes the file header if the file is empty. */
-int pcap_open(struct pcap_writer *w, const char *path);
+/*
+ * Open @path, emptied first when @truncate (a new run), else for appending
+ * (capture turned back on); writes the file header if the file is empty.
+ */
+int pcap_open(struct pcap_writer *w, const char *path, bool truncate);
 void pcap_close(struct pcap_writer *w);
 static inline bool pcap_is_open(const struct pcap_writer *w)
 {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -357,6 +358,9 @@ int server_run(struct server *s, volatile sig_atomic_t *stop,
 	struct pollfd pfd[MAX_FDS];
 	struct slot slot[MAX_FDS];
 
+	/* the default 50 us timer slack would add jitter to every paced frame */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+
 	while (!*stop) {
 		uint64_t next, now;
 		struct timespec ts, *tsp = NULL;
@@ -391,7 +395,9 @@ int server_run(struct server *s, volatile sig_atomic_t *stop,
 				continue;
 			pfd[n] = (struct pollfd){
 				cc->fd,
-				(short)((cc->read_done ? 0 : POLLIN) |
+				(short)((cc->read_done ||
+					 outbuf_pending(&cc->out) > SERVER_CTL_OUT_LIMIT ?
+					 0 : POLLIN) |
 					(outbuf_pending(&cc->out) ? POLLOUT : 0)),
 				0
 			};

@@ -20,6 +20,8 @@
 #define SERVER_OUT_SOFT_LIMIT (256u * 1024)
 /* ...and refuse even PHY frames past this (a peer that never reads). */
 #define SERVER_OUT_HARD_LIMIT (4u * 1024 * 1024)
+/* A control client that does not read its answers is not read either. */
+#define SERVER_CTL_OUT_LIMIT (1024u * 1024)
 
 struct server_conn {
 	int fd; /* -1: no guest on this port */

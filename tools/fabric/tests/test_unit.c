@@ -422,12 +422,18 @@ static void test_queue_depth(void)
 	tap_ok(q->depth_frames == 3 && q->st.drop_full_frames == 1 &&
 	       F.ports[1].egress.q[0].st.drop_full_frames == 6,
 	       "queue: byte limit is per queue and independent of others");
+	tap_ok(F.ports[0].ingress_bytes[0] == 400 &&
+	       F.ports[0].ingress_bytes[5] == 3000 &&
+	       F.ports[1].ingress_bytes[0] == 0,
+	       "ingress buffer: queued bytes are charged to ingress port and priority");
 
 	fk.blocked[1] = false;
 	fk.now += 1000000;
 	fabric_service(&F);
 	tap_ok(delivered_to(1) == 7 && egress_depth_bytes(&F.ports[1].egress) == 0,
 	       "queue: queued frames drain once the peer reads again");
+	tap_ok(F.ports[0].ingress_bytes[0] == 0 && F.ports[0].ingress_bytes[5] == 0,
+	       "ingress buffer: released when frames leave");
 	tap_ok(fk.nlog == 7 && fk.log[0].len == 1000 && fk.log[3].len == 100,
 	       "scheduler: strict priority sends queue 5 before queue 0");
 	fabric_destroy(&F);
@@ -774,7 +780,8 @@ static void test_link_state(void)
 	}
 	fabric_set_link(&F, 1, false);
 	tap_ok(egress_depth_bytes(&F.ports[1].egress) == 0 &&
-	       F.ports[1].st.drop_tx_link_down == 5,
+	       F.ports[1].st.drop_tx_link_down == 5 &&
+	       F.ports[0].ingress_bytes[0] == 0,
 	       "link: frames queued for a port are dropped when it goes down");
 	fabric_set_link(&F, 1, true);
 	fk.blocked[1] = false;
