@@ -179,6 +179,8 @@ static void flood(struct fabric *f, unsigned in, struct frame *fr,
 				copy->ingress_port = fr->ingress_port;
 				copy->prio = fr->prio;
 				enqueue_to(f, (unsigned)last, copy, now);
+			} else {
+				f->ports[in].st.drop_send_fail++;
 			}
 		}
 		last = (int)i;

@@ -48,7 +48,7 @@ struct port_stats {
 	uint64_t drop_no_peer;      /* to this port with no guest connected */
 	uint64_t drop_queue_full;   /* egress tail drop, all queues */
 	uint64_t drop_tx_loss;      /* injected loss, fabric -> guest */
-	uint64_t drop_send_fail;    /* out of memory on the output buffer */
+	uint64_t drop_send_fail;    /* out of memory, or the peer never reads */
 	uint64_t rx_corrupted;      /* injected corruption, guest -> fabric */
 	uint64_t tx_corrupted;      /* injected corruption, fabric -> guest */
 	uint64_t flooded;           /* unknown/group destination, flooded */

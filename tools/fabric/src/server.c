@@ -142,6 +142,11 @@ int server_open(struct server *s, const char *dir,
 		snprintf(err, errlen, "mkdir %s: %s", dir, strerror(errno));
 		return -1;
 	}
+	if (cfg->pcap_dir && mkdir(cfg->pcap_dir, 0755) < 0 && errno != EEXIST) {
+		snprintf(err, errlen, "mkdir %s: %s", cfg->pcap_dir,
+			 strerror(errno));
+		return -1;
+	}
 	if (fabric_init(&s->fabric, cfg, &io, err, errlen) < 0)
 		return -1;
 

@@ -423,6 +423,60 @@ static void test_daemon_mode(void)
 	       "daemon: SIGTERM stops it and removes pidfile and sockets");
 }
 
+/*
+ * A guest that sends random frames, then random bytes: the fabric survives
+ * (this also runs against the ASan/UBSan build), keeps serving the other
+ * port, and drops the bad connection.
+ */
+static void test_garbage(void)
+{
+	char *extra[] = { "--ports", "2", "--seed", "3", NULL };
+	static uint8_t f[4 + 2000];
+	char out[256];
+	uint64_t x = 0x1234567;
+	pid_t fab;
+	int g0, g1, status, frames = 0;
+
+	fab = start_fabric(extra);
+	if (!wait_ready(10000)) {
+		tap_ok(false, "garbage: fabric starts");
+		kill(fab, SIGKILL);
+		waitpid(fab, &status, 0);
+		return;
+	}
+	g0 = guest_connect(0);
+	g1 = guest_connect(1);
+	for (int i = 0; i < 2000; i++) {
+		uint32_t len;
+
+		for (size_t j = 0; j < sizeof(f); j++) {
+			x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+			f[j] = (uint8_t)x;
+		}
+		len = 1 + (uint32_t)(x % 1999);
+		put_be32(f, len);
+		if (write_all(g1, f, 4 + len) < 0)
+			break;
+		frames++;
+	}
+	/* now a stream that is not framed at all */
+	f[0] = 0xde; f[1] = 0xad; f[2] = 0xbe; f[3] = 0xef;
+	write_all(g1, f, 64);
+	/* g1 only ever gets its PHY frame, then the hang-up */
+	tap_ok(frames == 2000 && guest_recv_data(g1, f, sizeof(f), 3000, NULL) == 0 &&
+	       ctl(out, sizeof(out), "help") == 0,
+	       "garbage: random frames then an unframed stream; fabric still serves");
+	tap_ok(stat_of(1, "rx_frames") == 2000 && stat_of(1, "bad_stream") == 1 &&
+	       stat_of(0, "connected") == 1,
+	       "garbage: all 2000 frames counted, bad stream closed, other port kept");
+	close(g0);
+	close(g1);
+	kill(fab, SIGTERM);
+	waitpid(fab, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "garbage: fabric exits cleanly afterwards");
+}
+
 /* QEMU to test against: $WREN_QEMU, else qemu-system-x86_64 on $PATH. */
 static bool find_qemu(char *out, size_t len)
 {
@@ -749,6 +803,7 @@ int main(int argc, char **argv)
 	close(b);
 
 	test_daemon_mode();
+	test_garbage();
 	test_qemu_interop();
 	cleanup_dir();
 	return tap_done();

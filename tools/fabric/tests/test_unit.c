@@ -1014,6 +1014,103 @@ static void test_control(void)
 	fabric_destroy(&F);
 }
 
+/* ---- random traffic and random knob changes ---------------------------- */
+
+static bool buffers_consistent(void)
+{
+	for (int prio = 0; prio < FABRIC_PRIOS; prio++) {
+		uint64_t charged = 0, queued = 0;
+
+		for (unsigned i = 0; i < F.nports; i++) {
+			charged += F.ports[i].ingress_bytes[prio];
+			queued += F.ports[i].egress.q[prio].depth_bytes;
+		}
+		if (charged != queued)
+			return false;
+	}
+	return true;
+}
+
+static void test_random_traffic(void)
+{
+	static const uint16_t types[] = { ETHERTYPE_IPV4, ETHERTYPE_IPV6,
+					  ETHERTYPE_VLAN, ETHERTYPE_QINQ,
+					  ETHERTYPE_PHY_STATUS, 0x0806, 0x8808 };
+	struct fabric_config cfg;
+	struct prng r;
+	uint8_t fr[1600];
+	bool consistent = true;
+	uint64_t rx = 0;
+
+	fabric_config_default(&cfg);
+	cfg.nports = 5;
+	cfg.queue_limit_frames = 64;
+	cfg.corrupt = 0.01;
+	cfg.loss = 0.01;
+	setup_cfg(&cfg);
+	prng_seed(&r, 2026);
+	for (unsigned i = 0; i < 200000; i++) {
+		unsigned port = prng_below(&r, 5);
+		uint32_t len = prng_below(&r, 8) ? 14 + prng_below(&r, 1500)
+						  : prng_below(&r, 20);
+		uint32_t op = prng_below(&r, 1000);
+
+		for (uint32_t j = 0; j < len; j++)
+			fr[j] = (uint8_t)prng_next(&r);
+		if (len >= 14) {
+			/* a few stations and group addresses, so learning,
+			 * filtering and flooding all happen */
+			fr[0] = prng_below(&r, 4) ? 0x02 : 0x01;
+			memset(fr + 1, 0, 4);
+			fr[5] = (uint8_t)prng_below(&r, 8);
+			fr[6] = 0x02;
+			memset(fr + 7, 0, 4);
+			fr[11] = (uint8_t)prng_below(&r, 8);
+			put_be16(fr + 12, types[prng_below(&r, 7)]);
+		}
+		if (op < 5)
+			fabric_set_link(&F, prng_below(&r, 5), prng_below(&r, 2));
+		else if (op < 8)
+			fabric_set_rate(&F, prng_below(&r, 5),
+					1 + prng_below(&r, 100000));
+		else if (op < 20)
+			fk.blocked[prng_below(&r, 5)] = prng_below(&r, 2);
+		else if (op < 22)
+			fabric_disconnect(&F, prng_below(&r, 5), op == 20);
+		else if (op < 25)
+			fabric_connect(&F, prng_below(&r, 5));
+		if (F.ports[port].connected) {
+			fabric_receive(&F, port, fr, len);
+			rx++;
+		}
+		fk.now += prng_below(&r, 20000);
+		if (!(i % 64))
+			fabric_service(&F);
+		if (!(i % 1000) && !buffers_consistent())
+			consistent = false;
+	}
+	tap_ok(consistent, "random traffic: ingress charges always match queued bytes");
+	{
+		uint64_t seen = 0;
+
+		for (unsigned i = 0; i < F.nports; i++)
+			seen += F.ports[i].st.rx_frames;
+		tap_ok(seen == rx, "random traffic: every received frame is counted (%llu)",
+		       (unsigned long long)rx);
+	}
+	for (unsigned i = 0; i < F.nports; i++)
+		fabric_set_link(&F, i, false);
+	{
+		bool zero = true;
+
+		for (unsigned i = 0; i < F.nports; i++)
+			for (int p = 0; p < FABRIC_PRIOS; p++)
+				zero &= F.ports[i].ingress_bytes[p] == 0;
+		tap_ok(zero, "random traffic: all buffers are released when links go down");
+	}
+	fabric_destroy(&F);
+}
+
 int main(void)
 {
 	test_classification();
@@ -1026,5 +1123,6 @@ int main(void)
 	test_link_state();
 	test_pcap();
 	test_control();
+	test_random_traffic();
 	return tap_done();
 }
