@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Check Documentation/ for reStructuredText errors and print TAP.
+# Each .rst file is parsed with docutils (Sphinx's roles and toctree are
+# stubbed, so this needs only python3-docutils); when sphinx-build is
+# installed, the whole tree is also built with warnings as errors, which
+# checks what docutils alone cannot: :doc:/:ref: targets and the toctree.
+# Usage: Documentation/check-docs.sh [output dir for the sphinx build]
+set -eu
+
+docs=$(cd "$(dirname "$0")" && pwd)
+out=${1:-${TMPDIR:-/tmp}/wren-docs.$$}
+
+if ! python3 -c 'import docutils' 2>/dev/null; then
+	echo "1..0 # SKIP python3 docutils not installed"
+	exit 0
+fi
+
+files=$(find "$docs" -name '*.rst' | sort)
+n=$(echo "$files" | wc -l)
+if command -v sphinx-build >/dev/null 2>&1; then
+	echo "1..$((n + 1))"
+else
+	echo "1..$n"
+fi
+
+failed=0
+python3 - "$docs" $files <<'PY' || failed=1
+import os, sys
+from docutils import nodes
+from docutils.core import publish_string
+from docutils.parsers.rst import roles, directives, Directive
+
+def stub_role(name, rawtext, text, lineno, inliner, options={}, content=[]):
+    return [nodes.literal(rawtext, text)], []
+
+for r in ("doc", "ref"):
+    roles.register_local_role(r, stub_role)
+
+class Toctree(Directive):
+    has_content = True
+    option_spec = {"maxdepth": directives.unchanged,
+                   "caption": directives.unchanged}
+
+    def run(self):
+        return []
+
+directives.register_directive("toctree", Toctree)
+top, rc = sys.argv[1], 0
+for i, f in enumerate(sys.argv[2:], 1):
+    name = os.path.relpath(f, top)
+    try:
+        publish_string(open(f).read(), source_path=f, writer_name="null",
+                       settings_overrides={"halt_level": 2,
+                                           "report_level": 2})
+        print(f"ok {i} - docutils: {name}")
+    except Exception as e:
+        print(f"not ok {i} - docutils: {name}")
+        print("# " + str(e).replace("\n", "\n# "))
+        rc = 1
+sys.exit(rc)
+PY
+
+if command -v sphinx-build >/dev/null 2>&1; then
+	if log=$(sphinx-build -W -q -b html "$docs" "$out" 2>&1); then
+		echo "ok $((n + 1)) - sphinx-build -W (html in $out)"
+	else
+		echo "not ok $((n + 1)) - sphinx-build -W"
+		echo "$log" | sed 's/^/# /'
+		failed=1
+	fi
+fi
+exit $failed
