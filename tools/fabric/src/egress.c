@@ -25,7 +25,6 @@ void egress_init(struct egress_port *ep, uint32_t rate_mbps)
 {
 	memset(ep, 0, sizeof(*ep));
 	ep->rate_mbps = rate_mbps;
-	ep->burst_ns = EGRESS_DEFAULT_BURST_NS;
 	for (int i = 0; i < FABRIC_PRIOS; i++) {
 		ep->q[i].limit_frames = EGRESS_DEFAULT_LIMIT_FRAMES;
 		ep->q[i].limit_bytes = EGRESS_DEFAULT_LIMIT_BYTES;
@@ -110,7 +109,7 @@ static uint64_t ns_to_ps(uint64_t ns)
 struct frame *egress_dequeue(struct egress_port *ep, uint64_t now_ns)
 {
 	uint64_t now_ps = ns_to_ps(now_ns);
-	uint64_t earliest_ps;
+	uint64_t arrival_ps;
 	struct egress_queue *q;
 	struct frame *f;
 	int qi;
@@ -131,11 +130,10 @@ struct frame *egress_dequeue(struct egress_port *ep, uint64_t now_ns)
 	q->st.tx_frames++;
 	q->st.tx_bytes += f->len;
 
-	/* after an idle wire, start no earlier than the burst allowance */
-	earliest_ps = now_ps - (now_ps < ns_to_ps(ep->burst_ns) ?
-				now_ps : ns_to_ps(ep->burst_ns));
-	if (ep->busy_until_ps < earliest_ps)
-		ep->busy_until_ps = earliest_ps;
+	/* an idle wire starts the frame when it arrived, not when we woke */
+	arrival_ps = ns_to_ps(f->enqueue_ns);
+	if (ep->busy_until_ps < arrival_ps)
+		ep->busy_until_ps = arrival_ps;
 	ep->busy_until_ps += wire_time_ps(f->len, ep->rate_mbps);
 	return f;
 }

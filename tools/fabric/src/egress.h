@@ -52,21 +52,18 @@ struct egress_queue {
 
 #define EGRESS_DEFAULT_LIMIT_FRAMES 1024
 #define EGRESS_DEFAULT_LIMIT_BYTES (512u * 1024)
-#define EGRESS_DEFAULT_BURST_NS 100000u
 
 struct egress_port {
 	struct egress_queue q[FABRIC_PRIOS];
 	uint32_t rate_mbps;
 	/*
 	 * Serialization clock in picoseconds (fabric-relative time), so that
-	 * per-frame rounding never accumulates even at 100 Gb/s.
+	 * per-frame rounding never accumulates even at 100 Gb/s.  A frame
+	 * starts when the wire is free and the frame has arrived, in model
+	 * time: an event loop that wakes late catches up by sending several
+	 * frames at once, and the rate still holds over any interval.
 	 */
 	uint64_t busy_until_ps;
-	/*
-	 * How far a frame may start "in the past" after the wire was idle:
-	 * absorbs event-loop wake-up lateness without losing throughput.
-	 */
-	uint64_t burst_ns;
 };
 
 enum egress_verdict {

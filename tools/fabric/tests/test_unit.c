@@ -499,7 +499,6 @@ static void test_pacing(void)
 	setup_cfg(&cfg);
 	learn_pair(a, b);
 	ep = &F.ports[1].egress;
-	ep->burst_ns = 0; /* exact arithmetic: no idle-wire allowance */
 	fk.now = 1000000000; /* wire idle for a long time */
 	ep->busy_until_ps = 0;
 
@@ -540,15 +539,20 @@ static void test_pacing(void)
 		n = build_eth(fr, b, a, 0x88B5, sizeof(fr));
 		fabric_receive(&F, 0, fr, n);
 	}
-	/* the 100 us burst allowance lets ~300 frames go at once after idle */
-	sent = delivered_to(1);
-	tap_ok(sent > 250 && sent < 350,
-	       "pacing: idle-wire burst allowance is bounded (%u frames)", sent);
+	tap_ok(delivered_to(1) == 1, "pacing: an idle wire starts one frame at once");
+	/* the loop wakes 5 wire times late: it catches up, no more */
+	fk.now += 5 * 327680 / 1000 + 1;
+	fabric_service(&F);
+	tap_ok(delivered_to(1) == 6,
+	       "pacing: a late wake-up catches up exactly (%u frames)",
+	       delivered_to(1));
 	while ((t = fabric_service(&F)) != UINT64_MAX)
 		fk.now = t;
-	tap_ok(delivered_to(1) == frames && fk.now - 5000000 < 240000,
-	       "pacing: the rest follows at line rate (done after %.1f us)",
-	       (double)(fk.now - 5000000) / 1000);
+	tap_ok(delivered_to(1) == frames &&
+	       /* rounded up to the next whole ns of the fake clock */
+	       fk.log[fk.nlog - 1].at_ns - 5000000 == (999ull * 327680 + 999) / 1000,
+	       "pacing: 1000 x 1000 B at 25 Gb/s: last starts after %.2f us",
+	       (double)(fk.log[fk.nlog - 1].at_ns - 5000000) / 1000);
 	fabric_set_rate(&F, 1, 100);
 	tap_ok(F.ports[1].egress.rate_mbps == 100 && fk.phy[1] == 1 &&
 	       get_be32(fk.last_phy[1] + 22) == 100,
