@@ -1,14 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Test bench: Debian kernels for the guests, and (below) booting guests.
+# Test bench: Debian kernels for the guests, and TCG guests that run scripts.
 #
-#   make kernel-info KVER=6.1|6.12   resolved ABI, vmlinuz, modules dir
+#   make kernel-info KVER=6.1|6.12   resolved ABI, headers, vmlinuz, modules dir
 #   $(BUILD)/kernel-$(KVER).env      KABI= KDIR= VMLINUZ= KMODDIR= for other rules
+#   make vmrun SCRIPT=path [KVER=] [N=2] [IOMMU=1] [TIMEOUT=600] [PCAP=1]
+#   make vmtest T=test [KVER=] [N=2] [IOMMU=1]    selftests/<test> in the guests
+#   make check-bench                 the bench's own test, TAP in check/bench.tap
+#
+# QEMU defaults to our own build (mk/qemu.mk); QEMU=/path on the command line
+# uses another binary and skips building ours.
 
 BENCH_DIR  := $(TOP)/tools/testbench
 KERNEL_ENV  = $(BUILD)/kernel-$(KVER).env
+BENCH_SFX   = $(if $(filter 1,$(IOMMU)),-iommu)
 
-.PHONY: kernel kernel-info bench-always
+# Building our QEMU takes minutes: only when the default binary is used.
+BENCH_QEMU_DEP = $(if $(filter command line,$(origin QEMU)),,qemu)
+BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV)
+
+# What vmrun.sh / vmtest.sh / selftests/bench/run.sh read.
+BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
+	KERNEL_ENV="$(KERNEL_ENV)" FABRIC="$(BUILD)/fabric/wren-fabric" \
+	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" \
+	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)"
+
+.PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest check-bench
 
 # Always asked again (cheap once cached): apt metadata decides the ABI.  The
 # script rewrites the file only when its content changes.
@@ -21,3 +38,21 @@ kernel-info: $(KERNEL_ENV)
 	@. $(KERNEL_ENV); \
 	echo "KVER=$(KVER)"; echo "KABI=$$KABI"; echo "KDIR=$$KDIR"; \
 	echo "VMLINUZ=$$VMLINUZ"; echo "KMODDIR=$$KMODDIR"
+
+bench-deps:
+	@$(TOP)/scripts/deps-bench.sh
+
+vmrun: $(BENCH_DEPS)
+	@test -n "$(SCRIPT)" || { echo "usage: make vmrun SCRIPT=path [KVER=6.1|6.12] [N=2] [IOMMU=1]" >&2; exit 2; }
+	$(BENCH_ENV) RUN_DIR="$(BUILD)/bench/vmrun-$(KVER)$(BENCH_SFX)-$(notdir $(SCRIPT))" \
+		$(BENCH_DIR)/vmrun.sh "$(SCRIPT)"
+
+vmtest: $(BENCH_DEPS)
+	@test -n "$(T)" || { echo "usage: make vmtest T=<test under selftests/> [KVER=6.1|6.12] [IOMMU=1]" >&2; exit 2; }
+	$(BENCH_ENV) $(BENCH_DIR)/vmtest.sh "$(T)" "$(BUILD)/check"
+
+check-bench: $(BENCH_DEPS)
+	@mkdir -p $(BUILD)/check $(BUILD)/bench/check-bench
+	@rc=0; $(BENCH_ENV) BENCH_OUT="$(BUILD)/bench/check-bench" \
+		$(TOP)/selftests/bench/run.sh >$(BUILD)/check/bench.tap || rc=$$?; \
+	grep -v '^#' $(BUILD)/check/bench.tap; exit $$rc

@@ -1,66 +1,200 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Stage 1 of a bench guest: /init of the tiny initramfs (busybox only).
-# It loads the virtio/9p modules, mounts the host's root read-only over 9p,
-# lays writable tmpfs-backed overlays over the places a running system
-# writes to, and hands over to stage 2 (guest-run.sh in the repo, run by the
-# host's bash) with switch_root.  Everything that may change often lives in
-# stage 2, so the cached initramfs rarely needs rebuilding.
-/bin/busybox mkdir -p /bin /sbin /proc /sys /dev /newroot /ovl
-/bin/busybox --install -s /bin
+# /init of a bench guest's tiny initramfs; busybox only, on purpose: under
+# TCG every exec of a dynamically linked binary from the 9p root costs
+# around 0.2 s, so the whole setup runs from this static busybox.
+#
+# Stage 1 (PID 1 in the initramfs): load the virtio/9p modules, mount the
+# host's root read-only over 9p, lay tmpfs-backed overlays over the places a
+# running system writes to, mount the results share, set up /dev, modules,
+# hostname and network, then switch_root.
+# Stage 2 (PID 1 on the new root, same file run by the same busybox copied
+# to /run/wren): run the requested script with the bench environment, write
+# its exit status to the results share, power off.
 export PATH=/bin:/sbin
+bb=/bin/busybox
+share=/run/wren/results
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
+say() { echo "wren-guest${guest:-?}: $*" >/dev/console; }
+trace() { [ "${trace:-0}" = 1 ] && say "$(cut -d' ' -f1 /proc/uptime)s $*"; }
+
+power_off() {
+	$bb sync
+	# PID 1 stays alive while the kernel powers off: if init exited
+	# first, the kernel would panic with "Attempted to kill init".
+	$bb poweroff -f
+	while :; do $bb sleep 60; done
+}
 
 die() {
-	echo "wren-init: $*" >&2
-	# PID 1 must not exit (that panics); power off from here instead.
-	poweroff -f
-	while :; do sleep 60; done
+	local d
+	say "$*"
+	# The host reports this instead of a missing exit status.
+	for d in "$share" "/newroot$share"; do
+		[ -d "$d" ] && echo "$*" >"$d/guest$guest.error"
+	done
+	power_off
 }
 
 # Our parameters carry a dot so the kernel keeps them out of init's env.
-guest=
-for w in $(cat /proc/cmdline); do
-	case "$w" in
-	wren.guest=*) guest=${w#wren.guest=} ;;
-	esac
-done
-[ -n "$guest" ] || die "no wren.guest= on the kernel command line"
+parse_cmdline() {
+	local w
+	for w in $(cat /proc/cmdline); do
+		case "$w" in
+		wren.guest=*) guest=${w#wren.guest=} ;;
+		wren.trace=*) trace=${w#wren.trace=} ;;
+		esac
+	done
+}
 
-for m in $(cat /modules.order); do
-	insmod "/modules/$m" || die "insmod $m failed"
-done
+mount_root() {
+	local opts=trans=virtio,version=9p2000.L,msize=262144 d m
+	for m in $(cat /modules.order); do
+		insmod "/modules/$m" || die "insmod $m failed"
+	done
+	trace "modules loaded"
+	# cache=loose: the root does not change under a running guest in
+	# ways tests care about, and it makes exec from 9p much cheaper.
+	mount -t 9p -o "$opts,ro,cache=loose" hostroot /newroot ||
+		die "cannot mount the host root (9p tag hostroot)"
+	# Writable places: an overlay with a tmpfs upper layer keeps the
+	# host's files visible (/etc/passwd, /var/lib/..., a script under
+	# /tmp) while writes stay in the guest.
+	mount -t tmpfs -o mode=0755 ovl /ovl
+	for d in etc var root home tmp; do
+		[ -d "/newroot/$d" ] || continue
+		mkdir -p "/ovl/$d/upper" "/ovl/$d/work"
+		mount -t overlay overlay \
+			-o "lowerdir=/newroot/$d,upperdir=/ovl/$d/upper,workdir=/ovl/$d/work" \
+			"/newroot/$d" || die "overlay on /$d failed"
+	done
+	mount -t tmpfs -o mode=0755 run /newroot/run
+	mkdir -p "/newroot$share"
+	mount -t 9p -o "$opts,rw,cache=none" results "/newroot$share" ||
+		die "cannot mount the results share (9p tag results)"
+	trace "root mounted"
+}
 
-opts=trans=virtio,version=9p2000.L,msize=262144
-mount -t 9p -o "$opts,ro,cache=loose" hostroot /newroot ||
-	die "cannot mount the host root (9p tag hostroot)"
+# Runs before /dev and /sys move to the new root (submounts move along).
+setup_dev() {
+	# devtmpfs has none of these; bash process substitution needs /dev/fd.
+	mkdir -p /dev/pts /dev/shm
+	mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts /dev/pts
+	mount -t tmpfs -o mode=1777 shm /dev/shm
+	ln -sfn /proc/self/fd /dev/fd
+	ln -sfn /proc/self/fd/0 /dev/stdin
+	ln -sfn /proc/self/fd/1 /dev/stdout
+	ln -sfn /proc/self/fd/2 /dev/stderr
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	mount -t configfs configfs /sys/kernel/config 2>/dev/null
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+	return 0
+}
 
-# Writable places: an overlay with a tmpfs upper layer keeps the host's
-# files visible (/etc/passwd, /var/lib/..., a script under /tmp) while
-# writes stay in the guest.
-mount -t tmpfs -o mode=0755 ovl /ovl
-for d in etc var root home tmp; do
-	[ -d "/newroot/$d" ] || continue
-	mkdir -p "/ovl/$d/upper" "/ovl/$d/work"
-	mount -t overlay overlay \
-		-o "lowerdir=/newroot/$d,upperdir=/ovl/$d/upper,workdir=/ovl/$d/work" \
-		"/newroot/$d" || die "overlay on /$d failed"
-done
-mount -t tmpfs -o mode=0755 run /newroot/run
-mkdir -p /newroot/run/wren/results
-mount -t 9p -o "$opts,rw,cache=none" results /newroot/run/wren/results ||
-	die "cannot mount the results share (9p tag results)"
+# The guest kernel's modules (extracted from the .deb, depmod'ed on the
+# host) replace whatever the host has for this ABI, so modprobe works.
+# /lib is a symlink to usr/lib on the host.
+setup_modules() {
+	local dst=/newroot/usr/lib/modules/$WREN_KABI
+	if [ ! -d "$dst" ]; then
+		mount -t tmpfs -o mode=0755 modules /newroot/usr/lib/modules
+		mkdir -p "$dst"
+	fi
+	mount --bind "/newroot$WREN_KMODDIR" "$dst" || die "cannot bind $WREN_KMODDIR"
+}
 
-conf=/newroot/run/wren/results/guest$guest.env
-[ -f "$conf" ] || die "missing $conf"
-stage2=$(sed -n 's/^WREN_STAGE2=//p' "$conf")
-[ -n "$stage2" ] && [ -f "/newroot$stage2" ] || die "no stage 2 script ($stage2)"
+setup_names() {
+	local i=0
+	hostname "guest$guest"
+	echo "guest$guest" >/newroot/etc/hostname
+	while [ $i -lt "$WREN_NGUESTS" ]; do
+		echo "10.0.1.$((i + 1)) guest$i"
+		i=$((i + 1))
+	done >>/newroot/etc/hosts
+}
 
-mount --move /dev /newroot/dev
-mount --move /sys /newroot/sys
-mount --move /proc /newroot/proc
-exec switch_root /newroot /bin/bash "$stage2" "$guest"
+# The virtio NIC is found by driver, not by name: the Wren NIC may probe
+# first once its driver exists.
+setup_net() {
+	local n ifc=
+	for n in /sys/class/net/*; do
+		case "$(readlink "$n/device/driver")" in
+		*/virtio_net) ifc=${n##*/} ;;
+		esac
+	done
+	[ -n "$ifc" ] || die "no virtio-net interface"
+	ip link set lo up
+	ip addr add "$WREN_VIRTIO_IP/24" dev "$ifc" || die "ip addr on $ifc failed"
+	ip link set "$ifc" up
+	echo "WREN_VIRTIO_IFNAME=$ifc" >>"$conf"
+}
+
+stage1() {
+	$bb mkdir -p /bin /proc /sys /dev /newroot /ovl
+	$bb --install -s /bin
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev
+	parse_cmdline
+	[ -n "${guest:-}" ] || die "no wren.guest= on the kernel command line"
+	trace "init"
+	mount_root
+	# The host wrote this guest's settings to the results share.
+	conf=/newroot$share/guest$guest.env
+	[ -f "$conf" ] || die "missing $conf"
+	cp "$conf" /guest.env
+	conf=/guest.env
+	. "$conf"
+	setup_dev
+	setup_modules
+	setup_names
+	setup_net
+	# Stage 2 runs this same file with this same busybox from the new
+	# root's /run (tmpfs), since switch_root empties the initramfs.
+	mkdir -p /newroot/run/wren/bin
+	cp "$bb" /newroot/run/wren/bin/busybox
+	cp /init /newroot/run/wren/init
+	cp "$conf" /newroot/run/wren/guest.env
+	trace "switching root"
+	mount --move /dev /newroot/dev
+	mount --move /sys /newroot/sys
+	mount --move /proc /newroot/proc
+	exec switch_root /newroot /run/wren/bin/busybox sh /run/wren/init stage2 "$guest" "${trace:-0}"
+}
+
+stage2() {
+	guest=$1
+	trace=$2
+	bb=/run/wren/bin/busybox
+	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+	export HOME=/root TERM=dumb LANG=C.UTF-8
+	set -a
+	. /run/wren/guest.env
+	set +a
+	unset WREN_KMODDIR
+	$bb mkdir -p "$WREN_RESULTS"
+	read -r up _ </proc/uptime
+	echo "$up" >"$share/guest$guest.boot"
+	say "up in ${up}s, running $WREN_SCRIPT"
+	cd "$WREN_TOP" || die "no $WREN_TOP"
+	# stdout is kept (TAP for vmtest) and echoed on the console; stderr
+	# goes to the console, i.e. the guest's log on the host.
+	set -o pipefail
+	if [ -x "$WREN_SCRIPT" ]; then
+		"$WREN_SCRIPT" </dev/null | $bb tee "$share/guest$guest.out" >/dev/console
+	else
+		/bin/bash "$WREN_SCRIPT" </dev/null | $bb tee "$share/guest$guest.out" >/dev/console
+	fi
+	rc=$?
+	say "script exited with $rc"
+	echo "$rc" >"$share/guest$guest.rc"
+	power_off
+}
+
+if [ "${1:-}" = stage2 ]; then
+	shift
+	stage2 "$@"
+else
+	stage1
+fi

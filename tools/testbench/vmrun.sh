@@ -16,7 +16,8 @@
 #
 # RUN_DIR afterwards: guest<i>.log (console), guest<i>.qemu.log, guest<i>.rc
 # (the script's exit status, written by the guest), guest<i>.out (its stdout),
-# guest<i>.boot (seconds from kernel start to the script), g<i>/ (the
+# guest<i>.boot (seconds from kernel start to the script), guest<i>.result
+# ("ok", "failed RC", "timeout ...", "error ...", "crashed ..."), g<i>/ (the
 # script's WREN_RESULTS).  Exit status: 0 only if every guest's script
 # exited 0 within TIMEOUT.
 set -euo pipefail
@@ -91,7 +92,6 @@ write_guest_env() {
 	local i=$1 peer=$(($1 == 0 ? 1 : 0))
 	{
 		printf '%s=%q\n' \
-			WREN_STAGE2 "$here/guest-run.sh" \
 			WREN_SCRIPT "$script" \
 			WREN_GUEST_INDEX "$i" \
 			WREN_NGUESTS "$N" \
@@ -104,7 +104,8 @@ write_guest_env() {
 			WREN_KABI "$KABI" \
 			WREN_KVER "$KVER" \
 			WREN_KMODDIR "$KMODDIR" \
-			WREN_HAS_NIC "$has_wren"
+			WREN_HAS_NIC "$has_wren" \
+			WREN_IOMMU "$IOMMU"
 	} >"$RUN_DIR/guest$i.env"
 }
 
@@ -146,6 +147,7 @@ for ((i = 0; i < N; i++)); do
 	start_guest "$i"
 done
 
+# guest<i>.result: one word (and detail) for tools that summarise runs.
 failed=0
 for ((i = 0; i < N; i++)); do
 	qrc=0
@@ -153,18 +155,24 @@ for ((i = 0; i < N; i++)); do
 	rcfile=$RUN_DIR/guest$i.rc
 	boot=$(cat "$RUN_DIR/guest$i.boot" 2>/dev/null || echo '?')
 	if [ $qrc = 124 ] || [ $qrc = 137 ]; then
+		result="timeout ${TIMEOUT}s"
 		echo "vmrun: guest$i TIMED OUT after ${TIMEOUT}s (killed)"
-		failed=1
+	elif [ -s "$RUN_DIR/guest$i.error" ]; then
+		result="error $(cat "$RUN_DIR/guest$i.error")"
+		echo "vmrun: guest$i setup failed: $(cat "$RUN_DIR/guest$i.error")"
 	elif [ ! -s "$rcfile" ]; then
+		result="crashed (QEMU exit $qrc, no exit status)"
 		echo "vmrun: guest$i gave no exit status (QEMU exit $qrc; crashed or failed to boot)"
-		failed=1
 	elif [ "$(cat "$rcfile")" != 0 ]; then
+		result="failed $(cat "$rcfile")"
 		echo "vmrun: guest$i script FAILED with exit status $(cat "$rcfile") (booted in ${boot}s)"
-		failed=1
 	else
+		echo ok >"$RUN_DIR/guest$i.result"
 		echo "vmrun: guest$i ok (booted in ${boot}s)"
 		continue
 	fi
+	failed=1
+	echo "$result" >"$RUN_DIR/guest$i.result"
 	echo "---- last lines of $RUN_DIR/guest$i.log"
 	tail -n 25 "$RUN_DIR/guest$i.log" || true
 	tail -n 5 "$RUN_DIR/guest$i.qemu.log" || true

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The bench's own test (make check-bench): boots guests for real and checks
+# that scripts run in every guest, that the guests reach each other over the
+# fabric, that the results share works, that failures and hangs make vmrun
+# fail, and that IOMMU=1 gives the guest an active intel-iommu.
+#
+# usage: run.sh   (environment as for tools/testbench/vmrun.sh, plus
+#                  BENCH_OUT: directory for the runs' logs)
+# TAP on stdout.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/selftests/lib/tap.sh"
+vmrun=$top/tools/testbench/vmrun.sh
+out=${BENCH_OUT:?BENCH_OUT not set}
+kver=${KVER:-6.1}
+
+# guest_tap RUN_DIR GUEST LABEL: re-emit the guest's TAP results as our
+# own, prefixed so they read as coming from that guest and run.
+guest_tap() {
+	local file=$1/guest$2.out tag="g$2/$3" line status desc n=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "* | "not ok "*)
+			status=${line%%ok *}ok
+			desc=${line#*ok }
+			desc=${desc#* }
+			desc=${desc#- }
+			n=$((n + 1))
+			if [ "$status" = ok ]; then
+				case "$desc" in
+				*"# SKIP"*) skip "$tag: ${desc%% # SKIP*}" "${desc#*# SKIP }" ;;
+				*) ok "$tag: $desc" ;;
+				esac
+			else
+				not_ok "$tag: $desc"
+			fi
+			;;
+		esac
+	done <"$file"
+	[ "$n" -gt 0 ] || not_ok "$tag: guest produced TAP results"
+}
+
+# 1. Two guests run the basic checks and ping each other.
+run=$out/basics
+N=2 IOMMU=0 TIMEOUT=300 RUN_DIR=$run "$vmrun" "$here/guest-basics.sh" >"$out/basics.log" 2>&1
+rc=$?
+diag "$(cat "$out/basics.log")"
+if [ $rc = 0 ]; then ok "vmrun: two guests ran the basics script"; else not_ok "vmrun: two guests ran the basics script (exit $rc)"; fi
+for g in 0 1; do
+	check "g$g: exit status 0 came back to the host" test "$(cat "$run/guest$g.rc" 2>/dev/null)" = 0
+	check "g$g: file written to the results share is on the host" \
+		test "$(cat "$run/g$g/hello" 2>/dev/null)" = "guest$g"
+	guest_tap "$run" "$g" "$kver"
+	[ -s "$run/guest$g.boot" ] && diag "g$g booted to the script in $(cat "$run/guest$g.boot") s"
+done
+
+# 2. A failing script and a hanging one must both make vmrun fail.
+run=$out/failure
+N=2 IOMMU=0 TIMEOUT=60 RUN_DIR=$run "$vmrun" "$here/guest-fail.sh" >"$out/failure.log" 2>&1
+rc=$?
+diag "$(cat "$out/failure.log")"
+check "vmrun exits non-zero when a guest's script fails" test $rc != 0
+check "the failing script's status (3) came back" test "$(cat "$run/guest0.rc" 2>/dev/null)" = 3
+check "vmrun reports the failure" grep -q 'guest0 script FAILED with exit status 3' "$out/failure.log"
+check "a hanging guest is killed at TIMEOUT and reported" grep -q 'guest1 TIMED OUT' "$out/failure.log"
+
+# 3. IOMMU=1: the basics again in one guest, with intel-iommu active.
+run=$out/iommu
+N=1 IOMMU=1 TIMEOUT=300 RUN_DIR=$run "$vmrun" "$here/guest-basics.sh" >"$out/iommu.log" 2>&1
+rc=$?
+diag "$(cat "$out/iommu.log")"
+if [ $rc = 0 ]; then ok "vmrun IOMMU=1: guest ran the basics script"; else not_ok "vmrun IOMMU=1: guest ran the basics script (exit $rc)"; fi
+guest_tap "$run" 0 "$kver-iommu"
+
+tap_done
