@@ -723,6 +723,43 @@ int main(int argc, char **argv)
 	tap_ok(ctl(out, sizeof(out), "no-such-command") == 1,
 	       "ctl: an unknown command exits 1");
 
+	/* the protocol itself: several commands on one connection, and a
+	 * line that never ends */
+	{
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		static char big[3000];
+		char ans[8192];
+		size_t got = 0;
+		int k = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/ctl.sock", dir);
+		connect(k, (struct sockaddr *)&sun, sizeof(sun));
+		write_all(k, "seed 5\nbogus\nmacs\n", 18);
+		shutdown(k, SHUT_WR);
+		while (got < sizeof(ans) - 1 &&
+		       read_exact(k, (uint8_t *)ans + got, 1, 2000) == 1)
+			got++;
+		ans[got] = '\0';
+		close(k);
+		tap_ok(strncmp(ans, "ok\nerror: unknown command 'bogus'", 33) == 0 &&
+		       strstr(ans, "mac 02:00:00:00:00:0a port 0") &&
+		       strcmp(ans + got - 3, "ok\n") == 0,
+		       "ctl protocol: three commands on one connection, three answers");
+
+		k = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		connect(k, (struct sockaddr *)&sun, sizeof(sun));
+		memset(big, 'x', sizeof(big));
+		write_all(k, big, sizeof(big));
+		got = 0;
+		while (got < sizeof(ans) - 1 &&
+		       read_exact(k, (uint8_t *)ans + got, 1, 2000) == 1)
+			got++;
+		ans[got] = '\0';
+		close(k);
+		tap_ok(strcmp(ans, "error: line too long\n") == 0,
+		       "ctl protocol: an endless line is refused and the client dropped");
+	}
+
 	/* malformed stream lengths close only that connection */
 	c = guest_connect(2);
 	tap_ok(c >= 0 && expect_phy(c, NULL) == 1, "guest C connects to port 2");
