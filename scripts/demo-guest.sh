@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Runs inside each demo server (see scripts/demo.sh): bind wren.ko to the
+# Wren NIC and show what an operator would look at.
+set -eu
+mods=$WREN_TOP/build/modules/$WREN_KVER
+say() { printf '[server %s] %s\n' "$WREN_GUEST_INDEX" "$*"; }
+
+say "kernel $(uname -r), Wren NIC on the PCI bus:"
+lspci -nn -d 1f57:
+modprobe devlink 2>/dev/null || true
+modprobe auxiliary 2>/dev/null || true
+insmod "$mods/wren.ko"
+insmod "$mods/wren_ib.ko"
+dev=$(basename "$(readlink -f /sys/bus/pci/drivers/wren/0000:* 2>/dev/null | head -n1)")
+[ -n "$dev" ] || { say "wren.ko did not bind"; dmesg | tail -n 20; exit 1; }
+say "wren.ko bound to $dev"
+say "devlink dev info:"
+devlink dev info "pci/$dev"
+say "interrupts:"
+grep wren /proc/interrupts || true
+say "driver messages:"
+dmesg | grep -i wren || true
+if dmesg | grep -E 'WARNING|BUG|Call Trace'; then
+	say "kernel warnings above"
+	exit 1
+fi
+rmmod wren_ib
+rmmod wren
+say "unloaded cleanly"

@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make demo`: install what is needed, build the NIC (QEMU with the Wren
+# device), the fabric and the drivers, boot two emulated servers on one
+# fabric and show what they do with their Wren NICs.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+kver=${KVER:-6.1}
+make -C "$top" --no-print-directory deps
+make -C "$top" --no-print-directory qemu fabric modules KVER="$kver"
+make -C "$top" --no-print-directory vmrun KVER="$kver" \
+	SCRIPT="$top/scripts/demo-guest.sh"
