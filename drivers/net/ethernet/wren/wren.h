@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Wren NIC PCI core driver: private state shared by the core's files. */
+#ifndef _WREN_H
+#define _WREN_H
+
+#include <linux/bitops.h>
+#include <linux/completion.h>
+#include <linux/io.h>
+#include <linux/pci.h>
+#include <linux/semaphore.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/devlink.h>
+#include <linux/wren/wren_core.h>
+#include <linux/wren/wren_hw.h>
+
+#define WREN_DRV_NAME		"wren"
+
+/* Ring sizes the driver asks for (log2 of entries). */
+#define WREN_AQ_LOG_DEPTH	5
+#define WREN_AEQ_LOG_DEPTH	8
+
+/* Bounds on the waits the device advertises, so that a register reading
+ * garbage neither makes us give up at once nor hang the probe for hours.
+ */
+#define WREN_RESET_TIMEOUT_MIN_MS	100
+#define WREN_AQ_TIMEOUT_MIN_MS		1000
+#define WREN_TIMEOUT_MAX_MS		60000
+
+/* One admin queue slot: who waits for the command in that ring entry. */
+struct wren_aq_slot {
+	struct completion done;
+	struct wren_acq_entry comp;	/* copied from the ACQ */
+	u16 cmd_id;			/* id the waiter expects */
+	bool busy;			/* a command owns the slot */
+	bool waiting;			/* its waiter has not given up */
+	bool completed;			/* comp is valid */
+	bool aborted;			/* the device went fatal meanwhile */
+};
+
+struct wren_aq {
+	struct wren_aq_cmd *sq;
+	dma_addr_t sq_dma;
+	struct wren_acq_entry *cq;
+	dma_addr_t cq_dma;
+	unsigned int log_depth;
+	unsigned int depth;
+	/* Bounds commands in flight to the ring depth. */
+	struct semaphore avail;
+	/* Protects the producer and consumer indexes and the slots.  Taken
+	 * from the management interrupt, hence the irqsave variants.
+	 */
+	spinlock_t lock;
+	u32 sq_pi;			/* free-running; low 16 bits are cmd_id */
+	u32 cq_ci;			/* free-running */
+	struct wren_aq_slot *slots;
+	unsigned int timeout_ms;
+	bool irq_mode;			/* completions come by interrupt */
+	bool warned_no_irq;
+};
+
+/* The asynchronous event queue: device-wide events on the mgmt vector. */
+struct wren_eq {
+	struct wren_eqe *ring;
+	dma_addr_t dma;
+	unsigned int log_size;
+	u32 ci;				/* free-running consumer index */
+	bool armed;			/* the handler may consume entries */
+};
+
+/* Bits of wren_dev.flags. */
+enum {
+	WREN_FLAG_FATAL,		/* device reported a fatal error */
+	WREN_FLAG_NEEDS_RESET,		/* an admin command hung */
+	WREN_FLAG_GONE,			/* reads return all-ones */
+};
+
+struct wren_dev {
+	struct wren_core_dev core;
+	struct pci_dev *pdev;
+	struct devlink *devlink;
+	void __iomem *regs;		/* BAR0 */
+	void __iomem *db;		/* BAR2: the kernel's doorbell page */
+	unsigned long flags;
+
+	struct wren_aq aq;
+	struct wren_eq aeq;
+
+	int num_vectors;
+	char mgmt_irq_name[48];
+	bool mgmt_irq_requested;
+
+	struct work_struct fatal_work;
+
+	struct wren_aux_dev *rdma_adev;
+
+	u32 contract;			/* WREN_REG_CONTRACT */
+	u64 serial;
+	char board_id[sizeof_field(struct wren_device_attr, board_id) + 1];
+};
+
+static inline struct wren_dev *wren_from_core(struct wren_core_dev *cdev)
+{
+	return container_of(cdev, struct wren_dev, core);
+}
+
+static inline u32 wren_rd(struct wren_dev *wdev, u32 reg)
+{
+	return readl(wdev->regs + reg);
+}
+
+static inline void wren_wr(struct wren_dev *wdev, u32 reg, u32 val)
+{
+	writel(val, wdev->regs + reg);
+}
+
+static inline void wren_wr_addr(struct wren_dev *wdev, u32 reg_lo, dma_addr_t addr)
+{
+	wren_wr(wdev, reg_lo, lower_32_bits(addr));
+	wren_wr(wdev, reg_lo + 4, upper_32_bits(addr));
+}
+
+static inline bool wren_is_dead(struct wren_dev *wdev)
+{
+	return test_bit(WREN_FLAG_FATAL, &wdev->flags) ||
+	       test_bit(WREN_FLAG_NEEDS_RESET, &wdev->flags) ||
+	       test_bit(WREN_FLAG_GONE, &wdev->flags);
+}
+
+/* wren_main.c */
+int wren_wait_status(struct wren_dev *wdev, u32 mask, u32 want, unsigned int timeout_ms);
+bool wren_check_gone(struct wren_dev *wdev);
+
+/* wren_aq.c */
+int wren_aq_init(struct wren_dev *wdev);
+void wren_aq_enable_irq(struct wren_dev *wdev);
+void wren_aq_process(struct wren_dev *wdev);
+void wren_aq_abort(struct wren_dev *wdev);
+void wren_aq_free(struct wren_dev *wdev);
+int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+		 struct wren_acq_entry *comp);
+
+/* wren_eq.c */
+int wren_aeq_init(struct wren_dev *wdev);
+void wren_aeq_process(struct wren_dev *wdev);
+void wren_aeq_free(struct wren_dev *wdev);
+void wren_fatal_work(struct work_struct *work);
+
+/* wren_irq.c */
+int wren_irq_alloc_vectors(struct wren_dev *wdev);
+void wren_irq_free_vectors(struct wren_dev *wdev);
+int wren_irq_request_mgmt(struct wren_dev *wdev);
+void wren_irq_free_mgmt(struct wren_dev *wdev);
+
+/* wren_devlink.c */
+struct wren_dev *wren_devlink_alloc(struct pci_dev *pdev);
+void wren_devlink_register(struct wren_dev *wdev);
+void wren_devlink_unregister(struct wren_dev *wdev);
+void wren_devlink_free(struct wren_dev *wdev);
+
+/* wren_aux.c */
+int wren_aux_add(struct wren_dev *wdev);
+void wren_aux_del(struct wren_dev *wdev);
+
+#endif /* _WREN_H */

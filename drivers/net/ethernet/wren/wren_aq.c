@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Admin queue: the firmware channel through which every object is created.
+ *
+ * Commands go into a ring of 64-byte entries; the device answers each in
+ * the completion ring (ACQ), in order, echoing the command's cmd_id.  The
+ * cmd_id is the low 16 bits of the free-running producer index: its low
+ * bits name the ring slot and its high bits act as a generation, so a
+ * completion that arrives after its waiter gave up cannot be taken for the
+ * answer to the next command that reuses the slot.
+ *
+ * During probe the queue is polled (no interrupt exists yet); once the
+ * management vector is requested, completions arrive by interrupt.
+ */
+#include <linux/delay.h>
+#include <linux/dma-mapping.h>
+#include <linux/jiffies.h>
+#include <linux/slab.h>
+
+#include "wren.h"
+
+static const char * const wren_aq_op_names[WREN_AQ_OP_MAX + 1] = {
+	[WREN_AQ_OP_NOP]		= "NOP",
+	[WREN_AQ_OP_QUERY_DEVICE]	= "QUERY_DEVICE",
+	[WREN_AQ_OP_QUERY_PORT]		= "QUERY_PORT",
+	[WREN_AQ_OP_SET_PORT]		= "SET_PORT",
+	[WREN_AQ_OP_CREATE_EQ]		= "CREATE_EQ",
+	[WREN_AQ_OP_DESTROY_EQ]		= "DESTROY_EQ",
+	[WREN_AQ_OP_ALLOC_UAR]		= "ALLOC_UAR",
+	[WREN_AQ_OP_DEALLOC_UAR]	= "DEALLOC_UAR",
+	[WREN_AQ_OP_ALLOC_PD]		= "ALLOC_PD",
+	[WREN_AQ_OP_DEALLOC_PD]		= "DEALLOC_PD",
+	[WREN_AQ_OP_CREATE_CQ]		= "CREATE_CQ",
+	[WREN_AQ_OP_DESTROY_CQ]		= "DESTROY_CQ",
+	[WREN_AQ_OP_MODIFY_CQ]		= "MODIFY_CQ",
+	[WREN_AQ_OP_RESIZE_CQ]		= "RESIZE_CQ",
+	[WREN_AQ_OP_CREATE_QP]		= "CREATE_QP",
+	[WREN_AQ_OP_MODIFY_QP]		= "MODIFY_QP",
+	[WREN_AQ_OP_QUERY_QP]		= "QUERY_QP",
+	[WREN_AQ_OP_DESTROY_QP]		= "DESTROY_QP",
+	[WREN_AQ_OP_CREATE_SRQ]		= "CREATE_SRQ",
+	[WREN_AQ_OP_MODIFY_SRQ]		= "MODIFY_SRQ",
+	[WREN_AQ_OP_QUERY_SRQ]		= "QUERY_SRQ",
+	[WREN_AQ_OP_DESTROY_SRQ]	= "DESTROY_SRQ",
+	[WREN_AQ_OP_CREATE_MR]		= "CREATE_MR",
+	[WREN_AQ_OP_WRITE_MTT]		= "WRITE_MTT",
+	[WREN_AQ_OP_ACTIVATE_MR]	= "ACTIVATE_MR",
+	[WREN_AQ_OP_DEACTIVATE_MR]	= "DEACTIVATE_MR",
+	[WREN_AQ_OP_MODIFY_MR]		= "MODIFY_MR",
+	[WREN_AQ_OP_DESTROY_MR]		= "DESTROY_MR",
+	[WREN_AQ_OP_QUERY_MR]		= "QUERY_MR",
+	[WREN_AQ_OP_CREATE_AH]		= "CREATE_AH",
+	[WREN_AQ_OP_DESTROY_AH]		= "DESTROY_AH",
+	[WREN_AQ_OP_SET_GID]		= "SET_GID",
+	[WREN_AQ_OP_CREATE_ETH_TXQ]	= "CREATE_ETH_TXQ",
+	[WREN_AQ_OP_DESTROY_ETH_TXQ]	= "DESTROY_ETH_TXQ",
+	[WREN_AQ_OP_CREATE_ETH_RXQ]	= "CREATE_ETH_RXQ",
+	[WREN_AQ_OP_DESTROY_ETH_RXQ]	= "DESTROY_ETH_RXQ",
+	[WREN_AQ_OP_SET_RSS]		= "SET_RSS",
+	[WREN_AQ_OP_SET_RX_MODE]	= "SET_RX_MODE",
+	[WREN_AQ_OP_SET_ETS]		= "SET_ETS",
+	[WREN_AQ_OP_SET_PFC]		= "SET_PFC",
+	[WREN_AQ_OP_SET_TRUST]		= "SET_TRUST",
+	[WREN_AQ_OP_SET_BUFFER]		= "SET_BUFFER",
+	[WREN_AQ_OP_SET_MAXRATE]	= "SET_MAXRATE",
+	[WREN_AQ_OP_SET_PFC_WD]		= "SET_PFC_WD",
+	[WREN_AQ_OP_QUERY_DCB]		= "QUERY_DCB",
+	[WREN_AQ_OP_SET_CC]		= "SET_CC",
+	[WREN_AQ_OP_QUERY_CC]		= "QUERY_CC",
+	[WREN_AQ_OP_QUERY_COUNTERS]	= "QUERY_COUNTERS",
+	[WREN_AQ_OP_CLEAR_COUNTERS]	= "CLEAR_COUNTERS",
+	[WREN_AQ_OP_DIAG_FAULT]		= "DIAG_FAULT",
+};
+
+const char *wren_core_opcode_name(u8 opcode)
+{
+	if (opcode < ARRAY_SIZE(wren_aq_op_names) && wren_aq_op_names[opcode])
+		return wren_aq_op_names[opcode];
+	return "UNKNOWN";
+}
+EXPORT_SYMBOL_NS_GPL(wren_core_opcode_name, WREN_CORE_NS);
+
+static int wren_aq_status_to_errno(u8 status)
+{
+	switch (status) {
+	case WREN_AQ_STATUS_OK:
+		return 0;
+	case WREN_AQ_STATUS_BAD_OPCODE:
+	case WREN_AQ_STATUS_NOT_SUPPORTED:
+		return -EOPNOTSUPP;
+	case WREN_AQ_STATUS_BAD_HANDLE:
+		return -ENOENT;
+	case WREN_AQ_STATUS_NO_RESOURCES:
+		return -ENOMEM;
+	case WREN_AQ_STATUS_BUSY:
+		return -EBUSY;
+	case WREN_AQ_STATUS_PERM:
+		return -EACCES;
+	case WREN_AQ_STATUS_EXISTS:
+		return -EEXIST;
+	case WREN_AQ_STATUS_BAD_PARAM:
+	case WREN_AQ_STATUS_BAD_STATE:
+	case WREN_AQ_STATUS_BAD_ADDR:
+	case WREN_AQ_STATUS_BAD_SIZE:
+	case WREN_AQ_STATUS_BAD_LENGTH:
+		return -EINVAL;
+	case WREN_AQ_STATUS_DMA_ERROR:
+	case WREN_AQ_STATUS_INTERNAL:
+	default:
+		return -EIO;
+	}
+}
+
+static u32 wren_aq_mask(const struct wren_aq *aq)
+{
+	return aq->depth - 1;
+}
+
+/* Phase bit the device writes on the pass over the ring @index is in. */
+static u8 wren_ring_phase(u32 index, unsigned int log_size)
+{
+	return ((index >> log_size) & 1) ^ 1;
+}
+
+static void wren_aq_process_locked(struct wren_dev *wdev)
+{
+	struct wren_aq *aq = &wdev->aq;
+	struct wren_acq_entry *e;
+	struct wren_aq_slot *slot;
+	bool consumed = false;
+	u16 id;
+
+	lockdep_assert_held(&aq->lock);
+
+	for (;;) {
+		e = &aq->cq[aq->cq_ci & wren_aq_mask(aq)];
+		if ((READ_ONCE(e->owner) & WREN_OWNER_PHASE) !=
+		    wren_ring_phase(aq->cq_ci, aq->log_depth))
+			break;
+		/* The owner byte is written last: read the rest after it. */
+		dma_rmb();
+
+		id = le16_to_cpu(e->cmd_id);
+		slot = &aq->slots[id & wren_aq_mask(aq)];
+		if (!slot->busy || slot->completed || slot->cmd_id != id) {
+			dev_warn_ratelimited(&wdev->pdev->dev,
+					     "admin completion for unknown cmd_id 0x%04x dropped\n",
+					     id);
+		} else if (!slot->waiting) {
+			/* Its waiter timed out; the slot may be reused now. */
+			dev_warn_ratelimited(&wdev->pdev->dev,
+					     "late admin completion for cmd_id 0x%04x (status %u)\n",
+					     id, e->status);
+			slot->busy = false;
+		} else {
+			slot->comp = *e;
+			slot->completed = true;
+			complete(&slot->done);
+		}
+		aq->cq_ci = (aq->cq_ci + 1) & WREN_INDEX_MASK;
+		consumed = true;
+	}
+
+	if (aq->irq_mode)
+		wren_wr(wdev, WREN_REG_ACQ_CI, aq->cq_ci | WREN_ARM);
+	else if (consumed)
+		wren_wr(wdev, WREN_REG_ACQ_CI, aq->cq_ci);
+}
+
+/* Reap admin completions; from the management interrupt or a poller. */
+void wren_aq_process(struct wren_dev *wdev)
+{
+	struct wren_aq *aq = &wdev->aq;
+	unsigned long flags;
+
+	if (!aq->cq)
+		return;
+	spin_lock_irqsave(&aq->lock, flags);
+	wren_aq_process_locked(wdev);
+	spin_unlock_irqrestore(&aq->lock, flags);
+}
+
+/* Fail every command still waiting: the device will not answer them. */
+void wren_aq_abort(struct wren_dev *wdev)
+{
+	struct wren_aq *aq = &wdev->aq;
+	unsigned long flags;
+	unsigned int i;
+
+	if (!aq->slots)
+		return;
+	spin_lock_irqsave(&aq->lock, flags);
+	for (i = 0; i < aq->depth; i++) {
+		struct wren_aq_slot *slot = &aq->slots[i];
+
+		if (slot->busy && slot->waiting && !slot->completed) {
+			slot->aborted = true;
+			complete(&slot->done);
+		}
+	}
+	spin_unlock_irqrestore(&aq->lock, flags);
+}
+
+static bool wren_aq_slot_done(struct wren_aq *aq, struct wren_aq_slot *slot)
+{
+	unsigned long flags;
+	bool done;
+
+	spin_lock_irqsave(&aq->lock, flags);
+	done = slot->completed || slot->aborted;
+	spin_unlock_irqrestore(&aq->lock, flags);
+	return done;
+}
+
+static void wren_aq_wait(struct wren_dev *wdev, struct wren_aq_slot *slot)
+{
+	struct wren_aq *aq = &wdev->aq;
+	unsigned long timeout = msecs_to_jiffies(aq->timeout_ms);
+	unsigned long deadline = jiffies + timeout;
+
+	if (aq->irq_mode) {
+		if (wait_for_completion_timeout(&slot->done, timeout))
+			return;
+		/* A lost interrupt should not cost the device a reset. */
+		wren_aq_process(wdev);
+		if (wren_aq_slot_done(aq, slot) && !aq->warned_no_irq) {
+			aq->warned_no_irq = true;
+			dev_warn(&wdev->pdev->dev,
+				 "admin completion found without an interrupt\n");
+		}
+		return;
+	}
+
+	for (;;) {
+		wren_aq_process(wdev);
+		if (wren_aq_slot_done(aq, slot) || time_after(jiffies, deadline))
+			return;
+		usleep_range(50, 200);
+	}
+}
+
+static void wren_aq_timed_out(struct wren_dev *wdev, u8 opcode, u16 cmd_id)
+{
+	struct device *dev = &wdev->pdev->dev;
+	u32 status;
+
+	if (wren_check_gone(wdev)) {
+		dev_err(dev, "admin command %s (cmd_id 0x%04x): the device stopped answering\n",
+			wren_core_opcode_name(opcode), cmd_id);
+		return;
+	}
+	set_bit(WREN_FLAG_NEEDS_RESET, &wdev->flags);
+	status = wren_rd(wdev, WREN_REG_STATUS);
+	dev_err(dev, "admin command %s (opcode 0x%02x, cmd_id 0x%04x) timed out after %u ms (status 0x%08x); the device needs a reset\n",
+		wren_core_opcode_name(opcode), opcode, cmd_id,
+		wdev->aq.timeout_ms, status);
+	if (status & WREN_STATUS_FATAL &&
+	    !test_and_set_bit(WREN_FLAG_FATAL, &wdev->flags))
+		schedule_work(&wdev->fatal_work);
+}
+
+int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+		 struct wren_acq_entry *comp)
+{
+	struct wren_aq *aq = &wdev->aq;
+	struct wren_aq_slot *slot;
+	unsigned long flags;
+	u16 cmd_id;
+	int err;
+
+	might_sleep();
+	if (wren_is_dead(wdev))
+		return -EIO;
+
+	down(&aq->avail);
+	if (wren_is_dead(wdev)) {
+		up(&aq->avail);
+		return -EIO;
+	}
+
+	spin_lock_irqsave(&aq->lock, flags);
+	slot = &aq->slots[aq->sq_pi & wren_aq_mask(aq)];
+	if (slot->busy) {
+		/* Completions are in order, so with fewer commands in flight
+		 * than slots this one is free unless an earlier command in
+		 * it never completed: the device is not behaving.
+		 */
+		spin_unlock_irqrestore(&aq->lock, flags);
+		up(&aq->avail);
+		return -EIO;
+	}
+	cmd_id = (u16)aq->sq_pi;
+	cmd->cmd_id = cpu_to_le16(cmd_id);
+	slot->cmd_id = cmd_id;
+	slot->busy = true;
+	slot->waiting = true;
+	slot->completed = false;
+	slot->aborted = false;
+	reinit_completion(&slot->done);
+	memcpy(&aq->sq[aq->sq_pi & wren_aq_mask(aq)], cmd, sizeof(*cmd));
+	aq->sq_pi = (aq->sq_pi + 1) & WREN_INDEX_MASK;
+	/* writel() orders the ring write above before the doorbell. */
+	wren_wr(wdev, WREN_REG_AQ_PI, aq->sq_pi);
+	spin_unlock_irqrestore(&aq->lock, flags);
+
+	wren_aq_wait(wdev, slot);
+
+	spin_lock_irqsave(&aq->lock, flags);
+	if (slot->completed) {
+		if (comp)
+			*comp = slot->comp;
+		err = wren_aq_status_to_errno(slot->comp.status);
+		if (err)
+			dev_dbg(&wdev->pdev->dev,
+				"admin command %s (cmd_id 0x%04x) failed: status %u syndrome 0x%08x\n",
+				wren_core_opcode_name(cmd->opcode), cmd_id,
+				slot->comp.status,
+				le32_to_cpu(slot->comp.syndrome));
+		slot->busy = false;
+	} else if (slot->aborted) {
+		err = -EIO;
+		slot->busy = false;
+	} else {
+		/* Keep the slot busy: the device may still complete the
+		 * command, and the generation in cmd_id makes sure that late
+		 * answer is recognised and dropped.
+		 */
+		slot->waiting = false;
+		err = -ETIMEDOUT;
+	}
+	spin_unlock_irqrestore(&aq->lock, flags);
+	up(&aq->avail);
+
+	if (err == -ETIMEDOUT)
+		wren_aq_timed_out(wdev, cmd->opcode, cmd_id);
+	return err;
+}
+
+int wren_core_exec_cmd(struct wren_core_dev *cdev, struct wren_aq_cmd *cmd,
+		       struct wren_acq_entry *comp)
+{
+	return wren_aq_exec(wren_from_core(cdev), cmd, comp);
+}
+EXPORT_SYMBOL_NS_GPL(wren_core_exec_cmd, WREN_CORE_NS);
+
+/* From here on, completions are signalled on the management vector. */
+void wren_aq_enable_irq(struct wren_dev *wdev)
+{
+	struct wren_aq *aq = &wdev->aq;
+	unsigned long flags;
+
+	spin_lock_irqsave(&aq->lock, flags);
+	aq->irq_mode = true;
+	wren_aq_process_locked(wdev);	/* also arms the ACQ */
+	spin_unlock_irqrestore(&aq->lock, flags);
+}
+
+void wren_aq_free(struct wren_dev *wdev)
+{
+	struct wren_aq *aq = &wdev->aq;
+	struct device *dev = &wdev->pdev->dev;
+
+	if (aq->cq)
+		dma_free_coherent(dev, aq->depth * sizeof(*aq->cq), aq->cq,
+				  aq->cq_dma);
+	if (aq->sq)
+		dma_free_coherent(dev, aq->depth * sizeof(*aq->sq), aq->sq,
+				  aq->sq_dma);
+	kfree(aq->slots);
+	aq->cq = NULL;
+	aq->sq = NULL;
+	aq->slots = NULL;
+}
+
+/* Allocate the rings, hand them to the device and enable the queue.  On
+ * failure the caller quiesces the device (reset, bus mastering off) before
+ * wren_aq_free(), since the device may already know the rings' addresses.
+ */
+int wren_aq_init(struct wren_dev *wdev)
+{
+	struct wren_aq *aq = &wdev->aq;
+	struct device *dev = &wdev->pdev->dev;
+	unsigned int i;
+	int err;
+
+	aq->log_depth = WREN_AQ_LOG_DEPTH;
+	aq->depth = 1U << aq->log_depth;
+	aq->timeout_ms = clamp_t(u32, wren_rd(wdev, WREN_REG_AQ_TIMEOUT_MS),
+				 WREN_AQ_TIMEOUT_MIN_MS, WREN_TIMEOUT_MAX_MS);
+	aq->sq_pi = 0;
+	aq->cq_ci = 0;
+	aq->irq_mode = false;
+	spin_lock_init(&aq->lock);
+	sema_init(&aq->avail, aq->depth);
+
+	aq->slots = kcalloc(aq->depth, sizeof(*aq->slots), GFP_KERNEL);
+	if (!aq->slots)
+		return -ENOMEM;
+	for (i = 0; i < aq->depth; i++)
+		init_completion(&aq->slots[i].done);
+
+	/* Coherent allocations are page aligned, as the device requires. */
+	aq->sq = dma_alloc_coherent(dev, aq->depth * sizeof(*aq->sq),
+				    &aq->sq_dma, GFP_KERNEL);
+	aq->cq = dma_alloc_coherent(dev, aq->depth * sizeof(*aq->cq),
+				    &aq->cq_dma, GFP_KERNEL);
+	if (!aq->sq || !aq->cq) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+
+	wren_wr_addr(wdev, WREN_REG_AQ_BASE_LO, aq->sq_dma);
+	wren_wr(wdev, WREN_REG_AQ_LOG_SIZE, aq->log_depth);
+	wren_wr_addr(wdev, WREN_REG_ACQ_BASE_LO, aq->cq_dma);
+	wren_wr(wdev, WREN_REG_ACQ_LOG_SIZE, aq->log_depth);
+	wren_wr(wdev, WREN_REG_MGMT_VECTOR, 0);
+	wren_wr(wdev, WREN_REG_CONTROL,
+		wren_rd(wdev, WREN_REG_CONTROL) | WREN_CONTROL_AQ_ENABLE);
+
+	err = wren_wait_status(wdev, WREN_STATUS_AQ_READY, WREN_STATUS_AQ_READY,
+			       aq->timeout_ms);
+	if (err) {
+		dev_err(dev, "admin queue did not come up: error %d, AQ_ERROR %u, status 0x%08x\n",
+			err, wren_rd(wdev, WREN_REG_AQ_ERROR),
+			wren_rd(wdev, WREN_REG_STATUS));
+		/* The device has seen the rings: the caller quiesces it first. */
+		return err;
+	}
+	return 0;
+
+err_free:
+	wren_aq_free(wdev);
+	return err;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The interface between wren.ko (PCI core) and its auxiliary drivers.
+ *
+ * wren.ko owns the PCI function, the admin queue and the interrupts, and
+ * publishes one auxiliary device "wren.rdma" per NIC whose capabilities
+ * include RDMA.  wren_ib.ko binds to it and reaches the hardware only
+ * through what is declared here.  This is a kernel-internal interface, not
+ * part of the hardware contract: it may change together with both modules.
+ */
+#ifndef _LINUX_WREN_CORE_H
+#define _LINUX_WREN_CORE_H
+
+#include <linux/auxiliary_bus.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/wren/wren_hw.h>
+
+/* Name of the auxiliary device as the bus matches it: "<modname>.<name>". */
+#define WREN_AUX_RDMA_NAME	"rdma"
+#define WREN_AUX_RDMA_MATCH	"wren.rdma"
+
+/*
+ * Symbol namespace of the core's exports.  Linux 6.13 changed
+ * EXPORT_SYMBOL_NS and MODULE_IMPORT_NS to take a string literal instead
+ * of a bare identifier (older kernels stringify the expanded argument);
+ * wren_config.h says which one this kernel wants.
+ */
+#ifdef HAVE_MODULE_IMPORT_NS_STRING
+#define WREN_CORE_NS	"WREN_CORE"
+#else
+#define WREN_CORE_NS	WREN_CORE
+#endif
+
+/* What the core knows about the NIC, filled once at probe. */
+struct wren_core_dev {
+	struct pci_dev *pdev;
+	u64 caps;			/* WREN_CAP_*, from QUERY_DEVICE */
+	u32 fw_version;			/* WREN_FW_VER_* encoding */
+	u32 fw_build;
+	/* QUERY_DEVICE output as the device wrote it (little-endian). */
+	struct wren_device_attr attr;
+};
+
+/* The device published on the auxiliary bus. */
+struct wren_aux_dev {
+	struct auxiliary_device adev;
+	struct wren_core_dev *cdev;
+};
+
+static inline struct wren_aux_dev *
+wren_aux_dev_from(struct auxiliary_device *adev)
+{
+	return container_of(adev, struct wren_aux_dev, adev);
+}
+
+/*
+ * Run one admin command and wait for its completion.  The caller fills
+ * @cmd except cmd_id (and keeps any in/out DMA buffers mapped until this
+ * returns); @comp, when not NULL, receives the completion entry.
+ *
+ * Returns 0 when the device completed the command with status OK, the
+ * errno matching a failed status (-EINVAL, -ENOENT, -ENOMEM, -EBUSY,
+ * -EOPNOTSUPP, ...; @comp holds the status and syndrome), -ETIMEDOUT when
+ * the device did not answer in time (the device is then marked as needing
+ * a reset and later commands fail with -EIO), or -EIO when the device is
+ * in a fatal state.  Sleeps; never call it from atomic context.
+ */
+int wren_core_exec_cmd(struct wren_core_dev *cdev, struct wren_aq_cmd *cmd,
+		       struct wren_acq_entry *comp);
+
+/* Human-readable name of an admin opcode, for log messages. */
+const char *wren_core_opcode_name(u8 opcode);
+
+#endif /* _LINUX_WREN_CORE_H */

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Kernel code lint: checkpatch.pl --strict and sparse (C=2) for 6.1 and 6.12.
+#
+#   make lint        report to the terminal; non-zero exit on any finding
+#   make check-lint  the same, TAP in $(BUILD)/check/lint.tap
+
+.PHONY: lint check-lint
+
+lint:
+	$(TOP)/scripts/lint.sh
+
+check-lint:
+	$(TOP)/scripts/lint.sh $(BUILD)/check/lint.tap

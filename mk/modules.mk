@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Kernel modules wren.ko and wren_ib.ko, built out of tree.
+#
+#   make modules KVER=6.1|6.12  $(BUILD)/modules/$(KVER)/{wren,wren_ib}.ko
+#   make check-modules          W=1 warning-free for 6.1 and 6.12, dkms builds
+#   make dkms-tree              stage the dkms source ($(BUILD)/dkms/source)
+#
+# The sources are mirrored into $(BUILD)/modules/$(KVER)/src and built
+# there (6.1 cannot put an external module's objects elsewhere), after
+# scripts/kernel-config.sh probed the target headers into wren_config.h.
+
+.PHONY: modules check-modules dkms-tree
+
+modules:
+	$(TOP)/scripts/kernel-build.sh $(KVER) modules
+
+check-modules:
+	$(TOP)/scripts/kernel-check-modules.sh $(BUILD)/check/modules.tap
+
+dkms-tree:
+	$(TOP)/scripts/kernel-dkms.sh

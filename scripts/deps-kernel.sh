@@ -1,0 +1,22 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Packages for building and linting the kernel modules and for the guest
+# driver tests.  The kernel headers themselves come with the kernel the
+# bench fetches (scripts/kernel-env.sh asks tools/testbench/kernel-fetch.sh).
+#   make, gcc-12     kbuild (the Debian headers name gcc-12)
+#   linux-source-6.1 checkpatch.pl, spelling.txt, const_structs.checkpatch
+#   sparse, xz-utils the C=2 checker; unpacking checkpatch from the tarball
+#   dkms             verifying dkms.conf builds both modules
+#   pciutils, iproute2, python3  lspci/setpci, devlink, BAR reader in tests
+set -eu
+
+pkgs="make gcc-12 libc6-dev linux-source-6.1 sparse xz-utils perl dkms pciutils iproute2 python3"
+missing=
+for p in $pkgs; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086 # a list of package names
+apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 $missing

@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# check-modules: both modules build warning-free with W=1 against Linux 6.1
+# and 6.12, and dkms.conf builds them.  TAP goes to stdout and to TAPFILE.
+#
+# usage: kernel-check-modules.sh TAPFILE
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=${TOP:-$(cd "$here/.." && pwd)}
+BUILD=${BUILD:-$top/build}
+export TOP="$top" BUILD
+tap=${1:?usage: kernel-check-modules.sh TAPFILE}
+logdir=$BUILD/check/modules
+mkdir -p "$logdir" "$(dirname "$tap")"
+
+n=0
+failed=0
+result() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $2 (log: $3)"
+		sed 's/^/# /' "$3" | tail -n 40
+	fi
+}
+
+{
+	echo "1..4"
+	if ! "$here/deps-kernel.sh" >"$logdir/deps.log" 2>&1; then
+		echo "# deps-kernel.sh failed, see $logdir/deps.log"
+	fi
+	for kver in 6.1 6.12; do
+		"$here/kernel-build.sh" "$kver" w1 >"$logdir/w1-$kver.log" 2>&1
+		result $? "wren.ko and wren_ib.ko build warning-free with W=1 for $kver" \
+			"$logdir/w1-$kver.log"
+	done
+	for kver in 6.1 6.12; do
+		"$here/kernel-dkms.sh" --build "$kver" >"$logdir/dkms-$kver.log" 2>&1
+		result $? "dkms.conf builds wren and wren_ib for $kver" "$logdir/dkms-$kver.log"
+	done
+	[ "$failed" -eq 0 ]
+} | tee "$tap.tmp"
+mv "$tap.tmp" "$tap"
+! grep -q '^not ok' "$tap"
