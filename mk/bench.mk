@@ -3,7 +3,7 @@
 # Test bench: Debian kernels for the guests, and TCG guests that run scripts.
 #
 #   make kernel-info KVER=6.1|6.12   resolved ABI, headers, vmlinuz, modules dir
-#   $(BUILD)/kernel-$(KVER).env      KABI= KDIR= VMLINUZ= KMODDIR= for other rules
+#   $(BUILD)/kernel-$(KVER).env      KABI= KDIR= VMLINUZ= VMLINUX= KMODDIR= for other rules
 #   make vmrun SCRIPT=path [KVER=] [N=2] [IOMMU=1] [TIMEOUT=600] [PCAP=1]
 #   make vmtest T=test [KVER=] [N=2] [IOMMU=1]    selftests/<test> in the guests
 #   make check-bench                 the bench's own test, TAP in check/bench.tap
@@ -37,7 +37,7 @@ kernel: $(KERNEL_ENV)
 kernel-info: $(KERNEL_ENV)
 	@. $(KERNEL_ENV); \
 	echo "KVER=$(KVER)"; echo "KABI=$$KABI"; echo "KDIR=$$KDIR"; \
-	echo "VMLINUZ=$$VMLINUZ"; echo "KMODDIR=$$KMODDIR"
+	echo "VMLINUZ=$$VMLINUZ"; echo "VMLINUX=$$VMLINUX"; echo "KMODDIR=$$KMODDIR"
 
 bench-deps:
 	@$(TOP)/scripts/deps-bench.sh

@@ -7,7 +7,8 @@
 # apt metadata so that a point release needs no change here.
 #
 # usage: kernel-fetch.sh KVER ENVFILE
-# Writes ENVFILE with KABI, KDIR (headers build dir), VMLINUZ, KMODDIR.
+# Writes ENVFILE with KABI, KDIR (headers build dir), VMLINUZ, KMODDIR and
+# VMLINUX (the decompressed kernel for PVH boot; empty if not available).
 # The image is extracted (not installed) under $WREN_CACHE/kernels/<abi>/.
 set -eu
 
@@ -61,6 +62,33 @@ if [ ! -f "$kroot/.complete" ]; then
 	touch "$kroot/.complete"
 fi
 
+# Under TCG, decompressing the xz/zstd bzImage takes the guest ~10 s of
+# wall time at every boot.  Decompress it once here: QEMU boots the plain
+# ELF vmlinux through its PVH entry point (CONFIG_PVH=y in Debian's configs).
+extract_vmlinux() {
+	local in=$1 out=$2 spec tool magic off
+	for spec in 'xz:\xfd7zXZ\x00' 'zstd:\x28\xb5\x2f\xfd' 'gzip:\x1f\x8b\x08'; do
+		tool=${spec%%:*}
+		magic=${spec#*:}
+		for off in $(LC_ALL=C grep -obUaP "$magic" "$in" | head -n 3 | cut -d: -f1); do
+			# Trailing data after the stream makes the tool complain;
+			# the ELF header check below decides.
+			tail -c +$((off + 1)) "$in" | "$tool" -dc >"$out.tmp" 2>/dev/null
+			if [ "$(head -c 4 "$out.tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
+				mv "$out.tmp" "$out"
+				return 0
+			fi
+		done
+	done
+	rm -f "$out.tmp"
+	return 1
+}
+vmlinux=
+if grep -qx CONFIG_PVH=y "$kroot/boot/config-$abi" 2>/dev/null; then
+	vmlinux=$kroot/vmlinux
+	[ -f "$vmlinux" ] || extract_vmlinux "$kroot/boot/vmlinuz-$abi" "$vmlinux" || vmlinux=
+fi
+
 if ! dpkg -s "linux-headers-$abi" >/dev/null 2>&1; then
 	# No "-t bookworm-backports": it would pull udev/systemd and more from
 	# backports.  Packages that exist only there (the 6.12 headers, kbuild,
@@ -83,6 +111,7 @@ cat >"$envfile.tmp" <<ENV
 KABI=$abi
 KDIR=$kdir
 VMLINUZ=$vmlinuz
+VMLINUX=$vmlinux
 KMODDIR=$kmoddir
 ENV
 # Keep the timestamp when nothing changed, so make rules that depend on the

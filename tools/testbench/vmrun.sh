@@ -116,7 +116,7 @@ start_guest() {
 	local qargs=(-accel tcg -machine q35 -cpu max -smp 1 -m 1024
 		-nodefaults -no-reboot -display none -nographic -monitor none
 		-chardev "file,id=con,path=$RUN_DIR/guest$i.log" -serial chardev:con
-		-kernel "$VMLINUZ" -initrd "$initrd")
+		-kernel "${VMLINUX:-$VMLINUZ}" -initrd "$initrd")
 	if [ "$IOMMU" = 1 ]; then
 		# Before every other device so that all of them sit behind it.
 		qargs+=(-device intel-iommu,intremap=off)
