@@ -40,7 +40,7 @@ enum wren_aq_opcode {
 	WREN_AQ_OP_CREATE_CQ		= 0x20, /* in: wren_create_cq_in */
 	WREN_AQ_OP_DESTROY_CQ		= 0x21, /* inline: handle */
 	WREN_AQ_OP_MODIFY_CQ		= 0x22, /* inline: modify_cq */
-	WREN_AQ_OP_RESIZE_CQ		= 0x23, /* in: wren_resize_cq_in */
+	WREN_AQ_OP_RESIZE_CQ		= 0x23, /* reserved: see wren_resize_cq_in */
 
 	WREN_AQ_OP_CREATE_QP		= 0x28, /* in: wren_create_qp_in */
 	WREN_AQ_OP_MODIFY_QP		= 0x29, /* in: wren_modify_qp_in */
@@ -79,7 +79,7 @@ enum wren_aq_opcode {
 	WREN_AQ_OP_SET_PFC_WD		= 0x55, /* in: wren_pfc_wd */
 	WREN_AQ_OP_QUERY_DCB		= 0x56, /* out: wren_dcb_state */
 	WREN_AQ_OP_SET_CC		= 0x58, /* in: wren_cc_params */
-	WREN_AQ_OP_QUERY_CC		= 0x59, /* inline: prio; out: wren_cc */
+	WREN_AQ_OP_QUERY_CC		= 0x59, /* inline: handle = prio; out: cc */
 
 	WREN_AQ_OP_QUERY_COUNTERS	= 0x60, /* inline: counters; out: __le64[] */
 	WREN_AQ_OP_CLEAR_COUNTERS	= 0x61, /* inline: counters */
@@ -103,7 +103,7 @@ enum wren_aq_status {
 	WREN_AQ_STATUS_DMA_ERROR	= 9,  /* the bus refused a DMA */
 	WREN_AQ_STATUS_NOT_SUPPORTED	= 10, /* capability absent */
 	WREN_AQ_STATUS_BAD_LENGTH	= 11, /* in_len/out_len wrong */
-	WREN_AQ_STATUS_PERM		= 12, /* object of another PD/UAR */
+	WREN_AQ_STATUS_PERM		= 12, /* refers to another UAR's object */
 	WREN_AQ_STATUS_INTERNAL		= 13,
 	WREN_AQ_STATUS_EXISTS		= 14,
 };
@@ -187,10 +187,13 @@ enum wren_counter_set {
 	WREN_COUNTERS_ETH_QUEUE		= 4,	/* WREN_ETH_QUEUE_COUNTERS */
 };
 
+/* Per-queue sets: TX queue n is index n, RX queue n is n | this bit. */
+#define WREN_COUNTERS_RXQ		0x80000000u
+
 struct wren_aq_counters {
 	__u8 set;			/* enum wren_counter_set */
 	__u8 rsvd0[3];
-	__le32 index;			/* queue number for per-queue sets */
+	__le32 index;			/* queue | WREN_COUNTERS_RXQ */
 	__le32 rsvd[6];
 };
 
@@ -236,7 +239,7 @@ struct wren_acq_entry {
 	__le32 out_len;			/* output bytes written */
 	__le32 rsvd1;
 	__le64 result;			/* handle of a created object */
-	__le32 result2;
+	__le32 result2;			/* CREATE_MR, MODIFY_MR: the key */
 	__u8 rsvd2[3];
 	__u8 owner;			/* bit 0: phase, written last */
 };
@@ -252,7 +255,7 @@ struct wren_device_attr {
 	__le16 contract_major;
 	__le16 contract_minor;
 	__le16 num_msix;
-	__le16 num_db_pages;
+	__le16 num_db_pages;		/* at most 65535 */
 	__le32 max_qp;
 	__le32 max_qp_wr;		/* SQ/RQ entries */
 	__le32 max_cq;
@@ -278,13 +281,14 @@ struct wren_device_attr {
 	__le32 max_msg_size;
 	__le16 max_eth_queues;		/* of each direction */
 	__le16 max_mtu;			/* Ethernet MTU (L3) */
-	__u8 max_sq_wqe_shift;		/* stride 64 << 0 .. 1 << this */
+	__u8 max_sq_wqe_shift;		/* strides 1 << 6 .. 1 << this */
 	__u8 max_rq_wqe_shift;
 	__u8 mac[6];
 	__le32 rsvd0;
 	__le64 serial;
 	char board_id[16];		/* NUL-padded ASCII */
-	__le32 rsvd[28];
+	__le32 reserved_lkey;		/* WREN_CAP_RDMA_RESERVED_LKEY */
+	__le32 rsvd[27];
 };
 
 #define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
@@ -344,6 +348,11 @@ struct wren_create_cq_in {
 	__le32 rsvd[6];
 };
 
+/*
+ * RESIZE_CQ is reserved: contract 1.0 defines no hand-over between the old
+ * and the new ring, so devices fail it with NOT_SUPPORTED and do not
+ * advertise WREN_CAP_CQ_RESIZE; drivers resize by creating a new CQ.
+ */
 struct wren_resize_cq_in {
 	__le32 cqn;
 	__u8 log_size;
@@ -379,7 +388,9 @@ enum wren_qp_state {
 #define WREN_QP_F_USE_SRQ		0x02
 
 /*
- * One buffer holds the SQ at offset 0 and the RQ at rq_offset.  The QP
+ * One buffer holds the SQ at offset 0 and the RQ at rq_offset.  The QP's
+ * CQs and SRQ must be bound to the QP's own UAR (WREN_KERNEL_UAR objects
+ * excepted for kernel QPs), else PERM: no context can feed another's CQ.  The QP
  * doorbell record (wren_qp_dbrec) carries the RQ producer index.
  */
 struct wren_create_qp_in {

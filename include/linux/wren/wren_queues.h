@@ -36,9 +36,9 @@ enum wren_event_type {
 	WREN_EVENT_SRQ_LIMIT		= 0x08, /* data: srqn */
 	WREN_EVENT_SRQ_ERR		= 0x09, /* data: srqn */
 	WREN_EVENT_CQ_ERR		= 0x0a, /* data: cqn, sub: wren_cq_syndrome */
-	WREN_EVENT_EQ_OVERRUN		= 0x0b, /* data: eqn */
+	WREN_EVENT_EQ_OVERRUN		= 0x0b, /* data: eqn or WREN_EQN_AEQ */
 	WREN_EVENT_DEVICE_FATAL		= 0x0c, /* data: wren_fatal_syndrome */
-	WREN_EVENT_AQ_ERR		= 0x0d, /* data: AQ index, sub: wren_aq_status */
+	WREN_EVENT_AQ_ERR		= 0x0d, /* data: AQ_PI written, beyond the ring */
 	WREN_EVENT_PFC_STORM		= 0x0e, /* data: priorities in storm */
 	WREN_EVENT_ETH_QUEUE_ERR	= 0x0f, /* data: queue, sub: wren_wq_syndrome */
 	WREN_EVENT_DB_ERR		= 0x10, /* data: queue, data2: page */
@@ -55,6 +55,15 @@ enum wren_cq_syndrome {
 	WREN_CQ_SYND_OVERRUN		= 1,
 	WREN_CQ_SYND_DMA		= 2,
 };
+
+/* EQ_OVERRUN names the AEQ itself (events were dropped) with this. */
+#define WREN_EQN_AEQ			0x00ffffff
+
+/* Ring sizes in log2(entries) for queues created by admin commands. */
+#define WREN_WQ_LOG_SIZE_MIN		1	/* SQ, RQ, SRQ */
+#define WREN_WQ_LOG_SIZE_MAX		15
+#define WREN_ETHQ_LOG_SIZE_MIN		1
+#define WREN_ETHQ_LOG_SIZE_MAX		15
 
 struct wren_eqe {
 	__le32 data;

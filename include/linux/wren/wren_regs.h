@@ -77,7 +77,7 @@
 #define WREN_REG_ACQ_LOG_SIZE		0x0118
 #define WREN_REG_ACQ_CI			0x011c	/* WO consumer index | WREN_ARM */
 #define WREN_REG_MGMT_VECTOR		0x0120	/* RW MSI-X vector of ACQ + AEQ */
-#define WREN_REG_AQ_ERROR		0x0124	/* RO WREN_AQ_STATUS_* of enable */
+#define WREN_REG_AQ_ERROR		0x0124	/* RO why AQ/AEQ enable failed */
 /* Asynchronous event queue (AEQ) */
 #define WREN_REG_AEQ_BASE_LO		0x0130
 #define WREN_REG_AEQ_BASE_HI		0x0134
@@ -106,7 +106,7 @@
 #define WREN_CONTROL_AQ_ENABLE		0x00000002u /* AQ + ACQ */
 #define WREN_CONTROL_AEQ_ENABLE		0x00000004u
 
-/* Queue sizes programmed through registers, in log2(entries). */
+/* Queue sizes programmed through registers, in log2(entries). ACQ: AQ's. */
 #define WREN_AQ_LOG_SIZE_MIN		1
 #define WREN_AQ_LOG_SIZE_MAX		12
 #define WREN_AEQ_LOG_SIZE_MIN		1
@@ -154,6 +154,7 @@ enum wren_fatal_syndrome {
 #define WREN_CAP_CQ_MODERATION		_BITULL(27)
 #define WREN_CAP_CQ_RESIZE		_BITULL(28)
 #define WREN_CAP_DIAG_FAULT		_BITULL(29)
+#define WREN_CAP_RDMA_RESERVED_LKEY	_BITULL(30) /* bus addresses 1:1 */
 
 /* ------------------------------------------------------ doorbell page */
 /*
@@ -167,7 +168,8 @@ enum wren_fatal_syndrome {
 #define WREN_DB_EQ			0x010	/* eqn | WREN_DB_EQ_ARM, CI */
 #define WREN_DB_ETH_TX			0x018	/* txq, producer index */
 #define WREN_DB_ETH_RX			0x020	/* rxq, producer index */
-#define WREN_DB_PUSH_OFFSET		0x800	/* WREN_CAP_WQE_PUSH window */
+/* Reserved for WQE push; contract 1.0 does not define it. */
+#define WREN_DB_PUSH_OFFSET		0x800
 #define WREN_DB_PUSH_SIZE		0x800
 
 #define WREN_DB_QUEUE_MASK		0x00ffffffu
