@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Documentation/: rst syntax (docutils, and sphinx -W when installed).
+
+.PHONY: check-docs
+check-docs:
+	@mkdir -p $(BUILD)/check
+	@rc=0; $(TOP)/Documentation/check-docs.sh >$(BUILD)/check/docs.tap || rc=$$?; \
+	cat $(BUILD)/check/docs.tap; exit $$rc
