@@ -6,27 +6,37 @@
 # stubbed, so this needs only python3-docutils); when sphinx-build is
 # installed, the whole tree is also built with warnings as errors, which
 # checks what docutils alone cannot: :doc:/:ref: targets and the toctree.
+# Both run under Debian's /usr/bin/python3 (scripts/deps-docs.sh installs
+# python3-docutils and python3-sphinx for it): a python3 earlier in PATH,
+# such as a pyenv build, does not see Debian's modules.
 # Usage: Documentation/check-docs.sh [output dir for the sphinx build]
 set -eu
 
 docs=$(cd "$(dirname "$0")" && pwd)
-out=${1:-${TMPDIR:-/tmp}/wren-docs.$$}
+if [ $# -ge 1 ]; then
+	out=$1
+else
+	# No output wanted: build into a scratch directory and drop it.
+	out=$(mktemp -d "${TMPDIR:-/tmp}/wren-docs.XXXXXX")
+	trap 'rm -rf "$out"' EXIT
+fi
+py=/usr/bin/python3
 
-if ! python3 -c 'import docutils' 2>/dev/null; then
-	echo "1..0 # SKIP python3 docutils not installed"
+if ! $py -c 'import docutils' 2>/dev/null; then
+	echo "1..0 # SKIP python3-docutils not installed (scripts/deps-docs.sh)"
 	exit 0
 fi
 
 files=$(find "$docs" -name '*.rst' | sort)
 n=$(echo "$files" | wc -l)
-if command -v sphinx-build >/dev/null 2>&1; then
+if $py -c 'import sphinx' 2>/dev/null; then
 	echo "1..$((n + 1))"
 else
 	echo "1..$n"
 fi
 
 failed=0
-python3 - "$docs" $files <<'PY' || failed=1
+$py - "$docs" $files <<'PY' || failed=1
 import os, sys
 from docutils import nodes
 from docutils.core import publish_string
@@ -62,9 +72,9 @@ for i, f in enumerate(sys.argv[2:], 1):
 sys.exit(rc)
 PY
 
-if command -v sphinx-build >/dev/null 2>&1; then
-	if log=$(sphinx-build -W -q -b html "$docs" "$out" 2>&1); then
-		echo "ok $((n + 1)) - sphinx-build -W (html in $out)"
+if $py -c 'import sphinx' 2>/dev/null; then
+	if log=$($py -m sphinx -W -q -b html "$docs" "$out" 2>&1); then
+		echo "ok $((n + 1)) - sphinx-build -W"
 	else
 		echo "not ok $((n + 1)) - sphinx-build -W"
 		echo "$log" | sed 's/^/# /'

@@ -1,0 +1,14 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# Dependencies of Documentation/ (check-docs.sh): Debian's docutils and
+# Sphinx for /usr/bin/python3.  Idempotent: installs only what is missing.
+set -eu
+need=""
+for pkg in python3-docutils python3-sphinx; do
+	dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
+done
+[ -z "$need" ] && exit 0
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086 # word splitting of the package list is wanted
+apt-get install -y --no-install-recommends $need ||
+	{ apt-get update && apt-get install -y --no-install-recommends $need; }
