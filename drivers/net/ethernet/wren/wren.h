@@ -27,6 +27,9 @@
 #define WREN_AQ_TIMEOUT_MIN_MS		1000
 #define WREN_TIMEOUT_MAX_MS		60000
 
+/* How often the health poll looks at STATUS and HEARTBEAT. */
+#define WREN_HEALTH_INTERVAL_MS		1000
+
 /* One admin queue slot: who waits for the command in that ring entry. */
 struct wren_aq_slot {
 	struct completion done;
@@ -91,6 +94,8 @@ struct wren_dev {
 	bool mgmt_irq_requested;
 
 	struct work_struct fatal_work;
+	struct delayed_work health_work;
+	u32 last_heartbeat;
 
 	struct wren_aux_dev *rdma_adev;
 
@@ -145,6 +150,9 @@ int wren_aeq_init(struct wren_dev *wdev);
 void wren_aeq_process(struct wren_dev *wdev);
 void wren_aeq_free(struct wren_dev *wdev);
 void wren_fatal_work(struct work_struct *work);
+void wren_declare_fatal(struct wren_dev *wdev);
+void wren_health_start(struct wren_dev *wdev);
+void wren_health_stop(struct wren_dev *wdev);
 
 /* wren_irq.c */
 int wren_irq_alloc_vectors(struct wren_dev *wdev);

@@ -254,9 +254,8 @@ static void wren_aq_timed_out(struct wren_dev *wdev, u8 opcode, u16 cmd_id)
 	dev_err(dev, "admin command %s (opcode 0x%02x, cmd_id 0x%04x) timed out after %u ms (status 0x%08x); the device needs a reset\n",
 		wren_core_opcode_name(opcode), opcode, cmd_id,
 		wdev->aq.timeout_ms, status);
-	if (status & WREN_STATUS_FATAL &&
-	    !test_and_set_bit(WREN_FLAG_FATAL, &wdev->flags))
-		schedule_work(&wdev->fatal_work);
+	if (status & WREN_STATUS_FATAL)
+		wren_declare_fatal(wdev);
 }
 
 int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,

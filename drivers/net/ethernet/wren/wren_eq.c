@@ -77,6 +77,63 @@ void wren_fatal_work(struct work_struct *work)
 	wren_aq_abort(wdev);
 }
 
+/* Declare the device fatal once, from wherever it was noticed first. */
+void wren_declare_fatal(struct wren_dev *wdev)
+{
+	if (!test_and_set_bit(WREN_FLAG_FATAL, &wdev->flags))
+		schedule_work(&wdev->fatal_work);
+}
+
+/* A device can also die without saying so: STATUS.FATAL set without an
+ * event (the AEQ itself failed), reads of all-ones (surprise removal), or
+ * a HEARTBEAT that stopped counting.  Poll for those.
+ */
+static void wren_health_poll(struct work_struct *work)
+{
+	struct wren_dev *wdev = container_of(to_delayed_work(work),
+					     struct wren_dev, health_work);
+	struct device *dev = &wdev->pdev->dev;
+	u32 status, heartbeat;
+
+	if (wren_is_dead(wdev))
+		return;	/* already reported; recovery is a reset */
+
+	status = wren_rd(wdev, WREN_REG_STATUS);
+	heartbeat = wren_rd(wdev, WREN_REG_HEARTBEAT);
+	if (status == U32_MAX && wren_check_gone(wdev)) {
+		wren_declare_fatal(wdev);
+		return;
+	}
+	if (status & WREN_STATUS_FATAL) {
+		dev_err(dev, "health poll: device reports a fatal error\n");
+		wren_declare_fatal(wdev);
+		return;
+	}
+	if (heartbeat == wdev->last_heartbeat) {
+		dev_err(dev, "health poll: heartbeat stuck at %u for %u ms\n",
+			heartbeat, WREN_HEALTH_INTERVAL_MS);
+		wren_declare_fatal(wdev);
+		return;
+	}
+	wdev->last_heartbeat = heartbeat;
+	schedule_delayed_work(&wdev->health_work,
+			      msecs_to_jiffies(WREN_HEALTH_INTERVAL_MS));
+}
+
+void wren_health_start(struct wren_dev *wdev)
+{
+	INIT_DELAYED_WORK(&wdev->health_work, wren_health_poll);
+	wdev->last_heartbeat = wren_rd(wdev, WREN_REG_HEARTBEAT);
+	schedule_delayed_work(&wdev->health_work,
+			      msecs_to_jiffies(WREN_HEALTH_INTERVAL_MS));
+}
+
+/* Before a reset: a resetting device legitimately stops its heartbeat. */
+void wren_health_stop(struct wren_dev *wdev)
+{
+	cancel_delayed_work_sync(&wdev->health_work);
+}
+
 static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
 {
 	struct device *dev = &wdev->pdev->dev;
@@ -90,8 +147,7 @@ static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
 				     data);
 		break;
 	case WREN_EVENT_DEVICE_FATAL:
-		if (!test_and_set_bit(WREN_FLAG_FATAL, &wdev->flags))
-			schedule_work(&wdev->fatal_work);
+		wren_declare_fatal(wdev);
 		break;
 	case WREN_EVENT_AQ_ERR:
 		dev_err_ratelimited(dev, "admin queue error at index %u: status %u\n",

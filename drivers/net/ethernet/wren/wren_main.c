@@ -192,6 +192,32 @@ out:
 	return err;
 }
 
+/* Log the port as the device reports it; the netdev will own it later. */
+static void wren_query_port(struct wren_dev *wdev)
+{
+	struct device *dev = &wdev->pdev->dev;
+	struct wren_acq_entry comp = {};
+	struct wren_aq_cmd cmd = {};
+	struct wren_port_attr *port;
+	dma_addr_t dma;
+	int err;
+
+	port = dma_alloc_coherent(dev, sizeof(*port), &dma, GFP_KERNEL);
+	if (!port)
+		return;
+	cmd.opcode = WREN_AQ_OP_QUERY_PORT;
+	cmd.out_addr = cpu_to_le64(dma);
+	cmd.out_len = cpu_to_le32(sizeof(*port));
+	err = wren_aq_exec(wdev, &cmd, &comp);
+	if (err)
+		dev_warn(dev, "QUERY_PORT failed: %d (status %u)\n", err, comp.status);
+	else
+		dev_info(dev, "port %pM: link %s, %u Mb/s, MTU %u\n", port->mac,
+			 port->state == WREN_PORT_ACTIVE ? "up" : "down",
+			 le32_to_cpu(port->speed_mbps), le16_to_cpu(port->mtu));
+	dma_free_coherent(dev, sizeof(*port), port, dma);
+}
+
 static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct wren_dev *wdev;
@@ -237,6 +263,7 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = wren_query_device(wdev);
 	if (err)
 		goto err_aq;
+	wren_query_port(wdev);
 
 	err = wren_irq_request_mgmt(wdev);
 	if (err)
@@ -250,6 +277,7 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_aeq;
 
+	wren_health_start(wdev);
 	wren_devlink_register(wdev);
 
 	fw = wdev->core.fw_version;
@@ -293,6 +321,7 @@ static void wren_remove(struct pci_dev *pdev)
 	wren_devlink_unregister(wdev);
 	wren_aux_del(wdev);
 
+	wren_health_stop(wdev);
 	wren_quiesce(wdev);
 	wren_irq_free_mgmt(wdev);
 	cancel_work_sync(&wdev->fatal_work);
@@ -313,6 +342,7 @@ static void wren_shutdown(struct pci_dev *pdev)
 {
 	struct wren_dev *wdev = pci_get_drvdata(pdev);
 
+	wren_health_stop(wdev);
 	wren_quiesce(wdev);
 }
 

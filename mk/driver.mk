@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Driver tests in the bench guests (selftests/driver/):
+#
+#   make check-driver   wren-probe and wren-load-loop for 6.1, 6.12 and
+#                       6.1 with IOMMU=1; TAP per guest in $(BUILD)/check
+#
+# One test by hand: make vmtest T=driver/wren-probe.sh KVER=6.12 IOMMU=1
+# (after `make modules KVER=6.12`).
+
+.PHONY: check-driver
+
+check-driver:
+	$(TOP)/scripts/kernel-check-driver.sh

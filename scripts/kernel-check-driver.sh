@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# check-driver: the guest tests of selftests/driver/ in the bench, for
+# Linux 6.1, 6.12, and 6.1 behind intel-iommu (bus addresses != physical).
+# Each guest's TAP lands in $BUILD/check (vmtest.sh files it there).
+#
+# usage: kernel-check-driver.sh
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=${TOP:-$(cd "$here/.." && pwd)}
+BUILD=${BUILD:-$top/build}
+tests=${DRIVER_TESTS:-"driver/wren-probe.sh driver/wren-load-loop.sh"}
+configs=${DRIVER_CONFIGS:-"6.1:0 6.12:0 6.1:1"}
+status=0
+
+"$here/deps-kernel.sh" || status=1
+for kver in 6.1 6.12; do
+	if ! make -C "$top" --no-print-directory modules KVER="$kver"; then
+		echo "check-driver: modules for $kver did not build" >&2
+		status=1
+	fi
+done
+
+for cfg in $configs; do
+	kver=${cfg%:*}
+	iommu=${cfg#*:}
+	for t in $tests; do
+		echo "check-driver: $t KVER=$kver IOMMU=$iommu"
+		make -C "$top" --no-print-directory vmtest T="$t" KVER="$kver" \
+			IOMMU="$iommu" || status=1
+	done
+done
+exit $status

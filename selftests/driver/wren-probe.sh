@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test: the Wren NIC is on the PCI bus with its documented identity,
+# wren.ko binds to it, `devlink dev info` reports the firmware version and
+# serial the device's own registers hold, wren_ib.ko binds to the wren.rdma
+# auxiliary device, and both unload leaving nothing behind.
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/driver/wren-lib.sh"
+
+mods=$(wren_moddir)
+plan 14
+dmesg -C
+
+bdf=$(wren_bdf)
+if [ -z "$bdf" ]; then
+	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
+	diag "$(lspci -nn)"
+	for _ in $(seq 13); do skip "driver checks" "no Wren NIC"; done
+	tap_done
+	exit 1
+fi
+ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+
+line=$(lspci -nn -s "$bdf")
+if grep -q 'Ethernet controller \[0200\]' <<<"$line" &&
+	grep -qF '[1f57:0001]' <<<"$line" && grep -qF '(rev 01)' <<<"$line"; then
+	ok "lspci -nn: Ethernet controller [0200], [1f57:0001], rev 01"
+else
+	not_ok "lspci -nn: Ethernet controller [0200], [1f57:0001], rev 01"
+fi
+diag "$line"
+check "subsystem is 1f57:0001" test \
+	"$(cat "/sys/bus/pci/devices/$bdf/subsystem_vendor"):$(cat "/sys/bus/pci/devices/$bdf/subsystem_device")" = 0x1f57:0x0001
+
+# Read the identity straight from BAR0 before any driver claims it.
+read -r magic fwreg serlo serhi < <(wren_regs "$bdf" 0x0 0x8 0x40 0x44 | tr '\n' ' ')
+check "BAR0 MAGIC reads \"WREN\" (0x4e455257) through resource0" test "${magic:-}" = 0x4e455257
+fw=$((fwreg))
+fw_want=$(printf '%u.%u.%u' $((fw >> 24 & 0xff)) $((fw >> 16 & 0xff)) $((fw & 0xffff)))
+serial_want=$(printf '%08x%08x' $((serhi)) $((serlo)))
+diag "registers: FW_VERSION $fwreg ($fw_want), serial $serial_want"
+
+check "insmod wren.ko" insmod "$mods/wren.ko"
+drv=$(basename "$(readlink "/sys/bus/pci/devices/$bdf/driver" 2>/dev/null)" 2>/dev/null)
+check "wren.ko is bound to $bdf" test "$drv" = wren
+check "management interrupt wren-mgmt@pci:$bdf is registered" \
+	grep -q "wren-mgmt@pci:$bdf" /proc/interrupts
+
+info=$(devlink -j dev info "pci/$bdf" 2>&1)
+diag "$(devlink dev info "pci/$bdf" 2>&1)"
+field() {
+	python3 -c 'import json,sys
+d = json.loads(sys.argv[1])["info"][sys.argv[2]]
+for k in sys.argv[3:]:
+    d = d.get(k, {}) if isinstance(d, dict) else {}
+print(d if isinstance(d, str) else "")' "$info" "pci/$bdf" "$@" 2>/dev/null
+}
+fw_got=$(field versions running fw)
+check "devlink dev info: running fw $fw_got equals FW_VERSION register ($fw_want)" \
+	test "$fw_got" = "$fw_want"
+serial_got=$(field board.serial_number)
+if [ "$serial_want" = 0000000000000000 ]; then
+	check "devlink dev info: no board serial for a device without one" test -z "$serial_got"
+else
+	check "devlink dev info: board serial $serial_got equals SERIAL registers" \
+		test "$serial_got" = "$serial_want"
+fi
+
+check "insmod wren_ib.ko" insmod "$mods/wren_ib.ko"
+aux=$(ls /sys/bus/auxiliary/devices 2>/dev/null | grep '^wren\.rdma\.' | head -n 1)
+auxdrv=$(basename "$(readlink "/sys/bus/auxiliary/devices/$aux/driver" 2>/dev/null)" 2>/dev/null)
+check "wren_ib binds to the wren.rdma auxiliary device (${aux:-none})" \
+	test -n "$aux" -a "$auxdrv" = wren_ib.rdma
+check "no ib_device is registered yet" bash -c '! ls /sys/class/infiniband 2>/dev/null | grep -q .'
+
+check "rmmod wren_ib and wren" bash -c 'rmmod wren_ib && rmmod wren'
+left=$(wren_leftovers "$bdf")
+check "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)" test -z "$left"
+[ -n "$left" ] && diag "$left"
+bad=$(wren_bad_dmesg)
+check "dmesg has no warnings, oopses or timeouts" test -z "$bad"
+[ -n "$bad" ] && diag "$bad"
+diag "$(dmesg | grep -i wren)"
+tap_done
