@@ -1,5 +1,6 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=dash disable=SC2013
 #
 # /init of a bench guest's tiny initramfs; busybox only, on purpose: under
 # TCG every exec of a dynamically linked binary from the 9p root costs
@@ -145,6 +146,7 @@ stage1() {
 	[ -f "$conf" ] || die "missing $conf"
 	cp "$conf" /guest.env
 	conf=/guest.env
+	# shellcheck disable=SC1090 # written by vmrun.sh
 	. "$conf"
 	setup_dev
 	setup_modules
@@ -170,6 +172,7 @@ stage2() {
 	export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 	export HOME=/root TERM=dumb LANG=C.UTF-8
 	set -a
+	# shellcheck disable=SC1091 # copied there by stage 1
 	. /run/wren/guest.env
 	set +a
 	unset WREN_KMODDIR

@@ -69,4 +69,8 @@ done <"$tmp/paths"
 (cd "$tmp/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 >"$tmp/initramfs.cpio.gz"
 mv "$tmp/initramfs.cpio.gz" "$out"
+# Every edit of the init script makes a new image: keep the newest three
+# per kernel (other checkouts may still use theirs), drop the rest.
+# shellcheck disable=SC2012 # names are ours: no odd characters
+ls -t "$cache/$KABI"-*.cpio.gz | tail -n +4 | while read -r old; do rm -f "$old"; done
 echo "$out"

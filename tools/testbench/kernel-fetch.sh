@@ -66,7 +66,8 @@ fi
 # wall time at every boot.  Decompress it once here: QEMU boots the plain
 # ELF vmlinux through its PVH entry point (CONFIG_PVH=y in Debian's configs).
 extract_vmlinux() {
-	local in=$1 out=$2 spec tool magic off
+	in=$1
+	out=$2
 	for spec in 'xz:\xfd7zXZ\x00' 'zstd:\x28\xb5\x2f\xfd' 'gzip:\x1f\x8b\x08'; do
 		tool=${spec%%:*}
 		magic=${spec#*:}

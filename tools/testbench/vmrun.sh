@@ -45,6 +45,7 @@ mkdir -p "$RUN_DIR"
 # Unix socket paths must stay under 108 bytes: keep the fabric dirs short.
 sockdir=$(mktemp -d /tmp/wren-bench.XXXXXX)
 pids=()
+# shellcheck disable=SC2317 # called through the EXIT trap
 cleanup() {
 	local p
 	for p in "${pids[@]}"; do
@@ -119,7 +120,7 @@ start_guest() {
 		-kernel "${VMLINUX:-$VMLINUZ}" -initrd "$initrd")
 	if [ "$IOMMU" = 1 ]; then
 		# Before every other device so that all of them sit behind it.
-		qargs+=(-device intel-iommu,intremap=off)
+		qargs+=(-device "intel-iommu,intremap=off")
 		append+=" intel_iommu=on iommu=nopt"
 	fi
 	qargs+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"

@@ -32,7 +32,7 @@ export RUN_DIR=${BUILD:-$top/build}/bench/vmtest-$label-$name
 
 # collect GUEST: print the guest's TAP, rewritten as described above.
 collect() {
-	local g=$1 tag="g$1/$label" n=0 bad=0 plan= line desc result rc
+	local g=$1 tag="g$1/$label" n=0 bad=0 plan='' line desc result rc
 	local out=$RUN_DIR/guest$g.out
 	while IFS= read -r line; do
 		case "$line" in
