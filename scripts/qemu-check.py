@@ -66,7 +66,8 @@ class QTest:
             extra = ["-qmp", "unix:%s,server=on,wait=off" % self.qmp_path]
         cmd = [QEMU] + FW_ARGS + ["-accel", "qtest", "-qtest", "stdio",
                                   "-display", "none", "-nodefaults",
-                                  "-monitor", "none", "-m", "128M"] + extra + args
+                                  "-monitor", "none", "-qtest-log", "/dev/null",
+                                  "-m", "128M"] + extra + args
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
@@ -110,12 +111,14 @@ class QTest:
         return reply["return"]
 
     def close(self):
+        """SIGTERM, as libqtest does: QEMU shuts down cleanly and exits 0."""
+        self.proc.terminate()
         try:
-            self.proc.stdin.close()
-            self.proc.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.proc.stdin.close()
 
     # Configuration mechanism #1: bus 0 only (the device sits on the root bus).
     def cfg_addr(self, devfn, off):

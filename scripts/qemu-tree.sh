@@ -8,11 +8,15 @@
 # file, so everything that shapes the configured tree - the flags, the hook -
 # lives here and nowhere else.
 #
-# usage: qemu-tree.sh DIR VER
+# usage: qemu-tree.sh DIR VER DEVICE
+#   DEVICE: our files as qemu-build.sh stages them (src/, hw-include/,
+#   include/); copied in before configure so that the first build already
+#   has them and later syncs only touch what changed.
 set -eu
 
 dir=$1
 ver=$2
+device=$3
 
 # Debian strips the firmware blobs from its source; the packaged seabios,
 # ipxe-qemu and qemu-system-data provide them at these paths at run time.
@@ -43,9 +47,10 @@ dpkg-source --no-check -x "$dsc" "$dir/src" >unpack.log 2>&1 || {
 rm -f ./*.tar.* ./*.dsc "$dir"/*.tar.*
 
 cd "$dir/src"
-# Hook the device in.  hw/net/wren/meson.build itself is (re)written by
-# qemu-build.sh because it lists whichever model sources exist.
-mkdir -p hw/net/wren
+# Hook the device in.  The include directories are declared here, once, and
+# never change: sourceset dependencies apply to every file of libcommon, so
+# adding them later would recompile hundreds of QEMU files.  src/meson.build
+# (the list of our C files) is rewritten by qemu-build.sh.
 printf "subdir('wren')\n" >>hw/net/meson.build
 cat >>hw/net/Kconfig <<'KCONFIG'
 
@@ -54,8 +59,14 @@ config WREN
     default y if PCI_DEVICES
     depends on PCI && MSI_NONBROKEN
 KCONFIG
-# A placeholder so that configure's meson run succeeds before the first sync.
-printf "# filled in by qemu-build.sh\n" >hw/net/wren/meson.build
+mkdir -p hw/net/wren
+cat >hw/net/wren/meson.build <<'MESON'
+# Wren RoCEv2 NIC, added by the Wren repository's scripts/qemu-tree.sh.
+softmmu_ss.add(when: 'CONFIG_WREN', if_true: declare_dependency(
+  include_directories: include_directories('hw-include', 'include')))
+subdir('src')
+MESON
+cp -R "$device"/. hw/net/wren/
 
 mkdir build
 cd build
