@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Completion queues: CREATE_CQ, DESTROY_CQ, MODIFY_CQ, RESIZE_CQ. */
+#include <stdlib.h>
+
+#include "wrenhw_int.h"
+
+#define SYND_CQ(f)	WHW_SYND_IN(struct wren_create_cq_in, f)
+#define SYND_RCQ(f)	WHW_SYND_IN(struct wren_resize_cq_in, f)
+
+static struct whw_uar *lookup_uar(struct wrenhw *hw, uint32_t page)
+{
+	if (page == WREN_KERNEL_UAR)
+		return &hw->kernel_uar;
+	return whw_table_get(&hw->uars, page);
+}
+
+/* Exported for the other queue types: UAR 0 always exists. */
+struct whw_uar *whw_lookup_uar(struct wrenhw *hw, uint32_t page)
+{
+	return lookup_uar(hw, page);
+}
+
+struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_create_cq_in *in = (const void *)c->in;
+	uint64_t dbrec = whw_le64(in->dbrec_addr);
+	struct whw_err err;
+	struct whw_uar *uar;
+	struct whw_eq *eq;
+	struct whw_cq *cq;
+
+	if (in->flags)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQ(flags));
+	err = whw_check_rsvd_in(c, offsetof(struct wren_create_cq_in, rsvd0),
+				sizeof(in->rsvd0) + sizeof(in->rsvd));
+	if (err.status)
+		return err;
+	if (in->log_size < WREN_CQ_LOG_SIZE_MIN ||
+	    in->log_size > WREN_CQ_LOG_SIZE_MAX)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_CQ(log_size));
+	if (!dbrec || (dbrec & 7))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_CQ(dbrec_addr));
+	eq = whw_table_get(&hw->eqs, whw_le32(in->eqn));
+	if (!eq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQ(eqn));
+	uar = lookup_uar(hw, whw_le32(in->uar));
+	if (!uar)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQ(uar));
+	if (hw->cqs.used >= hw->cqs.size)
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	cq = calloc(1, sizeof(*cq));
+	if (!cq)
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	err = whw_ring_load(hw, &cq->ring, &in->ring,
+			    (uint64_t)WREN_CQE_SIZE << in->log_size,
+			    SYND_CQ(ring));
+	if (!err.status && whw_ring_overlaps_live(hw, &cq->ring, NULL))
+		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_CQ(ring.addr));
+	if (!err.status && whw_table_alloc(&hw->cqs, &cq->hdr) < 0)
+		err = WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	if (err.status) {
+		whw_ring_free(hw, &cq->ring);
+		free(cq);
+		return err;
+	}
+	cq->log_size = in->log_size;
+	cq->dbrec_addr = dbrec;
+	cq->eq = eq;
+	cq->uar = uar;
+	whw_ref(&eq->hdr);
+	whw_ref(&uar->hdr);
+	cq->moderation_usec = whw_le16(in->moderation_usec);
+	cq->moderation_count = whw_le16(in->moderation_count);
+	whw_ring_link(hw, &cq->ring);
+	c->result = cq->hdr.id;
+	return WHW_OK;
+}
+
+void whw_cq_free(struct wrenhw *hw, struct whw_cq *cq)
+{
+	whw_unref(&cq->eq->hdr);
+	whw_unref(&cq->uar->hdr);
+	whw_table_remove(&hw->cqs, cq->hdr.id);
+	whw_ring_free(hw, &cq->ring);
+	free(cq);
+}
+
+struct whw_err whw_cmd_destroy_cq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	struct whw_err err;
+	struct whw_cq *cq = whw_cmd_handle_obj(c, &hw->cqs, &err);
+
+	if (!cq)
+		return err;
+	if (cq->hdr.refs)
+		return WHW_ERR(WREN_AQ_STATUS_BUSY,
+			       WHW_SYND_CMD(u.handle.handle));
+	whw_cq_free(hw, cq);
+	return WHW_OK;
+}
+
+struct whw_err whw_cmd_modify_cq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_aq_modify_cq *m = &c->cmd->u.modify_cq;
+	uint32_t mask = whw_le32(m->mask);
+	struct whw_err err;
+	struct whw_cq *cq;
+
+	err = whw_check_rsvd_cmd(c, offsetof(struct wren_aq_cmd,
+					     u.modify_cq.rsvd),
+				 sizeof(m->rsvd));
+	if (err.status)
+		return err;
+	cq = whw_table_get(&hw->cqs, whw_le32(m->cqn));
+	if (!cq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE,
+			       WHW_SYND_CMD(u.modify_cq.cqn));
+	if (mask & ~WREN_MODIFY_CQ_MODERATION)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       WHW_SYND_CMD(u.modify_cq.mask));
+	if (mask & WREN_MODIFY_CQ_MODERATION) {
+		cq->moderation_usec = whw_le16(m->moderation_usec);
+		cq->moderation_count = whw_le16(m->moderation_count);
+	}
+	return WHW_OK;
+}
+
+struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_resize_cq_in *in = (const void *)c->in;
+	struct whw_ring ring;
+	struct whw_err err;
+	struct whw_cq *cq;
+
+	err = whw_check_rsvd_in(c, offsetof(struct wren_resize_cq_in, rsvd0),
+				sizeof(in->rsvd0));
+	if (!err.status)
+		err = whw_check_rsvd_in(c, offsetof(struct wren_resize_cq_in,
+						    rsvd), sizeof(in->rsvd));
+	if (err.status)
+		return err;
+	cq = whw_table_get(&hw->cqs, whw_le32(in->cqn));
+	if (!cq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_RCQ(cqn));
+	if (in->log_size < WREN_CQ_LOG_SIZE_MIN ||
+	    in->log_size > WREN_CQ_LOG_SIZE_MAX)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RCQ(log_size));
+	/* Entries not yet consumed must fit the new ring. */
+	if (cq->pi - cq->ci > (1u << in->log_size))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RCQ(log_size));
+	err = whw_ring_load(hw, &ring, &in->ring,
+			    (uint64_t)WREN_CQE_SIZE << in->log_size,
+			    SYND_RCQ(ring));
+	if (!err.status && whw_ring_overlaps_live(hw, &ring, &cq->ring))
+		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_RCQ(ring.addr));
+	if (err.status) {
+		whw_ring_free(hw, &ring);
+		return err;
+	}
+	whw_ring_free(hw, &cq->ring);
+	cq->ring = ring;
+	cq->ring.live = false;
+	whw_ring_link(hw, &cq->ring);
+	cq->log_size = in->log_size;
+	return WHW_OK;
+}

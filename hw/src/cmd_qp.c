@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Queue pairs: CREATE_QP, MODIFY_QP (the IB state machine with the
+ * required and optional attributes of every transition, as ib_core's
+ * ib_modify_qp_is_ok() table has them), QUERY_QP and DESTROY_QP.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "wrenhw_int.h"
+
+#define SYND_CQP(f)	WHW_SYND_IN(struct wren_create_qp_in, f)
+#define SYND_MQP(f)	WHW_SYND_IN(struct wren_modify_qp_in, f)
+#define QPN_GSI		1u
+#define QP_FLAGS	(WREN_QP_F_SQ_SIG_ALL | WREN_QP_F_USE_SRQ)
+#define MAX_RQ_OFFSET	(1u << 30)
+
+static struct whw_err check_sizes(const struct wren_create_qp_in *in,
+				  bool use_srq)
+{
+	if (in->sq_wqe_shift < WREN_WQE_SHIFT_MIN ||
+	    in->sq_wqe_shift > WHW_MAX_SQ_WQE_SHIFT)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(sq_wqe_shift));
+	if (in->sq_log_size < 1 || in->sq_log_size > WHW_MAX_QP_LOG_SIZE)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_CQP(sq_log_size));
+	if (use_srq || !in->rq_log_size) {
+		/* No receive queue of its own. */
+		if (in->rq_log_size)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE,
+				       SYND_CQP(rq_log_size));
+		if (in->rq_wqe_shift)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_CQP(rq_wqe_shift));
+		if (in->rq_offset)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_CQP(rq_offset));
+		return WHW_OK;
+	}
+	if (in->rq_log_size > WHW_MAX_QP_LOG_SIZE)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_CQP(rq_log_size));
+	if (in->rq_wqe_shift < WREN_WQE_SHIFT_MIN ||
+	    in->rq_wqe_shift > WHW_MAX_RQ_WQE_SHIFT)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(rq_wqe_shift));
+	return WHW_OK;
+}
+
+struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_create_qp_in *in = (const void *)c->in;
+	bool use_srq = in->flags & WREN_QP_F_USE_SRQ;
+	uint64_t dbrec = whw_le64(in->dbrec_addr);
+	uint32_t rq_offset = whw_le32(in->rq_offset);
+	uint16_t max_inline = whw_le16(in->max_inline);
+	uint64_t sq_bytes, rq_bytes = 0, total;
+	struct whw_srq *srq = NULL;
+	struct whw_cq *scq, *rcq;
+	struct whw_uar *uar;
+	struct whw_pd *pd;
+	struct whw_err err;
+	struct whw_qp *qp;
+
+	err = whw_check_rsvd_in(c, offsetof(struct wren_create_qp_in, rsvd),
+				sizeof(in->rsvd));
+	if (err.status)
+		return err;
+	if (in->type != WREN_QPT_RC && in->type != WREN_QPT_UD &&
+	    in->type != WREN_QPT_GSI)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(type));
+	if (in->flags & ~QP_FLAGS)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(flags));
+	err = check_sizes(in, use_srq);
+	if (err.status)
+		return err;
+	/* Inline data shares the WQE with the control and one fixed segment. */
+	if (max_inline > WHW_MAX_INLINE ||
+	    48u + max_inline > (1u << in->sq_wqe_shift))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(max_inline));
+	pd = whw_table_get(&hw->pds, whw_le32(in->pdn));
+	if (!pd)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(pdn));
+	scq = whw_table_get(&hw->cqs, whw_le32(in->send_cqn));
+	if (!scq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(send_cqn));
+	rcq = whw_table_get(&hw->cqs, whw_le32(in->recv_cqn));
+	if (!rcq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(recv_cqn));
+	if (use_srq) {
+		srq = whw_table_get(&hw->srqs, whw_le32(in->srqn));
+		if (!srq)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE,
+				       SYND_CQP(srqn));
+	} else if (in->srqn) {
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(srqn));
+	}
+	uar = whw_lookup_uar(hw, whw_le32(in->uar));
+	if (!uar)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(uar));
+	if (!dbrec || (dbrec & 7))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_CQP(dbrec_addr));
+	sq_bytes = 1ull << (in->sq_log_size + in->sq_wqe_shift);
+	total = sq_bytes;
+	if (in->rq_log_size) {
+		rq_bytes = 1ull << (in->rq_log_size + in->rq_wqe_shift);
+		if (rq_offset < sq_bytes || rq_offset > MAX_RQ_OFFSET ||
+		    (rq_offset & ((1u << in->rq_wqe_shift) - 1)))
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_CQP(rq_offset));
+		total = rq_offset + rq_bytes;
+	}
+	if (in->type == WREN_QPT_GSI && whw_table_get(&hw->qps, QPN_GSI))
+		return WHW_ERR(WREN_AQ_STATUS_EXISTS, SYND_CQP(type));
+
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	err = whw_ring_load(hw, &qp->buf, &in->buf, total, SYND_CQP(buf));
+	if (!err.status && whw_ring_overlaps_live(hw, &qp->buf, NULL))
+		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_CQP(buf.addr));
+	if (!err.status) {
+		bool ok = in->type == WREN_QPT_GSI ?
+			  whw_table_insert_at(&hw->qps, QPN_GSI, &qp->hdr) :
+			  whw_table_alloc(&hw->qps, &qp->hdr) >= 0;
+
+		if (!ok)
+			err = WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	}
+	if (err.status) {
+		whw_ring_free(hw, &qp->buf);
+		free(qp);
+		return err;
+	}
+	qp->type = in->type;
+	qp->flags = in->flags;
+	qp->state = WREN_QPS_RESET;
+	qp->sq_wqe_shift = in->sq_wqe_shift;
+	qp->rq_wqe_shift = in->rq_wqe_shift;
+	qp->sq_log_size = in->sq_log_size;
+	qp->rq_log_size = in->rq_log_size;
+	qp->max_inline = max_inline;
+	qp->rq_offset = rq_offset;
+	qp->dbrec_addr = dbrec;
+	qp->pd = pd;
+	qp->send_cq = scq;
+	qp->recv_cq = rcq;
+	qp->srq = srq;
+	qp->uar = uar;
+	whw_ref(&pd->hdr);
+	whw_ref(&scq->hdr);
+	whw_ref(&rcq->hdr);
+	whw_ref(srq ? &srq->hdr : NULL);
+	whw_ref(&uar->hdr);
+	c->result = qp->hdr.id;
+	return WHW_OK;
+}
+
+void whw_qp_free(struct wrenhw *hw, struct whw_qp *qp)
+{
+	whw_unref(&qp->pd->hdr);
+	whw_unref(&qp->send_cq->hdr);
+	whw_unref(&qp->recv_cq->hdr);
+	whw_unref(qp->srq ? &qp->srq->hdr : NULL);
+	whw_unref(&qp->uar->hdr);
+	whw_table_remove(&hw->qps, qp->hdr.id);
+	whw_ring_free(hw, &qp->buf);
+	free(qp);
+}
+
+struct whw_err whw_cmd_destroy_qp(struct wrenhw *hw, struct whw_cmd *c)
+{
+	struct whw_err err;
+	struct whw_qp *qp = whw_cmd_handle_obj(c, &hw->qps, &err);
+
+	if (!qp)
+		return err;
+	whw_qp_free(hw, qp);
+	return WHW_OK;
+}
+
+/* ------------------------------------------------------- state machine */
+
+#define A_CUR		WREN_QP_ATTR_CUR_STATE
+#define A_ACCESS	WREN_QP_ATTR_ACCESS_FLAGS
+#define A_QKEY		WREN_QP_ATTR_QKEY
+#define A_AV		WREN_QP_ATTR_AV
+#define A_MTU		WREN_QP_ATTR_PATH_MTU
+#define A_TIMEOUT	WREN_QP_ATTR_TIMEOUT
+#define A_RETRY		WREN_QP_ATTR_RETRY_CNT
+#define A_RNR_RETRY	WREN_QP_ATTR_RNR_RETRY
+#define A_RQ_PSN	WREN_QP_ATTR_RQ_PSN
+#define A_MAX_RD	WREN_QP_ATTR_MAX_QP_RD_ATOMIC
+#define A_MIN_RNR	WREN_QP_ATTR_MIN_RNR_TIMER
+#define A_SQ_PSN	WREN_QP_ATTR_SQ_PSN
+#define A_MAX_DEST	WREN_QP_ATTR_MAX_DEST_RD_ATOMIC
+#define A_DEST_QPN	WREN_QP_ATTR_DEST_QPN
+#define A_DRAIN		WREN_QP_ATTR_SQ_DRAIN_NOTIFY
+#define A_KNOWN		(WREN_QP_ATTR_STATE | A_CUR | A_ACCESS | A_QKEY | \
+			 A_AV | A_MTU | A_TIMEOUT | A_RETRY | A_RNR_RETRY | \
+			 A_RQ_PSN | A_MAX_RD | A_MIN_RNR | A_SQ_PSN | \
+			 A_MAX_DEST | A_DEST_QPN | A_DRAIN)
+
+#define NSTATES		(WREN_QPS_ERR + 1)
+
+struct qp_transition {
+	bool valid;
+	uint32_t req[2];	/* [0] RC, [1] UD and GSI */
+	uint32_t opt[2];
+};
+
+#define T_VALID		{ .valid = true }
+
+static const struct qp_transition qp_table[NSTATES][NSTATES] = {
+	[WREN_QPS_RESET] = {
+		[WREN_QPS_RESET] = T_VALID,
+		[WREN_QPS_INIT] = { true, { A_ACCESS, A_QKEY }, { 0, 0 } },
+	},
+	[WREN_QPS_INIT] = {
+		[WREN_QPS_RESET] = T_VALID,
+		[WREN_QPS_ERR] = T_VALID,
+		[WREN_QPS_INIT] = { true, { 0, 0 }, { A_ACCESS, A_QKEY } },
+		[WREN_QPS_RTR] = { true,
+			{ A_AV | A_MTU | A_DEST_QPN | A_RQ_PSN | A_MAX_DEST |
+			  A_MIN_RNR, 0 },
+			{ A_ACCESS, A_QKEY } },
+	},
+	[WREN_QPS_RTR] = {
+		[WREN_QPS_RESET] = T_VALID,
+		[WREN_QPS_ERR] = T_VALID,
+		[WREN_QPS_RTS] = { true,
+			{ A_TIMEOUT | A_RETRY | A_RNR_RETRY | A_SQ_PSN |
+			  A_MAX_RD, A_SQ_PSN },
+			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY } },
+	},
+	[WREN_QPS_RTS] = {
+		[WREN_QPS_RESET] = T_VALID,
+		[WREN_QPS_ERR] = T_VALID,
+		[WREN_QPS_RTS] = { true, { 0, 0 },
+			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY } },
+		[WREN_QPS_SQD] = { true, { 0, 0 }, { A_DRAIN, A_DRAIN } },
+	},
+	[WREN_QPS_SQD] = {
+		[WREN_QPS_RESET] = T_VALID,
+		[WREN_QPS_ERR] = T_VALID,
+		[WREN_QPS_RTS] = { true, { 0, 0 },
+			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY } },
+		[WREN_QPS_SQD] = { true, { 0, 0 },
+			{ A_AV | A_TIMEOUT | A_RETRY | A_RNR_RETRY | A_MAX_RD |
+			  A_MAX_DEST | A_ACCESS | A_MIN_RNR, A_QKEY } },
+	},
+	[WREN_QPS_SQE] = {
+		[WREN_QPS_RESET] = T_VALID,
+		[WREN_QPS_ERR] = T_VALID,
+		[WREN_QPS_RTS] = { true, { 0, 0 }, { 0, A_CUR | A_QKEY } },
+	},
+	[WREN_QPS_ERR] = {
+		[WREN_QPS_RESET] = T_VALID,
+		[WREN_QPS_ERR] = T_VALID,
+	},
+};
+
+static struct whw_err check_values(struct wrenhw *hw,
+				   const struct wren_modify_qp_in *in,
+				   uint32_t mask)
+{
+	if ((mask & A_ACCESS) && (whw_le16(in->access_flags) & ~0xfu))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(access_flags));
+	if ((mask & A_MTU) &&
+	    (in->path_mtu < WREN_MTU_256 || in->path_mtu > WREN_MTU_4096))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(path_mtu));
+	if ((mask & A_TIMEOUT) && in->timeout > 31)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(timeout));
+	if ((mask & A_RETRY) && in->retry_cnt > 7)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(retry_cnt));
+	if ((mask & A_RNR_RETRY) && in->rnr_retry > 7)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(rnr_retry));
+	if ((mask & A_MIN_RNR) && in->min_rnr_timer > 31)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       SYND_MQP(min_rnr_timer));
+	if ((mask & A_MAX_RD) && in->max_rd_atomic > WHW_MAX_RD_ATOM)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       SYND_MQP(max_rd_atomic));
+	if ((mask & A_MAX_DEST) && in->max_dest_rd_atomic > WHW_MAX_RD_ATOM)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       SYND_MQP(max_dest_rd_atomic));
+	if ((mask & A_SQ_PSN) && whw_le32(in->sq_psn) > 0xffffff)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(sq_psn));
+	if ((mask & A_RQ_PSN) && whw_le32(in->rq_psn) > 0xffffff)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(rq_psn));
+	if ((mask & A_DEST_QPN) && whw_le32(in->dest_qpn) > 0xffffff)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(dest_qpn));
+	if (mask & A_AV)
+		return whw_check_av(hw, &in->av, SYND_MQP(av));
+	return WHW_OK;
+}
+
+static void apply_attrs(struct whw_qp *qp, const struct wren_modify_qp_in *in,
+			uint32_t mask)
+{
+	struct whw_qp_attrs *a = &qp->attr;
+
+	if (mask & A_ACCESS)
+		a->access_flags = whw_le16(in->access_flags);
+	if (mask & A_QKEY)
+		a->qkey = whw_le32(in->qkey);
+	if (mask & A_AV)
+		a->av = in->av;
+	if (mask & A_MTU)
+		a->path_mtu = in->path_mtu;
+	if (mask & A_TIMEOUT)
+		a->timeout = in->timeout;
+	if (mask & A_RETRY)
+		a->retry_cnt = in->retry_cnt;
+	if (mask & A_RNR_RETRY)
+		a->rnr_retry = in->rnr_retry;
+	if (mask & A_RQ_PSN)
+		a->rq_psn = whw_le32(in->rq_psn);
+	if (mask & A_MAX_RD)
+		a->max_rd_atomic = in->max_rd_atomic;
+	if (mask & A_MIN_RNR)
+		a->min_rnr_timer = in->min_rnr_timer;
+	if (mask & A_SQ_PSN)
+		a->sq_psn = whw_le32(in->sq_psn);
+	if (mask & A_MAX_DEST)
+		a->max_dest_rd_atomic = in->max_dest_rd_atomic;
+	if (mask & A_DEST_QPN)
+		a->dest_qpn = whw_le32(in->dest_qpn);
+}
+
+struct whw_err whw_cmd_modify_qp(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_modify_qp_in *in = (const void *)c->in;
+	uint32_t mask = whw_le32(in->attr_mask);
+	const struct qp_transition *t;
+	uint32_t attrs, req, opt;
+	uint8_t cur, next;
+	struct whw_err err;
+	struct whw_qp *qp;
+	int kind;
+
+	if (in->rsvd0)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(rsvd0));
+	err = whw_check_rsvd_in(c, offsetof(struct wren_modify_qp_in, rsvd),
+				sizeof(in->rsvd));
+	if (err.status)
+		return err;
+	qp = whw_table_get(&hw->qps, whw_le32(in->qpn));
+	if (!qp)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_MQP(qpn));
+	if (mask & ~A_KNOWN)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(attr_mask));
+	cur = qp->state;
+	if (mask & A_CUR) {
+		if (in->cur_state >= NSTATES)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_MQP(cur_state));
+		if (in->cur_state != cur)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_STATE,
+				       SYND_MQP(cur_state));
+	}
+	next = cur;
+	if (mask & WREN_QP_ATTR_STATE) {
+		if (in->new_state >= NSTATES)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_MQP(new_state));
+		next = in->new_state;
+	}
+	t = &qp_table[cur][next];
+	if (!t->valid)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_MQP(new_state));
+	kind = qp->type == WREN_QPT_RC ? 0 : 1;
+	req = t->req[kind];
+	opt = t->opt[kind];
+	attrs = mask & ~WREN_QP_ATTR_STATE;
+	if ((attrs & req) != req || (attrs & ~(req | opt)))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(attr_mask));
+	err = check_values(hw, in, attrs);
+	if (err.status)
+		return err;
+	if (next == WREN_QPS_RESET) {
+		memset(&qp->attr, 0, sizeof(qp->attr));
+		qp->sq_pi = 0;
+		qp->sq_ci = 0;
+	}
+	apply_attrs(qp, in, attrs);
+	qp->state = next;
+	/* No WQE is ever in flight yet, so the SQ is drained at once. */
+	if (cur == WREN_QPS_RTS && next == WREN_QPS_SQD && (attrs & A_DRAIN))
+		whw_aeq_post(hw, WREN_EVENT_QP_SQ_DRAINED, 0, qp->hdr.id, 0);
+	return WHW_OK;
+}
+
+struct whw_err whw_cmd_query_qp(struct wrenhw *hw, struct whw_cmd *c)
+{
+	struct wren_query_qp_out *o = (struct wren_query_qp_out *)c->out;
+	struct whw_err err;
+	struct whw_qp *qp = whw_cmd_handle_obj(c, &hw->qps, &err);
+	const struct whw_qp_attrs *a;
+
+	if (!qp)
+		return err;
+	a = &qp->attr;
+	o->state = qp->state;
+	o->path_mtu = a->path_mtu;
+	o->timeout = a->timeout;
+	o->retry_cnt = a->retry_cnt;
+	o->rnr_retry = a->rnr_retry;
+	o->min_rnr_timer = a->min_rnr_timer;
+	o->max_rd_atomic = a->max_rd_atomic;
+	o->max_dest_rd_atomic = a->max_dest_rd_atomic;
+	o->access_flags = whw_le16(a->access_flags);
+	o->sq_draining = 0;
+	o->qkey = whw_le32(a->qkey);
+	o->sq_psn = whw_le32(a->sq_psn);
+	o->rq_psn = whw_le32(a->rq_psn);
+	o->dest_qpn = whw_le32(a->dest_qpn);
+	o->av = a->av;
+	c->out_size = sizeof(*o);
+	return WHW_OK;
+}

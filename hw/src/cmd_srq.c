@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Shared receive queues: CREATE, MODIFY, QUERY and DESTROY_SRQ. */
+#include <stdlib.h>
+
+#include "wrenhw_int.h"
+
+#define SYND_SRQ(f)	WHW_SYND_IN(struct wren_create_srq_in, f)
+#define SYND_MSRQ(f)	WHW_SYND_CMD(u.modify_srq.f)
+
+struct whw_err whw_cmd_create_srq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_create_srq_in *in = (const void *)c->in;
+	uint64_t dbrec = whw_le64(in->dbrec_addr);
+	uint32_t limit = whw_le32(in->limit);
+	struct whw_err err;
+	struct whw_uar *uar;
+	struct whw_srq *srq;
+	struct whw_pd *pd;
+
+	if (in->rsvd0)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_SRQ(rsvd0));
+	err = whw_check_rsvd_in(c, offsetof(struct wren_create_srq_in, rsvd),
+				sizeof(in->rsvd));
+	if (err.status)
+		return err;
+	pd = whw_table_get(&hw->pds, whw_le32(in->pdn));
+	if (!pd)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_SRQ(pdn));
+	uar = whw_lookup_uar(hw, whw_le32(in->uar));
+	if (!uar)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_SRQ(uar));
+	if (in->log_size < 1 || in->log_size > WHW_MAX_QP_LOG_SIZE)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_SRQ(log_size));
+	if (in->wqe_shift < WREN_WQE_SHIFT_MIN ||
+	    in->wqe_shift > WHW_MAX_RQ_WQE_SHIFT)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_SRQ(wqe_shift));
+	if (limit >= (1u << in->log_size))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_SRQ(limit));
+	if (!dbrec || (dbrec & 7))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_SRQ(dbrec_addr));
+	srq = calloc(1, sizeof(*srq));
+	if (!srq)
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	err = whw_ring_load(hw, &srq->buf, &in->buf,
+			    1ull << (in->log_size + in->wqe_shift),
+			    SYND_SRQ(buf));
+	if (!err.status && whw_ring_overlaps_live(hw, &srq->buf, NULL))
+		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_SRQ(buf.addr));
+	if (!err.status && whw_table_alloc(&hw->srqs, &srq->hdr) < 0)
+		err = WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	if (err.status) {
+		whw_ring_free(hw, &srq->buf);
+		free(srq);
+		return err;
+	}
+	srq->pd = pd;
+	srq->uar = uar;
+	whw_ref(&pd->hdr);
+	whw_ref(&uar->hdr);
+	srq->log_size = in->log_size;
+	srq->wqe_shift = in->wqe_shift;
+	srq->limit = limit;
+	srq->dbrec_addr = dbrec;
+	c->result = srq->hdr.id;
+	return WHW_OK;
+}
+
+void whw_srq_free(struct wrenhw *hw, struct whw_srq *srq)
+{
+	whw_unref(&srq->pd->hdr);
+	whw_unref(&srq->uar->hdr);
+	whw_table_remove(&hw->srqs, srq->hdr.id);
+	whw_ring_free(hw, &srq->buf);
+	free(srq);
+}
+
+struct whw_err whw_cmd_destroy_srq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	struct whw_err err;
+	struct whw_srq *srq = whw_cmd_handle_obj(c, &hw->srqs, &err);
+
+	if (!srq)
+		return err;
+	if (srq->hdr.refs)
+		return WHW_ERR(WREN_AQ_STATUS_BUSY,
+			       WHW_SYND_CMD(u.handle.handle));
+	whw_srq_free(hw, srq);
+	return WHW_OK;
+}
+
+struct whw_err whw_cmd_modify_srq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_aq_modify_srq *m = &c->cmd->u.modify_srq;
+	uint32_t mask = whw_le32(m->mask);
+	uint32_t limit = whw_le32(m->limit);
+	struct whw_err err;
+	struct whw_srq *srq;
+
+	err = whw_check_rsvd_cmd(c, offsetof(struct wren_aq_cmd,
+					     u.modify_srq.rsvd),
+				 sizeof(m->rsvd));
+	if (err.status)
+		return err;
+	srq = whw_table_get(&hw->srqs, whw_le32(m->srqn));
+	if (!srq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_MSRQ(srqn));
+	if (mask & ~WREN_MODIFY_SRQ_LIMIT)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MSRQ(mask));
+	if ((mask & WREN_MODIFY_SRQ_LIMIT) && limit >= (1u << srq->log_size))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MSRQ(limit));
+	if (mask & WREN_MODIFY_SRQ_LIMIT)
+		srq->limit = limit;
+	return WHW_OK;
+}
+
+struct whw_err whw_cmd_query_srq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	struct wren_query_srq_out *o = (struct wren_query_srq_out *)c->out;
+	struct wren_srq_dbrec rec;
+	struct whw_err err;
+	struct whw_srq *srq = whw_cmd_handle_obj(c, &hw->srqs, &err);
+	uint32_t posted;
+
+	if (!srq)
+		return err;
+	/* The device sees what the doorbell record says; it consumed none. */
+	if (hw->ops->dma_read(hw->opaque, srq->dbrec_addr, &rec, sizeof(rec)))
+		return WHW_ERR(WREN_AQ_STATUS_DMA_ERROR, 0);
+	posted = whw_le32(rec.pi);
+	if (posted > (1u << srq->log_size))
+		posted = 1u << srq->log_size;
+	o->limit = whw_le32(srq->limit);
+	o->wqes_posted = whw_le32(posted);
+	c->out_size = sizeof(*o);
+	return WHW_OK;
+}

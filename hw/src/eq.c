@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Event posting: the asynchronous event queue (AEQ, registers) and the
+ * completion EQs (admin commands, doorbells in page 0).  Both follow the
+ * ring rules of wren_queues.h; neither is ever overrun: an event that finds
+ * its queue full is dropped, counted, and an EQ_OVERRUN event says so.
+ * Interrupt arming is one-shot.
+ */
+#include <string.h>
+
+#include "wrenhw_int.h"
+
+#define AEQ_OVERRUN_DATA	0xffffffffu	/* "the AEQ itself" */
+
+static void fill_eqe(struct wren_eqe *e, uint8_t type, uint8_t sub,
+		     uint32_t data, uint32_t data2, uint32_t pi,
+		     uint32_t log_size)
+{
+	memset(e, 0, sizeof(*e));
+	e->data = whw_le32(data);
+	e->data2 = whw_le32(data2);
+	e->type = type;
+	e->sub = sub;
+	e->owner = ((pi >> log_size) & 1) ? 0 : WREN_OWNER_PHASE;
+}
+
+static bool drop_injected(struct wrenhw *hw)
+{
+	if (!hw->drop_eqes)
+		return false;
+	hw->drop_eqes--;
+	return true;
+}
+
+void whw_aeq_post(struct wrenhw *hw, uint8_t type, uint8_t sub,
+		  uint32_t data, uint32_t data2)
+{
+	struct whw_regq *q = &hw->aeq;
+	uint32_t size = 1u << q->log_size;
+	struct wren_eqe e;
+	uint64_t off;
+
+	if (!q->enabled || hw->aeq_broken || (hw->status & WREN_STATUS_FATAL))
+		return;
+	if (drop_injected(hw))
+		return;
+	if (((q->pi - q->ci) & WREN_INDEX_MASK) >= size) {
+		hw->aeq_dropped++;
+		hw->aeq_overrun_pending = true;
+		return;
+	}
+	off = (uint64_t)(q->pi & (size - 1)) * WREN_EQE_SIZE;
+	fill_eqe(&e, type, sub, data, data2, q->pi, q->log_size);
+	if (whw_ring_write_entry(hw, &q->ring, off, &e, sizeof(e))) {
+		hw->aeq_broken = true;
+		whw_go_fatal(hw, WREN_FATAL_AEQ_DMA,
+			     (uint32_t)whw_ring_addr(&q->ring, off));
+		return;
+	}
+	q->pi = (q->pi + 1) & WREN_INDEX_MASK;
+	if (q->armed) {
+		q->armed = false;
+		whw_irq(hw, hw->mgmt_vector);
+	}
+}
+
+void whw_aeq_doorbell(struct wrenhw *hw, uint32_t val)
+{
+	struct whw_regq *q = &hw->aeq;
+	uint32_t ci = val & WREN_INDEX_MASK;
+
+	if (!q->enabled)
+		return;
+	if (((q->pi - ci) & WREN_INDEX_MASK) > (1u << q->log_size)) {
+		hw->cnt_port[WREN_CNT_DB_ERRORS]++;
+		return;
+	}
+	q->ci = ci;
+	if (hw->aeq_overrun_pending && q->pi - ci != (1u << q->log_size)) {
+		hw->aeq_overrun_pending = false;
+		whw_aeq_post(hw, WREN_EVENT_EQ_OVERRUN, 0, AEQ_OVERRUN_DATA,
+			     (uint32_t)hw->aeq_dropped);
+	}
+	if (val & WREN_ARM) {
+		if (q->pi != ci)
+			whw_irq(hw, hw->mgmt_vector);
+		else
+			q->armed = true;
+	}
+}
+
+void whw_eq_post(struct wrenhw *hw, struct whw_eq *eq, uint8_t type,
+		 uint8_t sub, uint32_t data, uint32_t data2)
+{
+	uint32_t size = 1u << eq->log_size;
+	struct wren_eqe e;
+	uint64_t off;
+
+	if (hw->status & WREN_STATUS_FATAL)
+		return;
+	if (drop_injected(hw))
+		return;
+	if (eq->broken || eq->pi - eq->ci >= size) {
+		eq->dropped++;
+		if (!eq->overrun_pending) {
+			eq->overrun_pending = true;
+			whw_aeq_post(hw, WREN_EVENT_EQ_OVERRUN, 0, eq->hdr.id,
+				     0);
+		}
+		return;
+	}
+	off = (uint64_t)(eq->pi & (size - 1)) * WREN_EQE_SIZE;
+	fill_eqe(&e, type, sub, data, data2, eq->pi, eq->log_size);
+	if (whw_ring_write_entry(hw, &eq->ring, off, &e, sizeof(e))) {
+		/* The EQ is dead until destroyed; the driver hears of it. */
+		eq->broken = true;
+		eq->dropped++;
+		eq->overrun_pending = true;
+		whw_aeq_post(hw, WREN_EVENT_EQ_OVERRUN, WREN_WQ_SYND_DMA,
+			     eq->hdr.id, 0);
+		return;
+	}
+	eq->pi++;
+	if (eq->armed) {
+		eq->armed = false;
+		whw_irq(hw, eq->vector);
+	}
+}
+
+void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
+		     bool arm)
+{
+	if (eq->pi - ci > (1u << eq->log_size)) {
+		whw_db_error(hw, &eq->db_err_reported, eq->hdr.id,
+			     WREN_KERNEL_UAR, WREN_DB_EQ);
+		return;
+	}
+	eq->ci = ci;
+	if (eq->overrun_pending && !eq->broken &&
+	    eq->pi - ci < (1u << eq->log_size))
+		eq->overrun_pending = false;
+	if (arm) {
+		if (eq->pi != ci)
+			whw_irq(hw, eq->vector);
+		else
+			eq->armed = true;
+	}
+}
+
+void whw_cq_notify(struct wrenhw *hw, struct whw_cq *cq, bool solicited)
+{
+	if (!(cq->arm & WREN_DB_CQ_ARM_NEXT) &&
+	    !((cq->arm & WREN_DB_CQ_ARM_SOLICITED) && solicited))
+		return;
+	cq->arm = 0;
+	whw_eq_post(hw, cq->eq, WREN_EVENT_COMP, 0, cq->hdr.id, 0);
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/* Tearing every object down, users before what they use (reset, destroy). */
+#include <stdlib.h>
+
+#include "wrenhw_int.h"
+
+static void free_simple(struct whw_table *t)
+{
+	for (uint32_t i = 0; i < t->size; i++) {
+		free(t->slots[i]);
+		t->slots[i] = NULL;
+	}
+	t->used = 0;
+}
+
+void whw_objects_destroy_all(struct wrenhw *hw)
+{
+	void *o;
+
+	for (uint32_t i = 0; i < hw->qps.size; i++)
+		if ((o = whw_table_get(&hw->qps, i)))
+			whw_qp_free(hw, o);
+	for (uint32_t i = 0; i < hw->srqs.size; i++)
+		if ((o = whw_table_get(&hw->srqs, i)))
+			whw_srq_free(hw, o);
+	for (uint32_t i = 0; i < hw->txqs.size; i++)
+		if ((o = whw_table_get(&hw->txqs, i)))
+			whw_eth_q_free(hw, o);
+	for (uint32_t i = 0; i < hw->rxqs.size; i++)
+		if ((o = whw_table_get(&hw->rxqs, i)))
+			whw_eth_q_free(hw, o);
+	for (uint32_t i = 0; i < hw->mrs.size; i++)
+		if ((o = whw_table_get(&hw->mrs, i)))
+			whw_mr_free(hw, o);
+	for (uint32_t i = 0; i < hw->cqs.size; i++)
+		if ((o = whw_table_get(&hw->cqs, i)))
+			whw_cq_free(hw, o);
+	for (uint32_t i = 0; i < hw->eqs.size; i++)
+		if ((o = whw_table_get(&hw->eqs, i)))
+			whw_eq_free(hw, o);
+	free_simple(&hw->ahs);
+	free_simple(&hw->pds);
+	free_simple(&hw->uars);
+	hw->kernel_uar.hdr.refs = 0;
+	hw->mtt_used = 0;
+	hw->rss_table_size = 0;
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * One handle table for every object type: handles are bounded indexes, so
+ * a guest value is range-checked once here and never used raw elsewhere.
+ */
+#include <stdlib.h>
+
+#include "wrenhw_int.h"
+
+int whw_table_init(struct whw_table *t, uint32_t size, uint32_t first)
+{
+	t->size = size;
+	t->first = first;
+	t->used = 0;
+	t->slots = calloc(size ? size : 1, sizeof(*t->slots));
+	return t->slots ? 0 : -1;
+}
+
+void whw_table_fini(struct whw_table *t)
+{
+	free(t->slots);
+	t->slots = NULL;
+	t->size = 0;
+	t->used = 0;
+}
+
+int64_t whw_table_alloc(struct whw_table *t, struct whw_obj *obj)
+{
+	for (uint32_t i = t->first; i < t->size; i++) {
+		if (!t->slots[i]) {
+			t->slots[i] = obj;
+			obj->id = i;
+			obj->refs = 0;
+			t->used++;
+			return i;
+		}
+	}
+	return -1;
+}
+
+bool whw_table_insert_at(struct whw_table *t, uint32_t id,
+			 struct whw_obj *obj)
+{
+	if (id >= t->size || t->slots[id])
+		return false;
+	t->slots[id] = obj;
+	obj->id = id;
+	obj->refs = 0;
+	t->used++;
+	return true;
+}
+
+void *whw_table_get(const struct whw_table *t, uint64_t id)
+{
+	if (id >= t->size)
+		return NULL;
+	return t->slots[id];
+}
+
+void whw_table_remove(struct whw_table *t, uint32_t id)
+{
+	if (id < t->size && t->slots[id]) {
+		t->slots[id] = NULL;
+		t->used--;
+	}
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The Ethernet port's state: the wire's link (wrenhw_set_link, PHY status
+ * frames), the driver's admin state, and DIAG link flaps.  The port is
+ * ACTIVE when all three allow it; every change of that is one
+ * WREN_EVENT_PORT_STATE.
+ */
+#include "wrenhw_int.h"
+
+static bool port_active(const struct wrenhw *hw)
+{
+	return hw->port.phys_up && hw->port.admin_up && !hw->port.flapping;
+}
+
+void whw_port_update(struct wrenhw *hw)
+{
+	bool active = port_active(hw);
+	bool link = hw->port.phys_up && !hw->port.flapping;
+
+	if (link)
+		hw->status |= WREN_STATUS_LINK_UP;
+	else
+		hw->status &= ~WREN_STATUS_LINK_UP;
+	if (active == hw->port.reported_active)
+		return;
+	hw->port.reported_active = active;
+	if (!active) {
+		hw->port.link_down_count++;
+		hw->cnt_port[WREN_CNT_LINK_DOWN_EVENTS]++;
+	}
+	whw_aeq_post(hw, WREN_EVENT_PORT_STATE,
+		     active ? WREN_PORT_ACTIVE : WREN_PORT_DOWN,
+		     active ? hw->port.phys_speed : 0, 0);
+}
+
+void whw_port_timer(struct wrenhw *hw, uint64_t now)
+{
+	if (hw->port.flapping && now >= hw->port.flap_until_ns) {
+		hw->port.flapping = false;
+		whw_port_update(hw);
+	}
+}
+
+void wrenhw_set_link(struct wrenhw *hw, bool up, unsigned int speed_mbps)
+{
+	hw->port.phys_up = up;
+	if (speed_mbps)
+		hw->port.phys_speed = speed_mbps;
+	whw_port_update(hw);
+}

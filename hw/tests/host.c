@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/wren/wren_hw.h>
+
+#include "host.h"
+
+#define PAGE		4096u
+#define TABLE_SLOTS	(1u << 16)	/* power of two, > max_pages */
+
+struct th_page {
+	uint64_t pfn;		/* +1: 0 marks an empty slot */
+	uint8_t *data;
+};
+
+static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
+{
+	uint64_t i = (pfn * 0x9e3779b97f4a7c15ull) >> 48;
+
+	for (unsigned int n = 0; n < TABLE_SLOTS; n++, i++) {
+		struct th_page *p = &h->pages[i & (TABLE_SLOTS - 1)];
+
+		if (p->pfn == pfn + 1)
+			return p;
+		if (!p->pfn) {
+			if (!create || h->npages >= h->max_pages)
+				return NULL;
+			p->data = calloc(1, PAGE);
+			if (!p->data)
+				return NULL;
+			p->pfn = pfn + 1;
+			h->npages++;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static bool faulted(struct th *h, uint64_t addr, size_t len, bool write)
+{
+	if (addr >= TH_BUS_LIMIT || len > TH_BUS_LIMIT - addr)
+		return true;
+	for (unsigned int i = 0; i < h->nfaults; i++) {
+		const struct th_fault *f = &h->faults[i];
+
+		if ((write ? f->write : f->read) && addr < f->end &&
+		    addr + len > f->start)
+			return true;
+	}
+	return false;
+}
+
+int th_mem_write(struct th *h, uint64_t addr, const void *buf, size_t len)
+{
+	const uint8_t *b = buf;
+
+	while (len) {
+		size_t off = addr & (PAGE - 1), n = PAGE - off;
+		struct th_page *p;
+
+		if (n > len)
+			n = len;
+		p = find_page(h, addr / PAGE, true);
+		if (!p)
+			return -1;	/* arena full: the bus says no */
+		memcpy(p->data + off, b, n);
+		addr += n;
+		b += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int th_mem_read(struct th *h, uint64_t addr, void *buf, size_t len)
+{
+	uint8_t *b = buf;
+
+	while (len) {
+		size_t off = addr & (PAGE - 1), n = PAGE - off;
+		struct th_page *p;
+
+		if (n > len)
+			n = len;
+		p = find_page(h, addr / PAGE, false);
+		if (p)
+			memcpy(b, p->data + off, n);
+		else
+			memset(b, 0, n);
+		addr += n;
+		b += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int op_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
+{
+	struct th *h = opaque;
+
+	if (faulted(h, addr, len, false)) {
+		h->dma_faults++;
+		return -1;
+	}
+	return th_mem_read(h, addr, buf, len);
+}
+
+static int op_dma_write(void *opaque, uint64_t addr, const void *buf,
+			size_t len)
+{
+	struct th *h = opaque;
+
+	if (faulted(h, addr, len, true)) {
+		h->dma_faults++;
+		return -1;
+	}
+	return th_mem_write(h, addr, buf, len);
+}
+
+static void op_irq(void *opaque, unsigned int vector)
+{
+	struct th *h = opaque;
+
+	if (vector < TH_MAX_VECTORS)
+		h->irqs[vector]++;
+}
+
+static void op_tx(void *opaque, const void *frame, size_t len)
+{
+	struct th *h = opaque;
+
+	(void)frame;
+	(void)len;
+	h->tx_frames++;
+}
+
+static uint64_t op_now(void *opaque)
+{
+	return ((struct th *)opaque)->now_ns;
+}
+
+static void op_timer_mod(void *opaque, uint64_t deadline)
+{
+	((struct th *)opaque)->timer_deadline = deadline;
+}
+
+static void op_schedule(void *opaque)
+{
+	((struct th *)opaque)->scheduled = true;
+}
+
+static void op_log(void *opaque, const char *msg)
+{
+	struct th *h = opaque;
+
+	h->log_lines++;
+	if (h->verbose)
+		printf("# model: %s\n", msg);
+}
+
+static const struct wrenhw_host_ops th_ops = {
+	.dma_read = op_dma_read,
+	.dma_write = op_dma_write,
+	.irq_notify = op_irq,
+	.tx_frame = op_tx,
+	.now_ns = op_now,
+	.timer_mod = op_timer_mod,
+	.schedule = op_schedule,
+	.log = op_log,
+};
+
+struct th *th_create(const struct wrenhw_config *cfg)
+{
+	static const struct wrenhw_config def = {
+		.mac = { 0x02, 0x00, 0x00, 0x57, 0x52, 0x01 },
+	};
+	struct th *h = calloc(1, sizeof(*h));
+
+	if (!h)
+		return NULL;
+	h->cfg = cfg ? *cfg : def;
+	h->now_ns = 1000000000ull;
+	h->max_pages = 16384;		/* 64 MiB of touched guest memory */
+	h->pages = calloc(TABLE_SLOTS, sizeof(*h->pages));
+	h->verbose = getenv("WRENHW_TEST_VERBOSE") != NULL;
+	if (h->pages)
+		h->hw = wrenhw_create(&h->cfg, &th_ops, h);
+	if (!h->hw) {
+		free(h->pages);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+void th_destroy(struct th *h)
+{
+	if (!h)
+		return;
+	wrenhw_destroy(h->hw);
+	for (unsigned int i = 0; i < TABLE_SLOTS; i++)
+		free(h->pages[i].data);
+	free(h->pages);
+	free(h);
+}
+
+void th_run(struct th *h)
+{
+	/* Bounded: the model must settle, never loop on its own. */
+	for (int i = 0; i < 64 && h->scheduled; i++) {
+		h->scheduled = false;
+		wrenhw_process(h->hw);
+	}
+}
+
+void th_advance(struct th *h, uint64_t ns)
+{
+	h->now_ns += ns;
+	if (h->timer_deadline != UINT64_MAX && h->now_ns >= h->timer_deadline) {
+		h->timer_deadline = UINT64_MAX;
+		wrenhw_timer_expired(h->hw);
+	}
+}
+
+void th_fault_add(struct th *h, uint64_t start, uint64_t len, bool rd,
+		  bool wr)
+{
+	if (h->nfaults < TH_MAX_FAULTS)
+		h->faults[h->nfaults++] = (struct th_fault){ start, start + len,
+							     rd, wr };
+}
+
+void th_fault_clear(struct th *h)
+{
+	h->nfaults = 0;
+}
+
+uint32_t th_reg_read(struct th *h, uint32_t off)
+{
+	return (uint32_t)wrenhw_mmio_read(h->hw, WREN_BAR_REGS, off, 4);
+}
+
+void th_reg_write(struct th *h, uint32_t off, uint32_t val)
+{
+	wrenhw_mmio_write(h->hw, WREN_BAR_REGS, off, val, 4);
+}
+
+void th_db_write(struct th *h, uint32_t page, uint32_t off, uint64_t val)
+{
+	wrenhw_mmio_write(h->hw, WREN_BAR_DB,
+			  (uint64_t)page * WREN_DB_PAGE_SIZE + off, val, 8);
+}

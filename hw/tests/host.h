@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * A test host for libwrenhw: sparse guest memory in a bounded arena, DMA
+ * faults at chosen ranges, recorded interrupts, a fake clock and timer,
+ * captured TX frames and a log sink.
+ */
+#ifndef WRENHW_TEST_HOST_H
+#define WRENHW_TEST_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wrenhw.h"
+
+#define TH_MAX_VECTORS	64
+#define TH_MAX_FAULTS	8
+#define TH_BUS_LIMIT	(1ull << 48)	/* DMA beyond this faults */
+
+struct th_fault {
+	uint64_t start, end;
+	bool read, write;
+};
+
+struct th_page;
+
+struct th {
+	struct wrenhw *hw;
+	struct wrenhw_config cfg;
+	uint64_t now_ns;
+	uint64_t timer_deadline;
+	bool scheduled;
+	unsigned int irqs[TH_MAX_VECTORS];
+	unsigned int tx_frames;
+	unsigned int log_lines;
+	bool verbose;
+	struct th_fault faults[TH_MAX_FAULTS];
+	unsigned int nfaults;
+	/* Sparse memory: open-addressed page table. */
+	struct th_page *pages;
+	size_t npages, max_pages;
+	uint64_t dma_faults;
+};
+
+/* cfg may be NULL for the defaults. */
+struct th *th_create(const struct wrenhw_config *cfg);
+void th_destroy(struct th *h);
+/* Runs deferred work the model asked for (the host's bottom half). */
+void th_run(struct th *h);
+void th_advance(struct th *h, uint64_t ns);
+
+int th_mem_write(struct th *h, uint64_t addr, const void *buf, size_t len);
+int th_mem_read(struct th *h, uint64_t addr, void *buf, size_t len);
+void th_fault_add(struct th *h, uint64_t start, uint64_t len, bool rd,
+		  bool wr);
+void th_fault_clear(struct th *h);
+
+uint32_t th_reg_read(struct th *h, uint32_t off);
+void th_reg_write(struct th *h, uint32_t off, uint32_t val);
+void th_db_write(struct th *h, uint32_t page, uint32_t off, uint64_t val);
+
+#endif

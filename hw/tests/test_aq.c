@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The admin queue: common command checks, the growth rule, buffers and
+ * DMA faults, ring flow control, interrupts, the AEQ, DIAG_FAULT.
+ */
+#include "tests.h"
+
+static struct td_res raw(struct td *d, uint8_t op, void (*edit)(struct wren_aq_cmd *))
+{
+	struct wren_aq_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = op;
+	if (edit)
+		edit(&c);
+	return td_submit(d, &c);
+}
+
+static void set_flags(struct wren_aq_cmd *c) { c->flags = 1; }
+static void set_rsvd0(struct wren_aq_cmd *c) { c->rsvd0 = 0x100; }
+static void set_raw(struct wren_aq_cmd *c) { c->u.raw[3] = 7; }
+static void big_in(struct wren_aq_cmd *c) { c->in_len = WREN_AQ_MAX_BUF_LEN + 1; c->in_addr = 0x1000; }
+static void big_out(struct wren_aq_cmd *c) { c->out_len = WREN_AQ_MAX_BUF_LEN + 8; c->out_addr = 0x1000; }
+static void zero_in(struct wren_aq_cmd *c) { c->in_len = 32; }
+static void odd_in(struct wren_aq_cmd *c) { c->in_len = 32; c->in_addr = 0x10004; }
+static void odd_out(struct wren_aq_cmd *c) { c->out_len = 32; c->out_addr = 0x10002; }
+
+static void common_checks(void)
+{
+	struct td *d = td_new(NULL);
+	struct wren_device_attr a;
+	struct wren_port_attr p;
+	struct td_res r;
+
+	r = raw(d, WREN_AQ_OP_NOP, NULL);
+	tap_ok(r.completed && r.status == 0 && r.cmd_id == d->next_id,
+	       "NOP completes OK with its cmd_id echoed");
+	r = td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a, sizeof(a));
+	tap_ok(r.status == 0 && r.out_len == sizeof(a), "QUERY_DEVICE OK");
+	tap_ok(a.fw_version == 0x01020003 && a.contract_major == 1 &&
+	       !strcmp(a.board_id, "WREN-MODEL") && a.num_ports == 1 &&
+	       a.caps == (WREN_CAP_FLR | WREN_CAP_DIAG_FAULT |
+			  WREN_CAP_COUNTERS) &&
+	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 1024 &&
+	       a.max_gid == 128 && a.mac[5] == 0x01 && a.num_msix == 16,
+	       "QUERY_DEVICE describes the board honestly");
+	memset(&a, 0, sizeof(a));
+	r = td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a, 16);
+	tap_ok(r.status == 0 && r.out_len == 16 && a.fw_version == 0x01020003 &&
+	       a.max_qp == 0, "short out_len: the device writes only out_len");
+	r = td_cmd(d, WREN_AQ_OP_QUERY_PORT, NULL, 0, NULL, 0, &p, sizeof(p));
+	tap_ok(r.status == 0 && r.out_len == sizeof(p) &&
+	       p.state == WREN_PORT_DOWN && p.mtu == 1500 &&
+	       p.max_mtu == 9000 && p.admin_up == 1,
+	       "QUERY_PORT: down until the wire says up, MTU 1500");
+
+	expect(raw(d, 0x05, NULL), WREN_AQ_STATUS_BAD_OPCODE, SYND_CMD(opcode),
+	       "unassigned opcode -> BAD_OPCODE");
+	expect(raw(d, 0xff, NULL), WREN_AQ_STATUS_BAD_OPCODE, SYND_CMD(opcode),
+	       "opcode beyond MAX -> BAD_OPCODE");
+	expect(raw(d, WREN_AQ_OP_NOP, set_flags), WREN_AQ_STATUS_BAD_PARAM,
+	       SYND_CMD(flags), "flags != 0 -> BAD_PARAM at flags");
+	expect(raw(d, WREN_AQ_OP_NOP, set_rsvd0), WREN_AQ_STATUS_BAD_PARAM,
+	       SYND_CMD(rsvd0), "rsvd0 != 0 -> BAD_PARAM at rsvd0");
+	expect(raw(d, WREN_AQ_OP_QUERY_DEVICE, set_raw),
+	       WREN_AQ_STATUS_BAD_PARAM, SYND_CMD(u) + 3,
+	       "unused inline bytes != 0 -> BAD_PARAM at the byte");
+	expect(raw(d, WREN_AQ_OP_NOP, big_in), WREN_AQ_STATUS_BAD_LENGTH,
+	       SYND_CMD(in_len), "in_len > 64 KiB -> BAD_LENGTH");
+	expect(raw(d, WREN_AQ_OP_QUERY_DEVICE, big_out),
+	       WREN_AQ_STATUS_BAD_LENGTH, SYND_CMD(out_len),
+	       "out_len > 64 KiB -> BAD_LENGTH");
+	expect(raw(d, WREN_AQ_OP_SET_PORT, zero_in), WREN_AQ_STATUS_BAD_ADDR,
+	       SYND_CMD(in_addr), "in_len with in_addr 0 -> BAD_ADDR");
+	expect(raw(d, WREN_AQ_OP_SET_PORT, odd_in), WREN_AQ_STATUS_BAD_ADDR,
+	       SYND_CMD(in_addr), "unaligned in_addr -> BAD_ADDR");
+	expect(raw(d, WREN_AQ_OP_QUERY_PORT, odd_out), WREN_AQ_STATUS_BAD_ADDR,
+	       SYND_CMD(out_addr), "unaligned out_addr -> BAD_ADDR");
+	td_free(d);
+}
+
+static void growth_rule(void)
+{
+	struct td *d = td_new(NULL);
+	uint8_t in[64] = { 0 };
+	struct wren_set_port_in *sp = (void *)in;
+
+	sp->mask = WREN_SET_PORT_MTU;
+	sp->mtu = 4000;
+	expect(td_cmd(d, WREN_AQ_OP_SET_PORT, NULL, 0, in, 31, NULL, 0),
+	       WREN_AQ_STATUS_BAD_LENGTH, SYND_CMD(in_len),
+	       "in_len shorter than the structure -> BAD_LENGTH");
+	expect(td_cmd(d, WREN_AQ_OP_SET_PORT, NULL, 0, in, 64, NULL, 0),
+	       WREN_AQ_STATUS_OK, 0,
+	       "longer in_len with zero trailing bytes is accepted");
+	in[40] = 1;
+	expect(td_cmd(d, WREN_AQ_OP_SET_PORT, NULL, 0, in, 64, NULL, 0),
+	       WREN_AQ_STATUS_NOT_SUPPORTED, WREN_SYND_IN | 40,
+	       "non-zero unknown trailing byte -> NOT_SUPPORTED at it");
+	memset(in, 0, 40);
+	expect(td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, in, 64, NULL, 0),
+	       WREN_AQ_STATUS_NOT_SUPPORTED, WREN_SYND_IN | 40,
+	       "input to a command that takes none must be zero");
+	td_free(d);
+}
+
+static void dma_faults(void)
+{
+	struct td *d = td_new(NULL);
+	struct wren_set_port_in sp = { .mask = WREN_SET_PORT_MTU, .mtu = 2000 };
+	struct wren_port_attr p;
+	struct td_res r;
+
+	th_fault_add(d->h, d->scratch_in, 4096, true, false);
+	expect(td_cmd(d, WREN_AQ_OP_SET_PORT, NULL, 0, &sp, sizeof(sp), NULL, 0),
+	       WREN_AQ_STATUS_DMA_ERROR, SYND_CMD(in_addr),
+	       "input buffer DMA fault -> DMA_ERROR");
+	th_fault_clear(d->h);
+	th_fault_add(d->h, d->scratch_out, 4096, false, true);
+	expect(td_cmd(d, WREN_AQ_OP_QUERY_PORT, NULL, 0, NULL, 0, &p, sizeof(p)),
+	       WREN_AQ_STATUS_DMA_ERROR, SYND_CMD(out_addr),
+	       "output buffer DMA fault -> DMA_ERROR");
+	th_fault_clear(d->h);
+	r = td_cmd(d, WREN_AQ_OP_QUERY_PORT, NULL, 0, NULL, 0, &p, sizeof(p));
+	tap_ok(r.status == 0 && p.mtu == 1500,
+	       "failed SET_PORT changed nothing; the device works on");
+
+	/* The AQ ring itself faults: fatal, AQ_DMA. */
+	th_fault_add(d->h, d->aq, 4096, true, false);
+	r = td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(!r.completed &&
+	       (th_reg_read(d->h, WREN_REG_STATUS) & WREN_STATUS_FATAL) &&
+	       th_reg_read(d->h, WREN_REG_FATAL_SYNDROME) == WREN_FATAL_AQ_DMA,
+	       "AQ ring DMA fault -> device fatal, syndrome AQ_DMA");
+	tap_ok(td_aeq_count(d, WREN_EVENT_DEVICE_FATAL) == 1,
+	       "DEVICE_FATAL event posted");
+	th_fault_clear(d->h);
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	td_enable(d);
+	th_fault_add(d->h, d->acq, 4096, false, true);
+	r = td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(!r.completed &&
+	       th_reg_read(d->h, WREN_REG_FATAL_SYNDROME) == WREN_FATAL_AQ_DMA,
+	       "ACQ ring DMA fault -> device fatal");
+	th_fault_clear(d->h);
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	td_enable(d);
+	th_fault_add(d->h, d->aeq, 4096, false, true);
+	th_reg_write(d->h, WREN_REG_AQ_PI, 1000);	/* AQ_ERR event */
+	tap_ok(th_reg_read(d->h, WREN_REG_FATAL_SYNDROME) == WREN_FATAL_AEQ_DMA,
+	       "AEQ ring DMA fault -> device fatal, syndrome AEQ_DMA");
+	th_fault_clear(d->h);
+	td_free(d);
+}
+
+static void flow_control(void)
+{
+	struct td *d = td_new(NULL);
+	struct wren_aq_cmd c;
+	struct td_res r;
+	unsigned int got = 0;
+	bool in_order = true;
+	uint16_t first;
+
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	d->acq_log = 2;			/* 4 completions, 64 commands */
+	td_enable(d);
+	d->auto_ack = false;
+	first = d->next_id + 1;
+	for (int i = 0; i < 10; i++) {
+		memset(&c, 0, sizeof(c));
+		td_queue(d, &c);
+	}
+	td_ring(d);
+	while (td_poll(d, &r)) {
+		in_order &= r.cmd_id == (uint16_t)(first + got);
+		got++;
+	}
+	tap_ok(got == 4, "ACQ full: the device stops at 4 completions (%u)",
+	       got);
+	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci);
+	th_run(d->h);
+	while (td_poll(d, &r)) {
+		in_order &= r.cmd_id == (uint16_t)(first + got);
+		got++;
+	}
+	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci);
+	th_run(d->h);
+	while (td_poll(d, &r)) {
+		in_order &= r.cmd_id == (uint16_t)(first + got);
+		got++;
+	}
+	tap_ok(got == 10 && in_order,
+	       "freeing ACQ space resumes; all 10 answered in order");
+
+	/* A consumer index beyond the producer is ignored. */
+	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci + 3);
+	memset(&c, 0, sizeof(c));
+	td_queue(d, &c);
+	td_ring(d);
+	tap_ok(td_poll(d, &r) && r.status == 0,
+	       "bogus ACQ_CI ignored, queue still works");
+	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci);
+
+	/* PI beyond the ring: ignored, AQ_ERR. */
+	th_reg_write(d->h, WREN_REG_AQ_PI, d->aq_pi + 65);
+	th_run(d->h);
+	tap_ok(!td_poll(d, &r), "PI more than a ring ahead is ignored");
+	tap_ok(td_aeq_count(d, WREN_EVENT_AQ_ERR) == 1, "... and reported");
+	memset(&c, 0, sizeof(c));
+	d->auto_ack = true;
+	r = td_submit(d, &c);
+	tap_ok(r.completed && r.status == 0, "the AQ still works after it");
+	td_free(d);
+}
+
+static void interrupts(void)
+{
+	struct td *d = td_new(NULL);
+	struct th *h = d->h;
+	struct wren_eqe e;
+	unsigned int base;
+
+	th_reg_write(h, WREN_REG_MGMT_VECTOR, 1);
+	td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(h->irqs[1] == 0, "no interrupt while the ACQ is not armed");
+	th_reg_write(h, WREN_REG_ACQ_CI, d->acq_ci | WREN_ARM);
+	tap_ok(h->irqs[1] == 0, "arming an empty ACQ does not interrupt");
+	td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(h->irqs[1] == 1, "armed ACQ: one interrupt on the next entry");
+	td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(h->irqs[1] == 1, "arming is one-shot");
+	/* Arm with an entry already pending: interrupt at once. */
+	d->auto_ack = false;
+	td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	th_reg_write(h, WREN_REG_ACQ_CI, (d->acq_ci - 1) | WREN_ARM);
+	tap_ok(h->irqs[1] == 2, "arming with entries pending interrupts now");
+	th_reg_write(h, WREN_REG_ACQ_CI, d->acq_ci);
+	d->auto_ack = true;
+
+	/* AEQ arm. */
+	base = h->irqs[1];
+	th_reg_write(h, WREN_REG_AEQ_CI, d->aeq_ci | WREN_ARM);
+	th_reg_write(h, WREN_REG_AQ_PI, d->aq_pi + 100);
+	tap_ok(h->irqs[1] == base + 1 && td_aeq_poll(d, &e) &&
+	       e.type == WREN_EVENT_AQ_ERR && e.data == d->aq_pi + 100 &&
+	       e.sub == WREN_AQ_STATUS_BAD_PARAM,
+	       "armed AEQ interrupts on AQ_ERR with the bad PI in data");
+	td_free(d);
+}
+
+static void aeq_overflow(void)
+{
+	struct td *d = td_new(NULL);
+	struct wren_eqe e;
+	unsigned int n = 0;
+
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	d->aeq_log = 1;			/* two entries */
+	td_enable(d);
+	for (int i = 0; i < 5; i++)
+		th_reg_write(d->h, WREN_REG_AQ_PI, 1000 + i);
+	/* Read without acknowledging: only two were written. */
+	for (int i = 0; i < 4; i++) {
+		uint32_t slot = (d->aeq_ci + i) & 1;
+		uint8_t phase = (((d->aeq_ci + i) >> 1) & 1) ? 0 : 1;
+
+		th_mem_read(d->h, d->aeq + slot * 16, &e, sizeof(e));
+		if ((e.owner & 1) == phase)
+			n++;
+	}
+	tap_ok(n == 2, "AEQ of 2 holds 2 events, no overrun of the ring");
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_AQ_ERR &&
+	       e.data == 1000, "first event intact");
+	/* Space appeared: the overrun report follows. */
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_AQ_ERR &&
+	       e.data == 1001, "second event intact");
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_EQ_OVERRUN &&
+	       e.data == 0xffffffff && e.data2 == 3,
+	       "EQ_OVERRUN reports the AEQ's 3 dropped events");
+	tap_ok(!td_aeq_poll(d, &e), "nothing else");
+	td_free(d);
+}
+
+static struct td_res diag(struct td *d, uint32_t fault, uint32_t arg)
+{
+	struct wren_aq_diag_fault f = { .fault = fault, .arg = arg };
+
+	return td_cmd(d, WREN_AQ_OP_DIAG_FAULT, &f, sizeof(f), NULL, 0, NULL, 0);
+}
+
+static void diag_faults(void)
+{
+	struct td *d = td_new(NULL);
+	struct wren_aq_diag_fault f = { .fault = WREN_DIAG_FATAL };
+	struct wren_eqe e;
+	struct td_res r;
+	uint32_t hb;
+
+	expect(diag(d, 9, 0), WREN_AQ_STATUS_BAD_PARAM,
+	       SYND_CMD(u.diag_fault.fault), "DIAG unknown fault -> BAD_PARAM");
+	f.rsvd[2] = 1;
+	expect(td_cmd(d, WREN_AQ_OP_DIAG_FAULT, &f, sizeof(f), NULL, 0, NULL, 0),
+	       WREN_AQ_STATUS_BAD_PARAM, SYND_CMD(u.diag_fault.rsvd) + 8,
+	       "DIAG reserved word -> BAD_PARAM");
+	expect(diag(d, WREN_DIAG_LINK_FLAP, 0), WREN_AQ_STATUS_BAD_PARAM,
+	       SYND_CMD(u.diag_fault.arg), "LINK_FLAP of 0 ms -> BAD_PARAM");
+
+	/* FATAL */
+	expect(diag(d, WREN_DIAG_FATAL, 0), WREN_AQ_STATUS_OK, 0,
+	       "DIAG FATAL completes OK");
+	tap_ok((th_reg_read(d->h, WREN_REG_STATUS) & WREN_STATUS_FATAL) &&
+	       th_reg_read(d->h, WREN_REG_FATAL_SYNDROME) ==
+	       WREN_FATAL_INJECTED, "... then the device is fatal (INJECTED)");
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_DEVICE_FATAL &&
+	       e.data == WREN_FATAL_INJECTED, "DEVICE_FATAL event");
+	r = td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(!r.completed, "a fatal device answers no more commands");
+	hb = th_reg_read(d->h, WREN_REG_HEARTBEAT);
+	th_advance(d->h, 10000000);
+	tap_ok(th_reg_read(d->h, WREN_REG_HEARTBEAT) == hb,
+	       "the heartbeat stops while fatal");
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_AQ_ENABLE);
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	tap_ok(th_reg_read(d->h, WREN_REG_STATUS) == WREN_STATUS_READY &&
+	       th_reg_read(d->h, WREN_REG_FATAL_SYNDROME) == 0,
+	       "reset leaves the fatal state");
+	td_enable(d);
+	expect(td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0),
+	       WREN_AQ_STATUS_OK, 0, "commands work again after reset");
+
+	/* AQ_STALL */
+	expect(diag(d, WREN_DIAG_AQ_STALL, 0), WREN_AQ_STATUS_OK, 0,
+	       "DIAG AQ_STALL completes OK");
+	r = td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(!r.completed, "the next command never completes");
+	r = td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(!r.completed, "... nor the ones behind it");
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	td_enable(d);
+	expect(td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0),
+	       WREN_AQ_STATUS_OK, 0, "reset recovers a stalled AQ");
+
+	/* DROP_EQE */
+	expect(diag(d, WREN_DIAG_DROP_EQE, 1), WREN_AQ_STATUS_OK, 0,
+	       "DIAG DROP_EQE 1");
+	th_reg_write(d->h, WREN_REG_AQ_PI, d->aq_pi + 1000);
+	th_reg_write(d->h, WREN_REG_AQ_PI, d->aq_pi + 1001);
+	tap_ok(td_aeq_count(d, WREN_EVENT_AQ_ERR) == 1,
+	       "one of two events dropped");
+
+	/* LINK_FLAP */
+	wrenhw_set_link(d->h->hw, true, 25000);
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_PORT_STATE &&
+	       e.sub == WREN_PORT_ACTIVE && e.data == 25000,
+	       "link up -> PORT_STATE ACTIVE at 25000");
+	expect(diag(d, WREN_DIAG_LINK_FLAP, 10), WREN_AQ_STATUS_OK, 0,
+	       "DIAG LINK_FLAP 10 ms");
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_PORT_STATE &&
+	       e.sub == WREN_PORT_DOWN &&
+	       !(th_reg_read(d->h, WREN_REG_STATUS) & WREN_STATUS_LINK_UP),
+	       "flap: link down");
+	th_advance(d->h, 9000000);
+	tap_ok(!td_aeq_poll(d, &e), "still down after 9 ms");
+	th_advance(d->h, 2000000);
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_PORT_STATE &&
+	       e.sub == WREN_PORT_ACTIVE &&
+	       (th_reg_read(d->h, WREN_REG_STATUS) & WREN_STATUS_LINK_UP),
+	       "flap over: link up again");
+	td_free(d);
+}
+
+void test_aq(void)
+{
+	common_checks();
+	growth_rule();
+	dma_faults();
+	flow_control();
+	interrupts();
+	aeq_overflow();
+	diag_faults();
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* The test groups of wrenhw-tests and the checks they share. */
+#ifndef WRENHW_TESTS_H
+#define WRENHW_TESTS_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "drv.h"
+#include "tap.h"
+
+#define ANY_SYND	0xffffffffu
+
+/* Checks a completion's status and (unless ANY_SYND) its syndrome. */
+bool expect(struct td_res r, int status, uint32_t synd, const char *what);
+
+#define SYND_CMD(f)	(WREN_SYND_CMD | (uint32_t)offsetof(struct wren_aq_cmd, f))
+#define SYND_IN(t, f)	(WREN_SYND_IN | (uint32_t)offsetof(t, f))
+
+void test_regs(void);
+void test_aq(void);
+void test_eq(void);
+void test_objects(void);
+void test_qp(void);
+void test_mr(void);
+void test_eth_dcb(void);
+void test_phy(void);
+void test_fuzz(void);
+
+#endif
