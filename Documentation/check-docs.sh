@@ -9,6 +9,7 @@
 # Both run under Debian's /usr/bin/python3 (scripts/deps-docs.sh installs
 # python3-docutils and python3-sphinx for it): a python3 earlier in PATH,
 # such as a pyenv build, does not see Debian's modules.
+# check-contract.py then holds the pages against include/linux/wren/.
 # Usage: Documentation/check-docs.sh [output dir for the sphinx build]
 set -eu
 
@@ -29,11 +30,13 @@ fi
 
 files=$(find "$docs" -name '*.rst' | sort)
 n=$(echo "$files" | wc -l)
+# Two more tests compare the contract pages with the headers (layouts
+# through the C compiler, and WREN_* names); one more is sphinx-build.
+plan=$((n + 2))
 if $py -c 'import sphinx' 2>/dev/null; then
-	echo "1..$((n + 1))"
-else
-	echo "1..$n"
+	plan=$((plan + 1))
 fi
+echo "1..$plan"
 
 failed=0
 $py - "$docs" $files <<'PY' || failed=1
@@ -72,11 +75,14 @@ for i, f in enumerate(sys.argv[2:], 1):
 sys.exit(rc)
 PY
 
+$py "$docs/check-contract.py" "$docs" "$docs/../include" $((n + 1)) ||
+	failed=1
+
 if $py -c 'import sphinx' 2>/dev/null; then
 	if log=$($py -m sphinx -W -q -b html "$docs" "$out" 2>&1); then
-		echo "ok $((n + 1)) - sphinx-build -W"
+		echo "ok $((n + 3)) - sphinx-build -W"
 	else
-		echo "not ok $((n + 1)) - sphinx-build -W"
+		echo "not ok $((n + 3)) - sphinx-build -W"
 		echo "$log" | sed 's/^/# /'
 		failed=1
 	fi
