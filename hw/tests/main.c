@@ -22,5 +22,6 @@ int main(void)
 	test_regs();
 	test_aq();
 	test_eq();
+	test_objects();
 	return tap_done();
 }
