@@ -23,5 +23,6 @@ int main(void)
 	test_aq();
 	test_eq();
 	test_objects();
+	test_qp();
 	return tap_done();
 }
