@@ -24,5 +24,6 @@ int main(void)
 	test_eq();
 	test_objects();
 	test_qp();
+	test_mr();
 	return tap_done();
 }
