@@ -39,6 +39,7 @@ fi
 echo "1..$plan"
 
 failed=0
+# shellcheck disable=SC2086 # one argument per file; paths have no blanks
 $py - "$docs" $files <<'PY' || failed=1
 import os, sys
 from docutils import nodes
