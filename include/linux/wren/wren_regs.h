@@ -123,9 +123,13 @@ enum wren_fatal_syndrome {
 
 /* ------------------------------------------------------- capabilities */
 /*
- * A driver uses a feature only when its bit is set, and a device ignores
- * (fails with NOT_SUPPORTED) commands for features whose bit it clears, so
- * any driver works on any device of the same major contract version.
+ * Capability bits name optional features.  A driver uses a feature only
+ * when its bit is set.  The object commands of the base contract (EQ, UAR,
+ * PD, CQ, QP, SRQ, MR, AH, GID, Ethernet queues) are always accepted; the
+ * data path behind them runs only for features whose bit is set.  Commands
+ * that exist only for an optional feature (DCB, CC, PFC watchdog, DIAG,
+ * RESIZE_CQ) fail with NOT_SUPPORTED without their bit.  So any driver
+ * works on any device of the same major contract version.
  */
 #define WREN_CAP_RDMA_RC		_BITULL(0)
 #define WREN_CAP_RDMA_UD		_BITULL(1)
