@@ -207,6 +207,7 @@ static struct whw_err check_cc(const struct wrenhw *hw,
 			       const struct wren_cc_params *p)
 {
 	uint32_t speed = hw->link_speed;
+	size_t bad;
 
 	if (!p->prio_mask)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(prio_mask));
@@ -253,8 +254,9 @@ static struct whw_err check_cc(const struct wrenhw *hw,
 	if (whw_le32(p->rp_rate_reduce_period_us) > MAX_CC_US)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_rate_reduce_period_us));
-	if (!whw_all_zero(p->rsvd, sizeof(p->rsvd), NULL))
-		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rsvd));
+	if (!whw_all_zero(p->rsvd, sizeof(p->rsvd), &bad))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       SYND_CC(rsvd) + (uint32_t)bad);
 	return WHW_OK;
 }
 

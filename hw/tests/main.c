@@ -25,5 +25,6 @@ int main(void)
 	test_objects();
 	test_qp();
 	test_mr();
+	test_eth_dcb();
 	return tap_done();
 }
