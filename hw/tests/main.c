@@ -26,5 +26,6 @@ int main(void)
 	test_qp();
 	test_mr();
 	test_eth_dcb();
+	test_phy();
 	return tap_done();
 }
