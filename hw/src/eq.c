@@ -36,12 +36,14 @@ void whw_aeq_post(struct wrenhw *hw, uint8_t type, uint8_t sub,
 		  uint32_t data, uint32_t data2)
 {
 	struct whw_regq *q = &hw->aeq;
-	uint32_t size = 1u << q->log_size;
 	struct wren_eqe e;
+	uint32_t size;
 	uint64_t off;
 
+	/* log_size is only validated (and frozen) while the AEQ is enabled. */
 	if (!q->enabled || hw->aeq_broken || (hw->status & WREN_STATUS_FATAL))
 		return;
+	size = 1u << q->log_size;
 	if (drop_injected(hw))
 		return;
 	if (((q->pi - q->ci) & WREN_INDEX_MASK) >= size) {

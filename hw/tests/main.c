@@ -27,5 +27,6 @@ int main(void)
 	test_mr();
 	test_eth_dcb();
 	test_phy();
+	test_fuzz();
 	return tap_done();
 }
