@@ -38,7 +38,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(WrenState, WREN)
 
 #define WREN_MSIX_MIN_VECTORS	2
 #define WREN_MSIX_MAX_VECTORS	(PCI_MSIX_FLAGS_QSIZE + 1)
-#define WREN_MAX_DB_PAGES	65536	/* 256 MiB of doorbell BAR */
+#define WREN_MAX_DB_PAGES	65535	/* wren_device_attr.num_db_pages is 16-bit */
 
 struct WrenState {
 	PCIDevice parent_obj;
@@ -53,6 +53,9 @@ struct WrenState {
 	NICState *nic;
 	MemoryRegion regs;
 	MemoryRegion doorbells;
+	/* Bytes the model decodes in BAR0 and BAR2 (the BARs are pow2-sized). */
+	uint64_t regs_used;
+	uint64_t db_used;
 	MemoryRegion msix;
 	QEMUTimer *timer;
 	QEMUBH *bh;
@@ -192,9 +195,13 @@ static void wren_timer_cb(void *opaque)
  * else completes the way a PCIe completer answers an unsupported request:
  * reads return all-ones, writes are dropped.  The model never sees them.
  */
-static bool wren_access_ok(hwaddr off, unsigned int size)
+static bool wren_access_ok(WrenState *s, unsigned int bar, hwaddr off,
+			   unsigned int size)
 {
-	return (size == 4 || size == 8) && !(off & (size - 1));
+	uint64_t used = bar == WREN_BAR_REGS ? s->regs_used : s->db_used;
+
+	return (size == 4 || size == 8) && !(off & (size - 1)) &&
+	       off + size <= used;
 }
 
 static uint64_t wren_mmio_read(WrenState *s, unsigned int bar, hwaddr off,
@@ -202,7 +209,7 @@ static uint64_t wren_mmio_read(WrenState *s, unsigned int bar, hwaddr off,
 {
 	uint64_t val;
 
-	if (!wren_access_ok(off, size))
+	if (!wren_access_ok(s, bar, off, size))
 		return size == 8 ? UINT64_MAX : MAKE_64BIT_MASK(0, size * 8);
 	wren_model_enter(s);
 	val = wrenhw_mmio_read(s->hw, bar, off, size);
@@ -213,7 +220,7 @@ static uint64_t wren_mmio_read(WrenState *s, unsigned int bar, hwaddr off,
 static void wren_mmio_write(WrenState *s, unsigned int bar, hwaddr off,
 			    uint64_t val, unsigned int size)
 {
-	if (!wren_access_ok(off, size)) {
+	if (!wren_access_ok(s, bar, off, size)) {
 		qemu_log_mask(LOG_GUEST_ERROR,
 			      "wren: dropped %u-byte write to BAR%u+0x%" HWADDR_PRIx "\n",
 			      size, bar, off);
@@ -343,15 +350,17 @@ static void wren_write_config(PCIDevice *pdev, uint32_t addr, uint32_t val,
 	pcie_cap_flr_write_config(pdev, addr, val, len);
 }
 
-/* BAR sizes come from the model; refuse ones no PCI BAR could have. */
+/*
+ * The model says how many bytes of a BAR it decodes; the BAR itself is that
+ * rounded up to a power of two, and the tail reads as all-ones.
+ */
 static bool wren_bar_size(WrenState *s, unsigned int bar, uint64_t min,
-			  uint64_t *size, Error **errp)
+			  uint64_t *used, Error **errp)
 {
-	*size = wrenhw_bar_size(s->hw, bar);
-	if (*size < min || !is_power_of_2(*size) || *size > 1 * TiB) {
+	*used = wrenhw_bar_size(s->hw, bar);
+	if (*used < min || *used > 1 * TiB) {
 		error_setg(errp, "model reports BAR%u size 0x%" PRIx64
-			   ", not a power of two in [0x%" PRIx64 ", 1 TiB]",
-			   bar, *size, min);
+			   ", outside [0x%" PRIx64 ", 1 TiB]", bar, *used, min);
 		return false;
 	}
 	return true;
@@ -394,7 +403,6 @@ static void wren_realize(PCIDevice *pdev, Error **errp)
 	WrenState *s = WREN(pdev);
 	DeviceState *dev = DEVICE(pdev);
 	struct wrenhw_config cfg = { 0 };
-	uint64_t regs_size, db_size;
 
 	if (s->num_msix < WREN_MSIX_MIN_VECTORS ||
 	    s->num_msix > WREN_MSIX_MAX_VECTORS) {
@@ -425,8 +433,10 @@ static void wren_realize(PCIDevice *pdev, Error **errp)
 			   s->num_msix, s->num_db_pages, s->link_speed_mbps);
 		goto err_timers;
 	}
-	if (!wren_bar_size(s, WREN_BAR_REGS, WREN_REGS_SIZE, &regs_size, errp) ||
-	    !wren_bar_size(s, WREN_BAR_DB, WREN_DB_PAGE_SIZE, &db_size, errp))
+	if (!wren_bar_size(s, WREN_BAR_REGS, WREN_REGS_SIZE, &s->regs_used,
+			   errp) ||
+	    !wren_bar_size(s, WREN_BAR_DB, WREN_DB_PAGE_SIZE, &s->db_used,
+			   errp))
 		goto err_model;
 
 	pdev->config_write = wren_write_config;
@@ -435,11 +445,11 @@ static void wren_realize(PCIDevice *pdev, Error **errp)
 	pdev->config[PCI_INTERRUPT_PIN] = 0;
 
 	memory_region_init_io(&s->regs, OBJECT(s), &wren_regs_ops, s,
-			      "wren-regs", regs_size);
+			      "wren-regs", pow2ceil(s->regs_used));
 	pci_register_bar(pdev, WREN_BAR_REGS, PCI_BASE_ADDRESS_SPACE_MEMORY |
 			 PCI_BASE_ADDRESS_MEM_TYPE_64, &s->regs);
 	memory_region_init_io(&s->doorbells, OBJECT(s), &wren_db_ops, s,
-			      "wren-doorbells", db_size);
+			      "wren-doorbells", pow2ceil(s->db_used));
 	pci_register_bar(pdev, WREN_BAR_DB, PCI_BASE_ADDRESS_SPACE_MEMORY |
 			 PCI_BASE_ADDRESS_MEM_TYPE_64 |
 			 PCI_BASE_ADDRESS_MEM_PREFETCH, &s->doorbells);
