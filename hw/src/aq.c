@@ -272,7 +272,8 @@ void whw_aq_process(struct wrenhw *hw)
 	while (aq_can_run(hw) && hw->aq.ci != hw->aq.pi && !acq_full(hw)) {
 		uint32_t slot = hw->aq.ci & ((1u << hw->aq.log_size) - 1);
 		uint64_t addr = hw->aq.base + (uint64_t)slot * WREN_AQ_CMD_SIZE;
-		uint8_t out[OUT_MAX];
+		/* Handlers build their output structure in place. */
+		_Alignas(8) uint8_t out[OUT_MAX];
 		struct wren_aq_cmd cmd;
 		struct wren_acq_entry e;
 		struct whw_cmd c;

@@ -11,6 +11,7 @@ static void free_simple(struct whw_table *t)
 		t->slots[i] = NULL;
 	}
 	t->used = 0;
+	t->hint = t->first;
 }
 
 void whw_objects_destroy_all(struct wrenhw *hw)

@@ -12,6 +12,7 @@ int whw_table_init(struct whw_table *t, uint32_t size, uint32_t first)
 	t->size = size;
 	t->first = first;
 	t->used = 0;
+	t->hint = first;
 	t->slots = calloc(size ? size : 1, sizeof(*t->slots));
 	return t->slots ? 0 : -1;
 }
@@ -26,15 +27,19 @@ void whw_table_fini(struct whw_table *t)
 
 int64_t whw_table_alloc(struct whw_table *t, struct whw_obj *obj)
 {
-	for (uint32_t i = t->first; i < t->size; i++) {
+	/* Every index below the hint is in use: lowest-free stays cheap. */
+	for (uint32_t i = t->hint > t->first ? t->hint : t->first;
+	     i < t->size; i++) {
 		if (!t->slots[i]) {
 			t->slots[i] = obj;
 			obj->id = i;
 			obj->refs = 0;
 			t->used++;
+			t->hint = i + 1;
 			return i;
 		}
 	}
+	t->hint = t->size;
 	return -1;
 }
 
@@ -62,5 +67,7 @@ void whw_table_remove(struct whw_table *t, uint32_t id)
 	if (id < t->size && t->slots[id]) {
 		t->slots[id] = NULL;
 		t->used--;
+		if (id < t->hint)
+			t->hint = id;
 	}
 }

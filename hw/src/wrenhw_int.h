@@ -97,6 +97,7 @@ struct whw_table {
 	uint32_t size;
 	uint32_t first;
 	uint32_t used;
+	uint32_t hint;		/* no free slot below this one */
 };
 
 int whw_table_init(struct whw_table *t, uint32_t size, uint32_t first);
