@@ -104,6 +104,12 @@ void whw_db_write(struct wrenhw *hw, uint64_t off, uint64_t val,
 				     queue, page, reg);
 			return;
 		}
+		if (cq->pi - index > (1u << cq->log_size)) {
+			/* Consumer beyond what the device produced. */
+			whw_db_error(hw, &cq->db_err_reported, queue, page,
+				     reg);
+			return;
+		}
 		cq->ci = index;
 		cq->arm |= flags & WREN_DB_CQ_ARM_MASK;
 		break;

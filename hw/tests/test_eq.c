@@ -236,6 +236,12 @@ static void events(void)
 		    WREN_DB_VAL((uint32_t)cqn2, WREN_DB_CQ_ARM_NEXT, 0));
 	cq = whw_table_get(&hw->cqs, (uint64_t)cqn2);
 	tap_ok(cq->arm == WREN_DB_CQ_ARM_NEXT, "its own page arms the CQ");
+	cq->arm = 0;
+	th_db_write(d->h, (uint32_t)uar, WREN_DB_CQ,
+		    WREN_DB_VAL((uint32_t)cqn2, WREN_DB_CQ_ARM_NEXT, 3));
+	tap_ok(cq->arm == 0 && td_aeq_poll(d, &e) &&
+	       e.type == WREN_EVENT_DB_ERR && e.data == cqn2,
+	       "CQ consumer index beyond the producer -> ignored, DB_ERR");
 	th_db_write(d->h, 1, WREN_DB_EQ, WREN_DB_VAL((uint32_t)eqn, 0, 2));
 	th_db_write(d->h, 0, WREN_DB_CQ, WREN_DB_VAL(77, 0, 0));
 	wrenhw_mmio_write(hw, 2, WREN_DB_CQ, WREN_DB_VAL(1, 0, 0), 4);
@@ -246,7 +252,7 @@ static void events(void)
 	       "unknown CQ, 4-byte and unknown-offset doorbells reported");
 	td_cmd(d, WREN_AQ_OP_QUERY_COUNTERS, &set, sizeof(set), NULL, 0, cnt,
 	       sizeof(cnt));
-	tap_ok(cnt[WREN_CNT_DB_ERRORS] == 7,
+	tap_ok(cnt[WREN_CNT_DB_ERRORS] == 8,
 	       "db_errors counts every ignored doorbell (%llu)",
 	       (unsigned long long)cnt[WREN_CNT_DB_ERRORS]);
 	td_free(d);
