@@ -6,7 +6,7 @@
 #   $(BUILD)/kernel-$(KVER).env      KABI= KDIR= VMLINUZ= VMLINUX= KMODDIR= for other rules
 #   make vmrun SCRIPT=path [KVER=] [N=2] [IOMMU=1] [TIMEOUT=600] [PCAP=1]
 #   make vmtest T=test [KVER=] [N=2] [IOMMU=1]    selftests/<test> in the guests
-#   make check-bench                 the bench's own test, TAP in check/bench.tap
+#   make check-bench [KVER=]         the bench's own test, TAP in check/bench.tap
 #
 # QEMU defaults to our own build (mk/qemu.mk); QEMU=/path on the command line
 # uses another binary and skips building ours.
@@ -51,8 +51,11 @@ vmtest: $(BENCH_DEPS)
 	@test -n "$(T)" || { echo "usage: make vmtest T=<test under selftests/> [KVER=6.1|6.12] [IOMMU=1]" >&2; exit 2; }
 	$(BENCH_ENV) $(BENCH_DIR)/vmtest.sh "$(T)" "$(BUILD)/check"
 
+# 6.1 writes check/bench.tap; another KVER writes check/bench-<KVER>.tap.
+BENCH_TAP = $(BUILD)/check/bench$(if $(filter-out 6.1,$(KVER)),-$(KVER)).tap
+
 check-bench: $(BENCH_DEPS)
-	@mkdir -p $(BUILD)/check $(BUILD)/bench/check-bench
-	@rc=0; $(BENCH_ENV) BENCH_OUT="$(BUILD)/bench/check-bench" \
-		$(TOP)/selftests/bench/run.sh >$(BUILD)/check/bench.tap || rc=$$?; \
-	grep -v '^#' $(BUILD)/check/bench.tap; exit $$rc
+	@mkdir -p $(BUILD)/check $(BUILD)/bench/check-bench-$(KVER)
+	@rc=0; $(BENCH_ENV) BENCH_OUT="$(BUILD)/bench/check-bench-$(KVER)" \
+		$(TOP)/selftests/bench/run.sh >$(BENCH_TAP) || rc=$$?; \
+	grep -v '^#' $(BENCH_TAP); exit $$rc
