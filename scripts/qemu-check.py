@@ -365,16 +365,20 @@ def poll(q, fn, tries=200):
     return fn()
 
 
-def check_admin_queue(t):
+def check_admin_queue(t, iommu=False):
     """One admin command end to end: the model fetches it by DMA, completes it
     by DMA and signals MSI-X, all through the glue; then a DMA the bus
-    refuses, and bus mastering switched off."""
+    refuses, and bus mastering switched off.  With iommu, the same with
+    intel-iommu in the machine (translation off until a guest enables it),
+    so DMA takes the IOMMU's address space."""
     L = layout()
     vectors, mac = 8, "52:54:00:ab:cd:ef"
     ram = {"msi": 0x200000, "aq": 0x300000, "acq": 0x301000, "aeq": 0x302000,
            "out": 0x303000}
-    q = QTest(["-machine", "q35", "-device", "wren,mac=%s,vectors=%d" % (mac, vectors)])
-    name = "admin queue"
+    extra = ["-device", "intel-iommu,intremap=off"] if iommu else []
+    q = QTest(["-machine", "q35"] + extra +
+              ["-device", "wren,mac=%s,vectors=%d" % (mac, vectors)])
+    name = "admin queue" + (" (intel-iommu)" if iommu else "")
     try:
         devfn = find_wren(q)
         place_bars(q, devfn)
@@ -437,6 +441,8 @@ def check_admin_queue(t):
         t.eq((bool(done), cqe[:2]), (True, (0x78, C["WREN_AQ_STATUS_DMA_ERROR"])),
              "%s: output to an unbacked bus address completes with DMA_ERROR" % name)
 
+        if iommu:
+            return
         # Without bus mastering the device cannot even fetch the command.
         q.cfg_write(devfn, PCI_COMMAND, PCI_COMMAND_MEMORY, 2)
         q.write(ram["aq"] + 2 * C["WREN_AQ_CMD_SIZE"], C["WREN_AQ_OP_QUERY_DEVICE"], 1)
@@ -448,6 +454,32 @@ def check_admin_queue(t):
         t.result(False, "%s: qtest session ran to the end" % name, e)
     finally:
         q.close()
+
+
+def check_hotplug(t, rounds=3):
+    """Hot-add and hot-remove (ACPI PCI hotplug on pc, the eject done here as
+    the guest's ACPI code would), so realize and exit run in pairs."""
+    slot = 6
+    q = QTest(["-machine", "pc", "-netdev", "user,id=n0"], qmp=True)
+    name = "pc hotplug"
+    try:
+        for i in range(rounds):
+            q.qmp("device_add", driver="wren", id="hp", bus="pci.0",
+                  addr="0x%x" % slot, netdev="n0")
+            added = q.cfg_read(slot << 3, PCI_VENDOR_ID) & 0xffff
+            q.qmp("device_del", id="hp")
+            q.cmd("outl 0xae08 0x%x" % (1 << slot))   # ACPI PCI eject register
+            gone = poll(q, lambda: "wren" not in qom_devices(q), tries=20)
+            if added != C["WREN_PCI_VENDOR_ID"] or not gone:
+                break
+        t.result(added == C["WREN_PCI_VENDOR_ID"] and gone,
+                 "%s: %d rounds of device_add/device_del of wren" % (name, rounds),
+                 "round %d: vendor 0x%x, removed %s" % (i, added, gone))
+    except Exception as e:
+        t.result(False, "%s: qtest session ran to the end" % name, e)
+    finally:
+        q.close()
+    t.eq(q.proc.returncode, 0, "%s: QEMU exited cleanly" % name)
 
 
 def check_pc(t):
@@ -530,7 +562,9 @@ def main():
         check_cli(t)
         check_q35(t)
         check_admin_queue(t)
+        check_admin_queue(t, iommu=True)
         check_pc(t)
+        check_hotplug(t)
         check_topologies(t)
     t.write(os.path.join(BUILD, "check", "qemu.tap"))
     print("1..%d" % len(t.lines))
