@@ -124,6 +124,25 @@ static void create_checks(void)
 	c.ring.addr = pages[1];
 	expect(create_eq(d, &c), WREN_AQ_STATUS_BAD_ADDR, SYND_EQ(ring.addr),
 	       "ring overlapping a page of a live paged EQ -> BAD_ADDR");
+	{
+		/* EQEs land in the listed pages, in list order. */
+		struct wrenhw *hw = d->h->hw;
+		int64_t cqn = td_create_cq(d, 0, 0, 4);
+		struct whw_cq *cq = whw_table_get(&hw->cqs, (uint64_t)cqn);
+		struct wren_eqe e0, e256;
+
+		for (int i = 0; i < 257; i++) {
+			cq->arm = WREN_DB_CQ_ARM_NEXT;
+			whw_cq_notify(hw, cq, false);
+		}
+		th_mem_read(d->h, pages[0], &e0, sizeof(e0));
+		th_mem_read(d->h, pages[1], &e256, sizeof(e256));
+		tap_ok(e0.type == WREN_EVENT_COMP && e0.data == cqn &&
+		       e0.owner == 1 && e256.type == WREN_EVENT_COMP &&
+		       e256.owner == 1,
+		       "EQE 0 in the first listed page, EQE 256 in the second");
+		td_handle_cmd(d, WREN_AQ_OP_DESTROY_CQ, (uint32_t)cqn, NULL, 0);
+	}
 	c = eq_args(d, 4);
 	expect(create_eq(d, &c), WREN_AQ_STATUS_OK, 0, "second EQ");
 	c = eq_args(d, 4);
@@ -219,6 +238,16 @@ static void events(void)
 	       "full EQ: the event is dropped, the ring not overrun");
 	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_EQ_OVERRUN &&
 	       e.data == eqn, "EQ_OVERRUN on the AEQ names the EQ");
+	/* A faulting EQ ring: the EQ stops and the driver hears of it. */
+	th_db_write(d->h, 0, WREN_DB_EQ, WREN_DB_VAL((uint32_t)eqn, 0, 3));
+	th_fault_add(d->h, ring, 32, false, true);
+	th_db_write(d->h, 0, WREN_DB_CQ,
+		    WREN_DB_VAL((uint32_t)cqn, WREN_DB_CQ_ARM_NEXT, 0));
+	whw_cq_notify(hw, cq, false);
+	th_fault_clear(d->h);
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_EQ_OVERRUN &&
+	       e.data == eqn && e.sub == WREN_WQ_SYND_DMA,
+	       "EQ ring DMA fault -> EQ_OVERRUN with sub DMA");
 	th_db_write(d->h, 0, WREN_DB_EQ, WREN_DB_VAL((uint32_t)eqn, 0, 7));
 	tap_ok(td_aeq_count(d, WREN_EVENT_DB_ERR) == 1,
 	       "EQ consumer index beyond producer -> DB_ERR");
