@@ -77,6 +77,8 @@ collect() {
 }
 
 mkdir -p "$checkdir"
+# A run with fewer guests than the last one must not leave old files counted.
+rm -f "$checkdir/guest-$label-$name-g"*.tap
 status=0
 for ((g = 0; g < N; g++)); do
 	tap=$checkdir/guest-$label-$name-g$g.tap
