@@ -197,7 +197,11 @@ void wrenhw_reset(struct wrenhw *hw)
 /* The device stops: no more admin commands, doorbells or events. */
 void whw_go_fatal(struct wrenhw *hw, uint32_t syndrome, uint32_t info)
 {
-	if (hw->status & WREN_STATUS_FATAL)
+	/*
+	 * The first cause wins: posting the fatal event may itself fail
+	 * (e.g. bus mastering off) and come back here with AEQ_DMA.
+	 */
+	if ((hw->status & WREN_STATUS_FATAL) || hw->fatal_syndrome)
 		return;
 	whw_log(hw, "wren: fatal error, syndrome %u info 0x%x", syndrome,
 		info);

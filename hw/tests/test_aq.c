@@ -150,6 +150,17 @@ static void dma_faults(void)
 	tap_ok(th_reg_read(d->h, WREN_REG_FATAL_SYNDROME) == WREN_FATAL_AEQ_DMA,
 	       "AEQ ring DMA fault -> device fatal, syndrome AEQ_DMA");
 	th_fault_clear(d->h);
+	/* Bus mastering off: every DMA fails; the first cause is reported. */
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	td_enable(d);
+	th_fault_add(d->h, 0, TH_BUS_LIMIT, true, true);
+	r = td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
+	tap_ok(!r.completed &&
+	       (th_reg_read(d->h, WREN_REG_STATUS) & WREN_STATUS_FATAL) &&
+	       th_reg_read(d->h, WREN_REG_FATAL_SYNDROME) == WREN_FATAL_AQ_DMA &&
+	       th_reg_read(d->h, WREN_REG_FATAL_INFO) == (uint32_t)d->aq,
+	       "all DMA refused: fatal with the first cause, AQ_DMA at the AQ");
+	th_fault_clear(d->h);
 	td_free(d);
 }
 
