@@ -7,6 +7,8 @@
 static void free_simple(struct whw_table *t)
 {
 	for (uint32_t i = 0; i < t->size; i++) {
+		if (t->slots[i])
+			t->gens[i]++;
 		free(t->slots[i]);
 		t->slots[i] = NULL;
 	}

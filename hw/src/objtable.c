@@ -14,13 +14,16 @@ int whw_table_init(struct whw_table *t, uint32_t size, uint32_t first)
 	t->used = 0;
 	t->hint = first;
 	t->slots = calloc(size ? size : 1, sizeof(*t->slots));
-	return t->slots ? 0 : -1;
+	t->gens = calloc(size ? size : 1, sizeof(*t->gens));
+	return t->slots && t->gens ? 0 : -1;
 }
 
 void whw_table_fini(struct whw_table *t)
 {
 	free(t->slots);
+	free(t->gens);
 	t->slots = NULL;
+	t->gens = NULL;
 	t->size = 0;
 	t->used = 0;
 }
@@ -34,6 +37,7 @@ int64_t whw_table_alloc(struct whw_table *t, struct whw_obj *obj)
 			t->slots[i] = obj;
 			obj->id = i;
 			obj->refs = 0;
+			obj->gen = t->gens[i];
 			t->used++;
 			t->hint = i + 1;
 			return i;
@@ -51,6 +55,7 @@ bool whw_table_insert_at(struct whw_table *t, uint32_t id,
 	t->slots[id] = obj;
 	obj->id = id;
 	obj->refs = 0;
+	obj->gen = t->gens[id];
 	t->used++;
 	return true;
 }
@@ -62,10 +67,18 @@ void *whw_table_get(const struct whw_table *t, uint64_t id)
 	return t->slots[id];
 }
 
+void *whw_table_get_gen(const struct whw_table *t, uint64_t id, uint32_t gen)
+{
+	struct whw_obj *o = whw_table_get(t, id);
+
+	return o && o->gen == gen ? o : NULL;
+}
+
 void whw_table_remove(struct whw_table *t, uint32_t id)
 {
 	if (id < t->size && t->slots[id]) {
 		t->slots[id] = NULL;
+		t->gens[id]++;
 		t->used--;
 		if (id < t->hint)
 			t->hint = id;

@@ -86,6 +86,7 @@ static inline uint64_t whw_le64(uint64_t v) { return v; }
 struct whw_obj {
 	uint32_t id;
 	uint32_t refs;		/* other objects that name this one */
+	uint32_t gen;		/* slot generation when it was made */
 };
 
 /*
@@ -94,6 +95,7 @@ struct whw_obj {
  */
 struct whw_table {
 	void **slots;
+	uint32_t *gens;		/* bumped each time a slot is freed */
 	uint32_t size;
 	uint32_t first;
 	uint32_t used;
@@ -107,6 +109,12 @@ int64_t whw_table_alloc(struct whw_table *t, struct whw_obj *obj);
 bool whw_table_insert_at(struct whw_table *t, uint32_t id,
 			 struct whw_obj *obj);
 void *whw_table_get(const struct whw_table *t, uint64_t id);
+/*
+ * As whw_table_get(), but only if the object is the one that held the slot
+ * at generation @gen: engines that remember (id, gen) across commands
+ * never act on a destroyed object's successor.
+ */
+void *whw_table_get_gen(const struct whw_table *t, uint64_t id, uint32_t gen);
 void whw_table_remove(struct whw_table *t, uint32_t id);
 
 static inline void whw_ref(struct whw_obj *o)

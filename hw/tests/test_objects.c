@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* PDs, UARs, GIDs, AHs, CQs and SRQs: creation checks and references. */
 #include "tests.h"
+#include "wrenhw_int.h"
 
 #define SYND_GID(f)	SYND_IN(struct wren_set_gid_in, f)
 #define SYND_AH(f)	SYND_IN(struct wren_create_ah_in, f)
@@ -359,8 +360,34 @@ static void srq(void)
 	td_free(d);
 }
 
+static void table(void)
+{
+	struct whw_table t;
+	struct whw_obj a, b, c, x;
+	bool ok;
+
+	ok = whw_table_init(&t, 4, 1) == 0;
+	ok &= whw_table_alloc(&t, &a) == 1 && whw_table_alloc(&t, &b) == 2 &&
+	      whw_table_alloc(&t, &c) == 3 && whw_table_alloc(&t, &x) == -1;
+	tap_ok(ok && t.used == 3, "table: lowest-free from `first`, full at size");
+	tap_ok(!whw_table_get(&t, 0) && !whw_table_get(&t, 4) &&
+	       !whw_table_get(&t, UINT64_MAX) && whw_table_get(&t, 2) == &b,
+	       "table: out-of-range and reserved handles are not found");
+	whw_table_remove(&t, 2);
+	tap_ok(!whw_table_get(&t, 2) && whw_table_alloc(&t, &x) == 2,
+	       "table: a freed handle is reused first");
+	tap_ok(x.gen == b.gen + 1 && !whw_table_get_gen(&t, 2, b.gen) &&
+	       whw_table_get_gen(&t, 2, x.gen) == &x,
+	       "table: the generation tells a successor from the old object");
+	tap_ok(whw_table_insert_at(&t, 0, &b) && !whw_table_insert_at(&t, 0, &b) &&
+	       !whw_table_insert_at(&t, 9, &b),
+	       "table: insert_at takes a reserved free slot once, bounded");
+	whw_table_fini(&t);
+}
+
 void test_objects(void)
 {
+	table();
 	pd_uar();
 	gid_ah();
 	cq();
