@@ -141,6 +141,12 @@ static void enables(void)
 	/* 2^8 64-byte commands = 16 KiB: an ACQ 4 KiB in overlaps. */
 	tap_ok(aq_enable_fails(0x10000, 8, 0x11000, 4, WREN_AQ_STATUS_BAD_ADDR),
 	       "AQ enable: AQ and ACQ overlap -> BAD_ADDR");
+	h = th_create(NULL);
+	program(h, 0x10000, 8, 0x14000, 4);	/* ACQ right after the AQ */
+	th_reg_write(h, WREN_REG_CONTROL, WREN_CONTROL_AQ_ENABLE);
+	tap_ok(th_reg_read(h, WREN_REG_STATUS) & WREN_STATUS_AQ_READY,
+	       "AQ enable: adjacent AQ and ACQ are fine");
+	th_destroy(h);
 	tap_ok(aq_enable_fails(0xfffffffffffff000ull, 8, 0x11000, 4,
 			       WREN_AQ_STATUS_BAD_ADDR),
 	       "AQ enable: ring wrapping the bus -> BAD_ADDR");
