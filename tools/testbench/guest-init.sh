@@ -191,6 +191,9 @@ stage2() {
 	fi
 	rc=$?
 	say "script exited with $rc"
+	# The whole kernel log, for post-mortems (the console only gets
+	# warnings and worse: the kernel runs with "quiet").
+	$bb dmesg >"$share/guest$guest.dmesg" 2>/dev/null
 	echo "$rc" >"$share/guest$guest.rc"
 	power_off
 }
