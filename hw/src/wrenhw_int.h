@@ -217,6 +217,7 @@ struct whw_cq {
 	uint32_t pi;
 	uint32_t ci;		/* from the last CQ doorbell */
 	uint32_t arm;		/* WREN_DB_CQ_ARM_* pending, one-shot */
+	bool error;		/* overrun or ring DMA failure: dead */
 	bool db_err_reported;
 };
 
@@ -527,6 +528,10 @@ void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
 		     bool arm);
 /* A CQE was written to @cq: raise its completion event if armed. */
 void whw_cq_notify(struct wrenhw *hw, struct whw_cq *cq, bool solicited);
+
+/* cq.c: writes one 32-byte CQE (owner set by the device); -1 if dropped. */
+int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
+		bool solicited);
 
 /* doorbell.c */
 void whw_db_write(struct wrenhw *hw, uint64_t off, uint64_t val,

@@ -287,8 +287,76 @@ static void events(void)
 	td_free(d);
 }
 
+/* The completion writer later engines use: phases, full ring, overrun. */
+static void cqe_writer(void)
+{
+	struct td *d = td_new(NULL);
+	struct wrenhw *hw = d->h->hw;
+	struct wren_create_cq_in in;
+	struct wren_cqe cqe, got;
+	struct wren_cq_dbrec rec = { 0 };
+	struct wren_eqe e;
+	struct whw_cq *cq;
+	uint32_t eqn = (uint32_t)td_create_eq(d, 4, 2, NULL);
+	bool phases = true;
+	struct td_res r;
+
+	memset(&in, 0, sizeof(in));
+	in.ring.addr = td_alloc(d, 4096, 4096);
+	in.ring.page_shift = 12;
+	in.dbrec_addr = td_alloc(d, 8, 8);
+	in.eqn = eqn;
+	in.log_size = 2;			/* 4 CQEs */
+	r = td_cmd(d, WREN_AQ_OP_CREATE_CQ, NULL, 0, &in, sizeof(in), NULL, 0);
+	cq = whw_table_get(&hw->cqs, r.result);
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.owner = 0xfe;		/* the device decides the owner byte */
+	for (uint32_t i = 0; i < 4; i++) {
+		cqe.byte_len = 100 + i;
+		phases &= whw_cq_post(hw, cq, &cqe, false) == 0;
+		th_mem_read(d->h, in.ring.addr + i * 32, &got, sizeof(got));
+		phases &= got.owner == 1 && got.byte_len == 100 + i;
+	}
+	tap_ok(phases, "CQEs written in order with owner phase 1 on the first pass");
+	cqe.byte_len = 200;
+	tap_ok(whw_cq_post(hw, cq, &cqe, false) == -1 && td_aeq_poll(d, &e) &&
+	       e.type == WREN_EVENT_CQ_ERR && e.sub == WREN_CQ_SYND_OVERRUN &&
+	       e.data == r.result, "a fifth CQE in a full ring: CQ_ERR OVERRUN");
+	tap_ok(whw_cq_post(hw, cq, &cqe, false) == -1,
+	       "a CQ in error takes no more CQEs");
+	td_handle_cmd(d, WREN_AQ_OP_DESTROY_CQ, (uint32_t)r.result, NULL, 0);
+
+	/* Same again, but the driver consumed two (doorbell record only). */
+	in.ring.addr = td_alloc(d, 4096, 4096);
+	r = td_cmd(d, WREN_AQ_OP_CREATE_CQ, NULL, 0, &in, sizeof(in), NULL, 0);
+	cq = whw_table_get(&hw->cqs, r.result);
+	rec.ci = 0;
+	th_mem_write(d->h, in.dbrec_addr, &rec, sizeof(rec));
+	for (uint32_t i = 0; i < 4; i++)
+		whw_cq_post(hw, cq, &cqe, false);
+	rec.ci = 2;
+	th_mem_write(d->h, in.dbrec_addr, &rec, sizeof(rec));
+	th_db_write(d->h, 0, WREN_DB_CQ,
+		    WREN_DB_VAL((uint32_t)r.result, WREN_DB_CQ_ARM_NEXT, 0));
+	cqe.byte_len = 300;
+	tap_ok(whw_cq_post(hw, cq, &cqe, true) == 0,
+	       "full by the doorbell, room by the doorbell record: written");
+	th_mem_read(d->h, in.ring.addr, &got, sizeof(got));
+	tap_ok(got.owner == 0 && got.byte_len == 300,
+	       "second pass over the ring has owner phase 0");
+	tap_ok(d->h->irqs[2] == 0 && cq->arm == 0,
+	       "armed CQ fired its completion event (EQ not armed: no IRQ)");
+	th_fault_add(d->h, in.ring.addr, 4096, false, true);
+	tap_ok(whw_cq_post(hw, cq, &cqe, false) == -1 && td_aeq_poll(d, &e) &&
+	       e.type == WREN_EVENT_CQ_ERR && e.sub == WREN_CQ_SYND_DMA,
+	       "CQ ring DMA fault: CQ_ERR DMA");
+	th_fault_clear(d->h);
+	td_free(d);
+}
+
 void test_eq(void)
 {
 	create_checks();
 	events();
+	cqe_writer();
 }

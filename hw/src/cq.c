@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Writing completions: the one path every engine (RDMA, Ethernet) uses to
+ * put a 32-byte CQE into a CQ ring.  It never overruns the ring: when the
+ * ring looks full the device re-reads the consumer index from the CQ's
+ * doorbell record, and if it is really full the CQ goes into error with
+ * WREN_EVENT_CQ_ERR / WREN_CQ_SYND_OVERRUN, as hardware does.
+ */
+#include "wrenhw_int.h"
+
+static void cq_error(struct wrenhw *hw, struct whw_cq *cq, uint8_t synd)
+{
+	cq->error = true;
+	if (synd == WREN_CQ_SYND_OVERRUN)
+		hw->cnt_rdma[WREN_RDMA_CNT_CQ_OVERFLOW]++;
+	whw_aeq_post(hw, WREN_EVENT_CQ_ERR, synd, cq->hdr.id, 0);
+}
+
+/* Refreshes the consumer index from the doorbell record; false on DMA error. */
+static bool refresh_ci(struct wrenhw *hw, struct whw_cq *cq)
+{
+	struct wren_cq_dbrec rec;
+	uint32_t ci;
+
+	if (hw->ops->dma_read(hw->opaque, cq->dbrec_addr, &rec, sizeof(rec)))
+		return false;
+	ci = whw_le32(rec.ci);
+	/* A record claiming more than was produced is ignored. */
+	if (cq->pi - ci <= (1u << cq->log_size))
+		cq->ci = ci;
+	return true;
+}
+
+int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
+		bool solicited)
+{
+	uint32_t size = 1u << cq->log_size;
+	uint8_t e[WREN_CQE_SIZE];
+	uint64_t off;
+
+	if (cq->error || (hw->status & WREN_STATUS_FATAL))
+		return -1;
+	if (cq->pi - cq->ci >= size) {
+		if (!refresh_ci(hw, cq)) {
+			cq_error(hw, cq, WREN_CQ_SYND_DMA);
+			return -1;
+		}
+		if (cq->pi - cq->ci >= size) {
+			cq_error(hw, cq, WREN_CQ_SYND_OVERRUN);
+			return -1;
+		}
+	}
+	for (unsigned int i = 0; i < sizeof(e); i++)
+		e[i] = ((const uint8_t *)cqe)[i];
+	/* owner is the last byte of both wren_cqe and wren_eth_cqe. */
+	e[WREN_CQE_SIZE - 1] = ((cq->pi >> cq->log_size) & 1) ? 0
+							       : WREN_OWNER_PHASE;
+	off = (uint64_t)(cq->pi & (size - 1)) * WREN_CQE_SIZE;
+	if (whw_ring_write_entry(hw, &cq->ring, off, e, sizeof(e))) {
+		cq_error(hw, cq, WREN_CQ_SYND_DMA);
+		return -1;
+	}
+	cq->pi++;
+	whw_cq_notify(hw, cq, solicited);
+	return 0;
+}
