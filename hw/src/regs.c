@@ -98,7 +98,7 @@ static void regq_disable(struct wrenhw *hw, struct whw_regq *q)
 	q->armed = false;
 }
 
-static void aq_enable(struct wrenhw *hw)
+static uint8_t aq_enable(struct wrenhw *hw)
 {
 	uint8_t st;
 
@@ -111,16 +111,16 @@ static void aq_enable(struct wrenhw *hw)
 		if (st)
 			regq_disable(hw, &hw->aq);
 	}
-	hw->aq_error = st;
 	if (st) {
 		whw_log(hw, "wren: AQ enable rejected, status %u", st);
-		return;
+		return st;
 	}
 	whw_ring_link(hw, &hw->acq.ring);
 	hw->aq_stalled = false;
 	hw->aq_stall_armed = false;
 	hw->control |= WREN_CONTROL_AQ_ENABLE;
 	hw->status |= WREN_STATUS_AQ_READY;
+	return WREN_AQ_STATUS_OK;
 }
 
 static void aq_disable(struct wrenhw *hw)
@@ -133,21 +133,21 @@ static void aq_disable(struct wrenhw *hw)
 	hw->status &= ~WREN_STATUS_AQ_READY;
 }
 
-static void aeq_enable(struct wrenhw *hw)
+static uint8_t aeq_enable(struct wrenhw *hw)
 {
 	uint8_t st = regq_enable(hw, &hw->aeq, WREN_EQE_SIZE,
 				 WREN_AEQ_LOG_SIZE_MIN, WREN_AEQ_LOG_SIZE_MAX);
 
-	hw->aq_error = st;
 	if (st) {
 		whw_log(hw, "wren: AEQ enable rejected, status %u", st);
-		return;
+		return st;
 	}
 	whw_ring_link(hw, &hw->aeq.ring);
 	hw->aeq_dropped = 0;
 	hw->aeq_overrun_pending = false;
 	hw->control |= WREN_CONTROL_AEQ_ENABLE;
 	hw->status |= WREN_STATUS_AEQ_READY;
+	return WREN_AQ_STATUS_OK;
 }
 
 static void aeq_disable(struct wrenhw *hw)
@@ -159,20 +159,32 @@ static void aeq_disable(struct wrenhw *hw)
 
 static void control_write(struct wrenhw *hw, uint32_t val)
 {
+	uint8_t st = WREN_AQ_STATUS_OK;
+	bool tried = false;
+
 	if (val & WREN_CONTROL_RESET) {
 		whw_state_reset(hw);
 		return;
 	}
 	if (hw->status & WREN_STATUS_FATAL)
 		return;		/* only a reset leaves the fatal state */
-	if ((val & WREN_CONTROL_AQ_ENABLE) && !hw->aq.enabled)
-		aq_enable(hw);
-	else if (!(val & WREN_CONTROL_AQ_ENABLE) && hw->aq.enabled)
+	/* AQ_ERROR: the first rejection of this write, 0 if all enabled. */
+	if ((val & WREN_CONTROL_AQ_ENABLE) && !hw->aq.enabled) {
+		st = aq_enable(hw);
+		tried = true;
+	} else if (!(val & WREN_CONTROL_AQ_ENABLE) && hw->aq.enabled) {
 		aq_disable(hw);
-	if ((val & WREN_CONTROL_AEQ_ENABLE) && !hw->aeq.enabled)
-		aeq_enable(hw);
-	else if (!(val & WREN_CONTROL_AEQ_ENABLE) && hw->aeq.enabled)
+	}
+	if ((val & WREN_CONTROL_AEQ_ENABLE) && !hw->aeq.enabled) {
+		uint8_t aeq_st = aeq_enable(hw);
+
+		st = st ? st : aeq_st;
+		tried = true;
+	} else if (!(val & WREN_CONTROL_AEQ_ENABLE) && hw->aeq.enabled) {
 		aeq_disable(hw);
+	}
+	if (tried)
+		hw->aq_error = st;
 	if (hw->aq.enabled && hw->ops->schedule)
 		hw->ops->schedule(hw->opaque);
 }

@@ -187,6 +187,18 @@ static void enables(void)
 	tap_ok(!(th_reg_read(h, WREN_REG_STATUS) & WREN_STATUS_AQ_READY) &&
 	       (th_reg_read(h, WREN_REG_STATUS) & WREN_STATUS_AEQ_READY),
 	       "clearing AQ_ENABLE disables the AQ only");
+	th_reg_write(h, WREN_REG_CONTROL, 0);
+	tap_ok(th_reg_read(h, WREN_REG_STATUS) == WREN_STATUS_READY &&
+	       th_reg_read(h, WREN_REG_CONTROL) == 0,
+	       "clearing AEQ_ENABLE disables the AEQ");
+	/* One write enabling both: a bad AQ is not hidden by a good AEQ. */
+	th_reg_write(h, WREN_REG_AQ_LOG_SIZE, 0);
+	th_reg_write(h, WREN_REG_CONTROL,
+		     WREN_CONTROL_AQ_ENABLE | WREN_CONTROL_AEQ_ENABLE);
+	tap_ok(th_reg_read(h, WREN_REG_STATUS) ==
+	       (WREN_STATUS_READY | WREN_STATUS_AEQ_READY) &&
+	       th_reg_read(h, WREN_REG_AQ_ERROR) == WREN_AQ_STATUS_BAD_SIZE,
+	       "AQ rejected, AEQ enabled in the same write: AQ_ERROR keeps BAD_SIZE");
 	th_reg_write(h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
 	tap_ok(th_reg_read(h, WREN_REG_STATUS) == WREN_STATUS_READY &&
 	       th_reg_read(h, WREN_REG_CONTROL) == 0 &&
