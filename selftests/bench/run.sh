@@ -57,15 +57,25 @@ for g in 0 1; do
 	[ -s "$run/guest$g.boot" ] && diag "g$g booted to the script in $(cat "$run/guest$g.boot") s"
 done
 
-# 2. A failing script and a hanging one must both make vmrun fail.
-run=$out/failure
-N=2 IOMMU=0 TIMEOUT=60 RUN_DIR=$run "$vmrun" "$here/guest-fail.sh" >"$out/failure.log" 2>&1
+# 2. A failing script and a hanging one must both make vmrun and vmtest
+# fail, and vmtest must file "not ok" lines for them (in a private check
+# directory: these failures are expected, the summary must not count them).
+mkdir -p "$out/failure-check"
+N=2 IOMMU=0 TIMEOUT=60 BUILD=$out/failure-build "$top/tools/testbench/vmtest.sh" \
+	bench/guest-fail.sh "$out/failure-check" >"$out/failure.log" 2>&1
 rc=$?
+run=$out/failure-build/bench/vmtest-$kver-bench_guest-fail.sh
 diag "$(cat "$out/failure.log")"
-check "vmrun exits non-zero when a guest's script fails" test $rc != 0
+check "vmrun/vmtest exit non-zero when a guest's script fails" test $rc != 0
 check "the failing script's status (3) came back" test "$(cat "$run/guest0.rc" 2>/dev/null)" = 3
 check "vmrun reports the failure" grep -q 'guest0 script FAILED with exit status 3' "$out/failure.log"
 check "a hanging guest is killed at TIMEOUT and reported" grep -q 'guest1 TIMED OUT' "$out/failure.log"
+tap0=$out/failure-check/guest-$kver-bench_guest-fail.sh-g0.tap
+tap1=$out/failure-check/guest-$kver-bench_guest-fail.sh-g1.tap
+check "vmtest keeps the guest's own result, prefixed" grep -qx "ok 1 - g0/$kver: before failing" "$tap0"
+check "vmtest files a failing exit status as not ok" grep -q "^not ok .*exited with status 3" "$tap0"
+check "vmtest files an unmet plan as not ok" grep -q "^not ok .*planned 3 results" "$tap0"
+check "vmtest files a hang as not ok" grep -q "^not ok .*did not finish: timeout" "$tap1"
 
 # 3. IOMMU=1: the basics again in one guest, with intel-iommu active.
 run=$out/iommu
