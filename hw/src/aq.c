@@ -267,9 +267,19 @@ static bool aq_can_run(const struct wrenhw *hw)
 	       !hw->aq_stalled;
 }
 
+/* Commands per wrenhw_process() call, so the host's loop is never starved. */
+#define AQ_BUDGET	64
+
 void whw_aq_process(struct wrenhw *hw)
 {
+	unsigned int budget = AQ_BUDGET;
+
 	while (aq_can_run(hw) && hw->aq.ci != hw->aq.pi && !acq_full(hw)) {
+		if (!budget--) {
+			if (hw->ops->schedule)
+				hw->ops->schedule(hw->opaque);
+			return;
+		}
 		uint32_t slot = hw->aq.ci & ((1u << hw->aq.log_size) - 1);
 		uint64_t addr = hw->aq.base + (uint64_t)slot * WREN_AQ_CMD_SIZE;
 		/* Handlers build their output structure in place. */

@@ -58,9 +58,10 @@ struct td *td_new(const struct wrenhw_config *cfg)
 	d->aq_log = 6;
 	d->acq_log = 6;
 	d->aeq_log = 6;
-	d->aq = td_alloc(d, WREN_AQ_CMD_SIZE << d->aq_log, 4096);
-	d->acq = td_alloc(d, WREN_ACQ_ENTRY_SIZE << d->acq_log, 4096);
-	d->aeq = td_alloc(d, WREN_EQE_SIZE << d->aeq_log, 4096);
+	/* Room for rings of up to 2^8 entries: tests resize them. */
+	d->aq = td_alloc(d, WREN_AQ_CMD_SIZE << 8, 4096);
+	d->acq = td_alloc(d, WREN_ACQ_ENTRY_SIZE << 8, 4096);
+	d->aeq = td_alloc(d, WREN_EQE_SIZE << 8, 4096);
 	d->scratch_in = td_alloc(d, WREN_AQ_MAX_BUF_LEN, 4096);
 	d->scratch_out = td_alloc(d, WREN_AQ_MAX_BUF_LEN, 4096);
 	d->auto_ack = true;

@@ -204,6 +204,34 @@ static void flow_control(void)
 	tap_ok(got == 10 && in_order,
 	       "freeing ACQ space resumes; all 10 answered in order");
 
+	/* A burst larger than one processing budget: rescheduled, not lost. */
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	d->acq_log = 7;
+	d->aq_log = 7;
+	td_enable(d);
+	for (int i = 0; i < 100; i++) {
+		memset(&c, 0, sizeof(c));
+		td_queue(d, &c);
+	}
+	th_reg_write(d->h, WREN_REG_AQ_PI, d->aq_pi);
+	d->h->scheduled = false;
+	wrenhw_process(d->h->hw);
+	got = 0;
+	while (td_poll(d, &r))
+		got++;
+	tap_ok(got == 64 && d->h->scheduled,
+	       "one process call answers 64 commands and asks to be run again");
+	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci);
+	th_run(d->h);
+	while (td_poll(d, &r))
+		got++;
+	tap_ok(got == 100, "the rest follow on the next run");
+	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci);
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	d->acq_log = 6;
+	d->aq_log = 6;
+	td_enable(d);
+
 	/* A consumer index beyond the producer is ignored. */
 	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci + 3);
 	memset(&c, 0, sizeof(c));
