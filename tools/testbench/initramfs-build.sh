@@ -30,6 +30,10 @@ key=$(
 	} | sha256sum | cut -c1-16
 )
 cache=${WREN_CACHE:-/var/cache/wren}/initramfs
+if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+	# An unusable cache only costs time: fall back to the build directory.
+	cache=${BUILD:-$here/../../build}/cache/initramfs
+fi
 out=$cache/$KABI-$key.cpio.gz
 if [ -f "$out" ]; then
 	echo "$out"

@@ -14,9 +14,13 @@ set -eu
 
 kver=${1:?usage: kernel-fetch.sh KVER ENVFILE}
 envfile=${2:?usage: kernel-fetch.sh KVER ENVFILE}
-cache=${WREN_CACHE:-/var/cache/wren}/kernels
 here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/../.." && pwd)}
+# An unusable cache only costs time: fall back to the build directory.
+cache=${WREN_CACHE:-/var/cache/wren}/kernels
+if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+	cache=${BUILD:-$top/build}/cache/kernels
+fi
 
 case "$kver" in
 6.1 | 6.12) ;;
