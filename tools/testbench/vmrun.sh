@@ -40,6 +40,10 @@ read -r -a fw_args <<<"${QEMU_FW_ARGS:-}"
 . "$KERNEL_ENV"
 initrd=$("$here/initramfs-build.sh" "$KERNEL_ENV")
 
+RUN_DIR=$(realpath -m "$RUN_DIR")
+case "$RUN_DIR" in
+/ | "$top" | "$HOME") echo "vmrun: refusing RUN_DIR=$RUN_DIR (it is emptied)" >&2; exit 2 ;;
+esac
 rm -rf "$RUN_DIR"
 mkdir -p "$RUN_DIR"
 # Unix socket paths must stay under 108 bytes: keep the fabric dirs short.
@@ -69,7 +73,7 @@ start_fabric() {
 	fi
 	"$FABRIC" "${args[@]}" >"$RUN_DIR/fabric-$name.log" 2>&1 &
 	pids+=($!)
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 100; i++)); do
 		[ -S "$dir/port$((N - 1)).sock" ] && return 0
 		sleep 0.1
 	done
