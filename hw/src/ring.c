@@ -143,7 +143,10 @@ struct whw_err whw_ring_load(struct wrenhw *hw, struct whw_ring *r,
 	r->bytes = bytes;
 	err = load_pages(hw, r, addr, synd_base);
 	if (err.status) {
-		whw_ring_free(hw, r);
+		/* Not yet counted in ring_pages_used: just drop the arrays. */
+		free(r->pages);
+		free(r->ext);
+		memset(r, 0, sizeof(*r));
 		return err;
 	}
 	hw->ring_pages_used += npages;

@@ -116,9 +116,23 @@ static void create_checks(void)
 		expect(create_eq(d, &c), WREN_AQ_STATUS_BAD_ADDR,
 		       SYND_EQ(ring.addr), "zero page entry -> BAD_ADDR");
 	}
+	tap_ok(d->h->hw->ring_pages_used == 0,
+	       "rejected page lists hold no ring pages");
 	th_mem_write(d->h, list, pages, sizeof(pages));
 	r = create_eq(d, &c);
 	expect(r, WREN_AQ_STATUS_OK, 0, "discontiguous two-page EQ ring");
+	tap_ok(d->h->hw->ring_pages_used == 2, "... holds its 2 pages");
+	{
+		uint64_t dup[2] = { pages[0] + 0x40000, pages[0] + 0x40000 };
+		uint64_t list2 = td_alloc(d, 16, 8);
+
+		th_mem_write(d->h, list2, dup, sizeof(dup));
+		c.ring.addr = list2;
+		create_eq(d, &c);
+		tap_ok(d->h->hw->ring_pages_used == 2,
+		       "a rejected page list leaves the page count alone");
+		c.ring.addr = list;
+	}
 	tap_ok(r.result == 0, "first eqn is 0");
 	c = eq_args(d, 4);
 	c.ring.addr = pages[1];
