@@ -37,9 +37,12 @@ $(HW_OUT)/libwrenhw.a: $(HW_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
-	@# Linked into QEMU: every global symbol is ours (whw_/wrenhw_), no main.
+	@# Linked into QEMU: every global symbol is ours (whw_/wrenhw_), no main,
+	@# and no test hooks (whw_test_*, built only with -DWHW_TEST_HOOKS).
 	@bad=$$(nm -g --defined-only $@ | awk 'NF == 3 { print $$3 }' | \
-		grep -v -E '^(whw_|wrenhw_)' || true); \
+		grep -v -E '^(whw_|wrenhw_)' || true; \
+		nm -g --defined-only $@ | awk 'NF == 3 { print $$3 }' | \
+		grep -E '^whw_test_' || true); \
 	if [ -n "$$bad" ]; then \
 		echo "libwrenhw exports foreign symbols: $$bad" >&2; \
 		rm -f $@; exit 1; \
@@ -48,7 +51,7 @@ $(HW_OUT)/libwrenhw.a: $(HW_OBJ)
 # Tests link the sources directly, sanitized, with the test host.
 $(HW_OUT)/wrenhw-tests: $(HW_SRC) $(HW_HDR) $(HW_TEST_SRC) $(HW_TEST_HDR)
 	@mkdir -p $(@D)
-	$(HW_CC) $(HW_CFLAGS) -D_DEFAULT_SOURCE -O1 -g $(HW_SAN) \
+	$(HW_CC) $(HW_CFLAGS) -D_DEFAULT_SOURCE -DWHW_TEST_HOOKS -O1 -g $(HW_SAN) \
 		-I$(HW_DIR)/src -I$(HW_DIR)/tests -o $@ $(HW_SRC) $(HW_TEST_SRC)
 
 check-hw: $(HW_OUT)/libwrenhw.a $(HW_OUT)/wrenhw-tests

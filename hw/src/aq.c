@@ -17,10 +17,14 @@ struct whw_op {
 	whw_cmd_fn fn;
 	uint32_t in_size;	/* defined input structure, 0: none */
 	bool uses_inline;	/* parameters in wren_aq_cmd.u */
+	uint64_t caps;		/* any one of these needed, 0: base command */
 };
 
 #define OP(code, handler, in_type, inl) \
-	[code] = { handler, in_type, inl }
+	[code] = { handler, in_type, inl, 0 }
+/* A command of an optional feature: NOT_SUPPORTED without its bit. */
+#define OPT(code, handler, in_type, inl, cap) \
+	[code] = { handler, in_type, inl, cap }
 
 static const struct whw_op op_table[WREN_AQ_OP_MAX + 1] = {
 	OP(WREN_AQ_OP_NOP, whw_cmd_nop, 0, false),
@@ -38,8 +42,8 @@ static const struct whw_op op_table[WREN_AQ_OP_MAX + 1] = {
 	   sizeof(struct wren_create_cq_in), false),
 	OP(WREN_AQ_OP_DESTROY_CQ, whw_cmd_destroy_cq, 0, true),
 	OP(WREN_AQ_OP_MODIFY_CQ, whw_cmd_modify_cq, 0, true),
-	OP(WREN_AQ_OP_RESIZE_CQ, whw_cmd_resize_cq,
-	   sizeof(struct wren_resize_cq_in), false),
+	/* Reserved in contract 1.0: no handler, always NOT_SUPPORTED. */
+	OPT(WREN_AQ_OP_RESIZE_CQ, NULL, 0, false, WREN_CAP_CQ_RESIZE),
 	OP(WREN_AQ_OP_CREATE_QP, whw_cmd_create_qp,
 	   sizeof(struct wren_create_qp_in), false),
 	OP(WREN_AQ_OP_MODIFY_QP, whw_cmd_modify_qp,
@@ -76,23 +80,26 @@ static const struct whw_op op_table[WREN_AQ_OP_MAX + 1] = {
 	   sizeof(struct wren_set_rss_in), false),
 	OP(WREN_AQ_OP_SET_RX_MODE, whw_cmd_set_rx_mode,
 	   sizeof(struct wren_set_rx_mode_in), false),
-	OP(WREN_AQ_OP_SET_ETS, whw_cmd_set_ets, sizeof(struct wren_ets), false),
-	OP(WREN_AQ_OP_SET_PFC, whw_cmd_set_pfc, sizeof(struct wren_pfc), false),
-	OP(WREN_AQ_OP_SET_TRUST, whw_cmd_set_trust,
-	   sizeof(struct wren_trust), false),
-	OP(WREN_AQ_OP_SET_BUFFER, whw_cmd_set_buffer,
-	   sizeof(struct wren_buffer), false),
-	OP(WREN_AQ_OP_SET_MAXRATE, whw_cmd_set_maxrate,
-	   sizeof(struct wren_maxrate), false),
-	OP(WREN_AQ_OP_SET_PFC_WD, whw_cmd_set_pfc_wd,
-	   sizeof(struct wren_pfc_wd), false),
-	OP(WREN_AQ_OP_QUERY_DCB, whw_cmd_query_dcb, 0, false),
-	OP(WREN_AQ_OP_SET_CC, whw_cmd_set_cc,
-	   sizeof(struct wren_cc_params), false),
-	OP(WREN_AQ_OP_QUERY_CC, whw_cmd_query_cc, 0, true),
+	OPT(WREN_AQ_OP_SET_ETS, whw_cmd_set_ets, sizeof(struct wren_ets),
+	    false, WREN_CAP_DCB_ETS),
+	OPT(WREN_AQ_OP_SET_PFC, whw_cmd_set_pfc, sizeof(struct wren_pfc),
+	    false, WREN_CAP_DCB_PFC),
+	OPT(WREN_AQ_OP_SET_TRUST, whw_cmd_set_trust, sizeof(struct wren_trust),
+	    false, WREN_CAP_DCB_DSCP_TRUST),
+	OPT(WREN_AQ_OP_SET_BUFFER, whw_cmd_set_buffer,
+	    sizeof(struct wren_buffer), false, WREN_CAP_DCB_BUFFER),
+	OPT(WREN_AQ_OP_SET_MAXRATE, whw_cmd_set_maxrate,
+	    sizeof(struct wren_maxrate), false, WREN_CAP_DCB_MAXRATE),
+	OPT(WREN_AQ_OP_SET_PFC_WD, whw_cmd_set_pfc_wd,
+	    sizeof(struct wren_pfc_wd), false, WREN_CAP_PFC_STORM_WD),
+	OPT(WREN_AQ_OP_QUERY_DCB, whw_cmd_query_dcb, 0, false, WHW_CAPS_DCB),
+	OPT(WREN_AQ_OP_SET_CC, whw_cmd_set_cc, sizeof(struct wren_cc_params),
+	    false, WHW_CAPS_CC),
+	OPT(WREN_AQ_OP_QUERY_CC, whw_cmd_query_cc, 0, true, WHW_CAPS_CC),
 	OP(WREN_AQ_OP_QUERY_COUNTERS, whw_cmd_query_counters, 0, true),
 	OP(WREN_AQ_OP_CLEAR_COUNTERS, whw_cmd_clear_counters, 0, true),
-	OP(WREN_AQ_OP_DIAG_FAULT, whw_cmd_diag_fault, 0, true),
+	OPT(WREN_AQ_OP_DIAG_FAULT, whw_cmd_diag_fault, 0, true,
+	    WREN_CAP_DIAG_FAULT),
 };
 
 bool whw_all_zero(const void *p, size_t len, size_t *first_nonzero)
@@ -169,8 +176,12 @@ static struct whw_err run_cmd(struct wrenhw *hw, const struct wren_aq_cmd *cmd,
 
 	if (cmd->opcode <= WREN_AQ_OP_MAX)
 		op = &op_table[cmd->opcode];
-	if (!op || !op->fn)
+	if (!op || (!op->fn && !op->caps))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_OPCODE, WHW_SYND_CMD(opcode));
+	/* Known, but its feature is absent (or reserved: no handler). */
+	if ((op->caps && !(hw->caps & op->caps)) || !op->fn)
+		return WHW_ERR(WREN_AQ_STATUS_NOT_SUPPORTED,
+			       WHW_SYND_CMD(opcode));
 	if (cmd->flags)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, WHW_SYND_CMD(flags));
 	if (cmd->rsvd0)
@@ -337,9 +348,12 @@ void whw_aq_doorbell(struct wrenhw *hw, uint32_t val)
 	if (!hw->aq.enabled || (hw->status & WREN_STATUS_FATAL))
 		return;
 	if (idx_diff(pi, hw->aq.ci) > (1u << hw->aq.log_size)) {
-		/* More outstanding than the ring holds: ignore, report. */
+		/*
+		 * More outstanding than the ring holds: ignore, report the
+		 * value as written (bit 31 included); data2 = our CI.
+		 */
 		whw_aeq_post(hw, WREN_EVENT_AQ_ERR, WREN_AQ_STATUS_BAD_PARAM,
-			     pi, hw->aq.ci);
+			     val, hw->aq.ci);
 		return;
 	}
 	hw->aq.pi = pi;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* Completion queues: CREATE_CQ, DESTROY_CQ, MODIFY_CQ, RESIZE_CQ. */
+/*
+ * Completion queues: CREATE_CQ, DESTROY_CQ, MODIFY_CQ.  RESIZE_CQ is
+ * reserved by contract 1.0 (aq.c answers NOT_SUPPORTED): drivers resize by
+ * creating a new CQ.
+ */
 #include <stdlib.h>
 
 #include "wrenhw_int.h"
 
 #define SYND_CQ(f)	WHW_SYND_IN(struct wren_create_cq_in, f)
-#define SYND_RCQ(f)	WHW_SYND_IN(struct wren_resize_cq_in, f)
 
 static struct whw_uar *lookup_uar(struct wrenhw *hw, uint32_t page)
 {
@@ -122,45 +125,5 @@ struct whw_err whw_cmd_modify_cq(struct wrenhw *hw, struct whw_cmd *c)
 		cq->moderation_usec = whw_le16(m->moderation_usec);
 		cq->moderation_count = whw_le16(m->moderation_count);
 	}
-	return WHW_OK;
-}
-
-struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c)
-{
-	const struct wren_resize_cq_in *in = (const void *)c->in;
-	struct whw_ring ring;
-	struct whw_err err;
-	struct whw_cq *cq;
-
-	err = whw_check_rsvd_in(c, offsetof(struct wren_resize_cq_in, rsvd0),
-				sizeof(in->rsvd0));
-	if (!err.status)
-		err = whw_check_rsvd_in(c, offsetof(struct wren_resize_cq_in,
-						    rsvd), sizeof(in->rsvd));
-	if (err.status)
-		return err;
-	cq = whw_table_get(&hw->cqs, whw_le32(in->cqn));
-	if (!cq)
-		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_RCQ(cqn));
-	if (in->log_size < WREN_CQ_LOG_SIZE_MIN ||
-	    in->log_size > WREN_CQ_LOG_SIZE_MAX)
-		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RCQ(log_size));
-	/* Entries not yet consumed must fit the new ring. */
-	if (cq->pi - cq->ci > (1u << in->log_size))
-		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RCQ(log_size));
-	err = whw_ring_load(hw, &ring, &in->ring,
-			    (uint64_t)WREN_CQE_SIZE << in->log_size,
-			    SYND_RCQ(ring));
-	if (!err.status && whw_ring_overlaps_live(hw, &ring, &cq->ring))
-		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_RCQ(ring.addr));
-	if (err.status) {
-		whw_ring_free(hw, &ring);
-		return err;
-	}
-	whw_ring_free(hw, &cq->ring);
-	cq->ring = ring;
-	cq->ring.live = false;
-	whw_ring_link(hw, &cq->ring);
-	cq->log_size = in->log_size;
 	return WHW_OK;
 }

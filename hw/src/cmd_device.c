@@ -18,14 +18,14 @@ struct whw_err whw_cmd_query_device(struct wrenhw *hw, struct whw_cmd *c)
 {
 	struct wren_device_attr *a = (struct wren_device_attr *)c->out;
 
-	a->caps = whw_le64(WHW_CAPS);
+	a->caps = whw_le64(hw->caps);
 	a->fw_version = whw_le32(WHW_FW_VERSION);
 	a->fw_build = whw_le32(WHW_FW_BUILD);
 	a->contract_major = whw_le16(WREN_CONTRACT_MAJOR);
 	a->contract_minor = whw_le16(WREN_CONTRACT_MINOR);
 	a->num_msix = whw_le16((uint16_t)hw->num_msix);
-	a->num_db_pages = whw_le16((uint16_t)(hw->num_db_pages > 0xffff ?
-				   0xffff : hw->num_db_pages));
+	/* wrenhw_create() keeps it within 16 bits: same as NUM_DB_PAGES. */
+	a->num_db_pages = whw_le16((uint16_t)hw->num_db_pages);
 	a->max_qp = whw_le32(hw->max_qp);
 	a->max_qp_wr = whw_le32(1u << WHW_MAX_QP_LOG_SIZE);
 	a->max_cq = whw_le32(hw->max_cq);

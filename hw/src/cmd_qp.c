@@ -95,6 +95,13 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 	uar = whw_lookup_uar(hw, whw_le32(in->uar));
 	if (!uar)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(uar));
+	/* No context may make the device feed another context's queues. */
+	if (scq->uar != uar)
+		return WHW_ERR(WREN_AQ_STATUS_PERM, SYND_CQP(send_cqn));
+	if (rcq->uar != uar)
+		return WHW_ERR(WREN_AQ_STATUS_PERM, SYND_CQP(recv_cqn));
+	if (srq && srq->uar != uar)
+		return WHW_ERR(WREN_AQ_STATUS_PERM, SYND_CQP(srqn));
 	if (!dbrec || (dbrec & 7))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_CQP(dbrec_addr));
 	sq_bytes = 1ull << (in->sq_log_size + in->sq_wqe_shift);

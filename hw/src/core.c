@@ -93,7 +93,8 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 	hw->num_msix = pick(cfg->num_msix, WHW_DEF_NUM_MSIX, 2048);
 	if (hw->num_msix < 2)
 		hw->num_msix = 2;
-	hw->num_db_pages = pick(cfg->num_db_pages, WHW_DEF_DB_PAGES, 65536);
+	hw->num_db_pages = pick(cfg->num_db_pages, WHW_DEF_DB_PAGES,
+				WHW_MAX_DB_PAGES);
 	hw->link_speed = pick(cfg->link_speed_mbps, WHW_DEF_LINK_MBPS,
 			      400000);
 	hw->max_qp = pick(cfg->max_qp, WHW_DEF_MAX_QP, WHW_CEIL_OBJECTS);
@@ -112,6 +113,7 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 	if (hw->max_ah < 2)
 		hw->max_ah = 2;
 	hw->max_mtt = pick(cfg->max_mtt, WHW_DEF_MAX_MTT, WHW_CEIL_MTT);
+	hw->caps = WHW_CAPS;
 	/* "WREN" in the top half, the NIC-specific part of the MAC below. */
 	hw->serial = (uint64_t)WREN_MAGIC << 32 |
 		     (uint32_t)hw->mac[2] << 24 | (uint32_t)hw->mac[3] << 16 |
@@ -193,6 +195,13 @@ void wrenhw_reset(struct wrenhw *hw)
 {
 	whw_state_reset(hw);
 }
+
+#ifdef WHW_TEST_HOOKS
+void whw_test_set_caps(struct wrenhw *hw, uint64_t caps)
+{
+	hw->caps = caps & ~(uint64_t)WHW_CAPS_NEVER;
+}
+#endif
 
 /* The device stops: no more admin commands, doorbells or events. */
 void whw_go_fatal(struct wrenhw *hw, uint32_t syndrome, uint32_t info)

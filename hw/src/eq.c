@@ -10,8 +10,6 @@
 
 #include "wrenhw_int.h"
 
-#define AEQ_OVERRUN_DATA	0xffffffffu	/* "the AEQ itself" */
-
 static void fill_eqe(struct wren_eqe *e, uint8_t type, uint8_t sub,
 		     uint32_t data, uint32_t data2, uint32_t pi,
 		     uint32_t log_size)
@@ -80,7 +78,9 @@ void whw_aeq_doorbell(struct wrenhw *hw, uint32_t val)
 	q->ci = ci;
 	if (hw->aeq_overrun_pending && q->pi - ci != (1u << q->log_size)) {
 		hw->aeq_overrun_pending = false;
-		whw_aeq_post(hw, WREN_EVENT_EQ_OVERRUN, 0, AEQ_OVERRUN_DATA,
+		/* data2: events dropped since enable (saturating). */
+		whw_aeq_post(hw, WREN_EVENT_EQ_OVERRUN, 0, WREN_EQN_AEQ,
+			     hw->aeq_dropped > UINT32_MAX ? UINT32_MAX :
 			     (uint32_t)hw->aeq_dropped);
 	}
 	if (val & WREN_ARM) {

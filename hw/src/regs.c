@@ -25,8 +25,8 @@ uint32_t whw_reg_read(struct wrenhw *hw, uint64_t off)
 		return WREN_CONTRACT_MAJOR << 16 | WREN_CONTRACT_MINOR;
 	case WREN_REG_FW_VERSION:	return WHW_FW_VERSION;
 	case WREN_REG_FW_BUILD:		return WHW_FW_BUILD;
-	case WREN_REG_CAPS_LO:		return (uint32_t)WHW_CAPS;
-	case WREN_REG_CAPS_HI:		return (uint32_t)(WHW_CAPS >> 32);
+	case WREN_REG_CAPS_LO:		return (uint32_t)hw->caps;
+	case WREN_REG_CAPS_HI:		return (uint32_t)(hw->caps >> 32);
 	case WREN_REG_STATUS:		return hw->status;
 	case WREN_REG_CONTROL:		return hw->control;
 	case WREN_REG_FATAL_SYNDROME:	return hw->fatal_syndrome;
@@ -98,12 +98,20 @@ static void regq_disable(struct wrenhw *hw, struct whw_regq *q)
 	q->armed = false;
 }
 
+/* MGMT_VECTOR takes any value; enabling a queue that signals it checks it. */
+static uint8_t mgmt_vector_check(const struct wrenhw *hw)
+{
+	return hw->mgmt_vector < hw->num_msix ? WREN_AQ_STATUS_OK :
+	       WREN_AQ_STATUS_BAD_PARAM;
+}
+
 static uint8_t aq_enable(struct wrenhw *hw)
 {
-	uint8_t st;
+	uint8_t st = mgmt_vector_check(hw);
 
-	st = regq_enable(hw, &hw->aq, WREN_AQ_CMD_SIZE, WREN_AQ_LOG_SIZE_MIN,
-			 WREN_AQ_LOG_SIZE_MAX);
+	if (!st)
+		st = regq_enable(hw, &hw->aq, WREN_AQ_CMD_SIZE,
+				 WREN_AQ_LOG_SIZE_MIN, WREN_AQ_LOG_SIZE_MAX);
 	if (!st) {
 		whw_ring_link(hw, &hw->aq.ring);
 		st = regq_enable(hw, &hw->acq, WREN_ACQ_ENTRY_SIZE,
@@ -135,9 +143,11 @@ static void aq_disable(struct wrenhw *hw)
 
 static uint8_t aeq_enable(struct wrenhw *hw)
 {
-	uint8_t st = regq_enable(hw, &hw->aeq, WREN_EQE_SIZE,
-				 WREN_AEQ_LOG_SIZE_MIN, WREN_AEQ_LOG_SIZE_MAX);
+	uint8_t st = mgmt_vector_check(hw);
 
+	if (!st)
+		st = regq_enable(hw, &hw->aeq, WREN_EQE_SIZE,
+				 WREN_AEQ_LOG_SIZE_MIN, WREN_AEQ_LOG_SIZE_MAX);
 	if (st) {
 		whw_log(hw, "wren: AEQ enable rejected, status %u", st);
 		return st;
@@ -234,7 +244,8 @@ void whw_reg_write(struct wrenhw *hw, uint64_t off, uint32_t val)
 			hw->aeq.log_size = val;
 		break;
 	case WREN_REG_MGMT_VECTOR:
-		if (val < hw->num_msix)
+		/* Frozen while a queue signals it, so it stays validated. */
+		if (!aq_on && !aeq_on)
 			hw->mgmt_vector = val;
 		break;
 	case WREN_REG_AQ_PI:

@@ -29,9 +29,19 @@
 #define WHW_CAPS		(WREN_CAP_FLR | WREN_CAP_DIAG_FAULT | \
 				 WREN_CAP_COUNTERS)
 
+/* Any one of these bits admits the DCB and CC settings commands. */
+#define WHW_CAPS_DCB		(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \
+				 WREN_CAP_DCB_DSCP_TRUST | \
+				 WREN_CAP_DCB_BUFFER | WREN_CAP_DCB_MAXRATE | \
+				 WREN_CAP_PFC_STORM_WD)
+#define WHW_CAPS_CC		(WREN_CAP_ECN | WREN_CAP_DCQCN)
+/* Reserved by contract 1.0: never advertised, whatever a test asks. */
+#define WHW_CAPS_NEVER		WREN_CAP_CQ_RESIZE
+
 /* Resource defaults (wrenhw_config fields left at 0). */
 #define WHW_DEF_NUM_MSIX	16u
 #define WHW_DEF_DB_PAGES	256u
+#define WHW_MAX_DB_PAGES	65535u	/* wren_device_attr.num_db_pages: 16 bits */
 #define WHW_DEF_LINK_MBPS	25000u
 #define WHW_DEF_MAX_QP		1024u
 #define WHW_DEF_MAX_CQ		1024u
@@ -363,6 +373,7 @@ struct wrenhw {
 	uint32_t max_qp, max_cq, max_eq, max_srq, max_pd, max_mr, max_ah;
 	uint32_t max_mtt;
 	uint64_t serial;
+	uint64_t caps;		/* WREN_CAP_*: WHW_CAPS unless a test changes it */
 
 	/* Registers. */
 	uint32_t status;
@@ -460,7 +471,6 @@ struct whw_err whw_cmd_set_gid(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_cq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_modify_cq(struct wrenhw *hw, struct whw_cmd *c);
-struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_modify_qp(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_query_qp(struct wrenhw *hw, struct whw_cmd *c);
@@ -560,5 +570,16 @@ void whw_mr_free(struct wrenhw *hw, struct whw_mr *mr);
 void whw_eth_q_free(struct wrenhw *hw, struct whw_eth_q *q);
 void whw_dcb_defaults(struct wrenhw *hw);
 bool whw_rxq_in_rss(const struct wrenhw *hw, uint32_t rxq);
+
+#ifdef WHW_TEST_HOOKS
+/*
+ * Host tests only (mk/hw.mk defines WHW_TEST_HOOKS for wrenhw-tests, never
+ * for libwrenhw.a or QEMU): advertise @caps instead of WHW_CAPS, so the
+ * validation behind capability-gated commands stays tested before the
+ * engines that would justify advertising them exist.  WHW_CAPS_NEVER bits
+ * are dropped.
+ */
+void whw_test_set_caps(struct wrenhw *hw, uint64_t caps);
+#endif
 
 #endif /* WRENHW_INT_H */

@@ -37,7 +37,7 @@ uint32_t td_enable(struct td *d)
 	th_reg_write(h, WREN_REG_AEQ_BASE_LO, (uint32_t)d->aeq);
 	th_reg_write(h, WREN_REG_AEQ_BASE_HI, (uint32_t)(d->aeq >> 32));
 	th_reg_write(h, WREN_REG_AEQ_LOG_SIZE, d->aeq_log);
-	th_reg_write(h, WREN_REG_MGMT_VECTOR, 0);
+	th_reg_write(h, WREN_REG_MGMT_VECTOR, d->mgmt_vector);
 	th_reg_write(h, WREN_REG_CONTROL,
 		     WREN_CONTROL_AQ_ENABLE | WREN_CONTROL_AEQ_ENABLE);
 	return th_reg_read(h, WREN_REG_STATUS);

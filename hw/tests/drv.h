@@ -16,6 +16,7 @@ struct td {
 	uint64_t aq, acq, aeq;
 	uint32_t aq_log, acq_log, aeq_log;
 	uint32_t aq_pi, acq_ci, aeq_ci;
+	uint32_t mgmt_vector;	/* programmed by td_enable() */
 	uint16_t next_id;
 	uint64_t heap;
 	uint64_t scratch_in, scratch_out;

@@ -4,6 +4,7 @@
  * DMA faults, ring flow control, interrupts, the AEQ, DIAG_FAULT.
  */
 #include "tests.h"
+#include "wrenhw_int.h"
 
 static struct td_res raw(struct td *d, uint8_t op, void (*edit)(struct wren_aq_cmd *))
 {
@@ -246,6 +247,18 @@ static void flow_control(void)
 	th_run(d->h);
 	tap_ok(!td_poll(d, &r), "PI more than a ring ahead is ignored");
 	tap_ok(td_aeq_count(d, WREN_EVENT_AQ_ERR) == 1, "... and reported");
+	/* AQ_ERR data is the value written, bit 31 (not an index bit) too. */
+	th_reg_write(d->h, WREN_REG_AQ_PI, 0x80000000u | (d->aq_pi + 65));
+	th_run(d->h);
+	{
+		struct wren_eqe e;
+
+		tap_ok(!td_poll(d, &r) && td_aeq_poll(d, &e) &&
+		       e.type == WREN_EVENT_AQ_ERR &&
+		       e.data == (0x80000000u | (d->aq_pi + 65)) &&
+		       e.data2 == d->aq_pi,
+		       "AQ_ERR: data = AQ_PI as written, data2 = device CI");
+	}
 	memset(&c, 0, sizeof(c));
 	d->auto_ack = true;
 	r = td_submit(d, &c);
@@ -260,7 +273,10 @@ static void interrupts(void)
 	struct wren_eqe e;
 	unsigned int base;
 
-	th_reg_write(h, WREN_REG_MGMT_VECTOR, 1);
+	/* MGMT_VECTOR is frozen while the queues are enabled. */
+	th_reg_write(h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	d->mgmt_vector = 1;
+	td_enable(d);
 	td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0);
 	tap_ok(h->irqs[1] == 0, "no interrupt while the ACQ is not armed");
 	th_reg_write(h, WREN_REG_ACQ_CI, d->acq_ci | WREN_ARM);
@@ -315,7 +331,7 @@ static void aeq_overflow(void)
 	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_AQ_ERR &&
 	       e.data == 1001, "second event intact");
 	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_EQ_OVERRUN &&
-	       e.data == 0xffffffff && e.data2 == 3,
+	       e.data == WREN_EQN_AEQ && e.data2 == 3,
 	       "EQ_OVERRUN reports the AEQ's 3 dropped events");
 	tap_ok(!td_aeq_poll(d, &e), "nothing else");
 	td_free(d);
@@ -409,6 +425,83 @@ static void diag_faults(void)
 	td_free(d);
 }
 
+struct gated_op {
+	uint8_t op;
+	uint64_t caps;		/* any one admits it */
+	const char *name;
+};
+
+static const struct gated_op gated_ops[] = {
+	{ WREN_AQ_OP_SET_ETS, WREN_CAP_DCB_ETS, "SET_ETS" },
+	{ WREN_AQ_OP_SET_PFC, WREN_CAP_DCB_PFC, "SET_PFC" },
+	{ WREN_AQ_OP_SET_TRUST, WREN_CAP_DCB_DSCP_TRUST, "SET_TRUST" },
+	{ WREN_AQ_OP_SET_BUFFER, WREN_CAP_DCB_BUFFER, "SET_BUFFER" },
+	{ WREN_AQ_OP_SET_MAXRATE, WREN_CAP_DCB_MAXRATE, "SET_MAXRATE" },
+	{ WREN_AQ_OP_SET_PFC_WD, WREN_CAP_PFC_STORM_WD, "SET_PFC_WD" },
+	{ WREN_AQ_OP_QUERY_DCB, WHW_CAPS_DCB, "QUERY_DCB" },
+	{ WREN_AQ_OP_SET_CC, WREN_CAP_ECN | WREN_CAP_DCQCN, "SET_CC" },
+	{ WREN_AQ_OP_QUERY_CC, WREN_CAP_ECN | WREN_CAP_DCQCN, "QUERY_CC" },
+	{ WREN_AQ_OP_DIAG_FAULT, WREN_CAP_DIAG_FAULT, "DIAG_FAULT" },
+	{ WREN_AQ_OP_RESIZE_CQ, WREN_CAP_CQ_RESIZE, "RESIZE_CQ" },
+};
+
+/* Answers NOT_SUPPORTED (for the opcode) before any other check? */
+static bool refused(struct td *d, uint8_t op)
+{
+	struct wren_aq_cmd c;
+	struct td_res r;
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = op;
+	c.flags = 1;		/* would be BAD_PARAM if it got that far */
+	r = td_submit(d, &c);
+	return r.completed && r.status == WREN_AQ_STATUS_NOT_SUPPORTED &&
+	       r.synd == SYND_CMD(opcode);
+}
+
+/* Commands of optional features are NOT_SUPPORTED without their bit. */
+static void caps_gating(void)
+{
+	struct td *d = td_new(NULL);
+	uint64_t caps = (uint64_t)th_reg_read(d->h, WREN_REG_CAPS_HI) << 32 |
+			th_reg_read(d->h, WREN_REG_CAPS_LO);
+	struct wren_device_attr a;
+
+	d->auto_ack = true;
+	for (size_t i = 0; i < sizeof(gated_ops) / sizeof(gated_ops[0]); i++) {
+		const struct gated_op *g = &gated_ops[i];
+
+		if (caps & g->caps)
+			continue;	/* advertised: tested with its feature */
+		tap_ok(refused(d, g->op),
+		       "%s without its capability -> NOT_SUPPORTED", g->name);
+	}
+	tap_ok(!(caps & (WHW_CAPS_DCB | WHW_CAPS_CC | WREN_CAP_CQ_RESIZE)) &&
+	       (caps & WREN_CAP_DIAG_FAULT),
+	       "default caps: DIAG_FAULT yes; DCB, ECN/DCQCN, CQ_RESIZE no");
+	memset(&a, 0, sizeof(a));
+	td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a, sizeof(a));
+	tap_ok(a.caps == caps, "QUERY_DEVICE caps == CAPS_HI:CAPS_LO");
+
+	/* Each bit admits its own commands only. */
+	whw_test_set_caps(d->h->hw, WREN_CAP_DCB_PFC);
+	tap_ok(!refused(d, WREN_AQ_OP_SET_PFC) &&
+	       !refused(d, WREN_AQ_OP_QUERY_DCB) &&
+	       refused(d, WREN_AQ_OP_SET_ETS) && refused(d, WREN_AQ_OP_SET_CC) &&
+	       refused(d, WREN_AQ_OP_DIAG_FAULT),
+	       "DCB_PFC alone admits SET_PFC and QUERY_DCB only");
+	whw_test_set_caps(d->h->hw, WREN_CAP_DCQCN);
+	tap_ok(!refused(d, WREN_AQ_OP_SET_CC) &&
+	       !refused(d, WREN_AQ_OP_QUERY_CC) &&
+	       refused(d, WREN_AQ_OP_QUERY_DCB),
+	       "DCQCN admits SET_CC and QUERY_CC");
+	whw_test_set_caps(d->h->hw, ~0ull);
+	tap_ok(refused(d, WREN_AQ_OP_RESIZE_CQ) &&
+	       !(th_reg_read(d->h, WREN_REG_CAPS_LO) & WREN_CAP_CQ_RESIZE),
+	       "RESIZE_CQ stays NOT_SUPPORTED and unadvertised, whatever the caps");
+	td_free(d);
+}
+
 void test_aq(void)
 {
 	common_checks();
@@ -418,4 +511,5 @@ void test_aq(void)
 	interrupts();
 	aeq_overflow();
 	diag_faults();
+	caps_gating();
 }

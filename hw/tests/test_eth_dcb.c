@@ -4,10 +4,24 @@
  * settings, counters.
  */
 #include "tests.h"
+#include "wrenhw_int.h"
 
 #define SYND_EQ(f)	SYND_IN(struct wren_create_eth_q_in, f)
 #define SYND_RSS(f)	SYND_IN(struct wren_set_rss_in, f)
 #define SYND_RXM(f)	SYND_IN(struct wren_set_rx_mode_in, f)
+
+/*
+ * The model stores DCB and CC settings but does not advertise their bits
+ * (no engine uses them yet), so these commands answer NOT_SUPPORTED; the
+ * test hook advertises the bits to keep their validation tested.
+ */
+static struct td *td_new_dcb(void)
+{
+	struct td *d = td_new(NULL);
+
+	whw_test_set_caps(d->h->hw, WHW_CAPS | WHW_CAPS_DCB | WHW_CAPS_CC);
+	return d;
+}
 
 static struct wren_create_eth_q_in ethq_in(struct td *d, uint32_t cqn)
 {
@@ -265,7 +279,7 @@ static struct td_res set(struct td *d, uint8_t op, const void *in, uint32_t len)
 
 static void dcb(void)
 {
-	struct td *d = td_new(NULL);
+	struct td *d = td_new_dcb();
 	struct wren_ets ets;
 	struct wren_pfc pfc;
 	struct wren_trust trust;
@@ -397,7 +411,7 @@ static void dcb(void)
 
 static void cc(void)
 {
-	struct td *d = td_new(NULL);
+	struct td *d = td_new_dcb();
 	struct wren_cc_params p, q;
 	struct wren_aq_handle h = { .handle = 3 };
 	struct td_res r;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "tests.h"
+#include "wrenhw_int.h"
 
 static uint64_t rng;
 
@@ -309,6 +310,8 @@ void test_fuzz(void)
 	struct td *d = td_new(&cfg);
 	struct td_res r;
 
+	/* Reach the DCB/CC validation too, although not advertised. */
+	whw_test_set_caps(d->h->hw, WHW_CAPS | WHW_CAPS_DCB | WHW_CAPS_CC);
 	rng = s ? strtoull(s, NULL, 0) : 0x5752454e2d465a31ull;
 	if (!rng)
 		rng = 1;

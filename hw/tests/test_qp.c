@@ -19,8 +19,9 @@ static void env_init(struct env *e)
 	e->d = td_new(NULL);
 	e->pd = (uint32_t)td_alloc_pd(e->d);
 	e->eq = (uint32_t)td_create_eq(e->d, 4, 1, NULL);
-	e->cq = (uint32_t)td_create_cq(e->d, e->eq, 0, 6);
 	e->uar = (uint32_t)td_alloc_uar(e->d);
+	/* A QP's CQs must share its doorbell page (else PERM). */
+	e->cq = (uint32_t)td_create_cq(e->d, e->eq, e->uar, 6);
 	td_set_gid(e->d, 0);
 }
 
@@ -474,9 +475,83 @@ static void table_full(void)
 	td_free(e.d);
 }
 
+static int64_t create_srq(struct env *e, uint32_t uar)
+{
+	struct wren_create_srq_in in;
+	struct td_res r;
+
+	memset(&in, 0, sizeof(in));
+	in.pdn = e->pd;
+	in.uar = uar;
+	in.log_size = 4;
+	in.wqe_shift = 6;
+	in.buf.addr = td_alloc(e->d, 1024, 4096);
+	in.buf.page_shift = 12;
+	in.dbrec_addr = td_alloc(e->d, 8, 8);
+	r = td_cmd(e->d, WREN_AQ_OP_CREATE_SRQ, NULL, 0, &in, sizeof(in),
+		   NULL, 0);
+	return r.completed && !r.status ? (int64_t)r.result : -1;
+}
+
+static struct wren_create_qp_in qp_on_srq(struct env *e, uint32_t srqn)
+{
+	struct wren_create_qp_in in = qp_in(e, WREN_QPT_RC);
+
+	in.flags = WREN_QP_F_USE_SRQ;
+	in.srqn = srqn;
+	in.rq_log_size = 0;
+	in.rq_wqe_shift = 0;
+	in.rq_offset = 0;
+	return in;
+}
+
+/* A QP's CQs and SRQ must be bound to the QP's own doorbell page. */
+static void perm_checks(void)
+{
+	struct env e;
+	struct wren_create_qp_in in;
+	uint32_t kcq, ksrq, usrq;
+	struct td_res r;
+
+	env_init(&e);
+	kcq = (uint32_t)td_create_cq(e.d, e.eq, WREN_KERNEL_UAR, 6);
+	ksrq = (uint32_t)create_srq(&e, WREN_KERNEL_UAR);
+	usrq = (uint32_t)create_srq(&e, e.uar);
+	in = qp_in(&e, WREN_QPT_RC);
+	in.send_cqn = kcq;
+	expect(create_qp(&e, &in), WREN_AQ_STATUS_PERM, SYND_CQP(send_cqn),
+	       "user QP with the kernel's send CQ -> PERM");
+	in = qp_in(&e, WREN_QPT_RC);
+	in.recv_cqn = kcq;
+	expect(create_qp(&e, &in), WREN_AQ_STATUS_PERM, SYND_CQP(recv_cqn),
+	       "user QP with the kernel's recv CQ -> PERM");
+	in = qp_on_srq(&e, ksrq);
+	expect(create_qp(&e, &in), WREN_AQ_STATUS_PERM, SYND_CQP(srqn),
+	       "user QP on the kernel's SRQ -> PERM");
+	in = qp_in(&e, WREN_QPT_RC);
+	in.uar = WREN_KERNEL_UAR;
+	expect(create_qp(&e, &in), WREN_AQ_STATUS_PERM, SYND_CQP(send_cqn),
+	       "kernel QP with a user page's CQs -> PERM");
+	in = qp_on_srq(&e, usrq);
+	in.uar = WREN_KERNEL_UAR;
+	in.send_cqn = in.recv_cqn = kcq;
+	expect(create_qp(&e, &in), WREN_AQ_STATUS_PERM, SYND_CQP(srqn),
+	       "kernel QP on a user page's SRQ -> PERM");
+	in = qp_on_srq(&e, usrq);
+	r = create_qp(&e, &in);
+	expect(r, WREN_AQ_STATUS_OK, 0, "user QP, CQ and SRQ on one page");
+	in = qp_on_srq(&e, ksrq);
+	in.uar = WREN_KERNEL_UAR;
+	in.send_cqn = in.recv_cqn = kcq;
+	expect(create_qp(&e, &in), WREN_AQ_STATUS_OK, 0,
+	       "kernel QP, CQ and SRQ on page 0");
+	td_free(e.d);
+}
+
 void test_qp(void)
 {
 	create_checks();
+	perm_checks();
 	transitions();
 	attributes();
 	table_full();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* BAR0 registers: reset values, access rules, queue enables, reset. */
 #include "tests.h"
+#include "wrenhw_int.h"
 
 static void identity(void)
 {
@@ -20,6 +21,8 @@ static void identity(void)
 	       !(caps_lo & (WREN_CAP_RDMA_RC | WREN_CAP_ETH)),
 	       "CAPS advertise FLR and DIAG_FAULT, no data path yet");
 	tap_ok(th_reg_read(h, WREN_REG_CAPS_HI) == 0, "CAPS_HI is 0");
+	tap_ok(!(caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC | WREN_CAP_CQ_RESIZE)),
+	       "CAPS: no DCB, ECN/DCQCN or CQ resize (settings only, reserved)");
 	tap_ok(th_reg_read(h, WREN_REG_STATUS) == WREN_STATUS_READY,
 	       "STATUS after power-on is READY only");
 	tap_ok(th_reg_read(h, WREN_REG_CONTROL) == 0, "CONTROL is 0");
@@ -74,8 +77,8 @@ static void identity(void)
 	tap_ok(th_reg_read(h, WREN_REG_AQ_PI) == 0 &&
 	       th_reg_read(h, WREN_REG_ACQ_CI) == 0, "doorbells read 0");
 	th_reg_write(h, WREN_REG_MGMT_VECTOR, 16);
-	tap_ok(th_reg_read(h, WREN_REG_MGMT_VECTOR) == 0,
-	       "MGMT_VECTOR beyond NUM_MSIX is ignored");
+	tap_ok(th_reg_read(h, WREN_REG_MGMT_VECTOR) == 16,
+	       "MGMT_VECTOR stores any value (enable validates it)");
 	th_reg_write(h, WREN_REG_MGMT_VECTOR, 15);
 	tap_ok(th_reg_read(h, WREN_REG_MGMT_VECTOR) == 15,
 	       "MGMT_VECTOR takes a valid vector");
@@ -208,6 +211,72 @@ static void enables(void)
 	th_destroy(h);
 }
 
+static bool enable_refused(struct th *h, uint32_t control)
+{
+	th_reg_write(h, WREN_REG_CONTROL, control);
+	return !(th_reg_read(h, WREN_REG_STATUS) &
+		 (WREN_STATUS_AQ_READY | WREN_STATUS_AEQ_READY)) &&
+	       th_reg_read(h, WREN_REG_CONTROL) == 0 &&
+	       th_reg_read(h, WREN_REG_AQ_ERROR) == WREN_AQ_STATUS_BAD_PARAM;
+}
+
+/* The management vector is checked when a queue that signals it is enabled. */
+static void mgmt_vector(void)
+{
+	struct th *h = th_create(NULL);
+
+	program(h, 0x10000, 4, 0x20000, 4);
+	th_reg_write(h, WREN_REG_AEQ_BASE_LO, 0x30000);
+	th_reg_write(h, WREN_REG_AEQ_LOG_SIZE, 4);
+	th_reg_write(h, WREN_REG_MGMT_VECTOR, 16);	/* == NUM_MSIX */
+	tap_ok(enable_refused(h, WREN_CONTROL_AQ_ENABLE),
+	       "MGMT_VECTOR = NUM_MSIX: AQ enable -> BAD_PARAM in AQ_ERROR");
+	tap_ok(enable_refused(h, WREN_CONTROL_AEQ_ENABLE),
+	       "MGMT_VECTOR = NUM_MSIX: AEQ enable -> BAD_PARAM in AQ_ERROR");
+	th_reg_write(h, WREN_REG_MGMT_VECTOR, 0xffffffff);
+	tap_ok(enable_refused(h, WREN_CONTROL_AQ_ENABLE |
+			      WREN_CONTROL_AEQ_ENABLE),
+	       "MGMT_VECTOR 0xffffffff: both enables refused");
+	th_reg_write(h, WREN_REG_MGMT_VECTOR, 15);
+	th_reg_write(h, WREN_REG_CONTROL,
+		     WREN_CONTROL_AQ_ENABLE | WREN_CONTROL_AEQ_ENABLE);
+	tap_ok((th_reg_read(h, WREN_REG_STATUS) &
+		(WREN_STATUS_AQ_READY | WREN_STATUS_AEQ_READY)) ==
+	       (WREN_STATUS_AQ_READY | WREN_STATUS_AEQ_READY) &&
+	       th_reg_read(h, WREN_REG_AQ_ERROR) == 0,
+	       "MGMT_VECTOR = NUM_MSIX - 1: both enable");
+	th_reg_write(h, WREN_REG_MGMT_VECTOR, 16);
+	tap_ok(th_reg_read(h, WREN_REG_MGMT_VECTOR) == 15,
+	       "MGMT_VECTOR is frozen while a queue signals it");
+	th_reg_write(h, WREN_REG_CONTROL, WREN_CONTROL_AQ_ENABLE);
+	th_reg_write(h, WREN_REG_MGMT_VECTOR, 3);
+	tap_ok(th_reg_read(h, WREN_REG_MGMT_VECTOR) == 15,
+	       "... by the AQ alone too");
+	th_destroy(h);
+}
+
+/* wren_device_attr.num_db_pages is 16 bits: the board never has more. */
+static void db_pages_limit(void)
+{
+	struct wrenhw_config cfg = { .mac = { 2, 0, 0, 0, 0, 1 },
+				     .num_db_pages = 65536 };
+	struct td *d = td_new(&cfg);
+	struct wren_device_attr a;
+
+	tap_ok(th_reg_read(d->h, WREN_REG_NUM_DB_PAGES) == 65535 &&
+	       wrenhw_bar_size(d->h->hw, WREN_BAR_DB) == 65535ull * 4096,
+	       "num_db_pages 65536 is clamped to 65535 (register, BAR2)");
+	memset(&a, 0, sizeof(a));
+	expect(td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a,
+		      sizeof(a)), WREN_AQ_STATUS_OK, 0, "QUERY_DEVICE");
+	tap_ok(a.num_db_pages == 65535,
+	       "QUERY_DEVICE num_db_pages agrees with NUM_DB_PAGES");
+	th_db_write(d->h, 65534, WREN_DB_CQ, WREN_DB_VAL(0, 0, 0));
+	tap_ok(td_aeq_count(d, WREN_EVENT_DB_ERR) == 1,
+	       "the last page (65534) decodes (DB_ERR for a missing CQ)");
+	td_free(d);
+}
+
 static void reset_clears_objects(void)
 {
 	struct td *d = td_new(NULL);
@@ -241,5 +310,7 @@ void test_regs(void)
 {
 	identity();
 	enables();
+	mgmt_vector();
+	db_pages_limit();
 	reset_clears_objects();
 }
