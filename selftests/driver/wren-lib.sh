@@ -45,7 +45,7 @@ PY
 
 # Kernel messages that must never appear while the driver loads/unloads.
 wren_bad_dmesg() {
-	dmesg | grep -E 'WARNING:|BUG:|Call Trace|hung|timed out|leak' || true
+	dmesg | grep -E 'WARNING:|BUG:|Call Trace|hung|timed out|leak|without an interrupt' || true
 }
 
 # Leftovers of a wren.ko instance, one line each; empty when clean.

@@ -10,7 +10,7 @@ set -u
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
 
 mods=$(wren_moddir)
-plan 14
+plan 16
 dmesg -C
 
 bdf=$(wren_bdf)
@@ -35,7 +35,7 @@ check "subsystem is 1f57:0001" test \
 	"$(cat "/sys/bus/pci/devices/$bdf/subsystem_vendor"):$(cat "/sys/bus/pci/devices/$bdf/subsystem_device")" = 0x1f57:0x0001
 
 # Read the identity straight from BAR0 before any driver claims it.
-read -r magic fwreg serlo serhi < <(wren_regs "$bdf" 0x0 0x8 0x40 0x44 | tr '\n' ' ')
+read -r magic fwreg serlo serhi capslo < <(wren_regs "$bdf" 0x0 0x8 0x40 0x44 0x10 | tr '\n' ' ')
 check "BAR0 MAGIC reads \"WREN\" (0x4e455257) through resource0" test "${magic:-}" = 0x4e455257
 fw=$((fwreg))
 fw_want=$(printf '%u.%u.%u' $((fw >> 24 & 0xff)) $((fw >> 16 & 0xff)) $((fw & 0xffff)))
@@ -47,6 +47,10 @@ drv=$(basename "$(readlink "/sys/bus/pci/devices/$bdf/driver" 2>/dev/null)" 2>/d
 check "wren.ko is bound to $bdf" test "$drv" = wren
 check "management interrupt wren-mgmt@pci:$bdf is registered" \
 	grep -q "wren-mgmt@pci:$bdf" /proc/interrupts
+# Probe ends with a NOP through the interrupt path: the vector has fired.
+irqs=$(awk -v n="wren-mgmt@pci:$bdf" '$NF == n { s = 0; for (i = 2; i < NF; i++) if ($i ~ /^[0-9]+$/) s += $i; print s }' /proc/interrupts)
+check "the management interrupt fired (${irqs:-0} times)" test "${irqs:-0}" -gt 0
+[ "${irqs:-0}" -gt 0 ] || diag "$(grep -E 'CPU|wren' /proc/interrupts)"
 
 info=$(devlink -j dev info "pci/$bdf" 2>&1)
 diag "$(devlink dev info "pci/$bdf" 2>&1)"
@@ -71,8 +75,19 @@ fi
 check "insmod wren_ib.ko" insmod "$mods/wren_ib.ko"
 aux=$(ls /sys/bus/auxiliary/devices 2>/dev/null | grep '^wren\.rdma\.' | head -n 1)
 auxdrv=$(basename "$(readlink "/sys/bus/auxiliary/devices/$aux/driver" 2>/dev/null)" 2>/dev/null)
-check "wren_ib binds to the wren.rdma auxiliary device (${aux:-none})" \
-	test -n "$aux" -a "$auxdrv" = wren_ib.rdma
+# RDMA capability bits as the device itself reports them (CAPS_LO 7:0);
+# RC and GSI are what wren_ib requires.
+caps=$((capslo))
+if [ $((caps & 0xff)) = 0 ]; then
+	check "no wren.rdma device on a NIC without RDMA capabilities (CAPS_LO $capslo)" \
+		test -z "$aux"
+elif [ $((caps & 0x21)) = $((0x21)) ]; then
+	check "wren_ib binds to the wren.rdma auxiliary device (${aux:-none})" \
+		test -n "$aux" -a "$auxdrv" = wren_ib.rdma
+else
+	check "wren_ib declines a wren.rdma device without RC and GSI (CAPS_LO $capslo)" \
+		test -n "$aux" -a -z "$auxdrv"
+fi
 check "no ib_device is registered yet" bash -c '! ls /sys/class/infiniband 2>/dev/null | grep -q .'
 
 check "rmmod wren_ib and wren" bash -c 'rmmod wren_ib && rmmod wren'

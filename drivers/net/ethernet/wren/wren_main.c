@@ -218,6 +218,23 @@ static void wren_query_port(struct wren_dev *wdev)
 	dma_free_coherent(dev, sizeof(*port), port, dma);
 }
 
+/* One command through the interrupt path, so that a vector that does not
+ * fire fails the probe here rather than every command later.
+ */
+static int wren_check_mgmt_irq(struct wren_dev *wdev)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_NOP };
+	int err;
+
+	err = wren_aq_exec(wdev, &cmd, NULL);
+	if (err)
+		dev_err(&wdev->pdev->dev, "NOP through the management interrupt failed: %d\n",
+			err);
+	else if (wdev->aq.warned_no_irq)
+		err = -EIO;	/* answered, but the interrupt never came */
+	return err;
+}
+
 static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct wren_dev *wdev;
@@ -272,6 +289,9 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_aeq;
 	wren_aq_enable_irq(wdev);
+	err = wren_check_mgmt_irq(wdev);
+	if (err)
+		goto err_aeq;
 
 	err = wren_aux_add(wdev);
 	if (err)
