@@ -74,6 +74,7 @@ struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c)
 	whw_ref(&uar->hdr);
 	cq->moderation_usec = whw_le16(in->moderation_usec);
 	cq->moderation_count = whw_le16(in->moderation_count);
+	whw_cq_mod_init(cq);
 	whw_ring_link(hw, &cq->ring);
 	c->result = cq->hdr.id;
 	return WHW_OK;
@@ -81,6 +82,7 @@ struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c)
 
 void whw_cq_free(struct wrenhw *hw, struct whw_cq *cq)
 {
+	whw_cq_mod_fini(hw, cq);
 	whw_unref(&cq->eq->hdr);
 	whw_unref(&cq->uar->hdr);
 	whw_table_remove(&hw->cqs, cq->hdr.id);

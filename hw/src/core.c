@@ -228,13 +228,18 @@ void whw_timer_rearm(struct wrenhw *hw)
 
 	if (hw->port.flapping)
 		deadline = hw->port.flap_until_ns;
+	if (whw_timers_next(hw) < deadline)
+		deadline = whw_timers_next(hw);
 	if (hw->ops->timer_mod)
 		hw->ops->timer_mod(hw->opaque, deadline);
 }
 
 void wrenhw_timer_expired(struct wrenhw *hw)
 {
-	whw_port_timer(hw, whw_now(hw));
+	uint64_t now = whw_now(hw);
+
+	whw_port_timer(hw, now);
+	whw_timers_run(hw, now);
 	whw_timer_rearm(hw);
 }
 
@@ -287,4 +292,5 @@ void wrenhw_mmio_write(struct wrenhw *hw, unsigned int bar, uint64_t off,
 void wrenhw_process(struct wrenhw *hw)
 {
 	whw_aq_process(hw);
+	whw_eth_tx_process(hw);
 }

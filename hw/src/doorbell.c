@@ -64,6 +64,9 @@ static void eth_doorbell(struct wrenhw *hw, struct whw_eth_q *q, uint32_t pi)
 		return;
 	}
 	q->pi = pi;
+	/* TX work runs outside the MMIO write; RX buffers wait for frames. */
+	if (!q->rx && q->pi != q->ci && hw->ops->schedule)
+		hw->ops->schedule(hw->opaque);
 }
 
 void whw_db_write(struct wrenhw *hw, uint64_t off, uint64_t val,
@@ -110,8 +113,7 @@ void whw_db_write(struct wrenhw *hw, uint64_t off, uint64_t val,
 				     reg);
 			return;
 		}
-		cq->ci = index;
-		cq->arm |= flags & WREN_DB_CQ_ARM_MASK;
+		whw_cq_arm(hw, cq, index, flags & WREN_DB_CQ_ARM_MASK);
 		break;
 	case WREN_DB_EQ:
 		eq = whw_table_get(&hw->eqs, queue);

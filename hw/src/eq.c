@@ -148,12 +148,3 @@ void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
 			eq->armed = true;
 	}
 }
-
-void whw_cq_notify(struct wrenhw *hw, struct whw_cq *cq, bool solicited)
-{
-	if (!(cq->arm & WREN_DB_CQ_ARM_NEXT) &&
-	    !((cq->arm & WREN_DB_CQ_ARM_SOLICITED) && solicited))
-		return;
-	cq->arm = 0;
-	whw_eq_post(hw, cq->eq, WREN_EVENT_COMP, 0, cq->hdr.id, 0);
-}

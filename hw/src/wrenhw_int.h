@@ -27,7 +27,10 @@
 
 /* What this model really implements; see hw/README.md. */
 #define WHW_CAPS		(WREN_CAP_FLR | WREN_CAP_DIAG_FAULT | \
-				 WREN_CAP_COUNTERS)
+				 WREN_CAP_COUNTERS | WREN_CAP_ETH | \
+				 WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO | \
+				 WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN | \
+				 WREN_CAP_CQ_MODERATION)
 
 /* Any one of these bits admits the DCB and CC settings commands. */
 #define WHW_CAPS_DCB		(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \
@@ -75,6 +78,15 @@
 #define WHW_ETH_LOG_SIZE_MAX	15u
 #define WHW_PORT_BUFFER_BYTES	(512u * 1024u)
 #define WHW_MAX_FLAP_MS		60000u
+/* Ethernet engine bounds (hw/README.md). */
+#define WHW_ETH_HLEN		14u
+#define WHW_VLAN_HLEN		4u
+#define WHW_ETH_MAX_FRAME	(WHW_ETH_HLEN + WHW_VLAN_HLEN + WHW_MAX_MTU)
+#define WHW_TSO_MAX_PACKET	(65536u + 256u)	/* payload + headers */
+#define WHW_TX_MAX_DESCS	64u	/* descriptors of one packet */
+#define WHW_TX_BUDGET		64u	/* packets per queue per process() */
+#define WHW_RX_MAX_BUFS		64u	/* buffers of one frame */
+#define WHW_ETH_DCACHE		16u	/* descriptors read ahead per queue */
 #define WHW_PAGE_SIZE_CAP	(((1ull << (WREN_PAGE_SHIFT_MAX + 1)) - 1) & \
 				 ~((1ull << WREN_PAGE_SHIFT_MIN) - 1))
 
@@ -189,6 +201,29 @@ void whw_ring_unlink(struct wrenhw *hw, struct whw_ring *r);
 int whw_ring_write_entry(struct wrenhw *hw, const struct whw_ring *r,
 			 uint64_t off, const void *entry, size_t len);
 
+/* ------------------------------------------------------------- timers */
+
+/*
+ * The host gives the model one timer; timer.c multiplexes it over any
+ * number of these (CQ moderation now, RDMA retransmits later), kept in a
+ * list sorted by deadline.
+ */
+struct whw_timer {
+	uint64_t deadline;
+	bool pending;
+	struct whw_timer *next;
+	void (*fn)(struct wrenhw *hw, struct whw_timer *t);
+};
+
+void whw_timer_add(struct wrenhw *hw, struct whw_timer *t, uint64_t deadline);
+void whw_timer_del(struct wrenhw *hw, struct whw_timer *t);
+/* Runs every timer whose deadline is <= now (each one at most once). */
+void whw_timers_run(struct wrenhw *hw, uint64_t now);
+uint64_t whw_timers_next(const struct wrenhw *hw);
+
+#define WHW_CONTAINER_OF(ptr, type, member) \
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
 /* ------------------------------------------------------------ objects */
 
 struct whw_eq {
@@ -229,6 +264,9 @@ struct whw_cq {
 	uint32_t arm;		/* WREN_DB_CQ_ARM_* pending, one-shot */
 	bool error;		/* overrun or ring DMA failure: dead */
 	bool db_err_reported;
+	/* Moderation: CQEs held back while armed, and the time limit. */
+	uint32_t mod_pending;
+	struct whw_timer mod_timer;
 };
 
 struct whw_srq {
@@ -317,6 +355,10 @@ struct whw_eth_q {
 	bool error;
 	bool db_err_reported;
 	uint64_t counters[WREN_NUM_ETH_QUEUE_COUNTERS];
+	/* Posted descriptors read ahead: absolute indexes dc_first.. */
+	uint32_t dc_first;
+	uint32_t dc_n;
+	uint8_t dcache[WHW_ETH_DCACHE * sizeof(struct wren_eth_tx_desc)];
 };
 
 struct whw_gid {
@@ -416,6 +458,15 @@ struct wrenhw {
 
 	struct whw_port port;
 	struct whw_dcb dcb;
+	struct whw_timer *timers;	/* sorted by deadline */
+
+	/*
+	 * Ethernet scratch: no per-packet allocation.  Both TX buffers keep
+	 * WHW_VLAN_HLEN bytes of headroom in front for tag insertion.
+	 */
+	uint8_t tx_buf[WHW_VLAN_HLEN + WHW_TSO_MAX_PACKET];
+	uint8_t seg_buf[WHW_VLAN_HLEN + WHW_ETH_MAX_FRAME];
+	uint8_t rx_buf[WHW_ETH_MAX_FRAME];
 
 	uint64_t cnt_port[WREN_NUM_PORT_COUNTERS];
 	uint64_t cnt_rdma[WREN_NUM_RDMA_COUNTERS];
@@ -539,6 +590,12 @@ void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
 /* A CQE was written to @cq: raise its completion event if armed. */
 void whw_cq_notify(struct wrenhw *hw, struct whw_cq *cq, bool solicited);
 
+/* moderation.c: CQ doorbell with arm flags; the timer's callback. */
+void whw_cq_arm(struct wrenhw *hw, struct whw_cq *cq, uint32_t ci,
+		uint32_t flags);
+void whw_cq_mod_init(struct whw_cq *cq);
+void whw_cq_mod_fini(struct wrenhw *hw, struct whw_cq *cq);
+
 /* cq.c: writes one 32-byte CQE (owner set by the device); -1 if dropped. */
 int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 		bool solicited);
@@ -552,6 +609,46 @@ void whw_db_error(struct wrenhw *hw, bool *reported, uint32_t queue,
 /* port.c */
 void whw_port_update(struct wrenhw *hw);
 void whw_port_timer(struct wrenhw *hw, uint64_t now);
+
+/* eth_csum.c: 16-bit ones' complement sums, in memory byte order. */
+uint64_t whw_csum_add(uint64_t sum, const void *p, size_t len);
+uint16_t whw_csum_fold(uint64_t sum);	/* not inverted */
+/* Sum of the TCP/UDP pseudo-header for the IP header at @ip. */
+uint64_t whw_csum_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
+			 uint32_t l4_len);
+
+/* rss.c */
+uint32_t whw_toeplitz(const uint8_t *key, const uint8_t *in, size_t len);
+
+/* eth_queue.c: descriptor reads and completions shared by TX and RX. */
+const void *whw_ethq_desc(struct wrenhw *hw, struct whw_eth_q *q,
+			  uint32_t idx);
+void whw_ethq_error(struct wrenhw *hw, struct whw_eth_q *q, uint8_t synd);
+void whw_ethq_complete(struct wrenhw *hw, struct whw_eth_q *q,
+		       struct wren_eth_cqe *cqe);
+bool whw_link_active(const struct wrenhw *hw);
+
+/* eth_tx.c, eth_offload.c, eth_tso.c */
+void whw_eth_tx_process(struct wrenhw *hw);
+uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,
+			   const struct wren_eth_tx_desc *d, uint8_t *pkt,
+			   uint32_t len);
+void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q, uint8_t *frame,
+		  uint32_t len, uint16_t flags, uint16_t vlan_tci);
+
+/* Offsets of a TX packet's headers, validated (eth_offload.c). */
+struct whw_l34 {
+	uint32_t l3, l4;
+	uint32_t l4_hlen;	/* TCP: doff * 4; UDP: 8 */
+	bool ipv6, udp;
+};
+
+uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
+		    const struct wren_eth_tx_desc *d, const struct whw_l34 *h,
+		    uint8_t *pkt, uint32_t len);
+void whw_tcp_udp_csum(uint8_t *pkt, const struct whw_l34 *h,
+		      uint32_t l4_len);
+void whw_ipv4_csum(uint8_t *ip);
 
 /* rx.c / phy.c */
 bool whw_phy_frame(struct wrenhw *hw, const uint8_t *f, size_t len);

@@ -130,8 +130,10 @@ static void op_tx(void *opaque, const void *frame, size_t len)
 {
 	struct th *h = opaque;
 
-	(void)frame;
-	(void)len;
+	if (h->tx && h->tx_frames < TH_MAX_TX && len <= TH_TX_MAX_LEN) {
+		h->tx[h->tx_frames].len = len;
+		memcpy(h->tx[h->tx_frames].data, frame, len);
+	}
 	h->tx_frames++;
 }
 
@@ -183,10 +185,12 @@ struct th *th_create(const struct wrenhw_config *cfg)
 	h->now_ns = 1000000000ull;
 	h->max_pages = 16384;		/* 64 MiB of touched guest memory */
 	h->pages = calloc(TABLE_SLOTS, sizeof(*h->pages));
+	h->tx = calloc(TH_MAX_TX, sizeof(*h->tx));
 	h->verbose = getenv("WRENHW_TEST_VERBOSE") != NULL;
 	if (h->pages)
 		h->hw = wrenhw_create(&h->cfg, &th_ops, h);
 	if (!h->hw) {
+		free(h->tx);
 		free(h->pages);
 		free(h);
 		return NULL;
@@ -202,6 +206,7 @@ void th_destroy(struct th *h)
 	for (unsigned int i = 0; i < TABLE_SLOTS; i++)
 		free(h->pages[i].data);
 	free(h->pages);
+	free(h->tx);
 	free(h);
 }
 
@@ -210,6 +215,7 @@ void th_run(struct th *h)
 	/* Bounded: the model must settle, never loop on its own. */
 	for (int i = 0; i < 64 && h->scheduled; i++) {
 		h->scheduled = false;
+		h->process_calls++;
 		wrenhw_process(h->hw);
 	}
 }

@@ -16,6 +16,13 @@
 #define TH_MAX_VECTORS	64
 #define TH_MAX_FAULTS	8
 #define TH_BUS_LIMIT	(1ull << 48)	/* DMA beyond this faults */
+#define TH_MAX_TX	128		/* TX frames kept for inspection */
+#define TH_TX_MAX_LEN	9100
+
+struct th_frame {
+	size_t len;
+	uint8_t data[TH_TX_MAX_LEN];
+};
 
 struct th_fault {
 	uint64_t start, end;
@@ -31,7 +38,9 @@ struct th {
 	uint64_t timer_deadline;
 	bool scheduled;
 	unsigned int irqs[TH_MAX_VECTORS];
-	unsigned int tx_frames;
+	unsigned int tx_frames;		/* all sent; the first TH_MAX_TX kept */
+	struct th_frame *tx;
+	unsigned int process_calls;
 	unsigned int log_lines;
 	bool verbose;
 	struct th_fault faults[TH_MAX_FAULTS];

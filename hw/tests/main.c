@@ -27,6 +27,9 @@ int main(void)
 	test_mr();
 	test_eth_dcb();
 	test_phy();
+	test_eth_tx();
+	test_eth_rx();
+	test_eth_err();
 	test_fuzz();
 	return tap_done();
 }

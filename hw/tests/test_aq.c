@@ -41,7 +41,10 @@ static void common_checks(void)
 	tap_ok(a.fw_version == 0x01020003 && a.contract_major == 1 &&
 	       !strcmp(a.board_id, "WREN-MODEL") && a.num_ports == 1 &&
 	       a.caps == (WREN_CAP_FLR | WREN_CAP_DIAG_FAULT |
-			  WREN_CAP_COUNTERS) &&
+			  WREN_CAP_COUNTERS | WREN_CAP_ETH |
+			  WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO |
+			  WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN |
+			  WREN_CAP_CQ_MODERATION) &&
 	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 1024 &&
 	       a.max_gid == 128 && a.mac[5] == 0x01 && a.num_msix == 16,
 	       "QUERY_DEVICE describes the board honestly");

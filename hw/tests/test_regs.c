@@ -18,8 +18,10 @@ static void identity(void)
 	tap_ok(th_reg_read(h, WREN_REG_FW_BUILD) != 0, "FW_BUILD is set");
 	caps_lo = th_reg_read(h, WREN_REG_CAPS_LO);
 	tap_ok((caps_lo & WREN_CAP_FLR) && (caps_lo & WREN_CAP_DIAG_FAULT) &&
-	       !(caps_lo & (WREN_CAP_RDMA_RC | WREN_CAP_ETH)),
-	       "CAPS advertise FLR and DIAG_FAULT, no data path yet");
+	       (caps_lo & WREN_CAP_ETH) && (caps_lo & WREN_CAP_ETH_TSO) &&
+	       (caps_lo & WREN_CAP_CQ_MODERATION) &&
+	       !(caps_lo & (WREN_CAP_RDMA_RC | WREN_CAP_CQ_RESIZE)),
+	       "CAPS advertise FLR, DIAG_FAULT, Ethernet, moderation; no RDMA yet");
 	tap_ok(th_reg_read(h, WREN_REG_CAPS_HI) == 0, "CAPS_HI is 0");
 	tap_ok(!(caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC | WREN_CAP_CQ_RESIZE)),
 	       "CAPS: no DCB, ECN/DCQCN or CQ resize (settings only, reserved)");

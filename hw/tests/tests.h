@@ -25,6 +25,9 @@ void test_qp(void);
 void test_mr(void);
 void test_eth_dcb(void);
 void test_phy(void);
+void test_eth_tx(void);
+void test_eth_rx(void);
+void test_eth_err(void);
 void test_fuzz(void);
 
 #endif
