@@ -30,6 +30,7 @@ MODULE_IMPORT_NS_STRING|#undef __MODULE_INFO
 MODULE_IMPORT_NS_STRING|#define __MODULE_INFO(tag, name, info) _Static_assert(sizeof(info) == sizeof("WREN"), "namespace is stringified")
 MODULE_IMPORT_NS_STRING|MODULE_IMPORT_NS("WREN");
 DEVLINK_INFO_DRIVER_NAME_PUT|static int f(struct devlink_info_req *req) { return devlink_info_driver_name_put(req, "x"); } static int (*p)(struct devlink_info_req *) __used = f;
+DEVLINK_FMSG_PUT_VOID|static void (*p)(struct devlink_fmsg *, const char *, u32) __used = devlink_fmsg_u32_pair_put;
 DEVL_LOCK|static void f(struct devlink *dl) { devl_lock(dl); devl_assert_locked(dl); devl_unlock(dl); } static void (*p)(struct devlink *) __used = f;
 NETIF_NAPI_ADD_WEIGHT|static void f(struct net_device *nd, struct napi_struct *n, int (*poll)(struct napi_struct *, int)) { netif_napi_add_weight(nd, n, poll, 64); } static void *p __used = f;
 PCI_ALLOC_IRQ_VECTORS_AFFINITY|static int f(struct pci_dev *pd, struct irq_affinity *a) { return pci_alloc_irq_vectors_affinity(pd, 1, 2, PCI_IRQ_MSIX | PCI_IRQ_AFFINITY, a); } static void *p __used = f;

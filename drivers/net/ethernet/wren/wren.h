@@ -76,6 +76,8 @@ enum {
 	WREN_FLAG_FATAL,		/* device reported a fatal error */
 	WREN_FLAG_NEEDS_RESET,		/* an admin command hung */
 	WREN_FLAG_GONE,			/* reads return all-ones */
+	WREN_FLAG_REPORTED,		/* the breakage has been reported */
+	WREN_FLAG_DEVLINK_LIVE,		/* registered: health reports allowed */
 };
 
 struct wren_dev {
@@ -93,7 +95,9 @@ struct wren_dev {
 	char mgmt_irq_name[48];
 	bool mgmt_irq_requested;
 
-	struct work_struct fatal_work;
+	struct work_struct fatal_work;	/* reports fatal_reason */
+	const char *fatal_reason;
+	struct devlink_health_reporter *fw_fatal;
 	struct delayed_work health_work;
 	u32 last_heartbeat;
 
@@ -150,7 +154,8 @@ int wren_aeq_init(struct wren_dev *wdev);
 void wren_aeq_process(struct wren_dev *wdev);
 void wren_aeq_free(struct wren_dev *wdev);
 void wren_fatal_work(struct work_struct *work);
-void wren_declare_fatal(struct wren_dev *wdev);
+void wren_report_broken(struct wren_dev *wdev, const char *reason);
+void wren_declare_fatal(struct wren_dev *wdev, const char *reason);
 void wren_health_start(struct wren_dev *wdev);
 void wren_health_stop(struct wren_dev *wdev);
 
@@ -165,6 +170,9 @@ struct wren_dev *wren_devlink_alloc(struct pci_dev *pdev);
 void wren_devlink_register(struct wren_dev *wdev);
 void wren_devlink_unregister(struct wren_dev *wdev);
 void wren_devlink_free(struct wren_dev *wdev);
+void wren_devlink_health_create(struct wren_dev *wdev);
+void wren_devlink_health_destroy(struct wren_dev *wdev);
+void wren_devlink_health_report(struct wren_dev *wdev, const char *msg);
 
 /* wren_aux.c */
 int wren_aux_add(struct wren_dev *wdev);

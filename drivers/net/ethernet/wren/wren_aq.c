@@ -247,6 +247,7 @@ static void wren_aq_timed_out(struct wren_dev *wdev, u8 opcode, u16 cmd_id)
 	if (wren_check_gone(wdev)) {
 		dev_err(dev, "admin command %s (cmd_id 0x%04x): the device stopped answering\n",
 			wren_core_opcode_name(opcode), cmd_id);
+		wren_report_broken(wdev, "device stopped answering");
 		return;
 	}
 	set_bit(WREN_FLAG_NEEDS_RESET, &wdev->flags);
@@ -255,7 +256,9 @@ static void wren_aq_timed_out(struct wren_dev *wdev, u8 opcode, u16 cmd_id)
 		wren_core_opcode_name(opcode), opcode, cmd_id,
 		wdev->aq.timeout_ms, status);
 	if (status & WREN_STATUS_FATAL)
-		wren_declare_fatal(wdev);
+		wren_declare_fatal(wdev, "device fatal error");
+	else
+		wren_report_broken(wdev, "admin command timed out");
 }
 
 int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,

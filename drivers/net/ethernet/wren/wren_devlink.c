@@ -3,6 +3,12 @@
  * devlink: the driver's private data lives in the devlink instance, which
  * is allocated first in probe and registered last, once the device works,
  * so that userspace never sees a half-initialised instance.
+ *
+ * The "fw_fatal" health reporter carries the device's breakdowns (fatal
+ * error, stopped heartbeat, hung admin queue, surprise removal); its test
+ * operation asks the device to go fatal (DIAG_FAULT), so the whole path
+ * can be exercised on a healthy device.  Recovery (reset and re-creating
+ * every object) is not implemented yet: remove and re-probe the device.
  */
 #include "wren.h"
 
@@ -40,6 +46,108 @@ static int wren_devlink_info_get(struct devlink *devlink,
 						buf);
 }
 
+/* devlink_fmsg_*_put() stopped returning errors in Linux 6.7. */
+static int wren_fmsg_u32(struct devlink_fmsg *fmsg, const char *name, u32 val)
+{
+#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
+	devlink_fmsg_u32_pair_put(fmsg, name, val);
+	return 0;
+#else
+	return devlink_fmsg_u32_pair_put(fmsg, name, val);
+#endif
+}
+
+static int wren_fmsg_str(struct devlink_fmsg *fmsg, const char *name,
+			 const char *val)
+{
+#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
+	devlink_fmsg_string_pair_put(fmsg, name, val);
+	return 0;
+#else
+	return devlink_fmsg_string_pair_put(fmsg, name, val);
+#endif
+}
+
+static int wren_fw_fatal_diagnose(struct devlink_health_reporter *reporter,
+				  struct devlink_fmsg *fmsg,
+				  struct netlink_ext_ack *extack)
+{
+	struct wren_dev *wdev = devlink_health_reporter_priv(reporter);
+	const char *state;
+	int err;
+
+	if (wren_check_gone(wdev))
+		state = "gone";
+	else if (test_bit(WREN_FLAG_FATAL, &wdev->flags))
+		state = "fatal";
+	else if (test_bit(WREN_FLAG_NEEDS_RESET, &wdev->flags))
+		state = "needs reset";
+	else
+		state = "healthy";
+	err = wren_fmsg_str(fmsg, "state", state);
+	if (err || test_bit(WREN_FLAG_GONE, &wdev->flags))
+		return err;
+	err = wren_fmsg_u32(fmsg, "status", wren_rd(wdev, WREN_REG_STATUS));
+	if (!err)
+		err = wren_fmsg_u32(fmsg, "fatal_syndrome",
+				    wren_rd(wdev, WREN_REG_FATAL_SYNDROME));
+	if (!err)
+		err = wren_fmsg_u32(fmsg, "fatal_info",
+				    wren_rd(wdev, WREN_REG_FATAL_INFO));
+	if (!err)
+		err = wren_fmsg_u32(fmsg, "heartbeat",
+				    wren_rd(wdev, WREN_REG_HEARTBEAT));
+	return err;
+}
+
+static int wren_fw_fatal_test(struct devlink_health_reporter *reporter,
+			      struct netlink_ext_ack *extack)
+{
+	struct wren_dev *wdev = devlink_health_reporter_priv(reporter);
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_DIAG_FAULT };
+
+	if (!(wdev->core.caps & WREN_CAP_DIAG_FAULT)) {
+		NL_SET_ERR_MSG_MOD(extack, "the device cannot inject faults");
+		return -EOPNOTSUPP;
+	}
+	cmd.u.diag_fault.fault = cpu_to_le32(WREN_DIAG_FATAL);
+	return wren_aq_exec(wdev, &cmd, NULL);
+}
+
+static const struct devlink_health_reporter_ops wren_fw_fatal_ops = {
+	.name		= "fw_fatal",
+	.diagnose	= wren_fw_fatal_diagnose,
+	.test		= wren_fw_fatal_test,
+};
+
+/* Without the reporter the driver still works; it only reports less. */
+void wren_devlink_health_create(struct wren_dev *wdev)
+{
+	struct devlink_health_reporter *r;
+
+	r = devlink_health_reporter_create(wdev->devlink, &wren_fw_fatal_ops, 0, wdev);
+	if (IS_ERR(r)) {
+		dev_warn(&wdev->pdev->dev, "cannot create the fw_fatal health reporter: %ld\n",
+			 PTR_ERR(r));
+		r = NULL;
+	}
+	wdev->fw_fatal = r;
+}
+
+void wren_devlink_health_destroy(struct wren_dev *wdev)
+{
+	if (wdev->fw_fatal)
+		devlink_health_reporter_destroy(wdev->fw_fatal);
+	wdev->fw_fatal = NULL;
+}
+
+/* Reports notify userspace, which only knows registered instances. */
+void wren_devlink_health_report(struct wren_dev *wdev, const char *msg)
+{
+	if (wdev->fw_fatal && test_bit(WREN_FLAG_DEVLINK_LIVE, &wdev->flags))
+		devlink_health_report(wdev->fw_fatal, msg, NULL);
+}
+
 static const struct devlink_ops wren_devlink_ops = {
 	.info_get = wren_devlink_info_get,
 };
@@ -62,8 +170,10 @@ struct wren_dev *wren_devlink_alloc(struct pci_dev *pdev)
 void wren_devlink_register(struct wren_dev *wdev)
 {
 	devlink_register(wdev->devlink);
+	set_bit(WREN_FLAG_DEVLINK_LIVE, &wdev->flags);
 }
 
+/* The caller makes sure no health report is in flight (fatal_work). */
 void wren_devlink_unregister(struct wren_dev *wdev)
 {
 	devlink_unregister(wdev->devlink);

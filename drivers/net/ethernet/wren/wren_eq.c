@@ -58,30 +58,43 @@ static const char *wren_fatal_name(u32 syndrome)
 	}
 }
 
-/* Read and report why the device went fatal, and fail pending commands. */
+/* Report why the device broke, and fail the commands still waiting. */
 void wren_fatal_work(struct work_struct *work)
 {
 	struct wren_dev *wdev = container_of(work, struct wren_dev, fatal_work);
 	struct device *dev = &wdev->pdev->dev;
-	u32 syndrome, info;
+	u32 syndrome, info, status;
 
 	if (wren_check_gone(wdev)) {
 		dev_err(dev, "device stopped answering (surprise removal?)\n");
 	} else {
+		status = wren_rd(wdev, WREN_REG_STATUS);
 		syndrome = wren_rd(wdev, WREN_REG_FATAL_SYNDROME);
 		info = wren_rd(wdev, WREN_REG_FATAL_INFO);
-		dev_err(dev, "device fatal error: syndrome %u (%s), info 0x%08x, status 0x%08x; admin commands fail until the device is reset\n",
-			syndrome, wren_fatal_name(syndrome), info,
-			wren_rd(wdev, WREN_REG_STATUS));
+		if (status & WREN_STATUS_FATAL)
+			dev_err(dev, "device fatal error: syndrome %u (%s), info 0x%08x, status 0x%08x; admin commands fail until the device is reset\n",
+				syndrome, wren_fatal_name(syndrome), info, status);
+		else
+			dev_err(dev, "%s (status 0x%08x); admin commands fail until the device is reset\n",
+				wdev->fatal_reason, status);
 	}
 	wren_aq_abort(wdev);
+	wren_devlink_health_report(wdev, wdev->fatal_reason);
 }
 
-/* Declare the device fatal once, from wherever it was noticed first. */
-void wren_declare_fatal(struct wren_dev *wdev)
+/* Report a broken device once, whoever noticed first. */
+void wren_report_broken(struct wren_dev *wdev, const char *reason)
 {
-	if (!test_and_set_bit(WREN_FLAG_FATAL, &wdev->flags))
-		schedule_work(&wdev->fatal_work);
+	if (test_and_set_bit(WREN_FLAG_REPORTED, &wdev->flags))
+		return;
+	wdev->fatal_reason = reason;
+	schedule_work(&wdev->fatal_work);
+}
+
+void wren_declare_fatal(struct wren_dev *wdev, const char *reason)
+{
+	set_bit(WREN_FLAG_FATAL, &wdev->flags);
+	wren_report_broken(wdev, reason);
 }
 
 /* A device can also die without saying so: STATUS.FATAL set without an
@@ -101,18 +114,17 @@ static void wren_health_poll(struct work_struct *work)
 	status = wren_rd(wdev, WREN_REG_STATUS);
 	heartbeat = wren_rd(wdev, WREN_REG_HEARTBEAT);
 	if (status == U32_MAX && wren_check_gone(wdev)) {
-		wren_declare_fatal(wdev);
+		wren_declare_fatal(wdev, "device stopped answering");
 		return;
 	}
 	if (status & WREN_STATUS_FATAL) {
-		dev_err(dev, "health poll: device reports a fatal error\n");
-		wren_declare_fatal(wdev);
+		wren_declare_fatal(wdev, "device fatal error");
 		return;
 	}
 	if (heartbeat == wdev->last_heartbeat) {
 		dev_err(dev, "health poll: heartbeat stuck at %u for %u ms\n",
 			heartbeat, WREN_HEALTH_INTERVAL_MS);
-		wren_declare_fatal(wdev);
+		wren_declare_fatal(wdev, "heartbeat stopped");
 		return;
 	}
 	wdev->last_heartbeat = heartbeat;
@@ -147,7 +159,7 @@ static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
 				     data);
 		break;
 	case WREN_EVENT_DEVICE_FATAL:
-		wren_declare_fatal(wdev);
+		wren_declare_fatal(wdev, "device fatal error");
 		break;
 	case WREN_EVENT_AQ_ERR:
 		dev_err_ratelimited(dev, "admin queue error at index %u: status %u\n",

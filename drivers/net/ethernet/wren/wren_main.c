@@ -265,9 +265,10 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = wren_check_identity(wdev);
 	if (err)
 		goto err_unmap;
+	wren_devlink_health_create(wdev);
 	err = wren_reset(wdev);
 	if (err)
-		goto err_unmap;
+		goto err_health;
 	pci_set_master(pdev);
 
 	err = wren_irq_alloc_vectors(wdev);
@@ -311,18 +312,20 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 err_aeq:
 	wren_quiesce(wdev);
 	wren_irq_free_mgmt(wdev);
-	cancel_work_sync(&wdev->fatal_work);
 	wren_aeq_free(wdev);
-	wren_aq_free(wdev);
-	wren_irq_free_vectors(wdev);
-	goto err_unmap;
+	goto err_free_aq;
 err_aq:
 	wren_quiesce(wdev);
+err_free_aq:
+	/* A command that timed out may have scheduled the report. */
+	cancel_work_sync(&wdev->fatal_work);
 	wren_aq_free(wdev);
 	wren_irq_free_vectors(wdev);
-	goto err_unmap;
+	goto err_health;
 err_quiesce:
 	wren_quiesce(wdev);
+err_health:
+	wren_devlink_health_destroy(wdev);
 err_unmap:
 	wren_unmap_bars(wdev);
 err_release:
@@ -338,10 +341,13 @@ static void wren_remove(struct pci_dev *pdev)
 {
 	struct wren_dev *wdev = pci_get_drvdata(pdev);
 
+	/* No health report may race with the unregistration. */
+	wren_health_stop(wdev);
+	clear_bit(WREN_FLAG_DEVLINK_LIVE, &wdev->flags);
+	cancel_work_sync(&wdev->fatal_work);
 	wren_devlink_unregister(wdev);
 	wren_aux_del(wdev);
 
-	wren_health_stop(wdev);
 	wren_quiesce(wdev);
 	wren_irq_free_mgmt(wdev);
 	cancel_work_sync(&wdev->fatal_work);
@@ -351,6 +357,7 @@ static void wren_remove(struct pci_dev *pdev)
 	wren_aq_free(wdev);
 	wren_irq_free_vectors(wdev);
 
+	wren_devlink_health_destroy(wdev);
 	wren_unmap_bars(wdev);
 	pci_release_mem_regions(pdev);
 	pci_disable_device(pdev);

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test: the fatal-error path.  `devlink health test ... fw_fatal`
+# makes the device go fatal (DIAG_FAULT); wren.ko must log the syndrome the
+# device reports, count the error on the fw_fatal health reporter, show it
+# in diagnose, unload from the fatal state without waiting for the device,
+# and bind again afterwards (the next probe resets the device).
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/driver/wren-lib.sh"
+
+mods=$(wren_moddir)
+plan 11
+dmesg -C
+
+bdf=$(wren_bdf)
+if [ -z "$bdf" ]; then
+	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
+	for _ in $(seq 10); do skip "fatal path" "no Wren NIC"; done
+	tap_done
+	exit 1
+fi
+ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+capslo=$(wren_regs "$bdf" 0x10)
+
+# json_get JSON KEY...: the first value found under KEY (searching nested
+# objects and lists); for a reporter list, the fw_fatal entry's KEY.
+json_get() {
+	python3 -c 'import json, sys
+def find(d, k):
+    if isinstance(d, dict):
+        if d.get("reporter") not in (None, "fw_fatal"):
+            return None
+        if k in d:
+            return d[k]
+        d = list(d.values())
+    if isinstance(d, list):
+        for v in d:
+            r = find(v, k)
+            if r is not None:
+                return r
+    return None
+print(find(json.loads(sys.argv[1]), sys.argv[2]))' "$1" "$2" 2>/dev/null
+}
+show() { devlink -j health show "pci/$bdf" reporter fw_fatal 2>&1; }
+diagnose() { devlink -j health diagnose "pci/$bdf" reporter fw_fatal 2>&1; }
+
+insmod "$mods/wren.ko" || diag "insmod wren.ko failed"
+h=$(show)
+check "fw_fatal health reporter is healthy with no errors" \
+	test "$(json_get "$h" state):$(json_get "$h" error)" = healthy:0
+[ "$(json_get "$h" state)" = healthy ] || diag "$h"
+d=$(diagnose)
+check "diagnose: state healthy, fatal_syndrome 0" \
+	test "$(json_get "$d" state):$(json_get "$d" fatal_syndrome)" = healthy:0
+[ "$(json_get "$d" state)" = healthy ] || diag "$d"
+
+if [ $(($(printf '%d' "$capslo") >> 29 & 1)) = 0 ]; then
+	check "devlink health test is refused without WREN_CAP_DIAG_FAULT" \
+		bash -c "! devlink health test pci/$bdf reporter fw_fatal"
+	for _ in $(seq 3); do skip "injected fatal error" "device lacks DIAG_FAULT"; done
+else
+	check "devlink health test injects a fatal error" \
+		devlink health test "pci/$bdf" reporter fw_fatal
+	check "the syndrome is logged: 4 (injected by DIAG_FAULT)" \
+		wait_for 20 bash -c 'dmesg | grep -q "device fatal error: syndrome 4 (injected by DIAG_FAULT)"'
+	wait_for 10 bash -c "[ \"\$(devlink -j health show pci/$bdf reporter fw_fatal | grep -o '\"error\":[0-9]*')\" = '\"error\":1' ]"
+	h=$(show)
+	check "fw_fatal reporter counted one error (state $(json_get "$h" state))" \
+		test "$(json_get "$h" error)" = 1
+	d=$(diagnose)
+	check "diagnose: state fatal, fatal_syndrome 4" \
+		test "$(json_get "$d" state):$(json_get "$d" fatal_syndrome)" = fatal:4
+	[ "$(json_get "$d" state)" = fatal ] || diag "$d"
+fi
+
+start=$SECONDS
+check "rmmod wren from the fatal state" timeout 60 rmmod wren
+diag "rmmod took $((SECONDS - start)) s"
+left=$(wren_leftovers "$bdf")
+check "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)" test -z "$left"
+[ -n "$left" ] && diag "$left"
+
+if insmod "$mods/wren.ko" && [ "$(json_get "$(show)" state)" = healthy ]; then
+	ok "wren.ko binds again and the device is healthy after its reset"
+else
+	not_ok "wren.ko binds again and the device is healthy after its reset"
+fi
+rmmod wren 2>/dev/null
+
+bad=$(wren_bad_dmesg)
+check "dmesg has no warnings, oopses or timeouts" test -z "$bad"
+[ -n "$bad" ] && diag "$bad"
+diag "$(dmesg | grep -i wren)"
+tap_done
