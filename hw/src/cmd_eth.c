@@ -114,7 +114,12 @@ struct whw_err whw_cmd_set_rss(struct wrenhw *hw, struct whw_cmd *c)
 				sizeof(in->rsvd));
 	if (err.status)
 		return err;
-	if (!is_pow2(size) || size > WREN_RSS_TABLE_MAX)
+	/*
+	 * table_size 0 turns RSS off (every frame to the lowest-numbered RX
+	 * queue again): without it the RX queues of the last table could
+	 * never be destroyed (BUSY) short of a reset.  See hw/README.md.
+	 */
+	if ((size && !is_pow2(size)) || size > WREN_RSS_TABLE_MAX)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_RSS(table_size));
 	if (in->hash_types & ~RSS_HASHES)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_RSS(hash_types));

@@ -29,6 +29,14 @@ int64_t mk_cq(struct tenv *e, uint32_t log, uint16_t usec, uint16_t count,
 	cq->log = log;
 	cq->ring = td_alloc(e->d, (uint64_t)WREN_CQE_SIZE << log, 4096);
 	cq->dbrec = td_alloc(e->d, 8, 8);
+	/* As a driver does: no stale entry may look valid. */
+	for (uint32_t i = 0; i < (1u << log); i++) {
+		static const uint8_t zero[WREN_CQE_SIZE];
+
+		th_mem_write(e->d->h, cq->ring + (uint64_t)i * WREN_CQE_SIZE,
+			     zero, sizeof(zero));
+	}
+	th_mem_write(e->d->h, cq->dbrec, &cq->ci, 4);
 	in.ring.addr = cq->ring;
 	in.ring.page_shift = 12;
 	in.dbrec_addr = cq->dbrec;

@@ -31,5 +31,6 @@ int main(void)
 	test_eth_rx();
 	test_eth_err();
 	test_fuzz();
+	test_eth_fuzz();
 	return tap_done();
 }

@@ -111,6 +111,9 @@ static void eth_queues(void)
 	expect(td_cmd(d, WREN_AQ_OP_SET_RSS, NULL, 0, &rss, sizeof(rss), NULL, 0),
 	       WREN_AQ_STATUS_BAD_PARAM, SYND_RSS(table_size),
 	       "RSS table size 512 -> BAD_PARAM");
+	rss.table_size = 0;
+	tap_ok(td_cmd(d, WREN_AQ_OP_SET_RSS, NULL, 0, &rss, sizeof(rss), NULL,
+		      0).status == 0, "SET_RSS table_size 0 turns RSS off");
 	rss.table_size = 4;
 	rss.table[1] = 1;
 	rss.table[2] = 5;

@@ -28,6 +28,7 @@ void test_phy(void);
 void test_eth_tx(void);
 void test_eth_rx(void);
 void test_eth_err(void);
+void test_eth_fuzz(void);
 void test_fuzz(void);
 
 #endif
