@@ -11,7 +11,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/.." && pwd)}
 BUILD=${BUILD:-$top/build}
-tests=${DRIVER_TESTS:-"driver/wren-probe.sh driver/wren-load-loop.sh driver/wren-fatal.sh"}
+tests=${DRIVER_TESTS:-"driver/wren-probe.sh driver/wren-load-loop.sh driver/wren-fatal.sh driver/wren-aq-timeout.sh"}
 configs=${DRIVER_CONFIGS:-"6.1:0 6.12:0 6.1:1"}
 status=0
 # A TCG vCPU starved by a busy host can stall for 20 s inside any kernel

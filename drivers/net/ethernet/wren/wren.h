@@ -102,6 +102,7 @@ struct wren_dev {
 	u32 last_heartbeat;
 
 	struct wren_aux_dev *rdma_adev;
+	struct dentry *debugfs;
 
 	u32 contract;			/* WREN_REG_CONTRACT */
 	u64 serial;
@@ -173,6 +174,12 @@ void wren_devlink_free(struct wren_dev *wdev);
 void wren_devlink_health_create(struct wren_dev *wdev);
 void wren_devlink_health_destroy(struct wren_dev *wdev);
 void wren_devlink_health_report(struct wren_dev *wdev, const char *msg);
+
+/* wren_debugfs.c */
+void wren_debugfs_add(struct wren_dev *wdev);
+void wren_debugfs_del(struct wren_dev *wdev);
+void wren_debugfs_init(void);
+void wren_debugfs_exit(void);
 
 /* wren_aux.c */
 int wren_aux_add(struct wren_dev *wdev);

@@ -299,6 +299,7 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		goto err_aeq;
 
 	wren_health_start(wdev);
+	wren_debugfs_add(wdev);
 	wren_devlink_register(wdev);
 
 	fw = wdev->core.fw_version;
@@ -341,6 +342,7 @@ static void wren_remove(struct pci_dev *pdev)
 {
 	struct wren_dev *wdev = pci_get_drvdata(pdev);
 
+	wren_debugfs_del(wdev);
 	/* No health report may race with the unregistration. */
 	wren_health_stop(wdev);
 	clear_bit(WREN_FLAG_DEVLINK_LIVE, &wdev->flags);
@@ -386,7 +388,25 @@ static struct pci_driver wren_pci_driver = {
 	.remove		= wren_remove,
 	.shutdown	= wren_shutdown,
 };
-module_pci_driver(wren_pci_driver);
+
+static int __init wren_init(void)
+{
+	int err;
+
+	wren_debugfs_init();
+	err = pci_register_driver(&wren_pci_driver);
+	if (err)
+		wren_debugfs_exit();
+	return err;
+}
+module_init(wren_init);
+
+static void __exit wren_exit(void)
+{
+	pci_unregister_driver(&wren_pci_driver);
+	wren_debugfs_exit();
+}
+module_exit(wren_exit);
 
 MODULE_DESCRIPTION("Wren RoCEv2 NIC PCI core driver");
 MODULE_LICENSE("Dual BSD/GPL");
