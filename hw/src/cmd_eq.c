@@ -52,6 +52,7 @@ struct whw_err whw_cmd_create_eq(struct wrenhw *hw, struct whw_cmd *c)
 	eq->vector = vector;
 	eq->moderation_usec = whw_le16(in->moderation_usec);
 	eq->moderation_count = whw_le16(in->moderation_count);
+	whw_eq_mod_init(eq);
 	whw_ring_link(hw, &eq->ring);
 	c->result = (uint64_t)id;
 	return WHW_OK;
@@ -73,6 +74,7 @@ struct whw_err whw_cmd_destroy_eq(struct wrenhw *hw, struct whw_cmd *c)
 
 void whw_eq_free(struct wrenhw *hw, struct whw_eq *eq)
 {
+	whw_eq_mod_fini(hw, eq);
 	whw_table_remove(&hw->eqs, eq->hdr.id);
 	whw_ring_free(hw, &eq->ring);
 	free(eq);

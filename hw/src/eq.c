@@ -123,10 +123,8 @@ void whw_eq_post(struct wrenhw *hw, struct whw_eq *eq, uint8_t type,
 		return;
 	}
 	eq->pi++;
-	if (eq->armed) {
-		eq->armed = false;
-		whw_irq(hw, eq->vector);
-	}
+	if (eq->armed)
+		whw_eq_pending(hw, eq, 1);
 }
 
 void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
@@ -141,10 +139,9 @@ void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
 	if (eq->overrun_pending && !eq->broken &&
 	    eq->pi - ci < (1u << eq->log_size))
 		eq->overrun_pending = false;
-	if (arm) {
+	if (arm && !eq->armed) {
+		eq->armed = true;
 		if (eq->pi != ci)
-			whw_irq(hw, eq->vector);
-		else
-			eq->armed = true;
+			whw_eq_pending(hw, eq, eq->pi - ci);
 	}
 }

@@ -240,6 +240,9 @@ struct whw_eq {
 	bool overrun_pending;
 	bool db_err_reported;
 	uint64_t dropped;
+	/* Moderation: EQEs written since arming, and the time limit. */
+	uint32_t mod_pending;
+	struct whw_timer mod_timer;
 };
 
 struct whw_uar {
@@ -595,6 +598,10 @@ void whw_cq_arm(struct wrenhw *hw, struct whw_cq *cq, uint32_t ci,
 		uint32_t flags);
 void whw_cq_mod_init(struct whw_cq *cq);
 void whw_cq_mod_fini(struct wrenhw *hw, struct whw_cq *cq);
+/* @n EQEs are pending on an armed EQ: interrupt now or when moderated. */
+void whw_eq_pending(struct wrenhw *hw, struct whw_eq *eq, uint32_t n);
+void whw_eq_mod_init(struct whw_eq *eq);
+void whw_eq_mod_fini(struct wrenhw *hw, struct whw_eq *eq);
 
 /* cq.c: writes one 32-byte CQE (owner set by the device); -1 if dropped. */
 int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,

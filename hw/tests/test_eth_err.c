@@ -96,6 +96,51 @@ static void moderation(void)
 	env_fini(&e);
 }
 
+/* Completion EQ moderation: the MSI-X interrupt waits, the EQE does not. */
+static void eq_moderation(void)
+{
+	struct tenv e;
+	struct wren_aq_create_eq ce;
+	struct tcq cq;
+	struct tq q;
+	struct td_res r;
+	unsigned int *irq;
+
+	env_init(&e);
+	memset(&ce, 0, sizeof(ce));
+	e.eq.log = 6;
+	e.eq.ring = td_alloc(e.d, 16u << 6, 4096);
+	ce.ring.addr = e.eq.ring;
+	ce.ring.page_shift = 12;
+	ce.log_size = 6;
+	ce.msix_vector = 3;
+	ce.moderation_usec = 100;
+	ce.moderation_count = 3;
+	r = td_cmd(e.d, WREN_AQ_OP_CREATE_EQ, &ce, sizeof(ce), NULL, 0, NULL,
+		   0);
+	e.eq.id = (uint32_t)r.result;
+	e.eq.ci = 0;
+	irq = &e.d->h->irqs[3];
+	mk_cq(&e, 6, 0, 0, &cq);
+	mk_q(&e, false, cq.id, 6, &q);
+	eq_arm(&e);
+	cq_arm(&e, &cq);
+	send_n(&e, &q, 1);
+	tap_ok(r.status == 0 && *irq == 0,
+	       "EQ moderation: one EQE written, interrupt held");
+	th_advance(e.d->h, 100000);
+	tap_ok(*irq == 1, "EQ moderation: interrupt 100 us later");
+	eq_count(&e);
+	eq_arm(&e);
+	for (int i = 0; i < 3; i++) {
+		cq_drain(&e, &cq);
+		cq_arm(&e, &cq);
+		send_n(&e, &q, 1);
+	}
+	tap_ok(*irq == 2, "EQ moderation: interrupt at the 3rd EQE (count)");
+	env_fini(&e);
+}
+
 static void link_down(void)
 {
 	struct tenv e;
@@ -323,6 +368,7 @@ static void destroy_pending(void)
 void test_eth_err(void)
 {
 	moderation();
+	eq_moderation();
 	link_down();
 	bad_descs();
 	ring_faults();
