@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Ethernet queues and receive filtering: CREATE/DESTROY_ETH_TXQ/RXQ,
- * SET_RSS and SET_RX_MODE.  The queues exist and take doorbells; the
- * engine that moves frames through them comes with the Ethernet issue.
+ * SET_RSS and SET_RX_MODE.  The engines that move frames through them are
+ * eth_tx.c and eth_rx.c.
  */
 #include <stdlib.h>
 #include <string.h>

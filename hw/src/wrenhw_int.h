@@ -450,7 +450,7 @@ struct wrenhw {
 	struct whw_ring *live_rings;
 	struct whw_gid gids[WHW_MAX_GID];
 
-	/* Ethernet filter state (the engine comes later). */
+	/* Ethernet filter state (eth_rx.c uses it). */
 	uint16_t rss_table_size;
 	uint8_t rss_hash_types;
 	uint8_t rss_key[WREN_RSS_KEY_SIZE];

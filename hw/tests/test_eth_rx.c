@@ -169,6 +169,26 @@ static void rx_rss(void)
 		tap_ok(ok, "RSS: UDP/IPv4 without UDP hashing uses the IPv4 "
 		       "2-tuple (0x%x)", c.rss_hash);
 	}
+	{
+		/* table_size 0: RSS off, and the queues can be destroyed. */
+		static struct wren_set_rss_in off;
+		struct fspec s = { .sport = 9, .dport = 9, .payload = 5 };
+		struct td_res r;
+
+		memset(&off, 0, sizeof(off));
+		r = td_handle_cmd(e.d, WREN_AQ_OP_DESTROY_ETH_RXQ, q[0].id,
+				  NULL, 0);
+		ok = r.status == WREN_AQ_STATUS_BUSY;
+		td_cmd(e.d, WREN_AQ_OP_SET_RSS, NULL, 0, &off, sizeof(off),
+		       NULL, 0);
+		r = td_handle_cmd(e.d, WREN_AQ_OP_DESTROY_ETH_RXQ, q[0].id,
+				  NULL, 0);
+		ok = ok && r.status == 0 && rx(&e, build_frame(frm, &s)) &&
+		     cq_poll(&e, &e.cq, &c) && c.queue == q[1].id &&
+		     !(c.flags & WREN_ETH_RX_F_RSS);
+		tap_ok(ok, "RSS off (table_size 0): queues destroyable, frames "
+		       "to the lowest-numbered queue left");
+	}
 	env_fini(&e);
 }
 
