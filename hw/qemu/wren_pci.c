@@ -146,8 +146,15 @@ static void wren_schedule(void *opaque)
 
 static void wren_log(void *opaque, const char *msg)
 {
-	/* Model messages are about what the driver asked for: -d guest_errors. */
-	qemu_log_mask(LOG_GUEST_ERROR, "wren: %s\n", msg);
+	PCIDevice *pdev = PCI_DEVICE(opaque);
+
+	/*
+	 * Model messages are about what the driver asked for: -d guest_errors.
+	 * The PCI address tells the NICs of one machine apart.
+	 */
+	qemu_log_mask(LOG_GUEST_ERROR, "%02x:%02x.%x %s\n",
+		      pci_dev_bus_num(pdev), PCI_SLOT(pdev->devfn),
+		      PCI_FUNC(pdev->devfn), msg);
 }
 
 static const struct wrenhw_host_ops wren_host_ops = {
