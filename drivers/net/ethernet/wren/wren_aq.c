@@ -287,8 +287,12 @@ int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		 * than slots this one is free unless an earlier command in
 		 * it never completed: the device is not behaving.
 		 */
+		cmd_id = slot->cmd_id;
 		spin_unlock_irqrestore(&aq->lock, flags);
 		up(&aq->avail);
+		dev_warn_ratelimited(&wdev->pdev->dev,
+				     "admin queue slot still owned by cmd_id 0x%04x\n",
+				     cmd_id);
 		return -EIO;
 	}
 	cmd_id = (u16)aq->sq_pi;

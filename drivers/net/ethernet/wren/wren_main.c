@@ -41,8 +41,11 @@ int wren_wait_status(struct wren_dev *wdev, u32 mask, u32 want,
 				 (val & mask) == want || val == U32_MAX ||
 				 (val & WREN_STATUS_FATAL),
 				 1000, timeout_ms * USEC_PER_MSEC);
-	if (val == U32_MAX && wren_check_gone(wdev))
+	/* All-ones is no valid STATUS (FATAL and RESETTING at once). */
+	if (val == U32_MAX) {
+		wren_check_gone(wdev);
 		return -ENODEV;
+	}
 	if ((val & mask) == want)
 		return 0;
 	if (val & WREN_STATUS_FATAL)
