@@ -11,7 +11,8 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/.." && pwd)}
 BUILD=${BUILD:-$top/build}
-tests=${DRIVER_TESTS:-"driver/wren-probe.sh driver/wren-load-loop.sh driver/wren-fatal.sh driver/wren-aq-timeout.sh"}
+# One boot per configuration runs all the driver tests (run-all.sh).
+tests=${DRIVER_TESTS:-driver/run-all.sh}
 configs=${DRIVER_CONFIGS:-"6.1:0 6.12:0 6.1:1"}
 status=0
 # A TCG vCPU starved by a busy host can stall for 20 s inside any kernel
@@ -35,7 +36,7 @@ for cfg in $configs; do
 	for t in $tests; do
 		echo "check-driver: $t KVER=$kver IOMMU=$iommu"
 		make -C "$top" --no-print-directory vmtest T="$t" KVER="$kver" \
-			IOMMU="$iommu" APPEND="$append" || status=1
+			IOMMU="$iommu" APPEND="$append" TIMEOUT=1200 || status=1
 	done
 done
 exit $status
