@@ -41,6 +41,7 @@ for t in $tests; do
 			esac
 			;;
 		1..*) plan=${line#1..}; plan=${plan%% *} ;;
+		"#"*) echo "$line" ;;
 		*) echo "# $line" ;;
 		esac
 	done <<<"$out"
