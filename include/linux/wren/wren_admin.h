@@ -641,7 +641,7 @@ struct wren_create_eth_q_in {
 
 struct wren_set_rss_in {
 	__u8 key[WREN_RSS_KEY_SIZE];	/* Toeplitz key */
-	__le16 table_size;		/* power of two, <= WREN_RSS_TABLE_MAX */
+	__le16 table_size;		/* 0 (RSS off) or 2^n <= TABLE_MAX */
 	__u8 hash_types;		/* WREN_RSS_HASH_* */
 	__u8 rsvd0;
 	__le32 rsvd[5];
