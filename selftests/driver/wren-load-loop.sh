@@ -21,6 +21,10 @@ ROUNDS=${ROUNDS:-20}
 EXTRA=${EXTRA:-20}
 PAGE_TOLERANCE_KB=${PAGE_TOLERANCE_KB:-112}
 SLAB_TOLERANCE_KB=${SLAB_TOLERANCE_KB:-112}
+# VmallocUsed also holds the 16 KiB stacks of kernel threads, and the
+# workqueue pools start and reap workers as they like; a leaked module
+# image or BAR mapping per round would be far above this.
+VMALLOC_TOLERANCE_KB=${VMALLOC_TOLERANCE_KB:-64}
 # Load from tmpfs: faster rounds, and no 9p page cache coming and going.
 mods=$(mktemp -d)
 for m in wren wren_ib; do
@@ -92,7 +96,8 @@ vmalloc1=$(meminfo VmallocUsed)
 map1=$(ioremaps)
 diag "free pages $free0 -> $free1 KiB, SUnreclaim $slab0 -> $slab1 KiB, VmallocUsed $vmalloc0 -> $vmalloc1 KiB"
 check "no ioremap mapping leaked ($map0 before, $map1 after)" test "$map1" -le "$map0"
-check "VmallocUsed did not grow over $((ROUNDS + EXTRA)) rounds" test "$vmalloc1" -le "$vmalloc0"
+check "VmallocUsed grew at most ${VMALLOC_TOLERANCE_KB} KiB over $((ROUNDS + EXTRA)) rounds ($((vmalloc1 - vmalloc0)) KiB)" \
+	test $((vmalloc1 - vmalloc0)) -le "$VMALLOC_TOLERANCE_KB"
 check "unreclaimable slab grew at most ${SLAB_TOLERANCE_KB} KiB over $((ROUNDS + EXTRA)) rounds ($((slab1 - slab0)) KiB)" \
 	test $((slab1 - slab0)) -le "$SLAB_TOLERANCE_KB"
 check "free pages shrank at most ${PAGE_TOLERANCE_KB} KiB over $((ROUNDS + EXTRA)) rounds ($((free0 - free1)) KiB)" \
