@@ -7,8 +7,9 @@
 #               qemu-tree.sh (which holds the configure flags and the hook).
 #               A warm run re-syncs our device files into it and lets ninja
 #               recompile only what changed.
-#   bin-<K2>/   the finished binary; K2 = K1 and every device source and this
-#               script.  A fully warm run compiles nothing.
+#   bin-<K2>/   the finished binary; K2 = K1, every device source, this
+#               script and the toolchain/-dev package versions.  A fully
+#               warm run compiles nothing.
 # The cache root is $WREN_CACHE/qemu, or $BUILD/qemu-cache when WREN_CACHE is
 # unset or unwritable: a missing cache only costs time, never a failure.
 set -eu
@@ -114,7 +115,14 @@ trap 'rm -rf "$stage"' EXIT
 stage_device "$stage"
 
 k1=$( (echo "$ver"; cat "$scripts/qemu-tree.sh") | sha256sum | cut -c1-16)
-k2=$( (echo "$k1"; cat "$0"; hash_dir "$stage") | sha256sum | cut -c1-16)
+# The binary also depends on the compiler and the -dev packages it was built
+# against; ninja notices their header changes in the tree, this key makes
+# a changed toolchain miss the binary cache so that ninja gets to run.
+toolchain=$(dpkg-query -W -f '${Package}=${Version}\n' gcc-12 libc6-dev \
+	linux-libc-dev libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev \
+	libslirp-dev libcap-ng-dev libattr1-dev 2>/dev/null || true)
+k2=$( (echo "$k1"; echo "$toolchain"; cat "$0"; hash_dir "$stage") |
+      sha256sum | cut -c1-16)
 tree=$cache/tree-$k1
 bin=$cache/bin-$k2/qemu-system-x86_64
 
