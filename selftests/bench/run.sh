@@ -61,7 +61,7 @@ done
 # fail, and vmtest must file "not ok" lines for them (in a private check
 # directory: these failures are expected, the summary must not count them).
 mkdir -p "$out/failure-check"
-N=2 IOMMU=0 TIMEOUT=60 BUILD=$out/failure-build "$top/tools/testbench/vmtest.sh" \
+N=2 IOMMU=0 TIMEOUT=30 BUILD=$out/failure-build "$top/tools/testbench/vmtest.sh" \
 	bench/guest-fail.sh "$out/failure-check" >"$out/failure.log" 2>&1
 rc=$?
 run=$out/failure-build/bench/vmtest-$kver-bench_guest-fail.sh
