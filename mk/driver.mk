@@ -4,7 +4,7 @@
 #
 #   make check-driver   selftests/driver/run-all.sh (wren-probe, wren-load-loop,
 #                       wren-fatal, wren-aq-timeout) in two guests each for
-#                       6.1, 6.12 and 6.1 with IOMMU=1; TAP per guest in
+#                       6.1 and 6.12, one guest for 6.1 with IOMMU=1; TAP per guest in
 #                       $(BUILD)/check
 #
 # One test by hand: make vmtest T=driver/wren-probe.sh KVER=6.12 IOMMU=1
