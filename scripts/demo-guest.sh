@@ -21,7 +21,7 @@ devlink dev info "pci/$dev"
 say "interrupts:"
 grep wren /proc/interrupts || true
 say "driver messages:"
-dmesg | grep -i wren || true
+dmesg | grep -E '(^|[] ])wren[ :_]' || true
 if dmesg | grep -E 'WARNING|BUG|Call Trace'; then
 	say "kernel warnings above"
 	exit 1

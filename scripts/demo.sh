@@ -9,5 +9,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kver=${KVER:-6.1}
 make -C "$top" --no-print-directory deps
 make -C "$top" --no-print-directory qemu fabric modules KVER="$kver"
+run=${BUILD:-$top/build}/bench/vmrun-$kver-demo-guest.sh
+rc=0
 make -C "$top" --no-print-directory vmrun KVER="$kver" \
-	SCRIPT="$top/scripts/demo-guest.sh"
+	SCRIPT="$top/scripts/demo-guest.sh" || rc=$?
+for out in "$run"/guest*.out; do
+	echo
+	cat "$out"
+done
+exit $rc
