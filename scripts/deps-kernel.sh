@@ -9,9 +9,10 @@
 #   sparse, xz-utils the C=2 checker; unpacking checkpatch from the tarball
 #   dkms             verifying dkms.conf builds both modules
 #   pciutils, iproute2, python3  lspci/setpci, devlink, BAR reader in tests
+#   ethtool, socat   the Ethernet guest tests (ethtool -S/-G/-L, TCP streams)
 set -eu
 
-pkgs="make gcc-12 libc6-dev linux-source-6.1 sparse xz-utils perl dkms pciutils iproute2 python3"
+pkgs="make gcc-12 libc6-dev linux-source-6.1 sparse xz-utils perl dkms pciutils iproute2 python3 ethtool socat"
 missing=
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

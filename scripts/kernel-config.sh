@@ -33,6 +33,9 @@ DEVLINK_INFO_DRIVER_NAME_PUT|static int f(struct devlink_info_req *req) { return
 DEVLINK_FMSG_PUT_VOID|static void (*p)(struct devlink_fmsg *, const char *, u32) __used = devlink_fmsg_u32_pair_put;
 DEVL_LOCK|static void f(struct devlink *dl) { devl_lock(dl); devl_assert_locked(dl); devl_unlock(dl); } static void (*p)(struct devlink *) __used = f;
 NETIF_NAPI_ADD_WEIGHT|static void f(struct net_device *nd, struct napi_struct *n, int (*poll)(struct napi_struct *, int)) { netif_napi_add_weight(nd, n, poll, 64); } static void *p __used = f;
+PAGE_POOL_HELPERS_H|#include <net/page_pool/helpers.h>
+PAGE_POOL_HELPERS_H|static struct page *(*p)(struct page_pool *, gfp_t) __used = page_pool_alloc_pages;
+ETHTOOL_RXFH_PARAM|static int f(struct net_device *d, struct ethtool_rxfh_param *p) { return 0; } static const struct ethtool_ops o __used = { .get_rxfh = f };
 PCI_ALLOC_IRQ_VECTORS_AFFINITY|static int f(struct pci_dev *pd, struct irq_affinity *a) { return pci_alloc_irq_vectors_affinity(pd, 1, 2, PCI_IRQ_MSIX | PCI_IRQ_AFFINITY, a); } static void *p __used = f;
 PROBES
 }

@@ -102,6 +102,7 @@ struct wren_dev {
 	u32 last_heartbeat;
 
 	struct wren_aux_dev *rdma_adev;
+	struct wren_eth_priv *eth;	/* the netdev, when there is one */
 	struct dentry *debugfs;
 
 	u32 contract;			/* WREN_REG_CONTRACT */
@@ -180,6 +181,11 @@ void wren_debugfs_add(struct wren_dev *wdev);
 void wren_debugfs_del(struct wren_dev *wdev);
 void wren_debugfs_init(void);
 void wren_debugfs_exit(void);
+
+/* wren_netdev.c */
+int wren_eth_probe(struct wren_dev *wdev);
+void wren_eth_remove(struct wren_dev *wdev);
+void wren_eth_port_event(struct wren_dev *wdev, u8 state, u32 speed);
 
 /* wren_aux.c */
 int wren_aux_add(struct wren_dev *wdev);

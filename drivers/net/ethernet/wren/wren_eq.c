@@ -157,6 +157,7 @@ static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
 		dev_info_ratelimited(dev, "link %s, %u Mb/s\n",
 				     eqe->sub == WREN_PORT_ACTIVE ? "up" : "down",
 				     data);
+		wren_eth_port_event(wdev, eqe->sub, data);
 		break;
 	case WREN_EVENT_DEVICE_FATAL:
 		wren_declare_fatal(wdev, "device fatal error");

@@ -5,7 +5,7 @@
  * Probe order: devlink instance (holds our state), PCI resources, BARs,
  * identity and contract version, device reset, MSI-X vectors, admin queue
  * (polled), QUERY_DEVICE, management interrupt, event queue, admin queue
- * switched to interrupts, auxiliary devices, devlink registration.  Remove
+ * switched to interrupts, netdev, auxiliary devices, devlink registration.  Remove
  * runs the same steps backwards and never waits for a device that stopped
  * answering.
  */
@@ -297,9 +297,12 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_aeq;
 
-	err = wren_aux_add(wdev);
+	err = wren_eth_probe(wdev);
 	if (err)
 		goto err_aeq;
+	err = wren_aux_add(wdev);
+	if (err)
+		goto err_eth;
 
 	wren_health_start(wdev);
 	wren_debugfs_add(wdev);
@@ -313,6 +316,8 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		 wdev->core.caps, wdev->num_vectors);
 	return 0;
 
+err_eth:
+	wren_eth_remove(wdev);
 err_aeq:
 	wren_quiesce(wdev);
 	wren_irq_free_mgmt(wdev);
@@ -352,6 +357,7 @@ static void wren_remove(struct pci_dev *pdev)
 	cancel_work_sync(&wdev->fatal_work);
 	wren_devlink_unregister(wdev);
 	wren_aux_del(wdev);
+	wren_eth_remove(wdev);
 
 	wren_quiesce(wdev);
 	wren_irq_free_mgmt(wdev);

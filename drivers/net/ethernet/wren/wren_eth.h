@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* Wren NIC Ethernet half: the netdev, its channels and their rings. */
+#ifndef _WREN_ETH_H
+#define _WREN_ETH_H
+
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/wren/wren_queues.h>
+
+#include "wren.h"
+
+#define WREN_ETH_DEF_TX_RING	512
+#define WREN_ETH_DEF_RX_RING	512
+#define WREN_ETH_MIN_RING	64
+#define WREN_ETH_MAX_RING	4096
+#define WREN_ETH_EQ_LOG_SIZE	8	/* one CQ per EQ: a page is plenty */
+#define WREN_ETH_MAX_CHANNELS	64
+
+/* RX buffers are whole pages: headroom for the stack, then the frame, then
+ * room for skb_shared_info so that the first buffer becomes the skb head.
+ */
+#define WREN_RX_HEADROOM	(NET_SKB_PAD + NET_IP_ALIGN)
+#define WREN_RX_BUF_LEN		(PAGE_SIZE - WREN_RX_HEADROOM - \
+				 SKB_DATA_ALIGN(sizeof(struct skb_shared_info)))
+
+/* A TX descriptor slot: what to unmap, and the skb on the packet's EOP. */
+struct wren_tx_buf {
+	struct sk_buff *skb;
+	dma_addr_t dma;
+	u16 len;
+	bool is_frag;		/* mapped as a page, not the linear head */
+};
+
+struct wren_rx_buf {
+	struct page *page;
+};
+
+struct wren_queue_stats {
+	struct u64_stats_sync syncp;
+	u64 packets;
+	u64 bytes;
+	u64 errors;		/* TX: completions with an error; RX: bad CQEs */
+	u64 dropped;		/* TX: unmappable; RX: no memory for the skb */
+	u64 busy;		/* TX: ring full at xmit */
+	u64 csum;		/* TX: CSUM offload; RX: CHECKSUM_UNNECESSARY */
+	u64 tso;		/* TX: TSO packets */
+	u64 wake;		/* TX: queue woken */
+	u64 alloc_fail;		/* RX: page_pool ran dry */
+};
+
+struct wren_channel {
+	struct wren_eth_priv *priv;
+	struct napi_struct napi;
+	unsigned int index;
+	struct device *dmadev;
+
+	/* Completion EQ on MSI-X vector index + 1. */
+	struct wren_eqe *eq;
+	dma_addr_t eq_dma;
+	u32 eq_ci;
+	u32 eqn;
+	bool eq_live;
+	int irq;
+	bool irq_requested;
+	char irq_name[48];
+
+	/* One CQ for both the TX and the RX completions of the channel. */
+	struct wren_eth_cqe *cq;
+	dma_addr_t cq_dma;
+	unsigned int cq_log_size;
+	u32 cq_ci;
+	u32 cqn;
+	bool cq_live;
+	struct wren_cq_dbrec *dbrec;
+	dma_addr_t dbrec_dma;
+
+	/* TX queue: pi is written by xmit, ci by NAPI. */
+	struct wren_eth_tx_desc *tx_ring;
+	dma_addr_t tx_dma;
+	struct wren_tx_buf *tx_bufs;
+	unsigned int tx_size;
+	u32 tx_pi;
+	u32 tx_ci;
+	u32 txqn;
+	bool txq_live;
+	struct netdev_queue *nq;
+	struct wren_queue_stats tx_stats;
+
+	/* RX queue. */
+	struct wren_eth_rx_desc *rx_ring;
+	dma_addr_t rx_dma;
+	struct wren_rx_buf *rx_bufs;
+	unsigned int rx_size;
+	u32 rx_pi;
+	u32 rx_ci;
+	u32 rxqn;
+	bool rxq_live;
+	struct page_pool *pool;
+	struct sk_buff *rx_skb;		/* frame spanning several buffers */
+	struct wren_queue_stats rx_stats;
+};
+
+struct wren_eth_priv {
+	struct wren_dev *wdev;
+	struct net_device *netdev;
+	struct wren_channel *chans;
+	unsigned int num_chans;		/* live channels while open */
+	bool chans_open;		/* a failed reopen leaves them closed */
+	unsigned int max_chans;
+	unsigned int req_chans;		/* ethtool -L */
+	unsigned int tx_ring_size;
+	unsigned int rx_ring_size;
+	bool rss_on;
+	u8 rss_key[WREN_RSS_KEY_SIZE];
+	u32 rss_table[WREN_RSS_TABLE_MAX];
+	bool rss_user_table;		/* set by ethtool -X */
+	u16 cq_mod_usec;
+	u16 cq_mod_count;
+	u32 speed_mbps;
+	struct work_struct rx_mode_work;
+	/* Totals of the channels that were closed, so stats64 never drops. */
+	struct rtnl_link_stats64 closed_stats;
+};
+
+static inline u32 wren_tx_free(const struct wren_channel *ch)
+{
+	return ch->tx_size - (READ_ONCE(ch->tx_pi) - READ_ONCE(ch->tx_ci));
+}
+
+/* Room for the largest packet xmit may be given: head + every fragment. */
+#define WREN_TX_WAKE_THRESH	(MAX_SKB_FRAGS + 2)
+
+/* wren_netdev.c (probe, remove and port events: wren.h) */
+int wren_eth_reconfigure(struct wren_eth_priv *priv, unsigned int chans,
+			 unsigned int tx_size, unsigned int rx_size);
+int wren_eth_set_rss(struct wren_eth_priv *priv, bool on);
+int wren_eth_query_port(struct wren_eth_priv *priv, struct wren_port_attr *out);
+int wren_eth_set_port(struct wren_eth_priv *priv, struct wren_set_port_in *in);
+
+/* wren_eth_queues.c */
+int wren_eth_open_channels(struct wren_eth_priv *priv);
+void wren_eth_close_channels(struct wren_eth_priv *priv);
+void wren_cq_arm(struct wren_channel *ch);
+int wren_eth_modify_cq(struct wren_eth_priv *priv);
+
+/* wren_tx.c */
+netdev_tx_t wren_start_xmit(struct sk_buff *skb, struct net_device *netdev);
+void wren_tx_complete(struct wren_channel *ch, const struct wren_eth_cqe *cqe,
+		      int budget, unsigned int *pkts, unsigned int *bytes);
+void wren_tx_free_all(struct wren_channel *ch);
+
+/* wren_rx.c */
+int wren_rx_pool_create(struct wren_channel *ch);
+void wren_rx_pool_destroy(struct wren_channel *ch);
+bool wren_rx_refill(struct wren_channel *ch, gfp_t gfp);
+int wren_rx_complete(struct wren_channel *ch, const struct wren_eth_cqe *cqe);
+void wren_rx_free_all(struct wren_channel *ch);
+int wren_napi_poll(struct napi_struct *napi, int budget);
+
+/* wren_ethtool.c */
+extern const struct ethtool_ops wren_ethtool_ops;
+
+#endif /* _WREN_ETH_H */

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Ethernet channels: one per queue pair, each with its own completion EQ
+ * on MSI-X vector index + 1, one CQ that both queues report to, a TX
+ * queue, an RX queue with its page_pool, and a NAPI context.  Everything
+ * is created at open and destroyed at close, so ring, channel and MTU
+ * changes are a close and an open.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/interrupt.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
+
+#include "wren_eth.h"
+
+static void *wren_ring_alloc(struct wren_channel *ch, size_t size, dma_addr_t *dma)
+{
+	/* Rings are handed over as one contiguous buffer aligned to a page. */
+	return dma_alloc_coherent(ch->dmadev, max_t(size_t, size, PAGE_SIZE),
+				  dma, GFP_KERNEL);
+}
+
+static void wren_ring_free(struct wren_channel *ch, size_t size, void *ring,
+			   dma_addr_t dma)
+{
+	if (ring)
+		dma_free_coherent(ch->dmadev, max_t(size_t, size, PAGE_SIZE),
+				  ring, dma);
+}
+
+static void wren_buf_desc_set(struct wren_buf_desc *d, dma_addr_t dma)
+{
+	d->addr = cpu_to_le64(dma);
+	d->npages = 0;
+	d->page_shift = PAGE_SHIFT;
+}
+
+/* Run a create command with an input structure; the handle lands in @out. */
+static int wren_eth_create(struct wren_dev *wdev, u8 opcode, const void *in,
+			   size_t len, u32 *out)
+{
+	struct device *dev = &wdev->pdev->dev;
+	struct wren_acq_entry comp = {};
+	struct wren_aq_cmd cmd = {};
+	dma_addr_t dma;
+	void *buf;
+	int err;
+
+	buf = dma_alloc_coherent(dev, len, &dma, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, in, len);
+	cmd.opcode = opcode;
+	cmd.in_addr = cpu_to_le64(dma);
+	cmd.in_len = cpu_to_le32(len);
+	err = wren_aq_exec(wdev, &cmd, &comp);
+	if (err)
+		dev_err(dev, "%s failed: %d (status %u, syndrome 0x%08x)\n",
+			wren_core_opcode_name(opcode), err, comp.status,
+			le32_to_cpu(comp.syndrome));
+	else
+		*out = le64_to_cpu(comp.result);
+	dma_free_coherent(dev, len, buf, dma);
+	return err;
+}
+
+static void wren_eth_destroy(struct wren_dev *wdev, u8 opcode, u32 handle)
+{
+	struct wren_aq_cmd cmd = { .opcode = opcode };
+	int err;
+
+	cmd.u.handle.handle = cpu_to_le32(handle);
+	err = wren_aq_exec(wdev, &cmd, NULL);
+	if (err && !wren_is_dead(wdev))
+		dev_warn(&wdev->pdev->dev, "%s %u failed: %d\n",
+			 wren_core_opcode_name(opcode), handle, err);
+}
+
+static void wren_eq_arm(struct wren_channel *ch)
+{
+	writeq(WREN_DB_VAL(ch->eqn, WREN_DB_EQ_ARM, ch->eq_ci),
+	       ch->priv->wdev->db + WREN_DB_EQ);
+}
+
+/* Publish the CQ consumer index and ask for an event for the next entry;
+ * the device raises one at once if entries are already waiting.
+ */
+void wren_cq_arm(struct wren_channel *ch)
+{
+	/* Finish reading the entries before the device may reuse them. */
+	mb();
+	WRITE_ONCE(ch->dbrec->ci, cpu_to_le32(ch->cq_ci));
+	writeq(WREN_DB_VAL(ch->cqn, WREN_DB_CQ_ARM_NEXT, ch->cq_ci),
+	       ch->priv->wdev->db + WREN_DB_CQ);
+}
+
+/* One EQ per channel, one CQ per EQ: any event means "poll the channel". */
+static irqreturn_t wren_eth_irq(int irq, void *data)
+{
+	struct wren_channel *ch = data;
+	u32 mask = BIT(WREN_ETH_EQ_LOG_SIZE) - 1;
+	struct wren_eqe *eqe;
+
+	for (;;) {
+		eqe = &ch->eq[ch->eq_ci & mask];
+		if ((READ_ONCE(eqe->owner) & WREN_OWNER_PHASE) !=
+		    (((ch->eq_ci >> WREN_ETH_EQ_LOG_SIZE) & 1) ^ 1))
+			break;
+		dma_rmb();
+		ch->eq_ci++;
+	}
+	wren_eq_arm(ch);
+	napi_schedule_irqoff(&ch->napi);
+	return IRQ_HANDLED;
+}
+
+static int wren_chan_open_eq(struct wren_channel *ch)
+{
+	struct wren_eth_priv *priv = ch->priv;
+	struct wren_dev *wdev = priv->wdev;
+	struct wren_aq_create_eq *ce;
+	struct wren_acq_entry comp = {};
+	struct wren_aq_cmd cmd = {};
+	size_t size = BIT(WREN_ETH_EQ_LOG_SIZE) * sizeof(struct wren_eqe);
+	int err;
+
+	ch->eq = wren_ring_alloc(ch, size, &ch->eq_dma);
+	if (!ch->eq)
+		return -ENOMEM;
+	ch->eq_ci = 0;
+	cmd.opcode = WREN_AQ_OP_CREATE_EQ;
+	ce = &cmd.u.create_eq;
+	wren_buf_desc_set(&ce->ring, ch->eq_dma);
+	ce->log_size = WREN_ETH_EQ_LOG_SIZE;
+	ce->msix_vector = cpu_to_le16(ch->index + 1);
+	err = wren_aq_exec(wdev, &cmd, &comp);
+	if (err) {
+		netdev_err(priv->netdev, "CREATE_EQ for channel %u failed: %d (status %u)\n",
+			   ch->index, err, comp.status);
+		return err;
+	}
+	ch->eqn = le64_to_cpu(comp.result);
+	ch->eq_live = true;
+
+	ch->irq = pci_irq_vector(wdev->pdev, ch->index + 1);
+	snprintf(ch->irq_name, sizeof(ch->irq_name), "wren-eth%u@pci:%s",
+		 ch->index, pci_name(wdev->pdev));
+	err = request_irq(ch->irq, wren_eth_irq, 0, ch->irq_name, ch);
+	if (err)
+		return err;
+	ch->irq_requested = true;
+	irq_set_affinity_hint(ch->irq, cpumask_of(ch->index % num_online_cpus()));
+	wren_eq_arm(ch);
+	return 0;
+}
+
+static int wren_chan_open_cq(struct wren_channel *ch)
+{
+	struct wren_eth_priv *priv = ch->priv;
+	struct wren_create_cq_in in = {};
+	unsigned int entries;
+	int err;
+
+	entries = roundup_pow_of_two(ch->tx_size + ch->rx_size);
+	ch->cq_log_size = ilog2(entries);
+	ch->cq = wren_ring_alloc(ch, entries * sizeof(*ch->cq), &ch->cq_dma);
+	if (!ch->cq)
+		return -ENOMEM;
+	ch->dbrec = dma_alloc_coherent(ch->dmadev, sizeof(*ch->dbrec),
+				       &ch->dbrec_dma, GFP_KERNEL);
+	if (!ch->dbrec)
+		return -ENOMEM;
+	ch->cq_ci = 0;
+	wren_buf_desc_set(&in.ring, ch->cq_dma);
+	in.dbrec_addr = cpu_to_le64(ch->dbrec_dma);
+	in.eqn = cpu_to_le32(ch->eqn);
+	in.uar = cpu_to_le32(WREN_KERNEL_UAR);
+	in.log_size = ch->cq_log_size;
+	if (priv->wdev->core.caps & WREN_CAP_CQ_MODERATION) {
+		in.moderation_usec = cpu_to_le16(priv->cq_mod_usec);
+		in.moderation_count = cpu_to_le16(priv->cq_mod_count);
+	}
+	err = wren_eth_create(priv->wdev, WREN_AQ_OP_CREATE_CQ, &in, sizeof(in),
+			      &ch->cqn);
+	if (!err)
+		ch->cq_live = true;
+	return err;
+}
+
+static int wren_chan_open_txq(struct wren_channel *ch)
+{
+	struct wren_create_eth_q_in in = {};
+	int err;
+
+	ch->tx_ring = wren_ring_alloc(ch, ch->tx_size * sizeof(*ch->tx_ring),
+				      &ch->tx_dma);
+	ch->tx_bufs = kcalloc(ch->tx_size, sizeof(*ch->tx_bufs), GFP_KERNEL);
+	if (!ch->tx_ring || !ch->tx_bufs)
+		return -ENOMEM;
+	ch->tx_pi = 0;
+	ch->tx_ci = 0;
+	wren_buf_desc_set(&in.ring, ch->tx_dma);
+	in.cqn = cpu_to_le32(ch->cqn);
+	in.log_size = ilog2(ch->tx_size);
+	err = wren_eth_create(ch->priv->wdev, WREN_AQ_OP_CREATE_ETH_TXQ, &in,
+			      sizeof(in), &ch->txqn);
+	if (!err)
+		ch->txq_live = true;
+	return err;
+}
+
+static int wren_chan_open_rxq(struct wren_channel *ch)
+{
+	struct wren_create_eth_q_in in = {};
+	int err;
+
+	err = wren_rx_pool_create(ch);
+	if (err)
+		return err;
+	ch->rx_ring = wren_ring_alloc(ch, ch->rx_size * sizeof(*ch->rx_ring),
+				      &ch->rx_dma);
+	ch->rx_bufs = kcalloc(ch->rx_size, sizeof(*ch->rx_bufs), GFP_KERNEL);
+	if (!ch->rx_ring || !ch->rx_bufs)
+		return -ENOMEM;
+	ch->rx_pi = 0;
+	ch->rx_ci = 0;
+	ch->rx_skb = NULL;
+	wren_buf_desc_set(&in.ring, ch->rx_dma);
+	in.cqn = cpu_to_le32(ch->cqn);
+	in.log_size = ilog2(ch->rx_size);
+	err = wren_eth_create(ch->priv->wdev, WREN_AQ_OP_CREATE_ETH_RXQ, &in,
+			      sizeof(in), &ch->rxqn);
+	if (err)
+		return err;
+	ch->rxq_live = true;
+	if (!wren_rx_refill(ch, GFP_KERNEL))
+		return -ENOMEM;
+	return 0;
+}
+
+/* Tears down whatever part of the channel exists; NAPI is already off. */
+static void wren_chan_close(struct wren_channel *ch)
+{
+	struct wren_dev *wdev = ch->priv->wdev;
+
+	if (ch->txq_live)
+		wren_eth_destroy(wdev, WREN_AQ_OP_DESTROY_ETH_TXQ, ch->txqn);
+	if (ch->rxq_live)
+		wren_eth_destroy(wdev, WREN_AQ_OP_DESTROY_ETH_RXQ, ch->rxqn);
+	if (ch->cq_live)
+		wren_eth_destroy(wdev, WREN_AQ_OP_DESTROY_CQ, ch->cqn);
+	if (ch->eq_live)
+		wren_eth_destroy(wdev, WREN_AQ_OP_DESTROY_EQ, ch->eqn);
+	ch->txq_live = false;
+	ch->rxq_live = false;
+	ch->cq_live = false;
+	ch->eq_live = false;
+	if (ch->irq_requested) {
+		irq_set_affinity_hint(ch->irq, NULL);
+		free_irq(ch->irq, ch);
+		ch->irq_requested = false;
+	}
+
+	if (ch->tx_bufs)
+		wren_tx_free_all(ch);
+	if (ch->rx_bufs)
+		wren_rx_free_all(ch);
+	kfree(ch->tx_bufs);
+	kfree(ch->rx_bufs);
+	ch->tx_bufs = NULL;
+	ch->rx_bufs = NULL;
+	wren_rx_pool_destroy(ch);
+	wren_ring_free(ch, ch->tx_size * sizeof(*ch->tx_ring), ch->tx_ring, ch->tx_dma);
+	wren_ring_free(ch, ch->rx_size * sizeof(*ch->rx_ring), ch->rx_ring, ch->rx_dma);
+	wren_ring_free(ch, BIT(ch->cq_log_size) * sizeof(*ch->cq), ch->cq, ch->cq_dma);
+	wren_ring_free(ch, BIT(WREN_ETH_EQ_LOG_SIZE) * sizeof(struct wren_eqe),
+		       ch->eq, ch->eq_dma);
+	if (ch->dbrec)
+		dma_free_coherent(ch->dmadev, sizeof(*ch->dbrec), ch->dbrec,
+				  ch->dbrec_dma);
+	ch->tx_ring = NULL;
+	ch->rx_ring = NULL;
+	ch->cq = NULL;
+	ch->eq = NULL;
+	ch->dbrec = NULL;
+}
+
+static int wren_chan_open(struct wren_channel *ch)
+{
+	int err;
+
+	err = wren_chan_open_eq(ch);
+	if (!err)
+		err = wren_chan_open_cq(ch);
+	if (!err)
+		err = wren_chan_open_txq(ch);
+	if (!err)
+		err = wren_chan_open_rxq(ch);
+	return err;
+}
+
+int wren_eth_open_channels(struct wren_eth_priv *priv)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < priv->num_chans; i++) {
+		struct wren_channel *ch = &priv->chans[i];
+
+		ch->tx_size = priv->tx_ring_size;
+		ch->rx_size = priv->rx_ring_size;
+		ch->nq = netdev_get_tx_queue(priv->netdev, i);
+		err = wren_chan_open(ch);
+		if (err)
+			break;
+		netif_napi_add(priv->netdev, &ch->napi, wren_napi_poll);
+	}
+	if (err) {
+		unsigned int failed = i;
+
+		wren_chan_close(&priv->chans[failed]);
+		for (i = 0; i < failed; i++) {
+			wren_chan_close(&priv->chans[i]);
+			netif_napi_del(&priv->chans[i].napi);
+		}
+		return err;
+	}
+	for (i = 0; i < priv->num_chans; i++) {
+		napi_enable(&priv->chans[i].napi);
+		/* The RX buffers are posted; let the first event through. */
+		wren_cq_arm(&priv->chans[i]);
+	}
+	priv->chans_open = true;
+	return 0;
+}
+
+void wren_eth_close_channels(struct wren_eth_priv *priv)
+{
+	unsigned int i;
+
+	if (!priv->chans_open)
+		return;
+	priv->chans_open = false;
+	for (i = 0; i < priv->num_chans; i++)
+		napi_disable(&priv->chans[i].napi);
+	/* The RSS table holds the RX queues: release it first. */
+	if (priv->rss_on)
+		wren_eth_set_rss(priv, false);
+	/* The interrupt goes with the channel, before its NAPI context. */
+	for (i = 0; i < priv->num_chans; i++) {
+		wren_chan_close(&priv->chans[i]);
+		netif_napi_del(&priv->chans[i].napi);
+	}
+}
+
+int wren_eth_modify_cq(struct wren_eth_priv *priv)
+{
+	unsigned int i;
+	int err = 0;
+
+	if (!priv->chans_open)
+		return 0;
+	for (i = 0; i < priv->num_chans && !err; i++) {
+		struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_CQ };
+
+		cmd.u.modify_cq.cqn = cpu_to_le32(priv->chans[i].cqn);
+		cmd.u.modify_cq.mask = cpu_to_le32(WREN_MODIFY_CQ_MODERATION);
+		cmd.u.modify_cq.moderation_usec = cpu_to_le16(priv->cq_mod_usec);
+		cmd.u.modify_cq.moderation_count = cpu_to_le16(priv->cq_mod_count);
+		err = wren_aq_exec(priv->wdev, &cmd, NULL);
+	}
+	return err;
+}

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * ethtool for the Wren netdev.  Ring and channel changes reopen the
+ * interface (wren_eth_reconfigure); counters are the driver's per-queue
+ * ones followed by the device's port counter set.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/ethtool.h>
+
+#include "wren_eth.h"
+
+static const char * const wren_port_counter_names[] = {
+	[WREN_CNT_RX_PACKETS]		= "port_rx_packets",
+	[WREN_CNT_RX_BYTES]		= "port_rx_bytes",
+	[WREN_CNT_TX_PACKETS]		= "port_tx_packets",
+	[WREN_CNT_TX_BYTES]		= "port_tx_bytes",
+	[WREN_CNT_RX_MULTICAST]		= "port_rx_multicast",
+	[WREN_CNT_RX_BROADCAST]		= "port_rx_broadcast",
+	[WREN_CNT_RX_DROPPED_NO_BUFFER]	= "port_rx_dropped_no_buffer",
+	[WREN_CNT_RX_DROPPED_FILTER]	= "port_rx_dropped_filter",
+	[WREN_CNT_RX_ERRORS_LENGTH]	= "port_rx_errors_length",
+	[WREN_CNT_RX_CSUM_BAD]		= "port_rx_csum_bad",
+	[WREN_CNT_TX_ERRORS]		= "port_tx_errors",
+	[WREN_CNT_TX_DROPPED_LINK_DOWN]	= "port_tx_dropped_link_down",
+	[WREN_CNT_RX_PAUSE]		= "port_rx_pause",
+	[WREN_CNT_TX_PAUSE]		= "port_tx_pause",
+	[WREN_CNT_LINK_DOWN_EVENTS]	= "port_link_down_events",
+	[WREN_CNT_DB_ERRORS]		= "port_db_errors",
+};
+
+static const char * const wren_txq_stat_names[] = {
+	"packets", "bytes", "errors", "dropped", "busy", "csum", "tso", "wake",
+};
+
+static const char * const wren_rxq_stat_names[] = {
+	"packets", "bytes", "errors", "dropped", "csum", "alloc_fail",
+};
+
+#define WREN_QUEUE_STATS \
+	(ARRAY_SIZE(wren_txq_stat_names) + ARRAY_SIZE(wren_rxq_stat_names))
+
+static bool wren_has_counters(struct wren_eth_priv *priv)
+{
+	return priv->wdev->core.caps & WREN_CAP_COUNTERS;
+}
+
+static void wren_get_drvinfo(struct net_device *netdev,
+			     struct ethtool_drvinfo *info)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	u32 fw = priv->wdev->core.fw_version;
+
+	strscpy(info->driver, WREN_DRV_NAME, sizeof(info->driver));
+	snprintf(info->fw_version, sizeof(info->fw_version), "%u.%u.%u",
+		 WREN_FW_VER_MAJOR(fw), WREN_FW_VER_MINOR(fw),
+		 WREN_FW_VER_PATCH(fw));
+	strscpy(info->bus_info, pci_name(priv->wdev->pdev), sizeof(info->bus_info));
+}
+
+static int wren_get_sset_count(struct net_device *netdev, int sset)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+
+	if (sset != ETH_SS_STATS)
+		return -EOPNOTSUPP;
+	return priv->max_chans * WREN_QUEUE_STATS +
+	       (wren_has_counters(priv) ? ARRAY_SIZE(wren_port_counter_names) : 0);
+}
+
+static void wren_get_strings(struct net_device *netdev, u32 sset, u8 *data)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	unsigned int i, j;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = 0; i < priv->max_chans; i++) {
+		for (j = 0; j < ARRAY_SIZE(wren_txq_stat_names); j++)
+			ethtool_sprintf(&data, "tx%u_%s", i, wren_txq_stat_names[j]);
+		for (j = 0; j < ARRAY_SIZE(wren_rxq_stat_names); j++)
+			ethtool_sprintf(&data, "rx%u_%s", i, wren_rxq_stat_names[j]);
+	}
+	if (wren_has_counters(priv))
+		for (j = 0; j < ARRAY_SIZE(wren_port_counter_names); j++)
+			ethtool_sprintf(&data, "%s", wren_port_counter_names[j]);
+}
+
+/* The port counter set; counters the device does not have stay 0. */
+static void wren_query_port_counters(struct wren_eth_priv *priv, u64 *out)
+{
+	struct device *dev = &priv->wdev->pdev->dev;
+	size_t len = ARRAY_SIZE(wren_port_counter_names) * sizeof(__le64);
+	struct wren_acq_entry comp = {};
+	struct wren_aq_cmd cmd = {};
+	unsigned int i, n;
+	dma_addr_t dma;
+	__le64 *buf;
+
+	memset(out, 0, ARRAY_SIZE(wren_port_counter_names) * sizeof(*out));
+	buf = dma_alloc_coherent(dev, len, &dma, GFP_KERNEL);
+	if (!buf)
+		return;
+	cmd.opcode = WREN_AQ_OP_QUERY_COUNTERS;
+	cmd.out_addr = cpu_to_le64(dma);
+	cmd.out_len = cpu_to_le32(len);
+	cmd.u.counters.set = WREN_COUNTERS_PORT;
+	if (!wren_aq_exec(priv->wdev, &cmd, &comp)) {
+		n = min_t(u32, le32_to_cpu(comp.out_len) / sizeof(__le64),
+			  ARRAY_SIZE(wren_port_counter_names));
+		for (i = 0; i < n; i++)
+			out[i] = le64_to_cpu(buf[i]);
+	}
+	dma_free_coherent(dev, len, buf, dma);
+}
+
+static void wren_get_ethtool_stats(struct net_device *netdev,
+				   struct ethtool_stats *stats, u64 *data)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	unsigned int i, start;
+
+	for (i = 0; i < priv->max_chans; i++) {
+		struct wren_queue_stats *t = &priv->chans[i].tx_stats;
+		struct wren_queue_stats *r = &priv->chans[i].rx_stats;
+
+		do {
+			start = u64_stats_fetch_begin(&t->syncp);
+			data[0] = t->packets;
+			data[1] = t->bytes;
+			data[2] = t->errors;
+			data[3] = t->dropped;
+			data[4] = t->busy;
+			data[5] = t->csum;
+			data[6] = t->tso;
+			data[7] = t->wake;
+		} while (u64_stats_fetch_retry(&t->syncp, start));
+		data += ARRAY_SIZE(wren_txq_stat_names);
+		do {
+			start = u64_stats_fetch_begin(&r->syncp);
+			data[0] = r->packets;
+			data[1] = r->bytes;
+			data[2] = r->errors;
+			data[3] = r->dropped;
+			data[4] = r->csum;
+			data[5] = r->alloc_fail;
+		} while (u64_stats_fetch_retry(&r->syncp, start));
+		data += ARRAY_SIZE(wren_rxq_stat_names);
+	}
+	if (wren_has_counters(priv))
+		wren_query_port_counters(priv, data);
+}
+
+static void wren_get_ringparam(struct net_device *netdev,
+			       struct ethtool_ringparam *ring,
+			       struct kernel_ethtool_ringparam *kring,
+			       struct netlink_ext_ack *extack)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+
+	ring->rx_max_pending = WREN_ETH_MAX_RING;
+	ring->tx_max_pending = WREN_ETH_MAX_RING;
+	ring->rx_pending = priv->rx_ring_size;
+	ring->tx_pending = priv->tx_ring_size;
+}
+
+static int wren_set_ringparam(struct net_device *netdev,
+			      struct ethtool_ringparam *ring,
+			      struct kernel_ethtool_ringparam *kring,
+			      struct netlink_ext_ack *extack)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	unsigned int tx, rx;
+
+	if (ring->rx_mini_pending || ring->rx_jumbo_pending)
+		return -EINVAL;
+	if (ring->tx_pending < WREN_ETH_MIN_RING || ring->rx_pending < WREN_ETH_MIN_RING) {
+		NL_SET_ERR_MSG_MOD(extack, "rings need at least 64 entries");
+		return -EINVAL;
+	}
+	/* The device takes power-of-two rings. */
+	tx = roundup_pow_of_two(ring->tx_pending);
+	rx = roundup_pow_of_two(ring->rx_pending);
+	if (tx == priv->tx_ring_size && rx == priv->rx_ring_size)
+		return 0;
+	return wren_eth_reconfigure(priv, priv->req_chans, tx, rx);
+}
+
+static void wren_get_channels(struct net_device *netdev,
+			      struct ethtool_channels *ch)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+
+	ch->max_combined = priv->max_chans;
+	ch->combined_count = priv->req_chans;
+}
+
+static int wren_set_channels(struct net_device *netdev,
+			     struct ethtool_channels *ch)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	unsigned int i;
+
+	if (!ch->combined_count || ch->rx_count || ch->tx_count || ch->other_count)
+		return -EINVAL;
+	if (ch->combined_count == priv->req_chans)
+		return 0;
+	if (!netif_is_rxfh_configured(netdev))
+		for (i = 0; i < WREN_RSS_TABLE_MAX; i++)
+			priv->rss_table[i] = ethtool_rxfh_indir_default(i, ch->combined_count);
+	return wren_eth_reconfigure(priv, ch->combined_count, priv->tx_ring_size,
+				    priv->rx_ring_size);
+}
+
+static int wren_get_coalesce(struct net_device *netdev,
+			     struct ethtool_coalesce *ec,
+			     struct kernel_ethtool_coalesce *kec,
+			     struct netlink_ext_ack *extack)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+
+	ec->rx_coalesce_usecs = priv->cq_mod_usec;
+	ec->tx_coalesce_usecs = priv->cq_mod_usec;
+	ec->rx_max_coalesced_frames = priv->cq_mod_count;
+	ec->tx_max_coalesced_frames = priv->cq_mod_count;
+	return 0;
+}
+
+/* One CQ carries both directions, so RX and TX settings are one. */
+static int wren_set_coalesce(struct net_device *netdev,
+			     struct ethtool_coalesce *ec,
+			     struct kernel_ethtool_coalesce *kec,
+			     struct netlink_ext_ack *extack)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	u32 usec, count;
+
+	if (!(priv->wdev->core.caps & WREN_CAP_CQ_MODERATION))
+		return -EOPNOTSUPP;
+	/* Whichever direction the user changed wins. */
+	usec = ec->rx_coalesce_usecs != priv->cq_mod_usec ?
+	       ec->rx_coalesce_usecs : ec->tx_coalesce_usecs;
+	count = ec->rx_max_coalesced_frames != priv->cq_mod_count ?
+		ec->rx_max_coalesced_frames : ec->tx_max_coalesced_frames;
+	if (usec > U16_MAX || count > U16_MAX)
+		return -EINVAL;
+	priv->cq_mod_usec = usec;
+	priv->cq_mod_count = count;
+	if (!netif_running(netdev))
+		return 0;
+	return wren_eth_modify_cq(priv);
+}
+
+static int wren_get_link_ksettings(struct net_device *netdev,
+				   struct ethtool_link_ksettings *ks)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+
+	ethtool_link_ksettings_zero_link_mode(ks, supported);
+	ethtool_link_ksettings_zero_link_mode(ks, advertising);
+	ks->base.autoneg = AUTONEG_DISABLE;
+	ks->base.port = PORT_OTHER;
+	if (netif_carrier_ok(netdev)) {
+		ks->base.speed = READ_ONCE(priv->speed_mbps);
+		ks->base.duplex = DUPLEX_FULL;
+	} else {
+		ks->base.speed = SPEED_UNKNOWN;
+		ks->base.duplex = DUPLEX_UNKNOWN;
+	}
+	return 0;
+}
+
+static void wren_get_pauseparam(struct net_device *netdev,
+				struct ethtool_pauseparam *pp)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	struct wren_port_attr port;
+
+	pp->autoneg = AUTONEG_DISABLE;
+	if (wren_eth_query_port(priv, &port))
+		return;
+	pp->rx_pause = !!(port.pause & WREN_PAUSE_RX);
+	pp->tx_pause = !!(port.pause & WREN_PAUSE_TX);
+}
+
+static int wren_set_pauseparam(struct net_device *netdev,
+			       struct ethtool_pauseparam *pp)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	struct wren_set_port_in in = {};
+
+	if (pp->autoneg)
+		return -EOPNOTSUPP;
+	in.mask = cpu_to_le32(WREN_SET_PORT_PAUSE);
+	in.pause = (pp->rx_pause ? WREN_PAUSE_RX : 0) |
+		   (pp->tx_pause ? WREN_PAUSE_TX : 0);
+	return wren_eth_set_port(priv, &in);
+}
+
+static u32 wren_get_rxfh_key_size(struct net_device *netdev)
+{
+	return WREN_RSS_KEY_SIZE;
+}
+
+static u32 wren_get_rxfh_indir_size(struct net_device *netdev)
+{
+	return WREN_RSS_TABLE_MAX;
+}
+
+static void wren_rxfh_get(struct wren_eth_priv *priv, u32 *indir, u8 *key)
+{
+	if (indir)
+		memcpy(indir, priv->rss_table, sizeof(priv->rss_table));
+	if (key)
+		memcpy(key, priv->rss_key, sizeof(priv->rss_key));
+}
+
+static int wren_rxfh_set(struct wren_eth_priv *priv, const u32 *indir,
+			 const u8 *key, u8 hfunc)
+{
+	unsigned int i;
+
+	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP)
+		return -EOPNOTSUPP;
+	if (indir) {
+		for (i = 0; i < WREN_RSS_TABLE_MAX; i++)
+			if (indir[i] >= priv->req_chans)
+				return -EINVAL;
+		memcpy(priv->rss_table, indir, sizeof(priv->rss_table));
+	}
+	if (key)
+		memcpy(priv->rss_key, key, sizeof(priv->rss_key));
+	if (!priv->chans_open || priv->num_chans < 2)
+		return 0;
+	return wren_eth_set_rss(priv, true);
+}
+
+#ifdef HAVE_ETHTOOL_RXFH_PARAM
+static int wren_get_rxfh(struct net_device *netdev, struct ethtool_rxfh_param *p)
+{
+	p->hfunc = ETH_RSS_HASH_TOP;
+	wren_rxfh_get(netdev_priv(netdev), p->indir, p->key);
+	return 0;
+}
+
+static int wren_set_rxfh(struct net_device *netdev, struct ethtool_rxfh_param *p,
+			 struct netlink_ext_ack *extack)
+{
+	return wren_rxfh_set(netdev_priv(netdev), p->indir, p->key, p->hfunc);
+}
+#else
+static int wren_get_rxfh(struct net_device *netdev, u32 *indir, u8 *key, u8 *hfunc)
+{
+	if (hfunc)
+		*hfunc = ETH_RSS_HASH_TOP;
+	wren_rxfh_get(netdev_priv(netdev), indir, key);
+	return 0;
+}
+
+static int wren_set_rxfh(struct net_device *netdev, const u32 *indir,
+			 const u8 *key, const u8 hfunc)
+{
+	return wren_rxfh_set(netdev_priv(netdev), indir, key, hfunc);
+}
+#endif
+
+const struct ethtool_ops wren_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS |
+				     ETHTOOL_COALESCE_MAX_FRAMES,
+	.get_drvinfo		= wren_get_drvinfo,
+	.get_link		= ethtool_op_get_link,
+	.get_sset_count		= wren_get_sset_count,
+	.get_strings		= wren_get_strings,
+	.get_ethtool_stats	= wren_get_ethtool_stats,
+	.get_ringparam		= wren_get_ringparam,
+	.set_ringparam		= wren_set_ringparam,
+	.get_channels		= wren_get_channels,
+	.set_channels		= wren_set_channels,
+	.get_coalesce		= wren_get_coalesce,
+	.set_coalesce		= wren_set_coalesce,
+	.get_link_ksettings	= wren_get_link_ksettings,
+	.get_pauseparam		= wren_get_pauseparam,
+	.set_pauseparam		= wren_set_pauseparam,
+	.get_rxfh_key_size	= wren_get_rxfh_key_size,
+	.get_rxfh_indir_size	= wren_get_rxfh_indir_size,
+	.get_rxfh		= wren_get_rxfh,
+	.set_rxfh		= wren_set_rxfh,
+};

@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test, run by both guests at once: the Wren netdev carries IP
+# traffic to the peer through the fabric.  Ping both ways, TCP streams in
+# both directions with a SHA-256 of what was sent compared with what the
+# peer received, jumbo frames, ring/channel resize and MTU change while a
+# stream runs, ethtool output, and module unload under traffic with a
+# clean dmesg.  The guests meet through marker files in each other's
+# results directory (the 9p share both see).
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/driver/wren-lib.sh"
+
+mods=$(wren_moddir)
+mb=${WREN_ETH_STREAM_MB:-32}
+small_mb=${WREN_ETH_SMALL_MB:-16}
+me=${WREN_GUEST_INDEX:-0}
+peer=$((1 - me))
+res=$WREN_RESULTS
+peer_res=$(dirname "$WREN_RESULTS")/g$peer
+plan 25
+dmesg -C
+
+bail() {
+	not_ok "$1"
+	[ -n "${2:-}" ] && diag "$2"
+	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
+		skip "remaining Ethernet checks" "setup failed"
+	done
+	: >"$res/abort"
+	tap_done
+	exit 1
+}
+
+# barrier NAME: both guests got here (or the peer gave up).
+barrier() {
+	: >"$res/barrier-$1"
+	wait_for "${2:-600}" test -e "$peer_res/barrier-$1" -o -e "$peer_res/abort"
+}
+
+# stream TAG PORT MIB DIR: DIR "both", "send" or "recv".  Starts the
+# receiver (listening on our Wren address) and/or the sender in the
+# background; sums go to $res/TAG.{sent,recv}.
+stream_start() {
+	local tag=$1 port=$2 n=$3 dir=$4
+	rm -f "$res/$tag".*
+	recv_pid=
+	send_pid=
+	if [ "$dir" != send ]; then
+		(timeout 1500 socat -u "TCP-LISTEN:$port,bind=$WREN_IP,reuseaddr" STDOUT |
+			sha256sum | cut -d' ' -f1 >"$res/$tag.recv.tmp" &&
+			mv "$res/$tag.recv.tmp" "$res/$tag.recv") &
+		recv_pid=$!
+	fi
+	if [ "$dir" != recv ]; then
+		(head -c $((n << 20)) /dev/urandom |
+			tee >(sha256sum | cut -d' ' -f1 >"$res/$tag.sent.tmp" &&
+				mv "$res/$tag.sent.tmp" "$res/$tag.sent") |
+			timeout 1500 socat -u STDIN \
+				"TCP:$WREN_PEER_IP:$port,retry=1200,interval=0.5") &
+		send_pid=$!
+	fi
+}
+
+# stream_check TAG DESC: wait for our side, then compare our received sum
+# with the peer's sent one (and let the peer compare the other way).
+stream_check() {
+	local tag=$1 desc=$2 rc=0 t0=$SECONDS
+	[ -n "$send_pid" ] && { wait "$send_pid" || rc=$?; }
+	[ -n "$recv_pid" ] && { wait "$recv_pid" || rc=$?; }
+	if [ -n "$send_pid" ]; then
+		wait_for 60 test -s "$res/$tag.sent"
+	fi
+	if [ -z "$recv_pid" ]; then
+		# Only sending: the peer judges; we check that the send worked.
+		check "$desc: sent" test "$rc" = 0 -a -s "$res/$tag.sent"
+		return
+	fi
+	wait_for 120 test -s "$peer_res/$tag.sent"
+	local got want
+	got=$(cat "$res/$tag.recv" 2>/dev/null)
+	want=$(cat "$peer_res/$tag.sent" 2>/dev/null)
+	if [ "$rc" = 0 ] && [ -n "$got" ] && [ "$got" = "$want" ]; then
+		ok "$desc: received sha256 matches the peer's (${got:0:16}...)"
+	else
+		not_ok "$desc: received sha256 matches the peer's"
+		diag "rc $rc, received '${got}', peer sent '${want}', $((SECONDS - t0)) s"
+	fi
+}
+
+bdf=$(wren_bdf) || bail "a Wren NIC is on the PCI bus"
+insmod "$mods/wren.ko" || bail "insmod wren.ko"
+ifname=
+if wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net"; then
+	for n in "/sys/bus/pci/devices/$bdf/net"/*; do
+		ifname=${n##*/}
+		break
+	done
+fi
+[ -n "$ifname" ] || bail "wren.ko registers a netdev for $bdf" "$(dmesg | tail -n 20)"
+ok "wren.ko registers netdev $ifname for $bdf"
+mac=$(cat "/sys/class/net/$ifname/address")
+check "MAC $mac is the device's (52:54:00:00:00:0$((me + 1)))" \
+	test "$mac" = "52:54:00:00:00:0$((me + 1))"
+
+ip addr add "$WREN_IP/24" dev "$ifname"
+ip link set "$ifname" up || bail "ip link set $ifname up"
+check "carrier comes up" wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier"
+
+# ethtool views.
+drvinfo=$(ethtool -i "$ifname" 2>&1)
+check "ethtool -i: driver wren, bus-info $bdf" \
+	grep -qx "driver: wren" <<<"$drvinfo"
+diag "$drvinfo"
+rings=$(ethtool -g "$ifname" 2>&1)
+check "ethtool -g reports 512/512 rings, max 4096" \
+	test "$(grep -c -E '^(RX|TX):[[:space:]]+(512|4096)$' <<<"$rings")" = 4
+chans=$(ethtool -l "$ifname" 2>&1)
+maxq=$(awk '/^Combined:/ { print $2; exit }' <<<"$chans")
+check "ethtool -l reports ${maxq:-?} combined channels" test "${maxq:-0}" -ge 1
+feat=$(ethtool -k "$ifname" 2>&1)
+check "ethtool -k: TSO, checksums, scatter-gather and VLAN offloads on" \
+	test "$(grep -c -E '^(tcp-segmentation-offload|tx-checksumming|rx-checksumming|scatter-gather|rx-vlan-offload|tx-vlan-offload): on' <<<"$feat")" = 6
+check "ethtool (link settings): full duplex, speed known" \
+	grep -q 'Duplex: Full' <<<"$(ethtool "$ifname" 2>&1)"
+
+barrier up
+check "ping $WREN_PEER_IP over $ifname" wait_for 60 busybox ping -c 1 -W 2 "$WREN_PEER_IP"
+check "ping -c 10: no loss" busybox ping -q -c 10 "$WREN_PEER_IP"
+
+barrier stream1
+t0=$SECONDS
+stream_start s1 5001 "$mb" both
+stream_check s1 "TCP ${mb} MiB each way at MTU 1500"
+diag "stream of ${mb} MiB each way took $((SECONDS - t0)) s"
+
+stats=$(ethtool -S "$ifname" 2>&1)
+txp=$(awk '/^ *tx[0-9]+_packets:/ { s += $2 } END { print s + 0 }' <<<"$stats")
+port_tx=$(awk '/^ *port_tx_packets:/ { print $2 }' <<<"$stats")
+check "ethtool -S: per-queue tx packets ($txp) and port tx packets (${port_tx:-none}) counted" \
+	test "$txp" -gt 1000 -a "${port_tx:-0}" -gt 1000
+tso=$(awk '/^ *tx[0-9]+_tso:/ { s += $2 } END { print s + 0 }' <<<"$stats")
+csum=$(awk '/^ *rx[0-9]+_csum:/ { s += $2 } END { print s + 0 }' <<<"$stats")
+check "TSO used on transmit ($tso) and checksums verified on receive ($csum)" \
+	test "$tso" -gt 0 -a "$csum" -gt 0
+
+barrier jumbo-before
+ip link set "$ifname" mtu 9000
+check "MTU 9000 accepted" test "$(cat "/sys/class/net/$ifname/mtu")" = 9000
+barrier jumbo
+check "ping -s 8900 (jumbo frames both ways)" \
+	wait_for 30 busybox ping -c 2 -W 2 -s 8900 "$WREN_PEER_IP"
+stream_start s2 5002 "$small_mb" both
+stream_check s2 "TCP ${small_mb} MiB each way at MTU 9000"
+
+# Rings and channels change on both sides while both streams run.
+barrier resize
+stream_start s3 5003 "$small_mb" both
+sleep 3
+check "ethtool -G rx 256 tx 128 under traffic" ethtool -G "$ifname" rx 256 tx 128
+sleep 2
+check "ethtool -L combined 1 under traffic" ethtool -L "$ifname" combined 1
+sleep 2
+check "ethtool -L combined ${maxq:-1} and -G back to 512 under traffic" \
+	sh -c "ethtool -L $ifname combined ${maxq:-1} && ethtool -G $ifname rx 512 tx 512"
+stream_check s3 "TCP ${small_mb} MiB each way across ring and channel changes"
+
+# MTU change under traffic: guest 0 sends and changes its own MTU; the
+# receiver keeps 9000 and accepts any smaller frame.
+barrier mtu
+if [ "$me" = 0 ]; then
+	stream_start s4 5004 "$small_mb" send
+	sleep 3
+	check "MTU 9000 -> 1500 under traffic" ip link set "$ifname" mtu 1500
+	sleep 3
+	check "MTU 1500 -> 9000 under traffic" ip link set "$ifname" mtu 9000
+	stream_check s4 "TCP ${small_mb} MiB across MTU changes"
+else
+	stream_start s4 5004 "$small_mb" recv
+	ok "receiver keeps MTU 9000"
+	ok "peer changes its MTU"
+	stream_check s4 "TCP ${small_mb} MiB across the peer's MTU changes"
+fi
+
+# Unload while traffic runs both ways; the streams die with the netdev.
+barrier unload
+stream_start s5 5005 4096 both
+sleep 5
+check "rmmod wren under traffic" rmmod wren
+for p in $recv_pid $send_pid; do
+	pkill -P "$p" 2>/dev/null
+	kill "$p" 2>/dev/null
+done
+wait 2>/dev/null
+bad=$(wren_bad_dmesg)
+if [ -z "$bad" ]; then
+	ok "dmesg clean after the Ethernet tests"
+else
+	not_ok "dmesg clean after the Ethernet tests"
+	diag "$bad"
+fi
+: >"$res/barrier-done"
+tap_done
