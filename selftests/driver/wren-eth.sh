@@ -14,8 +14,8 @@ set -u
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
 
 mods=$(wren_moddir)
-mb=${WREN_ETH_STREAM_MB:-32}
-small_mb=${WREN_ETH_SMALL_MB:-16}
+mb=${WREN_ETH_STREAM_MB:-256}
+small_mb=${WREN_ETH_SMALL_MB:-32}
 me=${WREN_GUEST_INDEX:-0}
 peer=$((1 - me))
 res=$WREN_RESULTS
