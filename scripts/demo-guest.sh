@@ -18,6 +18,26 @@ dev=$(basename "$(readlink -f /sys/bus/pci/drivers/wren/0000:* 2>/dev/null | hea
 say "wren.ko bound to $dev"
 say "devlink dev info:"
 devlink dev info "pci/$dev"
+ifc=$(ls "/sys/bus/pci/devices/$dev/net" 2>/dev/null | head -n1)
+if [ -n "$ifc" ]; then
+	ip addr add "$WREN_IP/24" dev "$ifc"
+	ip link set "$ifc" up
+	for _ in $(seq 30); do
+		[ "$(cat "/sys/class/net/$ifc/carrier" 2>/dev/null)" = 1 ] && break
+		sleep 1
+	done
+	say "$ifc is $WREN_IP; pinging server $((1 - WREN_GUEST_INDEX)) at $WREN_PEER_IP over Wren:"
+	# The peer boots at its own pace: wait for its first answer.
+	# busybox: iputils-ping is not part of a minimal Debian install.
+	for _ in $(seq 30); do
+		busybox ping -q -c 1 -W 1 "$WREN_PEER_IP" >/dev/null 2>&1 && break
+	done
+	busybox ping -c 3 "$WREN_PEER_IP" 2>&1 ||
+		say "no answer from $WREN_PEER_IP"
+	ip -s link show "$ifc"
+	# The peer may still be pinging us: stay up a little longer.
+	sleep 5
+fi
 say "interrupts:"
 grep wren /proc/interrupts || true
 say "driver messages:"
