@@ -3,8 +3,8 @@
 # Driver tests in the bench guests (selftests/driver/):
 #
 #   make check-driver   selftests/driver/run-all.sh (wren-probe, wren-load-loop,
-#                       wren-fatal, wren-aq-timeout) in two guests each for
-#                       6.1 and 6.12, one guest for 6.1 with IOMMU=1; TAP per guest in
+#                       wren-fatal, wren-aq-timeout, wren-eth) in two 6.1 guests;
+#                       run-core.sh (no peer) in one 6.12 and one 6.1+IOMMU guest;
 #                       $(BUILD)/check
 #
 # One test by hand: make vmtest T=driver/wren-probe.sh KVER=6.12 IOMMU=1

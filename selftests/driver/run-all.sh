@@ -14,7 +14,7 @@ tests=${WREN_DRIVER_TESTS:-"wren-probe.sh wren-load-loop.sh wren-fatal.sh wren-a
 # wren-eth.sh streams 256 MiB each way when run alone (about 6 min under a
 # loaded TCG host); in the shared boot a smaller first stream keeps the
 # guest inside check-driver's time limit.
-export WREN_ETH_STREAM_MB=${WREN_ETH_STREAM_MB:-64}
+export WREN_ETH_STREAM_MB=${WREN_ETH_STREAM_MB:-32}
 n=0
 failed=0
 
