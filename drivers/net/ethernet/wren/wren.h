@@ -150,6 +150,8 @@ void wren_aq_abort(struct wren_dev *wdev);
 void wren_aq_free(struct wren_dev *wdev);
 int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		 struct wren_acq_entry *comp);
+int wren_aq_exec_in(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+		    const void *in, size_t len, struct wren_acq_entry *comp);
 
 /* wren_eq.c */
 int wren_aeq_init(struct wren_dev *wdev);

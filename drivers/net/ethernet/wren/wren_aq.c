@@ -342,6 +342,28 @@ int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	return err;
 }
 
+/* Run @cmd with @in (@len bytes) as its input buffer: the device reads it
+ * by DMA, so it is copied into coherent memory for the command's lifetime.
+ */
+int wren_aq_exec_in(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+		    const void *in, size_t len, struct wren_acq_entry *comp)
+{
+	struct device *dev = &wdev->pdev->dev;
+	dma_addr_t dma;
+	void *buf;
+	int err;
+
+	buf = dma_alloc_coherent(dev, len, &dma, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, in, len);
+	cmd->in_addr = cpu_to_le64(dma);
+	cmd->in_len = cpu_to_le32(len);
+	err = wren_aq_exec(wdev, cmd, comp);
+	dma_free_coherent(dev, len, buf, dma);
+	return err;
+}
+
 int wren_core_exec_cmd(struct wren_core_dev *cdev, struct wren_aq_cmd *cmd,
 		       struct wren_acq_entry *comp)
 {

@@ -38,28 +38,18 @@ static void wren_buf_desc_set(struct wren_buf_desc *d, dma_addr_t dma)
 static int wren_eth_create(struct wren_dev *wdev, u8 opcode, const void *in,
 			   size_t len, u32 *out)
 {
-	struct device *dev = &wdev->pdev->dev;
 	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = {};
-	dma_addr_t dma;
-	void *buf;
+	struct wren_aq_cmd cmd = { .opcode = opcode };
 	int err;
 
-	buf = dma_alloc_coherent(dev, len, &dma, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, in, len);
-	cmd.opcode = opcode;
-	cmd.in_addr = cpu_to_le64(dma);
-	cmd.in_len = cpu_to_le32(len);
-	err = wren_aq_exec(wdev, &cmd, &comp);
+	err = wren_aq_exec_in(wdev, &cmd, in, len, &comp);
 	if (err)
-		dev_err(dev, "%s failed: %d (status %u, syndrome 0x%08x)\n",
+		dev_err(&wdev->pdev->dev,
+			"%s failed: %d (status %u, syndrome 0x%08x)\n",
 			wren_core_opcode_name(opcode), err, comp.status,
 			le32_to_cpu(comp.syndrome));
 	else
 		*out = le64_to_cpu(comp.result);
-	dma_free_coherent(dev, len, buf, dma);
 	return err;
 }
 

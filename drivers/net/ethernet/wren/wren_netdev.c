@@ -17,26 +17,15 @@
 static int wren_eth_cmd_in(struct wren_eth_priv *priv, u8 opcode,
 			   const void *in, size_t len)
 {
-	struct device *dev = &priv->wdev->pdev->dev;
 	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = {};
-	dma_addr_t dma;
-	void *buf;
+	struct wren_aq_cmd cmd = { .opcode = opcode };
 	int err;
 
-	buf = dma_alloc_coherent(dev, len, &dma, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, in, len);
-	cmd.opcode = opcode;
-	cmd.in_addr = cpu_to_le64(dma);
-	cmd.in_len = cpu_to_le32(len);
-	err = wren_aq_exec(priv->wdev, &cmd, &comp);
+	err = wren_aq_exec_in(priv->wdev, &cmd, in, len, &comp);
 	if (err && !wren_is_dead(priv->wdev))
 		netdev_err(priv->netdev, "%s failed: %d (status %u, syndrome 0x%08x)\n",
 			   wren_core_opcode_name(opcode), err, comp.status,
 			   le32_to_cpu(comp.syndrome));
-	dma_free_coherent(dev, len, buf, dma);
 	return err;
 }
 
