@@ -8,6 +8,7 @@
 #   QEMU QEMU_FW_ARGS  QEMU binary and its firmware search path options
 #   KERNEL_ENV         build/kernel-<KVER>.env (KABI, VMLINUZ, KMODDIR)
 #   KVER N IOMMU       kernel series, guest count (2), intel-iommu on (1)
+#   SMP                vCPUs per guest (1)
 #   TIMEOUT            seconds before a guest is killed (600)
 #   RUN_DIR            host directory for logs and the results share
 #   FABRIC             wren-fabric binary
@@ -118,7 +119,7 @@ start_guest() {
 	local i=$1 mac
 	mac=$(printf '52:54:00:00:%02x:%02x' 1 $((i + 1)))
 	local append="console=ttyS0 quiet panic=-1 wren.guest=$i"
-	local qargs=(-accel tcg -machine q35 -cpu max -smp 1 -m 1024
+	local qargs=(-accel tcg -machine q35 -cpu max -smp "${SMP:-1}" -m 1024
 		-nodefaults -no-reboot -display none -nographic -monitor none
 		-chardev "file,id=con,path=$RUN_DIR/guest$i.log" -serial chardev:con
 		-kernel "${VMLINUX:-$VMLINUZ}" -initrd "$initrd")
