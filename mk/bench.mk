@@ -17,7 +17,8 @@ BENCH_SFX   = $(if $(filter 1,$(IOMMU)),-iommu)
 
 # Building our QEMU takes minutes: only when the default binary is used.
 BENCH_QEMU_DEP = $(if $(filter command line,$(origin QEMU)),,qemu)
-BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV)
+BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
+		 $(BUILD)/tools/wren-pattern
 
 # What vmrun.sh / vmtest.sh / selftests/bench/run.sh read.
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
@@ -38,6 +39,11 @@ kernel-info: $(KERNEL_ENV)
 	@. $(KERNEL_ENV); \
 	echo "KVER=$(KVER)"; echo "KABI=$$KABI"; echo "KDIR=$$KDIR"; \
 	echo "VMLINUZ=$$VMLINUZ"; echo "VMLINUX=$$VMLINUX"; echo "KMODDIR=$$KMODDIR"
+
+# Guests run it from the shared host root (selftests/lib/pattern.sh).
+$(BUILD)/tools/wren-pattern: $(TOP)/tools/pattern/wren-pattern.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
 bench-deps:
 	@$(TOP)/scripts/deps-bench.sh
