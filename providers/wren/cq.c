@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Completion queues: creation (ibv_create_cq and ibv_create_cq_ex), polling
+ * through both the ibv_poll_cq and the ibv_start_poll/next_poll/end_poll
+ * interfaces, and arming.  Polling reads the ring in host memory and
+ * publishes the consumer index in the CQ's doorbell record: no syscalls.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <util/mmio.h>
+#include <linux/wren/wren_regs.h>
+
+#include "wren.h"
+#include "wren_abi.h"
+
+#define WREN_CQ_WC_FLAGS	IBV_WC_STANDARD_FLAGS
+
+/* ------------------------------------------------------------ polling */
+
+/*
+ * The next CQE, copied out once the phase bit says the device wrote it;
+ * the barrier keeps the other fields from being read before the owner.
+ */
+static bool wren_cq_next(struct wren_cq *cq, struct wren_cqe *out)
+{
+	struct wren_cqe *cqe = &cq->ring[cq->ci & ((1u << cq->log_size) - 1)];
+	uint8_t owner = *(volatile uint8_t *)&cqe->owner;
+
+	if (!wren_cqe_owned(owner, cq->ci, cq->log_size))
+		return false;
+	udma_from_device_barrier();
+	memcpy(out, cqe, sizeof(*out));
+	cq->ci++;
+	return true;
+}
+
+/* Free the polled slots: reads are done before the device may reuse them. */
+static void wren_cq_update_ci(struct wren_cq *cq)
+{
+	udma_to_device_barrier();
+	cq->dbrec->ci = htole32(cq->ci);
+}
+
+static enum ibv_wc_status wren_wc_status(uint8_t status)
+{
+	switch (status) {
+	case WREN_CQE_SUCCESS:
+	case WREN_CQE_LOC_LEN_ERR:
+	case WREN_CQE_LOC_QP_OP_ERR:
+	case WREN_CQE_LOC_PROT_ERR:
+	case WREN_CQE_WR_FLUSH_ERR:
+	case WREN_CQE_BAD_RESP_ERR:
+	case WREN_CQE_LOC_ACCESS_ERR:
+	case WREN_CQE_REM_INV_REQ_ERR:
+	case WREN_CQE_REM_ACCESS_ERR:
+	case WREN_CQE_REM_OP_ERR:
+	case WREN_CQE_RETRY_EXC_ERR:
+	case WREN_CQE_RNR_RETRY_EXC_ERR:
+	case WREN_CQE_REM_ABORT_ERR:
+	case WREN_CQE_FATAL_ERR:
+	case WREN_CQE_GENERAL_ERR:
+		/* The contract uses the ib_wc_status values themselves. */
+		return (enum ibv_wc_status)status;
+	default:
+		return IBV_WC_GENERAL_ERR;
+	}
+}
+
+static enum ibv_wc_opcode wren_wc_opcode(uint8_t opcode)
+{
+	switch (opcode) {
+	case WREN_WQE_RDMA_WRITE:
+	case WREN_WQE_RDMA_WRITE_IMM:
+		return IBV_WC_RDMA_WRITE;
+	case WREN_WQE_RDMA_READ:
+		return IBV_WC_RDMA_READ;
+	case WREN_WQE_ATOMIC_CMP_SWP:
+		return IBV_WC_COMP_SWAP;
+	case WREN_WQE_ATOMIC_FETCH_ADD:
+		return IBV_WC_FETCH_ADD;
+	case WREN_WQE_LOCAL_INV:
+		return IBV_WC_LOCAL_INV;
+	case WREN_CQE_OP_RECV:
+		return IBV_WC_RECV;
+	case WREN_CQE_OP_RECV_RDMA_IMM:
+		return IBV_WC_RECV_RDMA_WITH_IMM;
+	default:
+		return IBV_WC_SEND;
+	}
+}
+
+static unsigned int wren_wc_flags(const struct wren_cqe *cqe)
+{
+	uint16_t f = le16toh(cqe->flags);
+	unsigned int flags = 0;
+
+	if (f & WREN_CQE_F_IMM)
+		flags |= IBV_WC_WITH_IMM;
+	if (f & WREN_CQE_F_INV)
+		flags |= IBV_WC_WITH_INV;
+	if (f & WREN_CQE_F_GRH)
+		flags |= IBV_WC_GRH;
+	return flags;
+}
+
+/*
+ * The wr_id of the WQE a CQE completes, and the work queue slots it frees.
+ * Send WQEs complete in order, so a send CQE also retires every earlier
+ * unsignalled WQE; receive WQEs of an RQ complete in order too; SRQ slots
+ * may complete in any order and are freed one by one.
+ */
+static uint64_t wren_cqe_wr_id(struct wren_qp *qp, const struct wren_cqe *cqe)
+{
+	uint16_t idx16 = le16toh(cqe->wqe_idx);
+	struct wren_wq *wq;
+	uint32_t idx;
+
+	if (!wren_cqe_is_recv(cqe->opcode)) {
+		wq = &qp->sq;
+	} else if (qp->srq) {
+		struct wren_srq *srq = qp->srq;
+		uint32_t slot = idx16 & (srq->wq.entries - 1);
+
+		pthread_spin_lock(&srq->wq.lock);
+		srq->busy[slot] = 0;
+		pthread_spin_unlock(&srq->wq.lock);
+		return srq->wq.wrid[slot];
+	} else {
+		wq = &qp->rq;
+	}
+	idx = wren_wqe_idx_expand(wq->tail, idx16);
+	/* tail is read by posters to see free slots; it only grows. */
+	__atomic_store_n(&wq->tail, idx + 1, __ATOMIC_RELEASE);
+	return wq->wrid[idx & (wq->entries - 1)];
+}
+
+/*
+ * The next CQE that belongs to a live QP.  A CQE of a QP already destroyed
+ * (wren_cq_clean raced with the device) is dropped.
+ */
+static struct wren_qp *wren_cq_next_qp(struct wren_cq *cq,
+				       struct wren_cqe *cqe)
+{
+	struct wren_context *ctx = to_wren_ctx(cq->verbs_cq.cq.context);
+	struct wren_qp *qp;
+
+	while (wren_cq_next(cq, cqe)) {
+		qp = wren_find_qp(ctx, le32toh(cqe->qpn) & 0xffffff);
+		if (qp)
+			return qp;
+	}
+	return NULL;
+}
+
+static void wren_fill_wc(struct wren_qp *qp, const struct wren_cqe *cqe,
+			 struct ibv_wc *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = wren_cqe_wr_id(qp, cqe);
+	wc->status = wren_wc_status(cqe->status);
+	wc->vendor_err = cqe->vendor_err;
+	wc->qp_num = qp->qpn;
+	wc->opcode = wren_wc_opcode(cqe->opcode);
+	if (wc->status != IBV_WC_SUCCESS)
+		return;
+	wc->byte_len = le32toh(cqe->byte_len);
+	wc->wc_flags = wren_wc_flags(cqe);
+	if (wc->wc_flags & IBV_WC_WITH_IMM)
+		wc->imm_data = cqe->imm_data;
+	else if (wc->wc_flags & IBV_WC_WITH_INV)
+		wc->invalidated_rkey = le32toh(cqe->inv_rkey);
+	wc->src_qp = le32toh(cqe->src_qp) & 0xffffff;
+}
+
+int wren_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
+{
+	struct wren_cq *cq = to_wren_cq(ibcq);
+	struct wren_cqe cqe;
+	struct wren_qp *qp;
+	int n = 0;
+
+	pthread_spin_lock(&cq->lock);
+	while (n < ne && (qp = wren_cq_next_qp(cq, &cqe)))
+		wren_fill_wc(qp, &cqe, &wc[n++]);
+	if (n)
+		wren_cq_update_ci(cq);
+	pthread_spin_unlock(&cq->lock);
+	return n;
+}
+
+/* --------------------------------------------- ibv_cq_ex poll interface */
+
+static void wren_cqx_load(struct wren_cq *cq)
+{
+	struct ibv_cq_ex *cqx = &cq->verbs_cq.cq_ex;
+
+	cqx->wr_id = wren_cqe_wr_id(cq->cur_qp, &cq->cur);
+	cqx->status = wren_wc_status(cq->cur.status);
+}
+
+static int wren_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
+{
+	struct wren_cq *cq = to_wren_cq_ex(cqx);
+
+	if (unlikely(attr->comp_mask))
+		return EINVAL;
+	if (!cq->single_threaded)
+		pthread_spin_lock(&cq->lock);
+	cq->cur_qp = wren_cq_next_qp(cq, &cq->cur);
+	if (!cq->cur_qp) {
+		if (!cq->single_threaded)
+			pthread_spin_unlock(&cq->lock);
+		return ENOENT;
+	}
+	wren_cqx_load(cq);
+	return 0;
+}
+
+static int wren_next_poll(struct ibv_cq_ex *cqx)
+{
+	struct wren_cq *cq = to_wren_cq_ex(cqx);
+
+	cq->cur_qp = wren_cq_next_qp(cq, &cq->cur);
+	if (!cq->cur_qp)
+		return ENOENT;
+	wren_cqx_load(cq);
+	return 0;
+}
+
+static void wren_end_poll(struct ibv_cq_ex *cqx)
+{
+	struct wren_cq *cq = to_wren_cq_ex(cqx);
+
+	wren_cq_update_ci(cq);
+	if (!cq->single_threaded)
+		pthread_spin_unlock(&cq->lock);
+}
+
+static enum ibv_wc_opcode wren_wc_read_opcode(struct ibv_cq_ex *cqx)
+{
+	return wren_wc_opcode(to_wren_cq_ex(cqx)->cur.opcode);
+}
+
+static uint32_t wren_wc_read_vendor_err(struct ibv_cq_ex *cqx)
+{
+	return to_wren_cq_ex(cqx)->cur.vendor_err;
+}
+
+static uint32_t wren_wc_read_byte_len(struct ibv_cq_ex *cqx)
+{
+	return le32toh(to_wren_cq_ex(cqx)->cur.byte_len);
+}
+
+/*
+ * Also ibv_wc_read_invalidated_rkey(), which returns this value cast to a
+ * host-order integer (as ibv_wc.invalidated_rkey shares imm_data).
+ */
+static __be32 wren_wc_read_imm_data(struct ibv_cq_ex *cqx)
+{
+	struct wren_cq *cq = to_wren_cq_ex(cqx);
+
+	if (le16toh(cq->cur.flags) & WREN_CQE_F_INV)
+		return (__force __be32)le32toh(cq->cur.inv_rkey);
+	return cq->cur.imm_data;
+}
+
+static uint32_t wren_wc_read_qp_num(struct ibv_cq_ex *cqx)
+{
+	return to_wren_cq_ex(cqx)->cur_qp->qpn;
+}
+
+static uint32_t wren_wc_read_src_qp(struct ibv_cq_ex *cqx)
+{
+	return le32toh(to_wren_cq_ex(cqx)->cur.src_qp) & 0xffffff;
+}
+
+static unsigned int wren_wc_read_wc_flags(struct ibv_cq_ex *cqx)
+{
+	return wren_wc_flags(&to_wren_cq_ex(cqx)->cur);
+}
+
+/* RoCE has no LIDs, SLs in the IB sense, or path bits. */
+static uint32_t wren_wc_read_slid(struct ibv_cq_ex *cqx)
+{
+	return 0;
+}
+
+static uint8_t wren_wc_read_sl(struct ibv_cq_ex *cqx)
+{
+	return 0;
+}
+
+static uint8_t wren_wc_read_dlid_path_bits(struct ibv_cq_ex *cqx)
+{
+	return 0;
+}
+
+static void wren_cq_fill_ops(struct wren_cq *cq,
+			     const struct ibv_cq_init_attr_ex *attr)
+{
+	struct ibv_cq_ex *cqx = &cq->verbs_cq.cq_ex;
+
+	cqx->start_poll = wren_start_poll;
+	cqx->next_poll = wren_next_poll;
+	cqx->end_poll = wren_end_poll;
+	cqx->read_opcode = wren_wc_read_opcode;
+	cqx->read_vendor_err = wren_wc_read_vendor_err;
+	cqx->read_wc_flags = wren_wc_read_wc_flags;
+	if (attr->wc_flags & IBV_WC_EX_WITH_BYTE_LEN)
+		cqx->read_byte_len = wren_wc_read_byte_len;
+	if (attr->wc_flags & IBV_WC_EX_WITH_IMM)
+		cqx->read_imm_data = wren_wc_read_imm_data;
+	if (attr->wc_flags & IBV_WC_EX_WITH_QP_NUM)
+		cqx->read_qp_num = wren_wc_read_qp_num;
+	if (attr->wc_flags & IBV_WC_EX_WITH_SRC_QP)
+		cqx->read_src_qp = wren_wc_read_src_qp;
+	if (attr->wc_flags & IBV_WC_EX_WITH_SLID)
+		cqx->read_slid = wren_wc_read_slid;
+	if (attr->wc_flags & IBV_WC_EX_WITH_SL)
+		cqx->read_sl = wren_wc_read_sl;
+	if (attr->wc_flags & IBV_WC_EX_WITH_DLID_PATH_BITS)
+		cqx->read_dlid_path_bits = wren_wc_read_dlid_path_bits;
+}
+
+/* ------------------------------------------------------------- arming */
+
+int wren_arm_cq(struct ibv_cq *ibcq, int solicited_only)
+{
+	struct wren_cq *cq = to_wren_cq(ibcq);
+	struct wren_context *ctx = to_wren_ctx(ibcq->context);
+	uint32_t flags = solicited_only ? WREN_DB_CQ_ARM_SOLICITED :
+					  WREN_DB_CQ_ARM_NEXT;
+
+	/*
+	 * The consumer index travels with the arm, so the device signals at
+	 * once if entries beyond it are already there.
+	 */
+	pthread_spin_lock(&cq->lock);
+	wren_cq_update_ci(cq);
+	wren_ring_db(ctx, WREN_DB_CQ, WREN_DB_VAL(cq->cqn, flags, cq->ci));
+	pthread_spin_unlock(&cq->lock);
+	return 0;
+}
+
+/* --------------------------------------------------- create / destroy */
+
+static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
+					struct ibv_cq_init_attr_ex *attr)
+{
+	struct wren_context *ctx = to_wren_ctx(ibctx);
+	struct wren_create_cq_resp resp = {};
+	struct wren_create_cq cmd = {};
+	unsigned int log_size;
+	size_t ring_size;
+	struct wren_cq *cq;
+	int ret;
+
+	if (!check_comp_mask(attr->comp_mask, IBV_CQ_INIT_ATTR_MASK_FLAGS) ||
+	    !check_comp_mask(attr->wc_flags, WREN_CQ_WC_FLAGS) ||
+	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+	     !check_comp_mask(attr->flags, IBV_CREATE_CQ_ATTR_SINGLE_THREADED))) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (attr->cqe < 1 || attr->cqe > (1u << WREN_CQ_LOG_SIZE_MAX) - 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+
+	cq = calloc(1, sizeof(*cq));
+	if (!cq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE))
+		goto err_free;
+	cq->single_threaded = (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+			      (attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED);
+
+	/* One spare slot: a full ring cannot be told from an empty one. */
+	log_size = wren_ilog2(wren_roundup_pow2(attr->cqe + 1));
+	if (log_size < WREN_CQ_LOG_SIZE_MIN)
+		log_size = WREN_CQ_LOG_SIZE_MIN;
+	ring_size = (size_t)WREN_CQE_SIZE << log_size;
+	ret = wren_buf_alloc(&cq->buf, ring_size + sizeof(*cq->dbrec),
+			     ctx->page_size);
+	if (ret) {
+		errno = ret;
+		goto err_lock;
+	}
+	cq->ring = cq->buf.addr;
+	cq->dbrec = (struct wren_cq_dbrec *)((uint8_t *)cq->buf.addr + ring_size);
+	cq->log_size = log_size;
+
+	cmd.buf_addr = (uintptr_t)cq->ring;
+	cmd.dbrec_addr = (uintptr_t)cq->dbrec;
+	cmd.log_size = log_size;
+	attr->cqe = (1u << log_size) - 1;
+	ret = ibv_cmd_create_cq_ex(ibctx, attr, &cq->verbs_cq,
+				   &cmd.ibv_cmd, sizeof(cmd),
+				   &resp.ibv_resp, sizeof(resp), 0);
+	if (ret) {
+		errno = ret;
+		goto err_buf;
+	}
+	cq->cqn = resp.cqn;
+	wren_cq_fill_ops(cq, attr);
+	return &cq->verbs_cq.cq_ex;
+
+err_buf:
+	wren_buf_free(&cq->buf);
+err_lock:
+	pthread_spin_destroy(&cq->lock);
+err_free:
+	free(cq);
+	return NULL;
+}
+
+struct ibv_cq *wren_create_cq(struct ibv_context *ibctx, int cqe,
+			      struct ibv_comp_channel *channel, int vector)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		.cqe = cqe,
+		.channel = channel,
+		.comp_vector = vector,
+		.wc_flags = IBV_WC_STANDARD_FLAGS,
+	};
+	struct ibv_cq_ex *cqx;
+
+	if (cqe < 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	cqx = wren_cq_create(ibctx, &attr);
+	return cqx ? ibv_cq_ex_to_cq(cqx) : NULL;
+}
+
+struct ibv_cq_ex *wren_create_cq_ex(struct ibv_context *ibctx,
+				    struct ibv_cq_init_attr_ex *attr)
+{
+	return wren_cq_create(ibctx, attr);
+}
+
+int wren_destroy_cq(struct ibv_cq *ibcq)
+{
+	struct wren_cq *cq = to_wren_cq(ibcq);
+	int ret;
+
+	ret = ibv_cmd_destroy_cq(ibcq);
+	if (ret)
+		return ret;
+	wren_buf_free(&cq->buf);
+	pthread_spin_destroy(&cq->lock);
+	free(cq);
+	return 0;
+}
+
+/*
+ * Drop the CQEs of a QP that is being destroyed or reset: consume the
+ * ring up to the newest written entry and move every entry that belongs to
+ * another QP towards the producer end, like mlx5's __mlx5_cq_clean.
+ * Simplest correct form here: entries of @qpn are rewritten as belonging
+ * to no QP (qpn 0xffffff is never allocated), which polling skips.
+ */
+void wren_cq_clean(struct wren_cq *cq, uint32_t qpn)
+{
+	uint32_t mask = (1u << cq->log_size) - 1;
+	uint32_t i;
+
+	pthread_spin_lock(&cq->lock);
+	for (i = cq->ci;; i++) {
+		struct wren_cqe *cqe = &cq->ring[i & mask];
+
+		if (!wren_cqe_owned(*(volatile uint8_t *)&cqe->owner, i,
+				    cq->log_size) || i - cq->ci > mask)
+			break;
+		udma_from_device_barrier();
+		if ((le32toh(cqe->qpn) & 0xffffff) == qpn)
+			cqe->qpn = htole32(0xffffff);
+	}
+	pthread_spin_unlock(&cq->lock);
+}

@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The data path's posting side: ibv_post_send, ibv_post_recv,
+ * ibv_post_srq_recv and the extended ibv_wr_* API.  WQEs are written into
+ * the rings in host memory in the contract's format; a send batch ends
+ * with one doorbell (a 64-bit MMIO write to the context's page), a receive
+ * batch with the producer index in the doorbell record.  No syscalls.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <util/mmio.h>
+#include <linux/wren/wren_regs.h>
+
+#include "wren.h"
+
+static uint8_t wren_wr_opcode(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_SEND:
+		return WREN_WQE_SEND;
+	case IBV_WR_SEND_WITH_IMM:
+		return WREN_WQE_SEND_IMM;
+	case IBV_WR_SEND_WITH_INV:
+		return WREN_WQE_SEND_INV;
+	case IBV_WR_RDMA_WRITE:
+		return WREN_WQE_RDMA_WRITE;
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		return WREN_WQE_RDMA_WRITE_IMM;
+	case IBV_WR_RDMA_READ:
+		return WREN_WQE_RDMA_READ;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		return WREN_WQE_ATOMIC_CMP_SWP;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		return WREN_WQE_ATOMIC_FETCH_ADD;
+	case IBV_WR_LOCAL_INV:
+		return WREN_WQE_LOCAL_INV;
+	default:
+		return 0xff;
+	}
+}
+
+static bool wren_opcode_ok(const struct wren_qp *qp, uint8_t op)
+{
+	if (qp->ud)
+		return op == WREN_WQE_SEND || op == WREN_WQE_SEND_IMM;
+	return op != 0xff && op != WREN_WQE_NOP && op != WREN_WQE_REG_MR;
+}
+
+static bool wren_opcode_inline_ok(uint8_t op)
+{
+	switch (op) {
+	case WREN_WQE_SEND:
+	case WREN_WQE_SEND_IMM:
+	case WREN_WQE_SEND_INV:
+	case WREN_WQE_RDMA_WRITE:
+	case WREN_WQE_RDMA_WRITE_IMM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static uint8_t wren_send_flags(const struct wren_qp *qp, unsigned int flags)
+{
+	uint8_t f = 0;
+
+	if ((flags & IBV_SEND_SIGNALED) || qp->sq_sig_all)
+		f |= WREN_WQE_F_SIGNALED;
+	if (flags & IBV_SEND_FENCE)
+		f |= WREN_WQE_F_FENCE;
+	if (flags & IBV_SEND_SOLICITED)
+		f |= WREN_WQE_F_SOLICITED;
+	if (flags & IBV_SEND_INLINE)
+		f |= WREN_WQE_F_INLINE;
+	return f;
+}
+
+static bool wren_sq_full(struct wren_qp *qp)
+{
+	uint32_t tail = __atomic_load_n(&qp->sq.tail, __ATOMIC_ACQUIRE);
+
+	return qp->sq.pi - tail >= qp->sq.entries;
+}
+
+/*
+ * Fill the fixed segments of the WQE at the SQ's producer index and return
+ * where its data segments start.
+ */
+static uint8_t *wren_build_fixed(struct wren_qp *qp, uint8_t *wqe,
+				 uint8_t op, const struct ibv_send_wr *wr)
+{
+	uint8_t *p = wqe + WREN_CTRL_SIZE;
+
+	switch (op) {
+	case WREN_WQE_RDMA_WRITE:
+	case WREN_WQE_RDMA_WRITE_IMM:
+	case WREN_WQE_RDMA_READ:
+		wren_wqe_raddr_set((struct wren_wqe_raddr *)p,
+				   wr->wr.rdma.remote_addr, wr->wr.rdma.rkey);
+		p += sizeof(struct wren_wqe_raddr);
+		break;
+	case WREN_WQE_ATOMIC_CMP_SWP:
+	case WREN_WQE_ATOMIC_FETCH_ADD:
+		wren_wqe_raddr_set((struct wren_wqe_raddr *)p,
+				   wr->wr.atomic.remote_addr,
+				   wr->wr.atomic.rkey);
+		p += sizeof(struct wren_wqe_raddr);
+		wren_wqe_atomic_set((struct wren_wqe_atomic *)p,
+				    op == WREN_WQE_ATOMIC_CMP_SWP ?
+					    wr->wr.atomic.swap :
+					    wr->wr.atomic.compare_add,
+				    op == WREN_WQE_ATOMIC_CMP_SWP ?
+					    wr->wr.atomic.compare_add : 0);
+		p += sizeof(struct wren_wqe_atomic);
+		break;
+	case WREN_WQE_LOCAL_INV:
+		break;
+	default:
+		if (qp->ud) {
+			wren_wqe_ud_set((struct wren_wqe_ud *)p,
+					to_wren_ah(wr->wr.ud.ah)->handle,
+					wr->wr.ud.remote_qpn,
+					wr->wr.ud.remote_qkey);
+			p += sizeof(struct wren_wqe_ud);
+		}
+		break;
+	}
+	return p;
+}
+
+/* Write one WR as a WQE at the producer index; 0 or an errno. */
+static int wren_build_send(struct wren_qp *qp, const struct ibv_send_wr *wr)
+{
+	uint8_t op = wren_wr_opcode(wr->opcode);
+	uint8_t flags = wren_send_flags(qp, wr->send_flags);
+	uint8_t *wqe, *ds;
+	int nds, i;
+
+	if (unlikely(!wren_opcode_ok(qp, op)))
+		return EINVAL;
+	if (unlikely(wren_sq_full(qp)))
+		return ENOMEM;
+	if (unlikely(qp->ud && !wr->wr.ud.ah))
+		return EINVAL;
+
+	wqe = wren_wq_slot(&qp->sq, qp->sq.pi);
+	ds = wren_build_fixed(qp, wqe, op, wr);
+
+	if (op == WREN_WQE_LOCAL_INV) {
+		nds = 0;
+		flags &= ~WREN_WQE_F_INLINE;
+	} else if (op == WREN_WQE_ATOMIC_CMP_SWP ||
+		   op == WREN_WQE_ATOMIC_FETCH_ADD) {
+		/* One 8-byte SGE for the original value. */
+		if (unlikely(wr->num_sge != 1 || wr->sg_list[0].length != 8 ||
+			     (flags & WREN_WQE_F_INLINE)))
+			return EINVAL;
+		wren_sge_set((struct wren_wqe_sge *)ds, wr->sg_list[0].addr, 8,
+			     wr->sg_list[0].lkey);
+		nds = 1;
+	} else if (flags & WREN_WQE_F_INLINE) {
+		struct wren_inline_buf bufs[qp->sq.max_sge];
+
+		if (unlikely(!wren_opcode_inline_ok(op) || wr->num_sge < 0 ||
+			     (uint32_t)wr->num_sge > qp->sq.max_sge))
+			return EINVAL;
+		for (i = 0; i < wr->num_sge; i++) {
+			bufs[i].addr = (void *)(uintptr_t)wr->sg_list[i].addr;
+			bufs[i].length = wr->sg_list[i].length;
+		}
+		nds = wren_inline_write(ds, bufs, wr->num_sge, qp->max_inline);
+		if (unlikely(nds < 0))
+			return EINVAL;
+	} else {
+		if (unlikely(wr->num_sge < 0 ||
+			     (uint32_t)wr->num_sge > qp->sq.max_sge))
+			return EINVAL;
+		for (i = 0; i < wr->num_sge; i++)
+			wren_sge_set((struct wren_wqe_sge *)ds + i,
+				     wr->sg_list[i].addr, wr->sg_list[i].length,
+				     wr->sg_list[i].lkey);
+		nds = wr->num_sge;
+	}
+
+	/* The control segment once ds_count is known. */
+	wren_wqe_ctrl_set((struct wren_wqe_ctrl *)wqe, op, flags, nds,
+			  qp->sq.pi);
+	if (op == WREN_WQE_SEND_IMM || op == WREN_WQE_RDMA_WRITE_IMM)
+		wren_wqe_ctrl_set_imm((struct wren_wqe_ctrl *)wqe, wr->imm_data);
+	else if (op == WREN_WQE_SEND_INV || op == WREN_WQE_LOCAL_INV)
+		wren_wqe_ctrl_set_inv((struct wren_wqe_ctrl *)wqe,
+				      wr->invalidate_rkey);
+	qp->sq.wrid[qp->sq.pi & (qp->sq.entries - 1)] = wr->wr_id;
+	qp->sq.pi++;
+	return 0;
+}
+
+static void wren_sq_doorbell(struct wren_qp *qp)
+{
+	struct wren_context *ctx = to_wren_ctx(qp->verbs_qp.qp.context);
+
+	/* WQEs in memory before the NIC hears of them. */
+	udma_to_device_barrier();
+	wren_ring_db(ctx, WREN_DB_SQ, WREN_DB_VAL(qp->qpn, 0, qp->sq.pi));
+}
+
+int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
+		   struct ibv_send_wr **bad_wr)
+{
+	struct wren_qp *qp = to_wren_qp(ibqp);
+	uint32_t start;
+	int ret = 0;
+
+	pthread_spin_lock(&qp->sq.lock);
+	start = qp->sq.pi;
+	for (; wr; wr = wr->next) {
+		ret = wren_build_send(qp, wr);
+		if (unlikely(ret)) {
+			*bad_wr = wr;
+			break;
+		}
+	}
+	if (qp->sq.pi != start)
+		wren_sq_doorbell(qp);
+	pthread_spin_unlock(&qp->sq.lock);
+	return ret;
+}
+
+/* ----------------------------------------------------------- receives */
+
+static int wren_build_recv(struct wren_wq *wq, const struct ibv_recv_wr *wr,
+			   uint32_t idx)
+{
+	struct wren_wqe_sge *sge;
+	uint8_t *rqe;
+	int i;
+
+	if (unlikely(wr->num_sge < 0 || (uint32_t)wr->num_sge > wq->max_sge))
+		return EINVAL;
+	rqe = wren_wq_slot(wq, idx);
+	sge = (struct wren_wqe_sge *)(rqe + WREN_RQE_HDR_SIZE);
+	for (i = 0; i < wr->num_sge; i++)
+		wren_sge_set(&sge[i], wr->sg_list[i].addr, wr->sg_list[i].length,
+			     wr->sg_list[i].lkey);
+	wren_rqe_set((struct wren_rqe *)rqe, wr->num_sge, idx);
+	wq->wrid[idx & (wq->entries - 1)] = wr->wr_id;
+	return 0;
+}
+
+int wren_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
+		   struct ibv_recv_wr **bad_wr)
+{
+	struct wren_qp *qp = to_wren_qp(ibqp);
+	struct wren_wq *rq = &qp->rq;
+	uint32_t start;
+	int ret = 0;
+
+	if (unlikely(!rq->wrid)) {
+		*bad_wr = wr;
+		return EINVAL;	/* the QP receives through its SRQ */
+	}
+	pthread_spin_lock(&rq->lock);
+	start = rq->pi;
+	for (; wr; wr = wr->next) {
+		uint32_t tail = __atomic_load_n(&rq->tail, __ATOMIC_ACQUIRE);
+
+		if (unlikely(rq->pi - tail >= rq->entries)) {
+			ret = ENOMEM;
+		} else {
+			ret = wren_build_recv(rq, wr, rq->pi);
+		}
+		if (unlikely(ret)) {
+			*bad_wr = wr;
+			break;
+		}
+		rq->pi++;
+	}
+	if (rq->pi != start) {
+		/* RQEs in memory before the producer index that covers them. */
+		udma_to_device_barrier();
+		qp->dbrec->rq_pi = htole32(rq->pi);
+	}
+	pthread_spin_unlock(&rq->lock);
+	return ret;
+}
+
+int wren_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
+		       struct ibv_recv_wr **bad_wr)
+{
+	struct wren_srq *srq = to_wren_srq(ibsrq);
+	struct wren_wq *wq = &srq->wq;
+	uint32_t start;
+	int ret = 0;
+
+	pthread_spin_lock(&wq->lock);
+	start = wq->pi;
+	for (; wr; wr = wr->next) {
+		uint32_t slot = wq->pi & (wq->entries - 1);
+
+		/*
+		 * SRQ WQEs complete in any order across QPs; the slot the
+		 * producer index reaches must have completed, or the NIC
+		 * may still be using it.
+		 */
+		if (unlikely(srq->busy[slot])) {
+			ret = ENOMEM;
+		} else {
+			ret = wren_build_recv(wq, wr, wq->pi);
+		}
+		if (unlikely(ret)) {
+			*bad_wr = wr;
+			break;
+		}
+		srq->busy[slot] = 1;
+		wq->pi++;
+	}
+	if (wq->pi != start) {
+		udma_to_device_barrier();
+		srq->dbrec->pi = htole32(wq->pi);
+	}
+	pthread_spin_unlock(&wq->lock);
+	return ret;
+}
+
+/* ------------------------------------------------ ibv_qp_ex (ibv_wr_*) */
+
+static void wren_wr_start(struct ibv_qp_ex *qpx)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+
+	pthread_spin_lock(&qp->sq.lock);
+	qp->session_pi = qp->sq.pi;
+	qp->session_err = 0;
+	qp->cur_ctrl = NULL;
+}
+
+/*
+ * Start a WQE at the producer index; its data segments are filled by the
+ * wr_set_* call that follows.  Errors are remembered for wr_complete.
+ */
+static uint8_t *wren_wr_begin(struct wren_qp *qp, uint8_t op)
+{
+	struct ibv_qp_ex *qpx = &qp->verbs_qp.qp_ex;
+	struct wren_wqe_ctrl *ctrl;
+
+	if (unlikely(qp->session_err))
+		return NULL;
+	if (unlikely(!wren_opcode_ok(qp, op) || wren_sq_full(qp))) {
+		qp->session_err = wren_sq_full(qp) ? ENOMEM : EINVAL;
+		qp->cur_ctrl = NULL;
+		return NULL;
+	}
+	ctrl = wren_wq_slot(&qp->sq, qp->sq.pi);
+	wren_wqe_ctrl_set(ctrl, op, wren_send_flags(qp, qpx->wr_flags) &
+				    ~WREN_WQE_F_INLINE, 0, qp->sq.pi);
+	qp->sq.wrid[qp->sq.pi & (qp->sq.entries - 1)] = qpx->wr_id;
+	qp->sq.pi++;
+	qp->cur_ctrl = ctrl;
+	qp->cur_ds = (uint8_t *)ctrl + wren_sq_fixed_size(op, qp->ud);
+	/* Fixed segments the caller may not set (UD address) read as 0. */
+	memset(ctrl + 1, 0, qp->cur_ds - (uint8_t *)(ctrl + 1));
+	return (uint8_t *)(ctrl + 1);
+}
+
+static void wren_wr_send(struct ibv_qp_ex *qpx)
+{
+	wren_wr_begin(to_wren_qp_ex(qpx), WREN_WQE_SEND);
+}
+
+static void wren_wr_send_imm(struct ibv_qp_ex *qpx, __be32 imm)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+
+	if (wren_wr_begin(qp, WREN_WQE_SEND_IMM))
+		wren_wqe_ctrl_set_imm(qp->cur_ctrl, imm);
+}
+
+static void wren_wr_send_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+
+	if (wren_wr_begin(qp, WREN_WQE_SEND_INV))
+		wren_wqe_ctrl_set_inv(qp->cur_ctrl, rkey);
+}
+
+static void wren_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+
+	if (wren_wr_begin(qp, WREN_WQE_LOCAL_INV))
+		wren_wqe_ctrl_set_inv(qp->cur_ctrl, rkey);
+}
+
+static void wren_wr_rdma(struct ibv_qp_ex *qpx, uint8_t op, uint32_t rkey,
+			 uint64_t raddr)
+{
+	uint8_t *p = wren_wr_begin(to_wren_qp_ex(qpx), op);
+
+	if (p)
+		wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
+}
+
+static void wren_wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey,
+			       uint64_t raddr)
+{
+	wren_wr_rdma(qpx, WREN_WQE_RDMA_WRITE, rkey, raddr);
+}
+
+static void wren_wr_rdma_write_imm(struct ibv_qp_ex *qpx, uint32_t rkey,
+				   uint64_t raddr, __be32 imm)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+
+	wren_wr_rdma(qpx, WREN_WQE_RDMA_WRITE_IMM, rkey, raddr);
+	if (qp->cur_ctrl)
+		wren_wqe_ctrl_set_imm(qp->cur_ctrl, imm);
+}
+
+static void wren_wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey,
+			      uint64_t raddr)
+{
+	wren_wr_rdma(qpx, WREN_WQE_RDMA_READ, rkey, raddr);
+}
+
+static void wren_wr_atomic(struct ibv_qp_ex *qpx, uint8_t op, uint32_t rkey,
+			   uint64_t raddr, uint64_t swap_add, uint64_t compare)
+{
+	uint8_t *p = wren_wr_begin(to_wren_qp_ex(qpx), op);
+
+	if (!p)
+		return;
+	wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
+	wren_wqe_atomic_set((struct wren_wqe_atomic *)
+			    (p + sizeof(struct wren_wqe_raddr)),
+			    swap_add, compare);
+}
+
+static void wren_wr_atomic_cmp_swp(struct ibv_qp_ex *qpx, uint32_t rkey,
+				   uint64_t raddr, uint64_t compare,
+				   uint64_t swap)
+{
+	wren_wr_atomic(qpx, WREN_WQE_ATOMIC_CMP_SWP, rkey, raddr, swap, compare);
+}
+
+static void wren_wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
+				     uint64_t raddr, uint64_t add)
+{
+	wren_wr_atomic(qpx, WREN_WQE_ATOMIC_FETCH_ADD, rkey, raddr, add, 0);
+}
+
+static void wren_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
+				uint32_t remote_qpn, uint32_t remote_qkey)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+
+	if (!qp->cur_ctrl || !qp->ud)
+		return;
+	if (unlikely(!ah)) {
+		qp->session_err = EINVAL;
+		return;
+	}
+	wren_wqe_ud_set((struct wren_wqe_ud *)(qp->cur_ctrl + 1),
+			to_wren_ah(ah)->handle, remote_qpn, remote_qkey);
+}
+
+static void wren_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t n,
+				 const struct ibv_sge *sg)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+	struct wren_wqe_ctrl *ctrl = qp->cur_ctrl;
+	size_t i;
+
+	if (!ctrl)
+		return;
+	if (ctrl->opcode == WREN_WQE_ATOMIC_CMP_SWP ||
+	    ctrl->opcode == WREN_WQE_ATOMIC_FETCH_ADD) {
+		if (unlikely(n != 1 || sg[0].length != 8)) {
+			qp->session_err = EINVAL;
+			return;
+		}
+	} else if (unlikely(n > qp->sq.max_sge)) {
+		qp->session_err = EINVAL;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		wren_sge_set((struct wren_wqe_sge *)qp->cur_ds + i, sg[i].addr,
+			     sg[i].length, sg[i].lkey);
+	ctrl->ds_count = n;
+}
+
+static void wren_wr_set_sge(struct ibv_qp_ex *qpx, uint32_t lkey,
+			    uint64_t addr, uint32_t length)
+{
+	struct ibv_sge sge = { .addr = addr, .length = length, .lkey = lkey };
+
+	wren_wr_set_sge_list(qpx, 1, &sge);
+}
+
+static void wren_wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t n,
+					 const struct ibv_data_buf *buf)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+	struct wren_wqe_ctrl *ctrl = qp->cur_ctrl;
+	struct wren_inline_buf bufs[qp->sq.max_sge];
+	size_t i;
+	int nds;
+
+	if (!ctrl)
+		return;
+	if (unlikely(!wren_opcode_inline_ok(ctrl->opcode) ||
+		     n > qp->sq.max_sge)) {
+		qp->session_err = EINVAL;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		bufs[i].addr = buf[i].addr;
+		bufs[i].length = buf[i].length;
+	}
+	nds = wren_inline_write(qp->cur_ds, bufs, n, qp->max_inline);
+	if (unlikely(nds < 0)) {
+		qp->session_err = EINVAL;
+		return;
+	}
+	ctrl->flags |= WREN_WQE_F_INLINE;
+	ctrl->ds_count = nds;
+}
+
+static void wren_wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr,
+				    size_t length)
+{
+	struct ibv_data_buf buf = { .addr = addr, .length = length };
+
+	wren_wr_set_inline_data_list(qpx, 1, &buf);
+}
+
+static int wren_wr_complete(struct ibv_qp_ex *qpx)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+	int ret = qp->session_err;
+
+	if (unlikely(ret)) {
+		/* Nothing of a failed session reaches the NIC. */
+		qp->sq.pi = qp->session_pi;
+	} else if (qp->sq.pi != qp->session_pi) {
+		wren_sq_doorbell(qp);
+	}
+	pthread_spin_unlock(&qp->sq.lock);
+	return ret;
+}
+
+static void wren_wr_abort(struct ibv_qp_ex *qpx)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+
+	qp->sq.pi = qp->session_pi;
+	pthread_spin_unlock(&qp->sq.lock);
+}
+
+void wren_qp_fill_wr_ops(struct wren_qp *qp,
+			 const struct ibv_qp_init_attr_ex *attr)
+{
+	struct ibv_qp_ex *qpx = &qp->verbs_qp.qp_ex;
+	uint64_t ops = attr->send_ops_flags;
+
+	qpx->wr_start = wren_wr_start;
+	qpx->wr_complete = wren_wr_complete;
+	qpx->wr_abort = wren_wr_abort;
+	if (ops & IBV_QP_EX_WITH_SEND)
+		qpx->wr_send = wren_wr_send;
+	if (ops & IBV_QP_EX_WITH_SEND_WITH_IMM)
+		qpx->wr_send_imm = wren_wr_send_imm;
+	if (ops & IBV_QP_EX_WITH_SEND_WITH_INV)
+		qpx->wr_send_inv = wren_wr_send_inv;
+	if (ops & IBV_QP_EX_WITH_LOCAL_INV)
+		qpx->wr_local_inv = wren_wr_local_inv;
+	if (ops & IBV_QP_EX_WITH_RDMA_WRITE)
+		qpx->wr_rdma_write = wren_wr_rdma_write;
+	if (ops & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)
+		qpx->wr_rdma_write_imm = wren_wr_rdma_write_imm;
+	if (ops & IBV_QP_EX_WITH_RDMA_READ)
+		qpx->wr_rdma_read = wren_wr_rdma_read;
+	if (ops & IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP)
+		qpx->wr_atomic_cmp_swp = wren_wr_atomic_cmp_swp;
+	if (ops & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
+		qpx->wr_atomic_fetch_add = wren_wr_atomic_fetch_add;
+	qpx->wr_set_sge = wren_wr_set_sge;
+	qpx->wr_set_sge_list = wren_wr_set_sge_list;
+	qpx->wr_set_inline_data = wren_wr_set_inline_data;
+	qpx->wr_set_inline_data_list = wren_wr_set_inline_data_list;
+	if (qp->ud)
+		qpx->wr_set_ud_addr = wren_wr_set_ud_addr;
+}

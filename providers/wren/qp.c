@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Queue pairs: sizing the send and receive rings, creating, modifying,
+ * querying and destroying QPs (RC and UD).  The rings live in one buffer,
+ * the SQ at offset 0 and the RQ after it, followed by the QP's doorbell
+ * record; the kernel pins it and gives the NIC its bus addresses.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wren.h"
+#include "wren_abi.h"
+
+static int wren_wq_init(struct wren_wq *wq, uint32_t min_entries,
+			unsigned int wqe_shift)
+{
+	wq->entries = wren_roundup_pow2(min_entries ? min_entries : 1);
+	if (wq->entries < (1u << WREN_WQ_LOG_SIZE_MIN))
+		wq->entries = 1u << WREN_WQ_LOG_SIZE_MIN;
+	if (wq->entries > (1u << WREN_WQ_LOG_SIZE_MAX))
+		return EINVAL;
+	wq->log_size = wren_ilog2(wq->entries);
+	wq->wqe_shift = wqe_shift;
+	wq->wrid = calloc(wq->entries, sizeof(*wq->wrid));
+	if (!wq->wrid)
+		return ENOMEM;
+	if (pthread_spin_init(&wq->lock, PTHREAD_PROCESS_PRIVATE)) {
+		free(wq->wrid);
+		return ENOMEM;
+	}
+	return 0;
+}
+
+static void wren_wq_fini(struct wren_wq *wq)
+{
+	if (!wq->wrid)
+		return;
+	pthread_spin_destroy(&wq->lock);
+	free(wq->wrid);
+	wq->wrid = NULL;
+}
+
+static size_t wren_wq_bytes(const struct wren_wq *wq)
+{
+	return wq->wrid ? (size_t)wq->entries << wq->wqe_shift : 0;
+}
+
+static int wren_qp_check(struct wren_context *ctx,
+			 const struct ibv_qp_init_attr_ex *attr)
+{
+	const struct ibv_qp_cap *cap = &attr->cap;
+
+	if (!check_comp_mask(attr->comp_mask, IBV_QP_INIT_ATTR_PD |
+					      IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		return EOPNOTSUPP;
+	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
+		return EINVAL;
+	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)
+		return EOPNOTSUPP;
+	if (!attr->send_cq || (!attr->recv_cq && !attr->srq))
+		return EINVAL;
+	if (cap->max_send_sge > ctx->max_sge ||
+	    cap->max_recv_sge > ctx->max_sge ||
+	    cap->max_inline_data > ctx->max_inline)
+		return EINVAL;
+	if (cap->max_send_wr > (1u << WREN_WQ_LOG_SIZE_MAX) ||
+	    cap->max_recv_wr > (1u << WREN_WQ_LOG_SIZE_MAX))
+		return EINVAL;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+
+		if (attr->qp_type == IBV_QPT_RC)
+			ops |= IBV_QP_EX_WITH_RDMA_WRITE |
+			       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+			       IBV_QP_EX_WITH_RDMA_READ |
+			       IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+			       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+			       IBV_QP_EX_WITH_SEND_WITH_INV |
+			       IBV_QP_EX_WITH_LOCAL_INV;
+		if (attr->send_ops_flags & ~ops)
+			return EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* Ring geometry from the requested capabilities, within the device's. */
+static int wren_qp_size(struct wren_context *ctx, struct wren_qp *qp,
+			struct ibv_qp_init_attr_ex *attr)
+{
+	struct ibv_qp_cap *cap = &attr->cap;
+	unsigned int shift;
+	int ret;
+
+	shift = wren_sq_wqe_shift(cap->max_send_sge ? cap->max_send_sge : 1,
+				  cap->max_inline_data);
+	if (shift > ctx->max_sq_wqe_shift)
+		return EINVAL;
+	ret = wren_wq_init(&qp->sq, cap->max_send_wr, shift);
+	if (ret)
+		return ret;
+	qp->sq.max_sge = wren_sq_max_sge(shift);
+	if (qp->sq.max_sge > ctx->max_sge)
+		qp->sq.max_sge = ctx->max_sge;
+	qp->max_inline = wren_sq_max_inline(shift);
+	if (qp->max_inline > ctx->max_inline)
+		qp->max_inline = ctx->max_inline;
+
+	if (!attr->srq) {
+		shift = wren_rq_wqe_shift(cap->max_recv_sge ? cap->max_recv_sge : 1);
+		if (shift > ctx->max_rq_wqe_shift)
+			return EINVAL;
+		ret = wren_wq_init(&qp->rq, cap->max_recv_wr, shift);
+		if (ret)
+			return ret;
+		qp->rq.max_sge = wren_rq_max_sge(shift);
+		if (qp->rq.max_sge > ctx->max_sge)
+			qp->rq.max_sge = ctx->max_sge;
+	}
+	return 0;
+}
+
+static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
+				     struct ibv_qp_init_attr_ex *attr)
+{
+	struct wren_context *ctx = to_wren_ctx(ibctx);
+	struct wren_create_qp_resp resp = {};
+	struct wren_create_qp cmd = {};
+	size_t sq_bytes, rq_off, rq_bytes, ring_bytes;
+	struct wren_qp *qp;
+	int ret;
+
+	ret = wren_qp_check(ctx, attr);
+	if (ret) {
+		errno = ret;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (!qp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = wren_qp_size(ctx, qp, attr);
+	if (ret)
+		goto err_wq;
+
+	/* SQ at 0, RQ page-aligned after it, the doorbell record on the
+	 * page after the rings.
+	 */
+	sq_bytes = wren_wq_bytes(&qp->sq);
+	rq_bytes = wren_wq_bytes(&qp->rq);
+	rq_off = rq_bytes ? align(sq_bytes, ctx->page_size) : 0;
+	ring_bytes = align(rq_bytes ? rq_off + rq_bytes : sq_bytes,
+			   ctx->page_size);
+	ret = wren_buf_alloc(&qp->buf, ring_bytes + sizeof(*qp->dbrec),
+			     ctx->page_size);
+	if (ret)
+		goto err_wq;
+	qp->sq.ring = qp->buf.addr;
+	if (rq_bytes)
+		qp->rq.ring = (uint8_t *)qp->buf.addr + rq_off;
+	qp->dbrec = (struct wren_qp_dbrec *)((uint8_t *)qp->buf.addr +
+					     ring_bytes);
+
+	cmd.buf_addr = (uintptr_t)qp->buf.addr;
+	cmd.buf_len = ring_bytes;
+	cmd.dbrec_addr = (uintptr_t)qp->dbrec;
+	cmd.sq_wqe_shift = qp->sq.wqe_shift;
+	cmd.sq_log_size = qp->sq.log_size;
+	if (rq_bytes) {
+		cmd.rq_wqe_shift = qp->rq.wqe_shift;
+		cmd.rq_log_size = qp->rq.log_size;
+		cmd.rq_offset = rq_off;
+	}
+	cmd.max_inline = qp->max_inline;
+
+	/* What the QP can hold, as verbs reports it back to the caller. */
+	attr->cap.max_send_wr = qp->sq.entries;
+	attr->cap.max_send_sge = qp->sq.max_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+	attr->cap.max_recv_wr = rq_bytes ? qp->rq.entries : 0;
+	attr->cap.max_recv_sge = rq_bytes ? qp->rq.max_sge : 0;
+
+	ret = ibv_cmd_create_qp_ex(ibctx, &qp->verbs_qp, attr,
+				   &cmd.ibv_cmd, sizeof(cmd),
+				   &resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_buf;
+
+	qp->qpn = qp->verbs_qp.qp.qp_num;
+	qp->sq_sig_all = attr->sq_sig_all;
+	qp->ud = attr->qp_type == IBV_QPT_UD;
+	qp->srq = attr->srq ? to_wren_srq(attr->srq) : NULL;
+	ret = wren_store_qp(ctx, qp);
+	if (ret)
+		goto err_destroy;
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
+		wren_qp_fill_wr_ops(qp, attr);
+		qp->verbs_qp.comp_mask |= VERBS_QP_EX;
+	}
+	return &qp->verbs_qp.qp;
+
+err_destroy:
+	ibv_cmd_destroy_qp(&qp->verbs_qp.qp);
+err_buf:
+	wren_buf_free(&qp->buf);
+err_wq:
+	wren_wq_fini(&qp->sq);
+	wren_wq_fini(&qp->rq);
+	free(qp);
+	errno = ret;
+	return NULL;
+}
+
+struct ibv_qp *wren_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
+{
+	struct ibv_qp_init_attr_ex attr_ex = {};
+	struct ibv_qp *qp;
+
+	memcpy(&attr_ex, attr, sizeof(*attr));
+	attr_ex.comp_mask = IBV_QP_INIT_ATTR_PD;
+	attr_ex.pd = pd;
+	qp = wren_qp_create(pd->context, &attr_ex);
+	if (qp)
+		memcpy(attr, &attr_ex, sizeof(*attr));
+	return qp;
+}
+
+struct ibv_qp *wren_create_qp_ex(struct ibv_context *ibctx,
+				 struct ibv_qp_init_attr_ex *attr)
+{
+	return wren_qp_create(ibctx, attr);
+}
+
+/*
+ * A QP back in RESET has empty rings on the NIC: start the provider's
+ * indexes over and forget completions still queued for it.
+ */
+static void wren_qp_reset(struct wren_qp *qp)
+{
+	struct ibv_qp *ibqp = &qp->verbs_qp.qp;
+
+	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn);
+	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
+		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn);
+
+	pthread_spin_lock(&qp->sq.lock);
+	qp->sq.pi = qp->sq.tail = 0;
+	memset(qp->sq.ring, 0, wren_wq_bytes(&qp->sq));
+	pthread_spin_unlock(&qp->sq.lock);
+	if (qp->rq.wrid) {
+		pthread_spin_lock(&qp->rq.lock);
+		qp->rq.pi = qp->rq.tail = 0;
+		qp->dbrec->rq_pi = 0;
+		pthread_spin_unlock(&qp->rq.lock);
+	}
+}
+
+int wren_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
+{
+	struct ibv_modify_qp cmd = {};
+	int ret;
+
+	ret = ibv_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	if ((mask & IBV_QP_STATE) && attr->qp_state == IBV_QPS_RESET)
+		wren_qp_reset(to_wren_qp(ibqp));
+	return 0;
+}
+
+int wren_query_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask,
+		  struct ibv_qp_init_attr *init_attr)
+{
+	struct wren_qp *qp = to_wren_qp(ibqp);
+	struct ibv_query_qp cmd = {};
+	int ret;
+
+	ret = ibv_cmd_query_qp(ibqp, attr, mask, init_attr, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	/* The provider, not the kernel, knows the ring geometry it chose. */
+	attr->cap.max_send_wr = qp->sq.entries;
+	attr->cap.max_send_sge = qp->sq.max_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+	attr->cap.max_recv_wr = qp->rq.wrid ? qp->rq.entries : 0;
+	attr->cap.max_recv_sge = qp->rq.wrid ? qp->rq.max_sge : 0;
+	init_attr->cap = attr->cap;
+	return 0;
+}
+
+int wren_destroy_qp(struct ibv_qp *ibqp)
+{
+	struct wren_context *ctx = to_wren_ctx(ibqp->context);
+	struct wren_qp *qp = to_wren_qp(ibqp);
+	int ret;
+
+	ret = ibv_cmd_destroy_qp(ibqp);
+	if (ret)
+		return ret;
+	/* The NIC writes no more CQEs for it: drop those still queued. */
+	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn);
+	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
+		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn);
+	wren_clear_qp(ctx, qp->qpn);
+	wren_buf_free(&qp->buf);
+	wren_wq_fini(&qp->sq);
+	wren_wq_fini(&qp->rq);
+	free(qp);
+	return 0;
+}

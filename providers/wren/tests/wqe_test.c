@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Host unit test of libwren's WQE encoding and CQE decoding (wren_wqe.h)
+ * against the hardware contract: every field lands at the byte offset and
+ * in the byte order that Documentation/.../wren/queues.rst gives, ring
+ * geometry fits the strides, inline data is padded, the phase bit and
+ * 16-bit WQE indexes are interpreted as the contract says.  TAP output.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wren_wqe.h"
+
+static int test_no;
+static int failures;
+
+static void ok(int cond, const char *what)
+{
+	test_no++;
+	if (!cond)
+		failures++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", test_no, what);
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	return get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+static int all_zero(const uint8_t *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return 0;
+	return 1;
+}
+
+static void test_sizes(void)
+{
+	ok(sizeof(struct wren_wqe_ctrl) == 16 &&
+	   sizeof(struct wren_wqe_raddr) == 16 &&
+	   sizeof(struct wren_wqe_atomic) == 16 &&
+	   sizeof(struct wren_wqe_ud) == 16 &&
+	   sizeof(struct wren_wqe_sge) == 16 &&
+	   sizeof(struct wren_wqe_inline) == 16 &&
+	   sizeof(struct wren_rqe) == 16,
+	   "WQE segments are 16 bytes");
+	ok(sizeof(struct wren_cqe) == WREN_CQE_SIZE &&
+	   offsetof(struct wren_cqe, owner) == 31,
+	   "CQE is 32 bytes with owner last");
+}
+
+static void test_geometry(void)
+{
+	ok(wren_sq_wqe_shift(1, 0) == 6 && wren_sq_wqe_shift(2, 0) == 6,
+	   "1-2 SGEs fit a 64-byte send WQE");
+	ok(wren_sq_wqe_shift(3, 0) == 7 && wren_sq_wqe_shift(6, 0) == 7,
+	   "3-6 SGEs take 128 bytes");
+	ok(wren_sq_max_sge(6) == 2 && wren_sq_max_sge(7) == 6 &&
+	   wren_sq_max_inline(6) == 16 && wren_sq_max_inline(7) == 80,
+	   "capacity of 64- and 128-byte strides");
+	ok(wren_sq_wqe_shift(1, 64) == 7 && wren_sq_wqe_shift(1, 80) == 7 &&
+	   wren_sq_wqe_shift(1, 81) == 8,
+	   "inline data sizes the stride");
+	ok(wren_rq_wqe_shift(1) == 6 && wren_rq_wqe_shift(3) == 6 &&
+	   wren_rq_wqe_shift(4) == 7 && wren_rq_max_sge(6) == 3,
+	   "receive strides: 16-byte header plus SGEs, at least 64 bytes");
+	ok(wren_sq_fixed_size(WREN_WQE_ATOMIC_CMP_SWP, false) + WREN_DS_SIZE == 64 &&
+	   wren_sq_fixed_size(WREN_WQE_SEND, true) == 32 &&
+	   wren_sq_fixed_size(WREN_WQE_SEND, false) == 16 &&
+	   wren_sq_fixed_size(WREN_WQE_RDMA_READ, false) == 32,
+	   "fixed segment sizes per opcode (atomic WQE is 64 bytes)");
+	ok(wren_roundup_pow2(1) == 1 && wren_roundup_pow2(5) == 8 &&
+	   wren_ilog2(1) == 0 && wren_ilog2(4096) == 12,
+	   "power-of-two helpers");
+}
+
+static void test_send_wqe(void)
+{
+	uint8_t w[64];
+
+	memset(w, 0xa5, sizeof(w));
+	wren_wqe_ctrl_set((struct wren_wqe_ctrl *)w, WREN_WQE_RDMA_WRITE_IMM,
+			  WREN_WQE_F_SIGNALED | WREN_WQE_F_SOLICITED, 2,
+			  0x12345);
+	wren_wqe_ctrl_set_imm((struct wren_wqe_ctrl *)w, htobe32(0xdeadbeef));
+	ok(w[0] == 0x05 && w[1] == 0x05 && w[2] == 2 && w[3] == 0,
+	   "ctrl: opcode, flags, ds_count at bytes 0-2");
+	ok(w[4] == 0x45 && w[5] == 0x23 && w[6] == 0 && w[7] == 0,
+	   "ctrl: wqe_idx is the low 16 bits, little-endian, at byte 4");
+	ok(w[8] == 0xde && w[9] == 0xad && w[10] == 0xbe && w[11] == 0xef &&
+	   all_zero(w + 12, 4),
+	   "ctrl: imm_data in network order at byte 8, rsvd2 zero");
+
+	wren_wqe_raddr_set((struct wren_wqe_raddr *)(w + 16),
+			   0x1122334455667788ull, 0xcafef00d);
+	ok(get_le64(w + 16) == 0x1122334455667788ull &&
+	   get_le32(w + 24) == 0xcafef00d && all_zero(w + 28, 4),
+	   "raddr: address and rkey little-endian");
+
+	wren_sge_set((struct wren_wqe_sge *)(w + 32), 0x7fff00001000ull,
+		     4096, 0x100);
+	ok(get_le64(w + 32) == 0x7fff00001000ull && get_le32(w + 40) == 4096 &&
+	   get_le32(w + 44) == 0x100,
+	   "sge: addr, length, lkey little-endian");
+
+	wren_wqe_ctrl_set((struct wren_wqe_ctrl *)w, WREN_WQE_SEND_INV, 0, 0, 7);
+	wren_wqe_ctrl_set_inv((struct wren_wqe_ctrl *)w, 0x01020304);
+	ok(get_le32(w + 8) == 0x01020304, "ctrl: inv_rkey little-endian");
+
+	wren_wqe_atomic_set((struct wren_wqe_atomic *)(w + 32), 5, 9);
+	ok(get_le64(w + 32) == 5 && get_le64(w + 40) == 9,
+	   "atomic: swap_add then compare");
+
+	memset(w, 0xa5, sizeof(w));
+	wren_wqe_ud_set((struct wren_wqe_ud *)w, 3, 0xff123456, 0x80000000);
+	ok(get_le32(w) == 3 && get_le32(w + 4) == 0x123456 &&
+	   get_le32(w + 8) == 0x80000000 && all_zero(w + 12, 4),
+	   "ud: ah, 24-bit dest_qpn, qkey, rsvd zero");
+}
+
+static void test_inline(void)
+{
+	const char a[] = "0123456789abc";	/* 13 bytes */
+	const char b[] = "XYZWVUT";		/* 7 bytes */
+	struct wren_inline_buf bufs[] = { { a, 13 }, { b, 7 } };
+	uint8_t ds[64];
+	int n;
+
+	memset(ds, 0xa5, sizeof(ds));
+	n = wren_inline_write(ds, bufs, 2, 80);
+	ok(n == 3, "20 inline bytes take header + 2 segments");
+	ok(get_le32(ds) == 20 && all_zero(ds + 4, 12),
+	   "inline header: length, reserved zero");
+	ok(!memcmp(ds + 16, a, 13) && !memcmp(ds + 29, b, 7) &&
+	   all_zero(ds + 36, 12) && ds[48] == 0xa5,
+	   "inline payload concatenated, padded with zeros to 16 bytes");
+
+	memset(ds, 0xa5, sizeof(ds));
+	ok(wren_inline_write(ds, bufs, 2, 19) == -EINVAL && ds[0] == 0xa5,
+	   "inline beyond max_inline is refused before writing");
+	ok(wren_inline_write(ds, bufs, 0, 16) == 1 && get_le32(ds) == 0,
+	   "empty inline payload is just the header");
+}
+
+static void test_rqe(void)
+{
+	uint8_t r[16];
+
+	memset(r, 0xa5, sizeof(r));
+	wren_rqe_set((struct wren_rqe *)r, 3, 0x10002);
+	ok(r[0] == 3 && r[1] == 0 && r[2] == 2 && r[3] == 0 &&
+	   all_zero(r + 4, 12),
+	   "rqe: ds_count, wqe_idx low 16 bits, reserved zero");
+}
+
+static void test_cqe(void)
+{
+	ok(wren_cqe_owned(1, 0, 2) && !wren_cqe_owned(0, 0, 2) &&
+	   wren_cqe_owned(1, 3, 2),
+	   "phase 1 is valid on the first pass");
+	ok(wren_cqe_owned(0, 4, 2) && !wren_cqe_owned(1, 4, 2) &&
+	   wren_cqe_owned(1, 8, 2),
+	   "phase flips at every wrap");
+	ok(wren_cqe_owned(0xff, 0, 2) && !wren_cqe_owned(0xfe, 0, 2),
+	   "only bit 0 of owner is the phase");
+	ok(wren_cqe_is_recv(WREN_CQE_OP_RECV) &&
+	   wren_cqe_is_recv(WREN_CQE_OP_RECV_RDMA_IMM) &&
+	   !wren_cqe_is_recv(WREN_WQE_SEND),
+	   "receive completions are told apart by opcode");
+	ok(wren_wqe_idx_expand(0, 5) == 5 &&
+	   wren_wqe_idx_expand(0xfffe, 0x0001) == 0x10001 &&
+	   wren_wqe_idx_expand(0x12345, 0x2345) == 0x12345 &&
+	   wren_wqe_idx_expand(0xfffffff0, 0x0003) == 0x3,
+	   "16-bit CQE index expands from the tail, across wraps");
+}
+
+int main(void)
+{
+	printf("1..28\n");
+	test_sizes();
+	test_geometry();
+	test_send_wqe();
+	test_inline();
+	test_rqe();
+	test_cqe();
+	if (test_no != 28)
+		printf("# planned 28, ran %d\n", test_no);
+	return failures || test_no != 28;
+}

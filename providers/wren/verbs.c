@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Control-path verbs that the kernel does all of: device and port queries,
+ * protection domains, memory regions, address handles and shared receive
+ * queues (whose ring the provider owns, as it does a QP's).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wren.h"
+#include "wren_abi.h"
+
+int wren_query_device_ex(struct ibv_context *context,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr, size_t attr_size)
+{
+	struct ib_uverbs_ex_query_device_resp resp;
+	size_t resp_size = sizeof(resp);
+
+	return ibv_cmd_query_device_any(context, input, attr, attr_size,
+					&resp, &resp_size);
+}
+
+int wren_query_port(struct ibv_context *context, uint8_t port,
+		    struct ibv_port_attr *attr)
+{
+	struct ibv_query_port cmd;
+
+	return ibv_cmd_query_port(context, port, attr, &cmd, sizeof(cmd));
+}
+
+struct ibv_pd *wren_alloc_pd(struct ibv_context *context)
+{
+	struct ib_uverbs_alloc_pd_resp resp;
+	struct ibv_alloc_pd cmd;
+	struct ibv_pd *pd;
+	int ret;
+
+	pd = calloc(1, sizeof(*pd));
+	if (!pd) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = ibv_cmd_alloc_pd(context, pd, &cmd, sizeof(cmd), &resp,
+			       sizeof(resp));
+	if (ret) {
+		free(pd);
+		errno = ret;
+		return NULL;
+	}
+	return pd;
+}
+
+int wren_dealloc_pd(struct ibv_pd *pd)
+{
+	int ret;
+
+	ret = ibv_cmd_dealloc_pd(pd);
+	if (ret)
+		return ret;
+	free(pd);
+	return 0;
+}
+
+struct ibv_mr *wren_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			   uint64_t hca_va, int access)
+{
+	struct ib_uverbs_reg_mr_resp resp;
+	struct ibv_reg_mr cmd;
+	struct verbs_mr *vmr;
+	int ret;
+
+	vmr = calloc(1, sizeof(*vmr));
+	if (!vmr) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = ibv_cmd_reg_mr(pd, addr, length, hca_va, access, vmr, &cmd,
+			     sizeof(cmd), &resp, sizeof(resp));
+	if (ret) {
+		free(vmr);
+		errno = ret;
+		return NULL;
+	}
+	return &vmr->ibv_mr;
+}
+
+/* GPU memory exported as dma-buf: the kernel decides whether it can. */
+struct ibv_mr *wren_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				  size_t length, uint64_t iova, int fd,
+				  int access)
+{
+	struct verbs_mr *vmr;
+	int ret;
+
+	vmr = calloc(1, sizeof(*vmr));
+	if (!vmr) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = ibv_cmd_reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr,
+				    NULL);
+	if (ret) {
+		free(vmr);
+		errno = ret;
+		return NULL;
+	}
+	return &vmr->ibv_mr;
+}
+
+int wren_dereg_mr(struct verbs_mr *vmr)
+{
+	int ret;
+
+	ret = ibv_cmd_dereg_mr(vmr);
+	if (ret)
+		return ret;
+	free(vmr);
+	return 0;
+}
+
+/*
+ * The kernel resolves the destination MAC from the GID (RoCE) and has the
+ * NIC create the AH; UD WQEs name it by the handle it returns.
+ */
+struct ibv_ah *wren_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
+{
+	struct wren_create_ah_resp resp = {};
+	struct wren_ah *ah;
+	int ret;
+
+	ah = calloc(1, sizeof(*ah));
+	if (!ah) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = ibv_cmd_create_ah(pd, &ah->ibv_ah, attr, &resp.ibv_resp,
+				sizeof(resp));
+	if (ret) {
+		free(ah);
+		errno = ret;
+		return NULL;
+	}
+	ah->handle = resp.ah;
+	return &ah->ibv_ah;
+}
+
+int wren_destroy_ah(struct ibv_ah *ibah)
+{
+	int ret;
+
+	ret = ibv_cmd_destroy_ah(ibah);
+	if (ret)
+		return ret;
+	free(to_wren_ah(ibah));
+	return 0;
+}
+
+struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
+				struct ibv_srq_init_attr *attr)
+{
+	struct wren_context *ctx = to_wren_ctx(pd->context);
+	struct wren_create_srq_resp resp = {};
+	struct wren_create_srq cmd = {};
+	struct wren_srq *srq;
+	unsigned int shift;
+	size_t ring_bytes;
+	uint32_t want;
+	int ret;
+
+	if (attr->attr.max_sge > ctx->max_sge ||
+	    attr->attr.max_wr > (1u << WREN_WQ_LOG_SIZE_MAX) ||
+	    attr->attr.srq_limit > attr->attr.max_wr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	shift = wren_rq_wqe_shift(attr->attr.max_sge ? attr->attr.max_sge : 1);
+	if (shift > ctx->max_rq_wqe_shift) {
+		errno = EINVAL;
+		return NULL;
+	}
+
+	srq = calloc(1, sizeof(*srq));
+	if (!srq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	want = wren_roundup_pow2(attr->attr.max_wr ? attr->attr.max_wr : 1);
+	if (want < (1u << WREN_WQ_LOG_SIZE_MIN))
+		want = 1u << WREN_WQ_LOG_SIZE_MIN;
+	srq->wq.entries = want;
+	srq->wq.log_size = wren_ilog2(want);
+	srq->wq.wqe_shift = shift;
+	srq->wq.max_sge = wren_rq_max_sge(shift);
+	if (srq->wq.max_sge > ctx->max_sge)
+		srq->wq.max_sge = ctx->max_sge;
+	srq->wq.wrid = calloc(want, sizeof(*srq->wq.wrid));
+	srq->busy = calloc(want, 1);
+	ret = ENOMEM;
+	if (!srq->wq.wrid || !srq->busy)
+		goto err_free;
+	if (pthread_spin_init(&srq->wq.lock, PTHREAD_PROCESS_PRIVATE))
+		goto err_free;
+
+	ring_bytes = align((size_t)want << shift, ctx->page_size);
+	ret = wren_buf_alloc(&srq->buf, ring_bytes + sizeof(*srq->dbrec),
+			     ctx->page_size);
+	if (ret)
+		goto err_lock;
+	srq->wq.ring = srq->buf.addr;
+	srq->dbrec = (struct wren_srq_dbrec *)((uint8_t *)srq->buf.addr +
+					       ring_bytes);
+
+	cmd.buf_addr = (uintptr_t)srq->buf.addr;
+	cmd.buf_len = ring_bytes;
+	cmd.dbrec_addr = (uintptr_t)srq->dbrec;
+	cmd.wqe_shift = shift;
+	cmd.log_size = srq->wq.log_size;
+	attr->attr.max_wr = want;
+	attr->attr.max_sge = srq->wq.max_sge;
+	ret = ibv_cmd_create_srq(pd, &srq->verbs_srq.srq, attr, &cmd.ibv_cmd,
+				 sizeof(cmd), &resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_buf;
+	srq->srqn = resp.srqn;
+	return &srq->verbs_srq.srq;
+
+err_buf:
+	wren_buf_free(&srq->buf);
+err_lock:
+	pthread_spin_destroy(&srq->wq.lock);
+err_free:
+	free(srq->busy);
+	free(srq->wq.wrid);
+	free(srq);
+	errno = ret;
+	return NULL;
+}
+
+int wren_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)
+{
+	struct ibv_modify_srq cmd;
+
+	/* The ring is the provider's: it cannot grow behind its back. */
+	if (mask & IBV_SRQ_MAX_WR)
+		return EOPNOTSUPP;
+	return ibv_cmd_modify_srq(srq, attr, mask, &cmd, sizeof(cmd));
+}
+
+int wren_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
+{
+	struct wren_srq *srq = to_wren_srq(ibsrq);
+	struct ibv_query_srq cmd;
+	int ret;
+
+	ret = ibv_cmd_query_srq(ibsrq, attr, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	attr->max_wr = srq->wq.entries;
+	attr->max_sge = srq->wq.max_sge;
+	return 0;
+}
+
+int wren_destroy_srq(struct ibv_srq *ibsrq)
+{
+	struct wren_srq *srq = to_wren_srq(ibsrq);
+	int ret;
+
+	ret = ibv_cmd_destroy_srq(ibsrq);
+	if (ret)
+		return ret;
+	wren_buf_free(&srq->buf);
+	pthread_spin_destroy(&srq->wq.lock);
+	free(srq->busy);
+	free(srq->wq.wrid);
+	free(srq);
+	return 0;
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * libwren device and context: matching the ib device, opening a context
+ * (its doorbell page mapped once here), the QP table and queue memory.
+ *
+ * The device is matched by its PCI parent (vendor 0x1f57, device 0x0001)
+ * rather than by an RDMA_DRIVER_* id: a number of our own would collide
+ * with upstream's future ones.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <util/mmio.h>
+#include <linux/wren/wren_regs.h>
+
+#include "wren.h"
+#include "wren_abi.h"
+
+static void wren_free_context(struct ibv_context *ibctx);
+
+static const struct verbs_context_ops wren_ctx_ops = {
+	.free_context = wren_free_context,
+	.query_device_ex = wren_query_device_ex,
+	.query_port = wren_query_port,
+	.alloc_pd = wren_alloc_pd,
+	.dealloc_pd = wren_dealloc_pd,
+	.reg_mr = wren_reg_mr,
+	.reg_dmabuf_mr = wren_reg_dmabuf_mr,
+	.dereg_mr = wren_dereg_mr,
+	.create_cq = wren_create_cq,
+	.create_cq_ex = wren_create_cq_ex,
+	.destroy_cq = wren_destroy_cq,
+	.poll_cq = wren_poll_cq,
+	.req_notify_cq = wren_arm_cq,
+	.create_qp = wren_create_qp,
+	.create_qp_ex = wren_create_qp_ex,
+	.modify_qp = wren_modify_qp,
+	.query_qp = wren_query_qp,
+	.destroy_qp = wren_destroy_qp,
+	.post_send = wren_post_send,
+	.post_recv = wren_post_recv,
+	.create_srq = wren_create_srq,
+	.modify_srq = wren_modify_srq,
+	.query_srq = wren_query_srq,
+	.destroy_srq = wren_destroy_srq,
+	.post_srq_recv = wren_post_srq_recv,
+	.create_ah = wren_create_ah,
+	.destroy_ah = wren_destroy_ah,
+};
+
+void wren_ring_db(struct wren_context *ctx, unsigned int offset, uint64_t val)
+{
+	/*
+	 * The page may be mapped write-combining: the caller's
+	 * udma_to_device_barrier() orders its WQE writes before this store,
+	 * and the flush pushes the store out now instead of when the WC
+	 * buffer happens to drain.
+	 */
+	mmio_write64_le((uint8_t *)ctx->db_page + offset, htole64(val));
+	mmio_flush_writes();
+}
+
+struct wren_qp *wren_find_qp(struct wren_context *ctx, uint32_t qpn)
+{
+	uint32_t top = (qpn >> WREN_QP_TABLE_SHIFT) & WREN_QP_TABLE_MASK;
+
+	if (!ctx->qp_table[top].refcnt)
+		return NULL;
+	return ctx->qp_table[top].table[qpn & WREN_QP_TABLE_MASK];
+}
+
+int wren_store_qp(struct wren_context *ctx, struct wren_qp *qp)
+{
+	uint32_t top = (qp->qpn >> WREN_QP_TABLE_SHIFT) & WREN_QP_TABLE_MASK;
+	int ret = 0;
+
+	pthread_mutex_lock(&ctx->qp_table_mutex);
+	if (!ctx->qp_table[top].refcnt) {
+		ctx->qp_table[top].table =
+			calloc(WREN_QP_TABLE_SIZE, sizeof(struct wren_qp *));
+		if (!ctx->qp_table[top].table) {
+			ret = ENOMEM;
+			goto out;
+		}
+	}
+	ctx->qp_table[top].refcnt++;
+	ctx->qp_table[top].table[qp->qpn & WREN_QP_TABLE_MASK] = qp;
+out:
+	pthread_mutex_unlock(&ctx->qp_table_mutex);
+	return ret;
+}
+
+void wren_clear_qp(struct wren_context *ctx, uint32_t qpn)
+{
+	uint32_t top = (qpn >> WREN_QP_TABLE_SHIFT) & WREN_QP_TABLE_MASK;
+
+	pthread_mutex_lock(&ctx->qp_table_mutex);
+	if (!--ctx->qp_table[top].refcnt)
+		free(ctx->qp_table[top].table);
+	else
+		ctx->qp_table[top].table[qpn & WREN_QP_TABLE_MASK] = NULL;
+	pthread_mutex_unlock(&ctx->qp_table_mutex);
+}
+
+int wren_buf_alloc(struct wren_buf *buf, size_t length, size_t page_size)
+{
+	int ret;
+
+	buf->length = align(length, page_size);
+	ret = posix_memalign(&buf->addr, page_size, buf->length);
+	if (ret)
+		return ret;
+	/* Rings start zeroed: no slot may look written by the device. */
+	memset(buf->addr, 0, buf->length);
+	ret = ibv_dontfork_range(buf->addr, buf->length);
+	if (ret) {
+		free(buf->addr);
+		buf->addr = NULL;
+	}
+	return ret;
+}
+
+void wren_buf_free(struct wren_buf *buf)
+{
+	if (!buf->addr)
+		return;
+	ibv_dofork_range(buf->addr, buf->length);
+	free(buf->addr);
+	buf->addr = NULL;
+}
+
+static struct verbs_context *wren_alloc_context(struct ibv_device *ibdev,
+						int cmd_fd, void *private_data)
+{
+	struct wren_alloc_ucontext_resp resp = {};
+	struct ibv_get_context cmd = {};
+	struct wren_context *ctx;
+
+	ctx = verbs_init_and_alloc_context(ibdev, cmd_fd, ctx, ibv_ctx,
+					   RDMA_DRIVER_UNKNOWN);
+	if (!ctx)
+		return NULL;
+
+	if (ibv_cmd_get_context(&ctx->ibv_ctx, &cmd, sizeof(cmd),
+				&resp.ibv_resp, sizeof(resp)))
+		goto err_free;
+
+	ctx->page_size = to_wren_dev(ibdev)->page_size;
+	ctx->max_inline = resp.max_inline;
+	ctx->max_sge = resp.max_sge;
+	ctx->max_sq_wqe_shift = resp.max_sq_wqe_shift;
+	ctx->max_rq_wqe_shift = resp.max_rq_wqe_shift;
+	pthread_mutex_init(&ctx->qp_table_mutex, NULL);
+
+	/* Doorbells only: the page is never read. */
+	ctx->db_page = mmap(NULL, WREN_DB_PAGE_SIZE, PROT_WRITE, MAP_SHARED,
+			    cmd_fd, resp.db_mmap_key);
+	if (ctx->db_page == MAP_FAILED) {
+		verbs_err(&ctx->ibv_ctx, "wren: cannot map the doorbell page: %s\n",
+			  strerror(errno));
+		goto err_free;
+	}
+
+	verbs_set_ops(&ctx->ibv_ctx, &wren_ctx_ops);
+	return &ctx->ibv_ctx;
+
+err_free:
+	verbs_uninit_context(&ctx->ibv_ctx);
+	free(ctx);
+	return NULL;
+}
+
+static void wren_free_context(struct ibv_context *ibctx)
+{
+	struct wren_context *ctx = to_wren_ctx(ibctx);
+
+	munmap(ctx->db_page, WREN_DB_PAGE_SIZE);
+	pthread_mutex_destroy(&ctx->qp_table_mutex);
+	verbs_uninit_context(&ctx->ibv_ctx);
+	free(ctx);
+}
+
+static struct verbs_device *wren_device_alloc(struct verbs_sysfs_dev *sysfs_dev)
+{
+	struct wren_device *dev;
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return NULL;
+	dev->page_size = sysconf(_SC_PAGESIZE);
+	return &dev->ibv_dev;
+}
+
+static void wren_device_free(struct verbs_device *vdev)
+{
+	free(container_of(vdev, struct wren_device, ibv_dev));
+}
+
+static const struct verbs_match_ent wren_match_table[] = {
+	VERBS_PCI_MATCH(WREN_PCI_VENDOR_ID, WREN_PCI_DEVICE_ID, NULL),
+	{},
+};
+
+static const struct verbs_device_ops wren_dev_ops = {
+	.name = "wren",
+	.match_min_abi_version = WREN_IB_UVERBS_ABI_VERSION,
+	.match_max_abi_version = WREN_IB_UVERBS_ABI_VERSION,
+	.match_table = wren_match_table,
+	.alloc_device = wren_device_alloc,
+	.uninit_device = wren_device_free,
+	.alloc_context = wren_alloc_context,
+};
+
+PROVIDER_DRIVER(wren, wren_dev_ops);

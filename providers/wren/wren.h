@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * libwren: the rdma-core provider for the Wren RoCEv2 NIC.
+ *
+ * The kernel (wren_ib.ko) creates every object through the admin queue; the
+ * provider owns the memory of the work and completion queues (pinned by the
+ * kernel, which hands the NIC their bus addresses) and the context's
+ * doorbell page (mmapped), so posting work and polling completions never
+ * enter the kernel.
+ */
+#ifndef WREN_H
+#define WREN_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <infiniband/driver.h>
+#include <util/udma_barrier.h>
+#include <util/util.h>
+
+#include "wren_wqe.h"
+
+struct wren_device {
+	struct verbs_device ibv_dev;
+	size_t page_size;
+};
+
+struct wren_qp;
+
+/* QPN -> QP, for CQ polling: two levels of 4096 so lookups never lock. */
+#define WREN_QP_TABLE_SHIFT	12
+#define WREN_QP_TABLE_SIZE	(1 << WREN_QP_TABLE_SHIFT)
+#define WREN_QP_TABLE_MASK	(WREN_QP_TABLE_SIZE - 1)
+
+struct wren_context {
+	struct verbs_context ibv_ctx;
+	void *db_page;			/* this context's doorbell page (UAR) */
+	size_t page_size;
+	uint32_t max_inline;
+	uint32_t max_sge;
+	uint8_t max_sq_wqe_shift;
+	uint8_t max_rq_wqe_shift;
+	pthread_mutex_t qp_table_mutex;
+	struct {
+		struct wren_qp **table;
+		int refcnt;
+	} qp_table[WREN_QP_TABLE_SIZE];
+};
+
+/* Memory a queue lives in: page-aligned, kept out of fork()ed children. */
+struct wren_buf {
+	void *addr;
+	size_t length;
+};
+
+struct wren_cq {
+	struct verbs_cq verbs_cq;
+	pthread_spinlock_t lock;
+	struct wren_buf buf;
+	struct wren_cqe *ring;
+	struct wren_cq_dbrec *dbrec;	/* in buf, after the ring */
+	unsigned int log_size;
+	uint32_t ci;			/* consumer index, free-running */
+	uint32_t cqn;
+	bool single_threaded;
+	/* ibv_cq_ex polling state: the entry being read. */
+	struct wren_cqe cur;
+	struct wren_qp *cur_qp;
+};
+
+/* A work queue ring with its wr_id bookkeeping. */
+struct wren_wq {
+	uint8_t *ring;
+	uint64_t *wrid;
+	uint32_t entries;		/* power of two */
+	unsigned int log_size;
+	unsigned int wqe_shift;
+	uint32_t max_sge;
+	uint32_t pi;			/* producer index, free-running */
+	uint32_t tail;			/* oldest WQE not yet completed */
+	pthread_spinlock_t lock;
+};
+
+struct wren_srq {
+	struct verbs_srq verbs_srq;
+	struct wren_buf buf;
+	struct wren_wq wq;
+	uint8_t *busy;			/* per slot: posted, not completed */
+	struct wren_srq_dbrec *dbrec;
+	uint32_t srqn;
+};
+
+struct wren_qp {
+	struct verbs_qp verbs_qp;
+	struct wren_buf buf;
+	struct wren_wq sq;
+	struct wren_wq rq;
+	struct wren_qp_dbrec *dbrec;
+	struct wren_srq *srq;
+	uint32_t qpn;
+	uint32_t max_inline;
+	bool sq_sig_all;
+	bool ud;
+	/* ibv_qp_ex: the WQE being built and the session's first error. */
+	struct wren_wqe_ctrl *cur_ctrl;
+	uint8_t *cur_ds;		/* first data segment of cur */
+	uint32_t session_pi;		/* pi at wr_start, for wr_abort */
+	int session_err;
+};
+
+struct wren_ah {
+	struct ibv_ah ibv_ah;
+	uint32_t handle;		/* the NIC's AH, for UD WQEs */
+};
+
+static inline struct wren_device *to_wren_dev(struct ibv_device *d)
+{
+	return container_of(d, struct wren_device, ibv_dev.device);
+}
+
+static inline struct wren_context *to_wren_ctx(struct ibv_context *c)
+{
+	return container_of(c, struct wren_context, ibv_ctx.context);
+}
+
+static inline struct wren_cq *to_wren_cq(struct ibv_cq *c)
+{
+	return container_of(c, struct wren_cq, verbs_cq.cq);
+}
+
+static inline struct wren_cq *to_wren_cq_ex(struct ibv_cq_ex *c)
+{
+	return container_of(c, struct wren_cq, verbs_cq.cq_ex);
+}
+
+static inline struct wren_qp *to_wren_qp(struct ibv_qp *q)
+{
+	return container_of(q, struct wren_qp, verbs_qp.qp);
+}
+
+static inline struct wren_qp *to_wren_qp_ex(struct ibv_qp_ex *q)
+{
+	return container_of(q, struct wren_qp, verbs_qp.qp_ex);
+}
+
+static inline struct wren_srq *to_wren_srq(struct ibv_srq *s)
+{
+	return container_of(s, struct wren_srq, verbs_srq.srq);
+}
+
+static inline struct wren_ah *to_wren_ah(struct ibv_ah *a)
+{
+	return container_of(a, struct wren_ah, ibv_ah);
+}
+
+static inline void *wren_wq_slot(struct wren_wq *wq, uint32_t idx)
+{
+	return wq->ring + ((size_t)(idx & (wq->entries - 1)) << wq->wqe_shift);
+}
+
+/* Doorbells: 64-bit writes to this context's page (wren_regs.h). */
+void wren_ring_db(struct wren_context *ctx, unsigned int offset,
+		  uint64_t val);
+
+/* QP table, used by CQ polling to find a CQE's QP. */
+struct wren_qp *wren_find_qp(struct wren_context *ctx, uint32_t qpn);
+int wren_store_qp(struct wren_context *ctx, struct wren_qp *qp);
+void wren_clear_qp(struct wren_context *ctx, uint32_t qpn);
+
+/* Queue memory. */
+int wren_buf_alloc(struct wren_buf *buf, size_t length, size_t page_size);
+void wren_buf_free(struct wren_buf *buf);
+
+/* verbs.c */
+int wren_query_device_ex(struct ibv_context *context,
+			 const struct ibv_query_device_ex_input *input,
+			 struct ibv_device_attr_ex *attr, size_t attr_size);
+int wren_query_port(struct ibv_context *context, uint8_t port,
+		    struct ibv_port_attr *attr);
+struct ibv_pd *wren_alloc_pd(struct ibv_context *context);
+int wren_dealloc_pd(struct ibv_pd *pd);
+struct ibv_mr *wren_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
+			   uint64_t hca_va, int access);
+struct ibv_mr *wren_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
+				  size_t length, uint64_t iova, int fd,
+				  int access);
+int wren_dereg_mr(struct verbs_mr *vmr);
+struct ibv_ah *wren_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+int wren_destroy_ah(struct ibv_ah *ah);
+struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
+				struct ibv_srq_init_attr *attr);
+int wren_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
+		    int mask);
+int wren_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
+int wren_destroy_srq(struct ibv_srq *srq);
+
+/* cq.c */
+struct ibv_cq *wren_create_cq(struct ibv_context *context, int cqe,
+			      struct ibv_comp_channel *channel, int vector);
+struct ibv_cq_ex *wren_create_cq_ex(struct ibv_context *context,
+				    struct ibv_cq_init_attr_ex *attr);
+int wren_destroy_cq(struct ibv_cq *cq);
+int wren_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
+int wren_arm_cq(struct ibv_cq *cq, int solicited_only);
+void wren_cq_clean(struct wren_cq *cq, uint32_t qpn);
+
+/* qp.c */
+struct ibv_qp *wren_create_qp(struct ibv_pd *pd,
+			      struct ibv_qp_init_attr *attr);
+struct ibv_qp *wren_create_qp_ex(struct ibv_context *context,
+				 struct ibv_qp_init_attr_ex *attr);
+int wren_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask);
+int wren_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+		  struct ibv_qp_init_attr *init_attr);
+int wren_destroy_qp(struct ibv_qp *qp);
+
+/* post.c */
+int wren_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
+		   struct ibv_send_wr **bad_wr);
+int wren_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
+		   struct ibv_recv_wr **bad_wr);
+int wren_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
+		       struct ibv_recv_wr **bad_wr);
+void wren_qp_fill_wr_ops(struct wren_qp *qp,
+			 const struct ibv_qp_init_attr_ex *attr);
+
+#endif /* WREN_H */

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Encoding of Wren work queue entries and decoding of completion entries,
+ * as the hardware contract (include/linux/wren/wren_queues.h,
+ * Documentation/networking/device_drivers/wren/queues.rst) defines them.
+ *
+ * Pure functions on memory only - no verbs types, no barriers, no MMIO - so
+ * that they can be unit tested on the host without rdma-core
+ * (providers/wren/tests).  The callers in qp.c and cq.c own ordering.
+ */
+#ifndef WREN_WQE_H
+#define WREN_WQE_H
+
+#include <endian.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <linux/wren/wren_queues.h>
+#include <linux/wren/wren_admin.h>
+
+#define WREN_DS_SIZE		16u	/* one data segment */
+#define WREN_CTRL_SIZE		sizeof(struct wren_wqe_ctrl)
+#define WREN_RQE_HDR_SIZE	sizeof(struct wren_rqe)
+
+/* Smallest power of two >= v, for v >= 1. */
+static inline uint32_t wren_roundup_pow2(uint32_t v)
+{
+	uint32_t r = 1;
+
+	while (r < v)
+		r <<= 1;
+	return r;
+}
+
+static inline unsigned int wren_ilog2(uint32_t v)
+{
+	unsigned int l = 0;
+
+	while ((1u << (l + 1)) <= v && l < 31)
+		l++;
+	return l;
+}
+
+/*
+ * Bytes of fixed segments before the data segments of a send WQE: the
+ * control segment, plus the remote address (RDMA, atomics) or the UD
+ * address.  Atomics also carry wren_wqe_atomic.
+ */
+static inline unsigned int wren_sq_fixed_size(uint8_t opcode, bool ud)
+{
+	switch (opcode) {
+	case WREN_WQE_RDMA_WRITE:
+	case WREN_WQE_RDMA_WRITE_IMM:
+	case WREN_WQE_RDMA_READ:
+		return WREN_CTRL_SIZE + sizeof(struct wren_wqe_raddr);
+	case WREN_WQE_ATOMIC_CMP_SWP:
+	case WREN_WQE_ATOMIC_FETCH_ADD:
+		return WREN_CTRL_SIZE + sizeof(struct wren_wqe_raddr) +
+		       sizeof(struct wren_wqe_atomic);
+	case WREN_WQE_SEND:
+	case WREN_WQE_SEND_IMM:
+	case WREN_WQE_SEND_INV:
+		return WREN_CTRL_SIZE + (ud ? sizeof(struct wren_wqe_ud) : 0);
+	default:
+		return WREN_CTRL_SIZE;
+	}
+}
+
+/* Data segments that inline payload of @len bytes takes: header + bytes. */
+static inline unsigned int wren_inline_ds(uint32_t len)
+{
+	return 1 + (len + WREN_DS_SIZE - 1) / WREN_DS_SIZE;
+}
+
+/*
+ * log2 of the SQ WQE stride that holds @max_sge SGEs or @max_inline inline
+ * bytes after the largest fixed segments a QP of this type uses (32 bytes:
+ * control + raddr or UD address; atomics fit 64 bytes with their one SGE).
+ */
+static inline unsigned int wren_sq_wqe_shift(uint32_t max_sge,
+					     uint32_t max_inline)
+{
+	uint32_t ds = max_sge;
+	uint32_t size;
+
+	if (max_inline && wren_inline_ds(max_inline) > ds)
+		ds = wren_inline_ds(max_inline);
+	size = WREN_CTRL_SIZE + 16 + ds * WREN_DS_SIZE;
+	if (size < (1u << WREN_WQE_SHIFT_MIN))
+		size = 1u << WREN_WQE_SHIFT_MIN;
+	return wren_ilog2(wren_roundup_pow2(size));
+}
+
+/* The SGEs a send WQE of @stride bytes holds after the largest fixed part. */
+static inline uint32_t wren_sq_max_sge(unsigned int shift)
+{
+	return ((1u << shift) - WREN_CTRL_SIZE - 16) / WREN_DS_SIZE;
+}
+
+/* The inline bytes a send WQE of @stride bytes holds. */
+static inline uint32_t wren_sq_max_inline(unsigned int shift)
+{
+	return (1u << shift) - WREN_CTRL_SIZE - 16 - WREN_DS_SIZE;
+}
+
+static inline unsigned int wren_rq_wqe_shift(uint32_t max_sge)
+{
+	uint32_t size = WREN_RQE_HDR_SIZE + max_sge * WREN_DS_SIZE;
+
+	if (size < (1u << WREN_WQE_SHIFT_MIN))
+		size = 1u << WREN_WQE_SHIFT_MIN;
+	return wren_ilog2(wren_roundup_pow2(size));
+}
+
+static inline uint32_t wren_rq_max_sge(unsigned int shift)
+{
+	return ((1u << shift) - WREN_RQE_HDR_SIZE) / WREN_DS_SIZE;
+}
+
+/* --------------------------------------------------------- send WQEs */
+
+static inline void wren_wqe_ctrl_set(struct wren_wqe_ctrl *c, uint8_t opcode,
+				     uint8_t flags, uint8_t ds_count,
+				     uint32_t wqe_idx)
+{
+	c->opcode = opcode;
+	c->flags = flags;
+	c->ds_count = ds_count;
+	c->rsvd0 = 0;
+	c->wqe_idx = htole16((uint16_t)wqe_idx);
+	c->rsvd1 = 0;
+	c->inv_rkey = 0;
+	c->rsvd2 = 0;
+}
+
+/* imm_data is kept in network byte order, as on the wire and in verbs. */
+static inline void wren_wqe_ctrl_set_imm(struct wren_wqe_ctrl *c,
+					 uint32_t imm_be)
+{
+	c->imm_data = imm_be;
+}
+
+static inline void wren_wqe_ctrl_set_inv(struct wren_wqe_ctrl *c,
+					 uint32_t rkey)
+{
+	c->inv_rkey = htole32(rkey);
+}
+
+static inline void wren_wqe_raddr_set(struct wren_wqe_raddr *r,
+				      uint64_t raddr, uint32_t rkey)
+{
+	r->raddr = htole64(raddr);
+	r->rkey = htole32(rkey);
+	r->rsvd = 0;
+}
+
+static inline void wren_wqe_atomic_set(struct wren_wqe_atomic *a,
+				       uint64_t swap_add, uint64_t compare)
+{
+	a->swap_add = htole64(swap_add);
+	a->compare = htole64(compare);
+}
+
+static inline void wren_wqe_ud_set(struct wren_wqe_ud *u, uint32_t ah,
+				   uint32_t dest_qpn, uint32_t qkey)
+{
+	u->ah = htole32(ah);
+	u->dest_qpn = htole32(dest_qpn & 0xffffff);
+	u->qkey = htole32(qkey);
+	u->rsvd = 0;
+}
+
+static inline void wren_sge_set(struct wren_wqe_sge *s, uint64_t addr,
+				uint32_t length, uint32_t lkey)
+{
+	s->addr = htole64(addr);
+	s->length = htole32(length);
+	s->lkey = htole32(lkey);
+}
+
+/* One piece of an inline payload. */
+struct wren_inline_buf {
+	const void *addr;
+	size_t length;
+};
+
+/*
+ * Write @n buffers as inline data at @ds (the first data segment): a
+ * wren_wqe_inline header, then the bytes, zero-padded to a multiple of 16.
+ * Returns the data segments used, or -EINVAL when the total exceeds
+ * @max_inline.
+ */
+static inline int wren_inline_write(void *ds, const struct wren_inline_buf *b,
+				    size_t n, uint32_t max_inline)
+{
+	struct wren_wqe_inline *h = ds;
+	uint8_t *p = (uint8_t *)(h + 1);
+	size_t total = 0, i;
+	unsigned int nds;
+
+	for (i = 0; i < n; i++) {
+		if (b[i].length > max_inline - total)
+			return -EINVAL;
+		total += b[i].length;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(p, b[i].addr, b[i].length);
+		p += b[i].length;
+	}
+	nds = wren_inline_ds(total);
+	memset(p, 0, (nds - 1) * WREN_DS_SIZE - total);
+	h->length = htole32(total);
+	h->rsvd[0] = h->rsvd[1] = h->rsvd[2] = 0;
+	return nds;
+}
+
+/* ------------------------------------------------------ receive WQEs */
+
+static inline void wren_rqe_set(struct wren_rqe *r, uint8_t ds_count,
+				uint32_t wqe_idx)
+{
+	r->ds_count = ds_count;
+	r->rsvd0 = 0;
+	r->wqe_idx = htole16((uint16_t)wqe_idx);
+	r->rsvd[0] = r->rsvd[1] = r->rsvd[2] = 0;
+}
+
+/* --------------------------------------------------------------- CQEs */
+
+/*
+ * The entry at consumer index @ci of a ring of 2^@log_size entries belongs
+ * to software when its phase bit equals the pass software expects: 1 on
+ * the first pass, flipping at every wrap.
+ */
+static inline bool wren_cqe_owned(uint8_t owner, uint32_t ci,
+				  unsigned int log_size)
+{
+	return (owner & 1) == (((ci >> log_size) & 1) ^ 1);
+}
+
+static inline bool wren_cqe_is_recv(uint8_t opcode)
+{
+	return opcode == WREN_CQE_OP_RECV || opcode == WREN_CQE_OP_RECV_RDMA_IMM;
+}
+
+/*
+ * A CQE names its WQE by the low 16 bits of its index; recover the full
+ * free-running index from the oldest outstanding one (@tail).  Rings hold
+ * at most 2^15 entries, so the distance always fits 16 bits.
+ */
+static inline uint32_t wren_wqe_idx_expand(uint32_t tail, uint16_t idx16)
+{
+	return tail + (uint16_t)(idx16 - (uint16_t)tail);
+}
+
+#endif /* WREN_WQE_H */

@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make check-provider`: libwren's host-side checks, as TAP in
+# $BUILD/check/provider.tap:
+#   - the WQE/CQE encoding unit test (providers/wren/tests, compiled
+#     against include/linux/wren with ASan/UBSan), one TAP line per case;
+#   - rdma-core 56.1 builds with libwren (-Werror) and the result is what
+#     the guests need: the provider plugin and its driver file, pyverbs,
+#     and Debian's perftest resolving libibverbs from the build.
+set -u
+
+TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+out=$BUILD/check
+mkdir -p "$out" "$BUILD/provider"
+tap=$out/provider.tap
+log=$out/provider-build.log
+
+n=0 failed=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - provider: $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - provider: $2"
+	fi
+}
+
+# shellcheck disable=SC1091 # rdma-env.sh is ours, checked on its own
+{
+	# The unit test prints its own TAP; renumber it into this file.
+	bin=$BUILD/provider/wqe_test
+	if gcc -std=gnu11 -Wall -Wextra -Werror -g \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-I"$TOP/include" -I"$TOP/providers/wren" \
+		-o "$bin" "$TOP/providers/wren/tests/wqe_test.c" >"$log" 2>&1; then
+		"$bin" >"$BUILD/provider/wqe_test.tap" 2>&1
+		rc=$?
+		while IFS= read -r line; do
+			case $line in
+			"ok "*) result 0 "wqe: ${line#* - }" ;;
+			"not ok "*) result 1 "wqe: ${line#* - }" ;;
+			esac
+		done <"$BUILD/provider/wqe_test.tap"
+		result "$rc" "wqe unit test exits 0"
+	else
+		cat "$log" >&2
+		result 1 "wqe unit test compiles warning-free"
+	fi
+
+	if "$TOP/scripts/rdma-core-build.sh" >>"$log" 2>&1; then
+		result 0 "rdma-core 56.1 builds with libwren (-Werror)"
+	else
+		tail -30 "$log" >&2
+		result 1 "rdma-core 56.1 builds with libwren (-Werror)"
+	fi
+	R=$BUILD/rdma-core
+	nm -D --defined-only "$R/lib/libwren-rdmav34.so" 2>/dev/null |
+		grep -q ' verbs_provider_wren$'
+	result $? "libwren-rdmav34.so exports verbs_provider_wren"
+	grep -q "^driver /.*/lib/libwren$" \
+		"$R/etc/libibverbs.d/wren.driver" 2>/dev/null
+	result $? "etc/libibverbs.d/wren.driver names the in-place plugin"
+
+	(. "$TOP/selftests/lib/rdma-env.sh" && rdma_env_check) >>"$log" 2>&1
+	result $? "ibv_devinfo and perftest's ib_write_bw load the build's libibverbs"
+	(. "$TOP/selftests/lib/rdma-env.sh" &&
+	 python3 -c 'import pyverbs.device, pyverbs.qp') >>"$log" 2>&1
+	result $? "pyverbs imports from the build"
+	(. "$TOP/selftests/lib/rdma-env.sh" && ibv_devices) >>"$log" 2>&1
+	result $? "ibv_devices runs against the build"
+	echo "1..$n"
+} >"$tap"
+
+cat "$tap"
+[ "$failed" = 0 ]
