@@ -15,6 +15,15 @@
 #   PCAP=1             capture every fabric port to RUN_DIR/pcap-*/
 #   APPEND             extra kernel command-line words
 #
+# Fabric agent: guests cannot reach the fabrics' control sockets (unix
+# sockets do not cross 9p), so a host loop runs `wren-fabric ctl` for them.
+# A guest writes one command line to $WREN_RESULTS/fabric-req.<seq> (first
+# word the fabric, wren or virtio; rename it into place), the agent answers
+# in fabric-rep.<seq> (first line the exit status, then the output, renamed
+# into place) and deletes the request.  selftests/lib/fabric.sh wraps this
+# as fabric_ctl.  With PCAP=1 the guests find the Wren fabric's captures
+# in $WREN_PCAP_DIR (the results share's pcap-wren/).
+#
 # RUN_DIR afterwards: guest<i>.log (console), guest<i>.qemu.log, guest<i>.rc
 # (the script's exit status, written by the guest), guest<i>.out (its stdout),
 # guest<i>.boot (seconds from kernel start to the script), guest<i>.result
@@ -84,6 +93,56 @@ start_fabric() {
 start_fabric wren
 start_fabric virtio
 
+# fabric_answer REQ: run one guest request (see the header) and answer it.
+# The guest's text is never evaluated: it is split into words and each word
+# must be a plain token (letters, digits, . _ : % -), so it can only ever
+# become arguments of `wren-fabric ctl` on one of our two fabrics.
+fabric_answer() {
+	local req=$1 seq=${1##*.} dir=${1%/*} line words w rc out tmp
+	line=$(head -c 512 -- "$req" 2>/dev/null | head -n 1) || line=
+	rm -f -- "$req"
+	read -r -a words <<<"$line" || true
+	rc=2
+	out="fabric agent: bad request '${line:0:80}'"
+	case "${words[0]:-}" in
+	wren | virtio)
+		if [ ${#words[@]} -ge 2 ] && [ ${#words[@]} -le 16 ]; then
+			rc=0
+			for w in "${words[@]}"; do
+				[[ $w =~ ^[A-Za-z0-9._:%-]{1,40}$ ]] || rc=2
+			done
+			if [ $rc = 0 ]; then
+				out=$(timeout 20 "$FABRIC" ctl "$sockdir/${words[0]}" "${words[@]:1}" 2>&1) || rc=$?
+			fi
+		fi
+		;;
+	esac
+	# mktemp creates a new file (O_EXCL) and mv replaces the name: a link a
+	# guest planted at either name is never written through.
+	tmp=$(mktemp "$dir/.fabric-rep.XXXXXX") || return 0
+	printf '%s\n%s\n' "$rc" "$out" >"$tmp"
+	mv -f -- "$tmp" "$dir/fabric-rep.$seq"
+}
+
+fabric_agent() {
+	local req
+	shopt -s nullglob
+	while :; do
+		for req in "$RUN_DIR"/g*/fabric-req.*; do
+			# Only plain files named by a guest's sequence number.
+			[[ ${req##*.} =~ ^[0-9]{1,9}$ ]] || continue
+			if [ -f "$req" ] && [ ! -L "$req" ]; then
+				fabric_answer "$req"
+			else
+				rm -f -- "$req"
+			fi
+		done
+		sleep 0.2
+	done
+}
+fabric_agent >"$RUN_DIR/fabric-agent.log" 2>&1 &
+pids+=($!)
+
 has_wren=0
 if "$QEMU" "${fw_args[@]}" -device help 2>/dev/null | grep -qw '"wren"'; then
 	has_wren=1
@@ -111,7 +170,8 @@ write_guest_env() {
 			WREN_KVER "$KVER" \
 			WREN_KMODDIR "$KMODDIR" \
 			WREN_HAS_NIC "$has_wren" \
-			WREN_IOMMU "$IOMMU"
+			WREN_IOMMU "$IOMMU" \
+			WREN_PCAP_DIR "$([ "${PCAP:-0}" = 1 ] && echo /run/wren/results/pcap-wren)"
 	} >"$RUN_DIR/guest$i.env"
 }
 
