@@ -3,11 +3,12 @@
 #
 # Packages needed to fetch rdma-core 56.1 (trixie's source) and build it with
 # the Wren provider and pyverbs, plus Debian's perftest, whose binaries the
-# guests run against that build through LD_LIBRARY_PATH.
+# guests run against that build through LD_LIBRARY_PATH.  libdrm-dev gives
+# pyverbs its dma-buf support (GPU memory tests).
 set -eu
 
 pkgs="dpkg-dev cmake ninja-build pkg-config gcc libnl-3-dev
-libnl-route-3-dev libudev-dev python3-dev cython3 perftest"
+libnl-route-3-dev libudev-dev python3-dev cython3 libdrm-dev perftest"
 
 missing=
 for p in $pkgs; do

@@ -39,7 +39,7 @@ root=$(dirname "$src")
 
 toolchain=$(dpkg-query -W -f '${Package}=${Version}\n' gcc-12 libc6-dev \
 	linux-libc-dev cmake ninja-build libnl-3-dev libnl-route-3-dev \
-	libudev-dev python3-dev cython3 2>/dev/null || true)
+	libudev-dev python3-dev cython3 libdrm-dev 2>/dev/null || true)
 key=$( (basename "$src"; cat "$TOP/scripts/rdma-core-tree.sh"; echo "$toolchain") |
       sha256sum | cut -c1-16)
 tree=$root/tree-$key

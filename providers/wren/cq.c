@@ -115,6 +115,7 @@ static uint64_t wren_cqe_wr_id(struct wren_qp *qp, const struct wren_cqe *cqe)
 {
 	uint16_t idx16 = le16toh(cqe->wqe_idx);
 	struct wren_wq *wq;
+	uint64_t wr_id;
 	uint32_t idx;
 
 	if (!wren_cqe_is_recv(cqe->opcode)) {
@@ -124,16 +125,21 @@ static uint64_t wren_cqe_wr_id(struct wren_qp *qp, const struct wren_cqe *cqe)
 		uint32_t slot = idx16 & (srq->wq.entries - 1);
 
 		pthread_spin_lock(&srq->wq.lock);
+		wr_id = srq->wq.wrid[slot];
 		srq->busy[slot] = 0;
 		pthread_spin_unlock(&srq->wq.lock);
-		return srq->wq.wrid[slot];
+		return wr_id;
 	} else {
 		wq = &qp->rq;
 	}
 	idx = wren_wqe_idx_expand(wq->tail, idx16);
-	/* tail is read by posters to see free slots; it only grows. */
+	wr_id = wq->wrid[idx & (wq->entries - 1)];
+	/*
+	 * Posters read tail to find free slots: publish it only after the
+	 * slot's wr_id has been read.
+	 */
 	__atomic_store_n(&wq->tail, idx + 1, __ATOMIC_RELEASE);
-	return wq->wrid[idx & (wq->entries - 1)];
+	return wr_id;
 }
 
 /*
@@ -364,7 +370,8 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (attr->cqe < 1 || attr->cqe > (1u << WREN_CQ_LOG_SIZE_MAX) - 1) {
+	if (attr->cqe < 1 || attr->cqe > ctx->max_cqe ||
+	    attr->cqe > (1u << ctx->max_cq_log_size)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -379,8 +386,11 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 	cq->single_threaded = (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
 			      (attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED);
 
-	/* One spare slot: a full ring cannot be told from an empty one. */
-	log_size = wren_ilog2(wren_roundup_pow2(attr->cqe + 1));
+	/*
+	 * Every slot is usable: with free-running indexes and the phase bit
+	 * a full ring differs from an empty one.
+	 */
+	log_size = wren_ilog2(wren_roundup_pow2(attr->cqe));
 	if (log_size < WREN_CQ_LOG_SIZE_MIN)
 		log_size = WREN_CQ_LOG_SIZE_MIN;
 	ring_size = (size_t)WREN_CQE_SIZE << log_size;
@@ -397,7 +407,7 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 	cmd.buf_addr = (uintptr_t)cq->ring;
 	cmd.dbrec_addr = (uintptr_t)cq->dbrec;
 	cmd.log_size = log_size;
-	attr->cqe = (1u << log_size) - 1;
+	attr->cqe = 1u << log_size;
 	ret = ibv_cmd_create_cq_ex(ibctx, attr, &cq->verbs_cq,
 				   &cmd.ibv_cmd, sizeof(cmd),
 				   &resp.ibv_resp, sizeof(resp), 0);
@@ -458,11 +468,10 @@ int wren_destroy_cq(struct ibv_cq *ibcq)
 }
 
 /*
- * Drop the CQEs of a QP that is being destroyed or reset: consume the
- * ring up to the newest written entry and move every entry that belongs to
- * another QP towards the producer end, like mlx5's __mlx5_cq_clean.
- * Simplest correct form here: entries of @qpn are rewritten as belonging
- * to no QP (qpn 0xffffff is never allocated), which polling skips.
+ * Forget the CQEs still queued for a QP that is being destroyed or reset:
+ * the written entries past the consumer index that name it are relabelled
+ * with qpn 0xffffff, which the NIC never assigns and polling skips, so a
+ * later QP that reuses the number does not inherit them.
  */
 void wren_cq_clean(struct wren_cq *cq, uint32_t qpn)
 {

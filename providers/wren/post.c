@@ -212,6 +212,13 @@ int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	uint32_t start;
 	int ret = 0;
 
+	/* Sends need RTS (or a later state, where they complete flushed). */
+	if (unlikely(ibqp->state == IBV_QPS_RESET ||
+		     ibqp->state == IBV_QPS_INIT ||
+		     ibqp->state == IBV_QPS_RTR)) {
+		*bad_wr = wr;
+		return EINVAL;
+	}
 	pthread_spin_lock(&qp->sq.lock);
 	start = qp->sq.pi;
 	for (; wr; wr = wr->next) {
@@ -256,9 +263,10 @@ int wren_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	uint32_t start;
 	int ret = 0;
 
-	if (unlikely(!rq->wrid)) {
+	/* No RQ (the QP receives through its SRQ), or a QP in RESET. */
+	if (unlikely(!rq->wrid || ibqp->state == IBV_QPS_RESET)) {
 		*bad_wr = wr;
-		return EINVAL;	/* the QP receives through its SRQ */
+		return EINVAL;
 	}
 	pthread_spin_lock(&rq->lock);
 	start = rq->pi;

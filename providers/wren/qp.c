@@ -9,16 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ccan/minmax.h>
+
 #include "wren.h"
 #include "wren_abi.h"
 
 static int wren_wq_init(struct wren_wq *wq, uint32_t min_entries,
-			unsigned int wqe_shift)
+			unsigned int wqe_shift, unsigned int max_log_size)
 {
 	wq->entries = wren_roundup_pow2(min_entries ? min_entries : 1);
 	if (wq->entries < (1u << WREN_WQ_LOG_SIZE_MIN))
 		wq->entries = 1u << WREN_WQ_LOG_SIZE_MIN;
-	if (wq->entries > (1u << WREN_WQ_LOG_SIZE_MAX))
+	if (wq->entries > (1u << max_log_size))
 		return EINVAL;
 	wq->log_size = wren_ilog2(wq->entries);
 	wq->wqe_shift = wqe_shift;
@@ -64,8 +66,8 @@ static int wren_qp_check(struct wren_context *ctx,
 	    cap->max_recv_sge > ctx->max_sge ||
 	    cap->max_inline_data > ctx->max_inline)
 		return EINVAL;
-	if (cap->max_send_wr > (1u << WREN_WQ_LOG_SIZE_MAX) ||
-	    cap->max_recv_wr > (1u << WREN_WQ_LOG_SIZE_MAX))
+	if (cap->max_send_wr > ctx->max_qp_wr ||
+	    cap->max_recv_wr > ctx->max_qp_wr)
 		return EINVAL;
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
@@ -96,7 +98,8 @@ static int wren_qp_size(struct wren_context *ctx, struct wren_qp *qp,
 				  cap->max_inline_data);
 	if (shift > ctx->max_sq_wqe_shift)
 		return EINVAL;
-	ret = wren_wq_init(&qp->sq, cap->max_send_wr, shift);
+	ret = wren_wq_init(&qp->sq, cap->max_send_wr, shift,
+			   ctx->max_wq_log_size);
 	if (ret)
 		return ret;
 	qp->sq.max_sge = wren_sq_max_sge(shift);
@@ -110,7 +113,8 @@ static int wren_qp_size(struct wren_context *ctx, struct wren_qp *qp,
 		shift = wren_rq_wqe_shift(cap->max_recv_sge ? cap->max_recv_sge : 1);
 		if (shift > ctx->max_rq_wqe_shift)
 			return EINVAL;
-		ret = wren_wq_init(&qp->rq, cap->max_recv_wr, shift);
+		ret = wren_wq_init(&qp->rq, cap->max_recv_wr, shift,
+				   ctx->max_wq_log_size);
 		if (ret)
 			return ret;
 		qp->rq.max_sge = wren_rq_max_sge(shift);
@@ -149,7 +153,10 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	 */
 	sq_bytes = wren_wq_bytes(&qp->sq);
 	rq_bytes = wren_wq_bytes(&qp->rq);
-	rq_off = rq_bytes ? align(sq_bytes, ctx->page_size) : 0;
+	rq_off = 0;
+	if (rq_bytes)
+		rq_off = align(sq_bytes, max(ctx->page_size,
+					     (size_t)1 << qp->rq.wqe_shift));
 	ring_bytes = align(rq_bytes ? rq_off + rq_bytes : sq_bytes,
 			   ctx->page_size);
 	ret = wren_buf_alloc(&qp->buf, ring_bytes + sizeof(*qp->dbrec),
@@ -163,7 +170,6 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 					     ring_bytes);
 
 	cmd.buf_addr = (uintptr_t)qp->buf.addr;
-	cmd.buf_len = ring_bytes;
 	cmd.dbrec_addr = (uintptr_t)qp->dbrec;
 	cmd.sq_wqe_shift = qp->sq.wqe_shift;
 	cmd.sq_log_size = qp->sq.log_size;
@@ -172,7 +178,6 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 		cmd.rq_log_size = qp->rq.log_size;
 		cmd.rq_offset = rq_off;
 	}
-	cmd.max_inline = qp->max_inline;
 
 	/* What the QP can hold, as verbs reports it back to the caller. */
 	attr->cap.max_send_wr = qp->sq.entries;
@@ -188,6 +193,14 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 		goto err_buf;
 
 	qp->qpn = qp->verbs_qp.qp.qp_num;
+	/* The device may accept more inline data than the stride holds. */
+	if (resp.max_inline < qp->max_inline)
+		qp->max_inline = resp.max_inline;
+	attr->cap.max_send_wr = qp->sq.entries;
+	attr->cap.max_send_sge = qp->sq.max_sge;
+	attr->cap.max_inline_data = qp->max_inline;
+	attr->cap.max_recv_wr = rq_bytes ? qp->rq.entries : 0;
+	attr->cap.max_recv_sge = rq_bytes ? qp->rq.max_sge : 0;
 	qp->sq_sig_all = attr->sq_sig_all;
 	qp->ud = attr->qp_type == IBV_QPT_UD;
 	qp->srq = attr->srq ? to_wren_srq(attr->srq) : NULL;

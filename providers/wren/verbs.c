@@ -170,7 +170,7 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 	int ret;
 
 	if (attr->attr.max_sge > ctx->max_sge ||
-	    attr->attr.max_wr > (1u << WREN_WQ_LOG_SIZE_MAX) ||
+	    attr->attr.max_wr > ctx->max_srq_wr ||
 	    attr->attr.srq_limit > attr->attr.max_wr) {
 		errno = EINVAL;
 		return NULL;
@@ -189,6 +189,10 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 	want = wren_roundup_pow2(attr->attr.max_wr ? attr->attr.max_wr : 1);
 	if (want < (1u << WREN_WQ_LOG_SIZE_MIN))
 		want = 1u << WREN_WQ_LOG_SIZE_MIN;
+	if (want > (1u << ctx->max_wq_log_size)) {
+		ret = EINVAL;
+		goto err_free;
+	}
 	srq->wq.entries = want;
 	srq->wq.log_size = wren_ilog2(want);
 	srq->wq.wqe_shift = shift;
@@ -213,7 +217,6 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 					       ring_bytes);
 
 	cmd.buf_addr = (uintptr_t)srq->buf.addr;
-	cmd.buf_len = ring_bytes;
 	cmd.dbrec_addr = (uintptr_t)srq->dbrec;
 	cmd.wqe_shift = shift;
 	cmd.log_size = srq->wq.log_size;

@@ -148,25 +148,51 @@ static struct verbs_context *wren_alloc_context(struct ibv_device *ibdev,
 				&resp.ibv_resp, sizeof(resp)))
 		goto err_free;
 
+	/*
+	 * The formats this provider writes are those of contract 1.x with
+	 * 32-byte CQEs and WQE strides from 64 bytes; refuse anything else
+	 * rather than corrupt rings.
+	 */
+	if (resp.contract_major != WREN_CONTRACT_MAJOR ||
+	    resp.db_mmap_length != WREN_DB_PAGE_SIZE ||
+	    resp.cqe_size != WREN_CQE_SIZE ||
+	    resp.min_wqe_shift != WREN_WQE_SHIFT_MIN) {
+		verbs_err(&ctx->ibv_ctx,
+			  "wren: unsupported device (contract %u.%u, CQE %u bytes, min WQE shift %u)\n",
+			  resp.contract_major, resp.contract_minor,
+			  resp.cqe_size, resp.min_wqe_shift);
+		errno = EOPNOTSUPP;
+		goto err_free;
+	}
 	ctx->page_size = to_wren_dev(ibdev)->page_size;
+	ctx->caps = resp.caps;
+	ctx->max_qp_wr = resp.max_qp_wr;
+	ctx->max_srq_wr = resp.max_srq_wr;
+	ctx->max_cqe = resp.max_cqe;
 	ctx->max_inline = resp.max_inline;
 	ctx->max_sge = resp.max_sge;
+	ctx->max_sge_rd = resp.max_sge_rd;
 	ctx->max_sq_wqe_shift = resp.max_sq_wqe_shift;
 	ctx->max_rq_wqe_shift = resp.max_rq_wqe_shift;
+	ctx->max_wq_log_size = resp.max_wq_log_size;
+	ctx->max_cq_log_size = resp.max_cq_log_size;
 	pthread_mutex_init(&ctx->qp_table_mutex, NULL);
 
-	/* Doorbells only: the page is never read. */
-	ctx->db_page = mmap(NULL, WREN_DB_PAGE_SIZE, PROT_WRITE, MAP_SHARED,
-			    cmd_fd, resp.db_mmap_key);
+	/* Doorbells only: the page is never read (and maps write-only). */
+	ctx->db_length = resp.db_mmap_length;
+	ctx->db_page = mmap(NULL, ctx->db_length, PROT_WRITE, MAP_SHARED,
+			    cmd_fd, resp.db_mmap_offset);
 	if (ctx->db_page == MAP_FAILED) {
 		verbs_err(&ctx->ibv_ctx, "wren: cannot map the doorbell page: %s\n",
 			  strerror(errno));
-		goto err_free;
+		goto err_mutex;
 	}
 
 	verbs_set_ops(&ctx->ibv_ctx, &wren_ctx_ops);
 	return &ctx->ibv_ctx;
 
+err_mutex:
+	pthread_mutex_destroy(&ctx->qp_table_mutex);
 err_free:
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
@@ -177,7 +203,7 @@ static void wren_free_context(struct ibv_context *ibctx)
 {
 	struct wren_context *ctx = to_wren_ctx(ibctx);
 
-	munmap(ctx->db_page, WREN_DB_PAGE_SIZE);
+	munmap(ctx->db_page, ctx->db_length);
 	pthread_mutex_destroy(&ctx->qp_table_mutex);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);

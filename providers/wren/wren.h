@@ -35,11 +35,20 @@ struct wren_qp;
 struct wren_context {
 	struct verbs_context ibv_ctx;
 	void *db_page;			/* this context's doorbell page (UAR) */
+	size_t db_length;
 	size_t page_size;
+	/* Limits from alloc_ucontext, checked before the kernel sees them. */
+	uint64_t caps;			/* WREN_CAP_* */
+	uint32_t max_qp_wr;
+	uint32_t max_srq_wr;
+	uint32_t max_cqe;
 	uint32_t max_inline;
 	uint32_t max_sge;
+	uint32_t max_sge_rd;
 	uint8_t max_sq_wqe_shift;
 	uint8_t max_rq_wqe_shift;
+	uint8_t max_wq_log_size;
+	uint8_t max_cq_log_size;
 	pthread_mutex_t qp_table_mutex;
 	struct {
 		struct wren_qp **table;
