@@ -120,6 +120,10 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	if (whw_roce_qp_init(hw, qp)) {
+		free(qp);
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	}
 	err = whw_ring_load(hw, &qp->buf, &in->buf, total, SYND_CQP(buf));
 	if (!err.status && whw_ring_overlaps_live(hw, &qp->buf, NULL))
 		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_CQP(buf.addr));
@@ -132,6 +136,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 			err = WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
 	}
 	if (err.status) {
+		whw_roce_qp_fini(hw, qp);
 		whw_ring_free(hw, &qp->buf);
 		free(qp);
 		return err;
@@ -162,6 +167,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 
 void whw_qp_free(struct wrenhw *hw, struct whw_qp *qp)
 {
+	whw_roce_qp_fini(hw, qp);
 	whw_unref(&qp->pd->hdr);
 	whw_unref(&qp->send_cq->hdr);
 	whw_unref(&qp->recv_cq->hdr);
@@ -389,9 +395,8 @@ struct whw_err whw_cmd_modify_qp(struct wrenhw *hw, struct whw_cmd *c)
 	}
 	apply_attrs(qp, in, attrs);
 	qp->state = next;
-	/* No WQE is ever in flight yet, so the SQ is drained at once. */
-	if (cur == WREN_QPS_RTS && next == WREN_QPS_SQD && (attrs & A_DRAIN))
-		whw_aeq_post(hw, WREN_EVENT_QP_SQ_DRAINED, 0, qp->hdr.id, 0);
+	/* The engine flushes on ERR, forgets on RESET, drains on SQD. */
+	whw_roce_qp_modified(hw, qp, cur, attrs & A_DRAIN);
 	return WHW_OK;
 }
 

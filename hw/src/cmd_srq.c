@@ -123,10 +123,10 @@ struct whw_err whw_cmd_query_srq(struct wrenhw *hw, struct whw_cmd *c)
 
 	if (!srq)
 		return err;
-	/* The device sees what the doorbell record says; it consumed none. */
+	/* What the doorbell record says, less what the device consumed. */
 	if (hw->ops->dma_read(hw->opaque, srq->dbrec_addr, &rec, sizeof(rec)))
 		return WHW_ERR(WREN_AQ_STATUS_DMA_ERROR, 0);
-	posted = whw_le32(rec.pi);
+	posted = whw_le32(rec.pi) - srq->ci;
 	if (posted > (1u << srq->log_size))
 		posted = 1u << srq->log_size;
 	o->limit = whw_le32(srq->limit);

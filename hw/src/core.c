@@ -293,4 +293,5 @@ void wrenhw_process(struct wrenhw *hw)
 {
 	whw_aq_process(hw);
 	whw_eth_tx_process(hw);
+	whw_roce_process(hw);
 }

@@ -42,13 +42,18 @@ static void sq_doorbell(struct wrenhw *hw, struct whw_qp *qp, uint32_t pi)
 	if (pi - qp->sq_ci > (1u << qp->sq_log_size)) {
 		/* More WQEs than the ring holds: the QP is broken. */
 		if (qp->state != WREN_QPS_ERR) {
+			uint8_t cur = qp->state;
+
 			qp->state = WREN_QPS_ERR;
 			whw_aeq_post(hw, WREN_EVENT_QP_FATAL,
 				     WREN_WQ_SYND_BAD_INDEX, qp->hdr.id, pi);
+			whw_roce_qp_modified(hw, qp, cur, false);
 		}
 		return;
 	}
 	qp->sq_pi = pi;
+	/* WQEs are read in wrenhw_process(), never inside the MMIO write. */
+	whw_roce_sq_doorbell(hw, qp);
 }
 
 static void eth_doorbell(struct wrenhw *hw, struct whw_eth_q *q, uint32_t pi)

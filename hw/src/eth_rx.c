@@ -167,6 +167,9 @@ bool whw_eth_rx(struct wrenhw *hw, const uint8_t *f, size_t flen)
 		hw->cnt_prio[0][WREN_PRIO_CNT_RX_PRIO_PACKETS]++;
 		hw->cnt_prio[0][WREN_PRIO_CNT_RX_PRIO_BYTES] += flen;
 	}
+	/* RoCEv2 for one of our GIDs goes to the RDMA engine instead. */
+	if (whw_roce_rx(hw, f, len, tagged, ri.vlan_tci))
+		return true;
 	whw_rx_classify(&ri, f, len);
 	if (ri.flags & WREN_ETH_RX_F_CSUM_BAD)
 		hw->cnt_port[WREN_CNT_RX_CSUM_BAD]++;

@@ -87,6 +87,10 @@
 #define WHW_TX_BUDGET		64u	/* packets per queue per process() */
 #define WHW_RX_MAX_BUFS		64u	/* buffers of one frame */
 #define WHW_ETH_DCACHE		16u	/* descriptors read ahead per queue */
+/* WREN_CAP_RDMA_RESERVED_LKEY's key: MR index 0 never exists. */
+#define WHW_RESERVED_LKEY	0x00000001u
+/* The largest RoCE frame: tag, IPv6, UDP, BTH, AtomicETH, 4096, ICRC. */
+#define WHW_ROCE_MAX_FRAME	(14u + 4u + 40u + 8u + 12u + 28u + 4096u + 8u)
 #define WHW_PAGE_SIZE_CAP	(((1ull << (WREN_PAGE_SHIFT_MAX + 1)) - 1) & \
 				 ~((1ull << WREN_PAGE_SHIFT_MIN) - 1))
 
@@ -281,6 +285,7 @@ struct whw_srq {
 	uint32_t wqe_shift;
 	uint32_t limit;
 	uint64_t dbrec_addr;
+	uint32_t ci;		/* WQEs the device consumed */
 	bool db_err_reported;
 };
 
@@ -320,8 +325,9 @@ struct whw_qp {
 	struct whw_uar *uar;
 	struct whw_qp_attrs attr;
 	uint32_t sq_pi;		/* last SQ doorbell */
-	uint32_t sq_ci;		/* WQEs the device consumed */
+	uint32_t sq_ci;		/* WQEs the device completed */
 	bool db_err_reported;
+	struct whw_roce_qp *roce;	/* the RoCE engine's state (roce.h) */
 };
 
 struct whw_mr {
@@ -470,6 +476,9 @@ struct wrenhw {
 	uint8_t tx_buf[WHW_VLAN_HLEN + WHW_TSO_MAX_PACKET];
 	uint8_t seg_buf[WHW_VLAN_HLEN + WHW_ETH_MAX_FRAME];
 	uint8_t rx_buf[WHW_ETH_MAX_FRAME];
+	/* RoCE engine: one frame being built, and QPs with work pending. */
+	uint8_t roce_tx[WHW_ROCE_MAX_FRAME];
+	bool roce_work;
 
 	uint64_t cnt_port[WREN_NUM_PORT_COUNTERS];
 	uint64_t cnt_rdma[WREN_NUM_RDMA_COUNTERS];
@@ -656,6 +665,19 @@ uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
 void whw_tcp_udp_csum(uint8_t *pkt, const struct whw_l34 *h,
 		      uint32_t l4_len);
 void whw_ipv4_csum(uint8_t *ip);
+
+/* RoCE engine (roce_*.c, rc_*.c, ud_*.c; internals in roce.h). */
+struct whw_roce_qp;
+/* An untagged frame the RX engine accepted: true if it was RoCEv2 for us. */
+bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
+		 bool vlan, uint16_t vlan_tci);
+void whw_roce_process(struct wrenhw *hw);
+int whw_roce_qp_init(struct wrenhw *hw, struct whw_qp *qp);
+void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp);
+/* MODIFY_QP moved @qp from @cur to its new state. */
+void whw_roce_qp_modified(struct wrenhw *hw, struct whw_qp *qp, uint8_t cur,
+			  bool drain_notify);
+void whw_roce_sq_doorbell(struct wrenhw *hw, struct whw_qp *qp);
 
 /* rx.c / phy.c */
 bool whw_phy_frame(struct wrenhw *hw, const uint8_t *f, size_t len);

@@ -135,6 +135,8 @@ static void op_tx(void *opaque, const void *frame, size_t len)
 		memcpy(h->tx[h->tx_frames].data, frame, len);
 	}
 	h->tx_frames++;
+	if (h->tx_hook)
+		h->tx_hook(h->tx_ctx, frame, len);
 }
 
 static uint64_t op_now(void *opaque)

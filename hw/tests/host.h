@@ -49,6 +49,12 @@ struct th {
 	struct th_page *pages;
 	size_t npages, max_pages;
 	uint64_t dma_faults;
+	/*
+	 * Optional: every frame sent is also handed to this (the two-NIC
+	 * harness queues it; it must never call back into a model).
+	 */
+	void (*tx_hook)(void *ctx, const void *frame, size_t len);
+	void *tx_ctx;
 };
 
 /* cfg may be NULL for the defaults. */

@@ -30,6 +30,8 @@ int main(void)
 	test_eth_tx();
 	test_eth_rx();
 	test_eth_err();
+	test_roce_wire();
+	test_roce_rc();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();

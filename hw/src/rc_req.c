@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The requester: send WQEs are read by DMA from the SQ up to the last
+ * doorbell, validated (opcode for the QP type and capabilities, reserved
+ * fields, wqe_idx, segments within the stride, SGE count, inline length,
+ * atomic layout, every local key), given their PSNs, and turned into
+ * packets of at most the path MTU.  At most WHW_SQ_WINDOW WQEs are
+ * started and not completed; READ and atomic WQEs also wait for
+ * max_rd_atomic, and a fenced WQE for every earlier READ and atomic.
+ * UD and GSI sends complete once on the wire; RC ones when the completer
+ * (rc_comp.c) sees them acknowledged.  Go-back-N retransmission rewinds
+ * the send cursor to a PSN.  Without the capability of its QP type
+ * (WREN_CAP_RDMA_RC, _UD or _GSI) a QP's WQEs are never read.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce.h"
+
+/* Vendor codes of a WQE the requester refuses (wren_cqe.vendor_err). */
+#define V_OPCODE	0x01
+#define V_RSVD		0x02
+#define V_IDX		0x03
+#define V_STRIDE	0x04
+#define V_SGES		0x05
+#define V_INLINE	0x06
+#define V_ATOMIC	0x07
+#define V_RD_ATOMIC	0x08
+#define V_FLAGS		0x09
+#define V_AH		0x0a
+#define V_LENGTH	0x0b
+#define V_KEY		0x0c
+#define V_DMA		0x0d
+
+#define WQE_FLAGS	(WREN_WQE_F_SIGNALED | WREN_WQE_F_FENCE | \
+			 WREN_WQE_F_SOLICITED | WREN_WQE_F_INLINE)
+
+struct whw_swqe *whw_swqe(struct whw_roce_qp *r, uint32_t idx)
+{
+	return &r->sw[idx % WHW_SQ_WINDOW];
+}
+
+static bool is_rd_atomic(uint8_t op)
+{
+	return op == WREN_WQE_RDMA_READ || op == WREN_WQE_ATOMIC_CMP_SWP ||
+	       op == WREN_WQE_ATOMIC_FETCH_ADD;
+}
+
+uint32_t whw_req_una(const struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+
+	for (uint32_t i = qp->sq_ci; r->sw && i != r->sq_fetch; i++) {
+		const struct whw_swqe *w = whw_swqe(r, i);
+
+		if (!w->done && w->npkts)
+			return whw_psn_add(w->first_psn, w->acked);
+	}
+	return qp->attr.sq_psn;
+}
+
+/* Which opcodes this QP may post, given its type and the capabilities. */
+static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
+		      uint8_t op)
+{
+	if (qp->type != WREN_QPT_RC)
+		return op == WREN_WQE_NOP || op == WREN_WQE_SEND ||
+		       op == WREN_WQE_SEND_IMM;
+	switch (op) {
+	case WREN_WQE_NOP:
+	case WREN_WQE_SEND:
+	case WREN_WQE_SEND_IMM:
+	case WREN_WQE_RDMA_WRITE:
+	case WREN_WQE_RDMA_WRITE_IMM:
+	case WREN_WQE_RDMA_READ:
+		return true;
+	case WREN_WQE_SEND_INV:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_SEND_INV);
+	case WREN_WQE_ATOMIC_CMP_SWP:
+	case WREN_WQE_ATOMIC_FETCH_ADD:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_ATOMIC);
+	default:
+		/* LOCAL_INV and REG_MR: fast registration is not implemented. */
+		return false;
+	}
+}
+
+static bool type_enabled(const struct wrenhw *hw, const struct whw_qp *qp)
+{
+	switch (qp->type) {
+	case WREN_QPT_RC:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_RC);
+	case WREN_QPT_UD:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_UD);
+	default:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_GSI);
+	}
+}
+
+static uint8_t parse_sges(struct whw_swqe *w, const uint8_t *seg, uint32_t n)
+{
+	uint64_t total = 0;
+
+	if (n > WHW_MAX_SGE)
+		return V_SGES;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct wren_wqe_sge *s = (const void *)(seg + i * 16);
+
+		w->sge[i].addr = whw_le64(s->addr);
+		w->sge[i].len = whw_le32(s->length);
+		w->sge[i].lkey = whw_le32(s->lkey);
+		total += w->sge[i].len;
+	}
+	if (total > WHW_MAX_MSG_SIZE)
+		return V_LENGTH;
+	w->nsge = (uint8_t)n;
+	w->len = (uint32_t)total;
+	return 0;
+}
+
+static uint8_t parse_inline(const struct whw_qp *qp, struct whw_swqe *w,
+			    const uint8_t *seg, uint32_t n)
+{
+	const struct wren_wqe_inline *h = (const void *)seg;
+	uint32_t len = whw_le32(h->length);
+
+	if (!n || h->rsvd[0] || h->rsvd[1] || h->rsvd[2] ||
+	    len > qp->max_inline || len > WHW_MAX_INLINE ||
+	    n != 1 + (len + 15) / 16)
+		return V_INLINE;
+	memcpy(w->inl_data, seg + 16, len);
+	w->inl = true;
+	w->len = len;
+	return 0;
+}
+
+/* Decodes the WQE in @buf into @w; returns a vendor code, 0 if good. */
+static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
+		      struct whw_swqe *w, const uint8_t *buf, uint8_t *status)
+{
+	const struct wren_wqe_ctrl *c = (const void *)buf;
+	uint32_t stride = 1u << qp->sq_wqe_shift, fixed = 0, n = c->ds_count;
+	const uint8_t *seg;
+	uint8_t op = c->opcode, v;
+
+	*status = WREN_CQE_LOC_QP_OP_ERR;
+	w->opcode = op;
+	w->flags = c->flags;
+	if (!opcode_ok(hw, qp, op))
+		return V_OPCODE;
+	if (c->flags & ~WQE_FLAGS)
+		return V_FLAGS;
+	if (c->rsvd0 || c->rsvd1 || c->rsvd2)
+		return V_RSVD;
+	if (whw_le16(c->wqe_idx) != (uint16_t)w->idx)
+		return V_IDX;
+	memcpy(w->imm, &c->imm_data, 4);
+	if (qp->type != WREN_QPT_RC && op != WREN_WQE_NOP)
+		fixed = 16;
+	else if (op >= WREN_WQE_RDMA_WRITE && op <= WREN_WQE_RDMA_READ)
+		fixed = 16;
+	else if (is_rd_atomic(op))
+		fixed = 32;
+	if (16 + fixed + n * 16 > stride)
+		return V_STRIDE;
+	seg = buf + 16;
+	if (fixed) {
+		if (qp->type != WREN_QPT_RC) {
+			const struct wren_wqe_ud *u = (const void *)seg;
+
+			if (u->rsvd || whw_le32(u->dest_qpn) > WHW_QPN_MASK)
+				return V_RSVD;
+			w->dqpn = whw_le32(u->dest_qpn);
+			w->qkey = whw_le32(u->qkey);
+			/* As InfiniBand: bit 31 set sends the QP's Q_Key. */
+			if (w->qkey & 0x80000000u)
+				w->qkey = qp->attr.qkey;
+			{
+				struct whw_ah *ah = whw_table_get(
+					&hw->ahs, whw_le32(u->ah));
+
+				if (!ah || ah->pd != qp->pd)
+					return V_AH;
+				w->av = ah->av;
+			}
+		} else {
+			const struct wren_wqe_raddr *ra = (const void *)seg;
+
+			if (ra->rsvd)
+				return V_RSVD;
+			w->raddr = whw_le64(ra->raddr);
+			w->rkey = whw_le32(ra->rkey);
+			if (fixed == 32) {
+				const struct wren_wqe_atomic *a =
+					(const void *)(seg + 16);
+
+				w->swap = whw_le64(a->swap_add);
+				w->cmp = whw_le64(a->compare);
+			}
+		}
+		seg += fixed;
+	}
+	if (op == WREN_WQE_NOP)
+		return n ? V_STRIDE : 0;
+	if (c->flags & WREN_WQE_F_INLINE) {
+		if (op == WREN_WQE_RDMA_READ || is_rd_atomic(op))
+			return V_INLINE;
+		v = parse_inline(qp, w, seg, n);
+	} else {
+		v = parse_sges(w, seg, n);
+	}
+	if (v) {
+		if (v == V_LENGTH)
+			*status = WREN_CQE_LOC_LEN_ERR;
+		return v;
+	}
+	if (is_rd_atomic(op) && op != WREN_WQE_RDMA_READ &&
+	    (n != 1 || w->sge[0].len != 8))
+		return V_ATOMIC;
+	if (qp->type != WREN_QPT_RC && w->len > whw_roce_pmtu(hw, qp)) {
+		*status = WREN_CQE_LOC_LEN_ERR;
+		return V_LENGTH;
+	}
+	if (is_rd_atomic(op) && !qp->attr.max_rd_atomic)
+		return V_RD_ATOMIC;
+	if (!w->inl) {
+		enum whw_mem_err e = whw_sgl_check(
+			hw, qp, w->sge, w->nsge,
+			is_rd_atomic(op) ? WREN_ACCESS_LOCAL_WRITE : 0);
+
+		if (e) {
+			*status = whw_mem_local_status(e);
+			return V_KEY;
+		}
+	}
+	return 0;
+}
+
+/* Packets (PSNs) a WQE uses. */
+static uint32_t wqe_npkts(const struct whw_swqe *w, uint32_t mtu)
+{
+	switch (w->opcode) {
+	case WREN_WQE_NOP:
+		return 0;
+	case WREN_WQE_ATOMIC_CMP_SWP:
+	case WREN_WQE_ATOMIC_FETCH_ADD:
+		return 1;
+	default:
+		return w->len ? (w->len + mtu - 1) / mtu : 1;
+	}
+}
+
+/* Starts the WQE at sq_fetch; false if it must wait (or the QP broke). */
+static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t idx = r->sq_fetch;
+	uint64_t off = (uint64_t)(idx & ((1u << qp->sq_log_size) - 1))
+		       << qp->sq_wqe_shift;
+	uint8_t buf[1u << WHW_MAX_SQ_WQE_SHIFT];
+	const struct wren_wqe_ctrl *c = (const void *)buf;
+	struct whw_swqe *w = whw_swqe(r, idx);
+	uint8_t status, v;
+
+	if (hw->ops->dma_read(hw->opaque, whw_ring_addr(&qp->buf, off), buf,
+			      1u << qp->sq_wqe_shift)) {
+		whw_aeq_post(hw, WREN_EVENT_QP_FATAL, WREN_WQ_SYND_DMA,
+			     qp->hdr.id, idx);
+		whw_roce_qp_error(hw, qp);
+		return false;
+	}
+	/* Ordering rules first: they make the WQE wait, not fail. */
+	if ((c->flags & WREN_WQE_F_FENCE) && r->rd_out)
+		return false;
+	if (is_rd_atomic(c->opcode) && qp->attr.max_rd_atomic &&
+	    r->rd_out >= qp->attr.max_rd_atomic)
+		return false;
+	memset(w, 0, offsetof(struct whw_swqe, sge));
+	w->idx = idx;
+	v = decode(hw, qp, w, buf, &status);
+	r->sq_fetch++;
+	if (v) {
+		w->done = true;
+		w->status = status;
+		w->vendor = v;
+		return false;
+	}
+	w->npkts = wqe_npkts(w, whw_roce_pmtu(hw, qp));
+	w->first_psn = qp->attr.sq_psn;
+	qp->attr.sq_psn = whw_psn_add(qp->attr.sq_psn, w->npkts);
+	if (!w->npkts)
+		w->done = true;
+	if (is_rd_atomic(w->opcode))
+		r->rd_out++;
+	return true;
+}
+
+static uint8_t rc_opcode(const struct whw_swqe *w, uint32_t i)
+{
+	bool first = i == 0, last = i + 1 == w->npkts;
+	bool imm = w->opcode == WREN_WQE_SEND_IMM ||
+		   w->opcode == WREN_WQE_RDMA_WRITE_IMM;
+
+	if (w->opcode == WREN_WQE_RDMA_WRITE ||
+	    w->opcode == WREN_WQE_RDMA_WRITE_IMM) {
+		if (first && last)
+			return imm ? WHW_OP_WRITE_ONLY_IMM : WHW_OP_WRITE_ONLY;
+		if (first)
+			return WHW_OP_WRITE_FIRST;
+		if (last)
+			return imm ? WHW_OP_WRITE_LAST_IMM : WHW_OP_WRITE_LAST;
+		return WHW_OP_WRITE_MIDDLE;
+	}
+	if (first && last)
+		return imm ? WHW_OP_SEND_ONLY_IMM :
+		       w->opcode == WREN_WQE_SEND_INV ? WHW_OP_SEND_ONLY_INV :
+		       WHW_OP_SEND_ONLY;
+	if (first)
+		return WHW_OP_SEND_FIRST;
+	if (last)
+		return imm ? WHW_OP_SEND_LAST_IMM :
+		       w->opcode == WREN_WQE_SEND_INV ? WHW_OP_SEND_LAST_INV :
+		       WHW_OP_SEND_LAST;
+	return WHW_OP_SEND_MIDDLE;
+}
+
+static void fail_wqe(struct whw_swqe *w, uint8_t status, uint8_t vendor)
+{
+	w->done = true;
+	w->status = status;
+	w->vendor = vendor;
+}
+
+/* Gathers @n payload bytes at message offset @off into the frame. */
+static bool gather(struct wrenhw *hw, struct whw_qp *qp, struct whw_swqe *w,
+		   struct whw_frame *f, uint32_t off, uint32_t n)
+{
+	uint8_t *p = whw_roce_put(f, n);
+	enum whw_mem_err e;
+
+	if (w->inl) {
+		memcpy(p, w->inl_data + off, n);
+		return true;
+	}
+	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, off, p, n, false);
+	if (e) {
+		fail_wqe(w, whw_mem_local_status(e), V_DMA);
+		return false;
+	}
+	return true;
+}
+
+static void note_psn(struct wrenhw *hw, struct whw_roce_qp *r, uint32_t psn,
+		     uint32_t n)
+{
+	if (r->psn_max_valid && whw_psn_diff(psn, r->psn_max) < 0) {
+		hw->cnt_rdma[WREN_RDMA_CNT_RETRANSMITS]++;
+		if (whw_psn_diff(whw_psn_add(psn, n), r->psn_max) <= 0)
+			return;
+	}
+	r->psn_max = whw_psn_add(psn, n);
+	r->psn_max_valid = true;
+}
+
+/* Sends the next packet of @w. */
+static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
+			struct whw_swqe *w)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t mtu = whw_roce_pmtu(hw, qp);
+	const struct wren_av *av;
+	uint32_t dqpn, psn, i = w->sent, off, n;
+	bool rc = qp->type == WREN_QPT_RC, last, se;
+	struct whw_frame f;
+	uint8_t op;
+	uint8_t *h;
+
+	av = rc ? &qp->attr.av : &w->av;
+	dqpn = rc ? qp->attr.dest_qpn : w->dqpn;
+	if (!rc) {
+		op = w->opcode == WREN_WQE_SEND_IMM ? WHW_OP_UD_SEND_ONLY_IMM
+						     : WHW_OP_UD_SEND_ONLY;
+		psn = w->first_psn;
+		last = true;
+	} else if (w->opcode == WREN_WQE_RDMA_READ) {
+		op = WHW_OP_READ_REQ;
+		psn = whw_psn_add(w->first_psn, w->acked);
+		last = true;
+	} else if (is_rd_atomic(w->opcode)) {
+		op = w->opcode == WREN_WQE_ATOMIC_CMP_SWP ? WHW_OP_CMP_SWAP
+							   : WHW_OP_FETCH_ADD;
+		psn = w->first_psn;
+		last = true;
+	} else {
+		op = rc_opcode(w, i);
+		psn = whw_psn_add(w->first_psn, i);
+		last = i + 1 == w->npkts;
+	}
+	se = last && (w->flags & WREN_WQE_F_SOLICITED) &&
+	     w->opcode != WREN_WQE_RDMA_WRITE;
+	if (!whw_roce_frame_init(hw, &f, av,
+				 whw_roce_sport(av, qp->hdr.id, dqpn), op, se,
+				 dqpn, rc && last, psn)) {
+		/* The source GID was removed: the WQE cannot go out. */
+		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, V_AH);
+		return;
+	}
+	if (!rc) {
+		h = whw_roce_put(&f, 8);
+		whw_wr32be(h, w->qkey);
+		h[4] = 0;
+		whw_wr24be(h + 5, qp->hdr.id);
+		if (op == WHW_OP_UD_SEND_ONLY_IMM)
+			memcpy(whw_roce_put(&f, 4), w->imm, 4);
+		if (!gather(hw, qp, w, &f, 0, w->len))
+			return;
+		whw_roce_frame_send(hw, &f);
+		w->sent = 1;
+		w->done = true;
+		return;
+	}
+	if (op == WHW_OP_READ_REQ) {
+		uint32_t done = w->acked * mtu;
+
+		h = whw_roce_put(&f, 16);
+		whw_wr64be(h, w->raddr + done);
+		whw_wr32be(h + 8, w->rkey);
+		whw_wr32be(h + 12, w->len - done);
+		note_psn(hw, r, psn, w->npkts - w->acked);
+		whw_roce_frame_send(hw, &f);
+		w->sent = 1;
+		return;
+	}
+	if (op == WHW_OP_CMP_SWAP || op == WHW_OP_FETCH_ADD) {
+		h = whw_roce_put(&f, 28);
+		whw_wr64be(h, w->raddr);
+		whw_wr32be(h + 8, w->rkey);
+		whw_wr64be(h + 12, w->swap);
+		whw_wr64be(h + 20, w->cmp);
+		note_psn(hw, r, psn, 1);
+		whw_roce_frame_send(hw, &f);
+		w->sent = 1;
+		return;
+	}
+	if (op == WHW_OP_WRITE_FIRST || op == WHW_OP_WRITE_ONLY ||
+	    op == WHW_OP_WRITE_ONLY_IMM) {
+		h = whw_roce_put(&f, 16);
+		whw_wr64be(h, w->raddr);
+		whw_wr32be(h + 8, w->rkey);
+		whw_wr32be(h + 12, w->len);
+	}
+	if (op == WHW_OP_SEND_LAST_IMM || op == WHW_OP_SEND_ONLY_IMM ||
+	    op == WHW_OP_WRITE_LAST_IMM || op == WHW_OP_WRITE_ONLY_IMM) {
+		memcpy(whw_roce_put(&f, 4), w->imm, 4);
+	} else if (op == WHW_OP_SEND_LAST_INV || op == WHW_OP_SEND_ONLY_INV) {
+		uint32_t key;
+
+		memcpy(&key, w->imm, 4);
+		whw_wr32be(whw_roce_put(&f, 4), whw_le32(key));
+	}
+	off = i * mtu;
+	n = w->len - off < mtu ? w->len - off : mtu;
+	if (!gather(hw, qp, w, &f, off, n))
+		return;
+	note_psn(hw, r, psn, 1);
+	whw_roce_frame_send(hw, &f);
+	w->sent++;
+}
+
+static bool wqe_has_more(const struct whw_swqe *w)
+{
+	if (w->done)
+		return false;
+	if (w->opcode == WREN_WQE_RDMA_READ || is_rd_atomic(w->opcode))
+		return !w->sent;
+	return w->sent < w->npkts;
+}
+
+void whw_req_retransmit(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
+{
+	struct whw_roce_qp *r = qp->roce;
+	bool first = true;
+
+	if (!r->sw)
+		return;
+	for (uint32_t i = qp->sq_ci; i != r->sq_fetch; i++) {
+		struct whw_swqe *w = whw_swqe(r, i);
+		int32_t d = whw_psn_diff(psn, w->first_psn);
+
+		if (w->done || !w->npkts)
+			continue;
+		if (first) {
+			r->tx_idx = i;
+			first = false;
+		}
+		if (d > 0 && (uint32_t)d < w->npkts) {
+			/* The PSN falls inside: resume there. */
+			if (w->opcode == WREN_WQE_RDMA_READ) {
+				w->acked = (uint32_t)d;
+				w->sent = 0;
+			} else if (!is_rd_atomic(w->opcode)) {
+				w->sent = w->acked = (uint32_t)d;
+			} else {
+				w->sent = 0;
+			}
+		} else if (d <= 0) {
+			/* At or after the PSN: from the start. */
+			w->sent = 0;
+			w->acked = 0;
+		}
+	}
+	whw_roce_kick(hw, qp);
+}
+
+void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
+{
+	struct whw_roce_qp *r = qp->roce;
+
+	/* Without the QP type's capability there is no data path at all. */
+	if ((qp->state != WREN_QPS_RTS && qp->state != WREN_QPS_SQD) ||
+	    !type_enabled(hw, qp))
+		return;
+	if (!r->sw) {
+		r->sw = calloc(WHW_SQ_WINDOW, sizeof(*r->sw));
+		if (!r->sw)
+			return;
+		r->sq_fetch = r->tx_idx = qp->sq_ci;
+	}
+	for (;;) {
+		bool failing = false;
+
+		/* A refused WQE stops the SQ until it is reported. */
+		for (uint32_t i = qp->sq_ci; i != r->sq_fetch; i++) {
+			struct whw_swqe *w = whw_swqe(r, i);
+
+			if (w->done && w->status)
+				failing = true;
+		}
+		while (!failing && qp->state == WREN_QPS_RTS &&
+		       r->sq_fetch != qp->sq_pi &&
+		       r->sq_fetch - qp->sq_ci < WHW_SQ_WINDOW) {
+			if (!start_wqe(hw, qp))
+				break;
+		}
+		if (qp->state == WREN_QPS_ERR)
+			return;
+		while (!r->rnr_wait && *budget && r->tx_idx != r->sq_fetch) {
+			struct whw_swqe *w = whw_swqe(r, r->tx_idx);
+
+			if (!wqe_has_more(w)) {
+				r->tx_idx++;
+				continue;
+			}
+			send_packet(hw, qp, w);
+			(*budget)--;
+		}
+		whw_comp_retire(hw, qp);
+		if (qp->state == WREN_QPS_ERR)
+			return;
+		/* Completions may have opened the window: go on if budget. */
+		if (!*budget || r->sq_fetch == qp->sq_pi ||
+		    r->sq_fetch - qp->sq_ci >= WHW_SQ_WINDOW || failing ||
+		    r->tx_idx != r->sq_fetch)
+			break;
+		if (qp->type == WREN_QPT_RC)
+			break;	/* RC waits for ACKs to free the window */
+	}
+	whw_comp_timer_update(hw, qp);
+}

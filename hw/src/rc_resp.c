@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The RC responder: requests are taken strictly in PSN order.  A PSN
+ * ahead of the expected one is out of sequence (one PSN sequence error
+ * NAK until the expected one arrives); one behind is a duplicate: SEND
+ * and WRITE are acknowledged again, a READ is executed again from the
+ * responder resource that remembers it (from the PSN asked, reading
+ * memory anew), an atomic is answered from the saved original value,
+ * never executed twice.  Every rkey, bound, right and PD is checked
+ * before a byte moves: a WRITE that fails gets a remote access NAK and
+ * writes nothing.  A SEND without a posted receive gets an RNR NAK with
+ * the QP's min_rnr_timer.  Errors NAK first, then the QP goes to ERR
+ * with QP_ACCESS_ERR or QP_REQ_ERR on the AEQ.
+ *
+ * READ responses and atomic ACKs are sent from wrenhw_process(), up to
+ * the QP's budget per call, in request order; plain ACKs are coalesced:
+ * the latest PSN that asked for one is acknowledged once per call, after
+ * the responses that precede it.
+ */
+#include <string.h>
+
+#include "roce.h"
+
+#define V_RQE_DMA	0x30
+#define V_RESP_PROT	0x31
+
+static void queue_ack(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
+		      uint8_t syn)
+{
+	struct whw_roce_qp *r = qp->roce;
+
+	r->ack_pending = true;
+	r->ack_psn = psn;
+	r->ack_syn = syn;
+	whw_roce_kick(hw, qp);
+}
+
+/* NAK at once, then the QP breaks (flushing what it holds). */
+static void resp_fail(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
+		      uint8_t syn)
+{
+	whw_roce_send_ack(hw, qp, psn, syn);
+	if (syn == WHW_AETH_NAK_ACC) {
+		hw->cnt_rdma[WREN_RDMA_CNT_RESP_REMOTE_ACCESS_ERRORS]++;
+		whw_aeq_post(hw, WREN_EVENT_QP_ACCESS_ERR, 0, qp->hdr.id, 0);
+	} else if (syn == WHW_AETH_NAK_INV) {
+		whw_aeq_post(hw, WREN_EVENT_QP_REQ_ERR, 0, qp->hdr.id, 0);
+	}
+	whw_roce_qp_error(hw, qp);
+}
+
+/* The receive WQE in r->rwqe completes with an error, then fail. */
+static void recv_fail(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
+		      uint8_t status, uint8_t vendor, uint8_t syn)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct wren_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
+	cqe.opcode = WREN_CQE_OP_RECV;
+	cqe.status = status;
+	cqe.vendor_err = vendor;
+	cqe.byte_len = whw_le32(r->rcv_off);
+	r->in_send = false;
+	whw_roce_recv_cqe(hw, qp, &cqe, true);
+	resp_fail(hw, qp, psn, syn);
+}
+
+static bool qp_allows(const struct whw_qp *qp, uint32_t right)
+{
+	return qp->attr.access_flags & right;
+}
+
+/* Takes a receive WQE into r->rwqe; false if the packet must stop. */
+static bool take_rqe(struct wrenhw *hw, struct whw_qp *qp,
+		     const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint8_t vendor;
+	int rc = whw_rq_fetch(hw, qp, &r->rwqe, &vendor);
+
+	if (rc > 0) {
+		hw->cnt_rdma[WREN_RDMA_CNT_RNR_NAK_SENT]++;
+		queue_ack(hw, qp, p->psn,
+			  WHW_AETH_RNR | (qp->attr.min_rnr_timer & 0x1f));
+		return false;
+	}
+	r->rcv_off = 0;
+	if (rc < 0) {
+		recv_fail(hw, qp, p->psn, WREN_CQE_LOC_QP_OP_ERR, vendor,
+			  WHW_AETH_NAK_OP);
+		return false;
+	}
+	return true;
+}
+
+static void recv_done(struct wrenhw *hw, struct whw_qp *qp,
+		      const struct whw_pkt *p, uint8_t opcode, uint32_t len)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct wren_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.byte_len = whw_le32(len);
+	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
+	cqe.opcode = opcode;
+	if (p->info & WHW_H_IMM) {
+		memcpy(&cqe.imm_data, p->imm, 4);
+		cqe.flags = whw_le16(WREN_CQE_F_IMM);
+	} else if (p->info & WHW_H_IETH) {
+		cqe.inv_rkey = whw_le32(p->ieth);
+		cqe.flags = whw_le16(WREN_CQE_F_INV);
+	}
+	r->in_send = false;
+	whw_roce_recv_cqe(hw, qp, &cqe, p->se);
+}
+
+/* SEND with invalidate: the named key of this PD's fast-reg MR is freed. */
+static bool invalidate(struct wrenhw *hw, struct whw_qp *qp, uint32_t key)
+{
+	struct whw_mr *mr = whw_table_get(&hw->mrs, key >> 8);
+
+	if (!mr || mr->key_tag != (uint8_t)key || mr->pd != qp->pd ||
+	    !(mr->flags & WREN_MR_F_FAST_REG))
+		return false;
+	mr->state = WREN_MR_FREE;
+	return true;
+}
+
+static bool do_send(struct wrenhw *hw, struct whw_qp *qp,
+		    const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+	enum whw_mem_err e;
+
+	if ((p->info & WHW_K_FIRST) && !take_rqe(hw, qp, p))
+		return false;
+	r->in_send = true;
+	if ((uint64_t)r->rcv_off + p->paylen > r->rwqe.total) {
+		hw->cnt_rdma[WREN_RDMA_CNT_RESP_LOCAL_LENGTH_ERROR]++;
+		recv_fail(hw, qp, p->psn, WREN_CQE_LOC_LEN_ERR, 0,
+			  WHW_AETH_NAK_INV);
+		return false;
+	}
+	e = whw_sgl_copy(hw, qp, r->rwqe.sge, r->rwqe.nsge, r->rcv_off,
+			 (void *)p->payload, p->paylen, true);
+	if (e) {
+		recv_fail(hw, qp, p->psn, whw_mem_local_status(e),
+			  V_RESP_PROT, WHW_AETH_NAK_OP);
+		return false;
+	}
+	r->rcv_off += p->paylen;
+	if (!(p->info & WHW_K_LAST))
+		return true;
+	if ((p->info & WHW_H_IETH) && !invalidate(hw, qp, p->ieth)) {
+		recv_fail(hw, qp, p->psn, WREN_CQE_LOC_QP_OP_ERR, V_RESP_PROT,
+			  WHW_AETH_NAK_INV);
+		return false;
+	}
+	recv_done(hw, qp, p, WREN_CQE_OP_RECV, r->rcv_off);
+	r->msn = (r->msn + 1) & 0xffffff;
+	return true;
+}
+
+static bool do_write(struct wrenhw *hw, struct whw_qp *qp,
+		     const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct whw_mr *mr = NULL;
+	enum whw_mem_err e;
+
+	if (p->info & WHW_K_FIRST) {
+		hw->cnt_rdma[WREN_RDMA_CNT_RX_WRITE_REQUESTS]++;
+		if (!qp_allows(qp, WREN_ACCESS_REMOTE_WRITE) ||
+		    (p->dmalen &&
+		     whw_mem_check(hw, qp, p->rkey, p->va, p->dmalen,
+				   WREN_ACCESS_REMOTE_WRITE | WHW_MEM_REMOTE,
+				   &mr))) {
+			resp_fail(hw, qp, p->psn, WHW_AETH_NAK_ACC);
+			return false;
+		}
+		r->w_va = p->va;
+		r->w_rkey = p->rkey;
+		r->w_len = p->dmalen;
+		r->w_off = 0;
+	}
+	if (r->w_off + (uint64_t)p->paylen > r->w_len) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
+		return false;
+	}
+	/* With immediate: the receive WQE is needed before any byte lands. */
+	if ((p->info & WHW_H_IMM) && !take_rqe(hw, qp, p)) {
+		r->in_write = !(p->info & WHW_K_FIRST);
+		return false;
+	}
+	r->in_write = true;
+	if (p->paylen) {
+		e = whw_mem_check(hw, qp, r->w_rkey, r->w_va + r->w_off,
+				  p->paylen,
+				  WREN_ACCESS_REMOTE_WRITE | WHW_MEM_REMOTE,
+				  &mr);
+		if (!e)
+			e = whw_mem_dma(hw, mr, r->w_va + r->w_off,
+					(void *)p->payload, p->paylen, true);
+		if (e) {
+			resp_fail(hw, qp, p->psn, e == WHW_MEM_DMA ?
+				  WHW_AETH_NAK_OP : WHW_AETH_NAK_ACC);
+			return false;
+		}
+	}
+	r->w_off += p->paylen;
+	if (!(p->info & WHW_K_LAST))
+		return true;
+	r->in_write = false;
+	if (r->w_off != r->w_len) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
+		return false;
+	}
+	if (p->info & WHW_H_IMM) {
+		recv_done(hw, qp, p, WREN_CQE_OP_RECV_RDMA_IMM, r->w_len);
+		r->msn = (r->msn + 1) & 0xffffff;
+	}
+	return true;
+}
+
+static struct whw_rdres *new_res(struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t n = qp->attr.max_dest_rd_atomic;
+	struct whw_rdres *res;
+
+	if (n > WHW_MAX_RD_ATOM)
+		n = WHW_MAX_RD_ATOM;
+	/* The oldest is replaced: the requester keeps to max_rd_atomic. */
+	res = &r->res[r->res_next % n];
+	r->res_next = (r->res_next + 1) % n;
+	memset(res, 0, sizeof(*res));
+	res->valid = true;
+	return res;
+}
+
+static bool do_read(struct wrenhw *hw, struct whw_qp *qp,
+		    const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t mtu = whw_roce_pmtu(hw, qp);
+	struct whw_rdres *res;
+	struct whw_mr *mr;
+
+	hw->cnt_rdma[WREN_RDMA_CNT_RX_READ_REQUESTS]++;
+	if (!qp->attr.max_dest_rd_atomic) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
+		return false;
+	}
+	if (!qp_allows(qp, WREN_ACCESS_REMOTE_READ) ||
+	    (p->dmalen &&
+	     whw_mem_check(hw, qp, p->rkey, p->va, p->dmalen,
+			   WREN_ACCESS_REMOTE_READ | WHW_MEM_REMOTE, &mr))) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_ACC);
+		return false;
+	}
+	res = new_res(qp);
+	res->psn = p->psn;
+	res->npkts = p->dmalen ? (p->dmalen + mtu - 1) / mtu : 1;
+	res->va = p->va;
+	res->rkey = p->rkey;
+	res->len = p->dmalen;
+	r->msn = (r->msn + 1) & 0xffffff;
+	/* The PSNs of the responses are the READ's. */
+	qp->attr.rq_psn = whw_psn_add(p->psn, res->npkts);
+	whw_roce_kick(hw, qp);
+	return false;
+}
+
+static bool do_atomic(struct wrenhw *hw, struct whw_qp *qp,
+		      const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct whw_rdres *res;
+	struct whw_mr *mr;
+	uint64_t v, nv;
+
+	hw->cnt_rdma[WREN_RDMA_CNT_RX_ATOMIC_REQUESTS]++;
+	if (!qp->attr.max_dest_rd_atomic || (p->va & 7)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
+		return false;
+	}
+	if (!qp_allows(qp, WREN_ACCESS_REMOTE_ATOMIC) ||
+	    whw_mem_check(hw, qp, p->rkey, p->va, 8,
+			  WREN_ACCESS_REMOTE_ATOMIC | WHW_MEM_REMOTE, &mr)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_ACC);
+		return false;
+	}
+	/* One model thread: atomic with respect to every other atomic. */
+	if (whw_mem_dma(hw, mr, p->va, &v, 8, false)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_OP);
+		return false;
+	}
+	v = whw_le64(v);
+	if (p->opcode == WHW_OP_CMP_SWAP)
+		nv = v == p->cmp ? p->swap : v;
+	else
+		nv = v + p->swap;
+	nv = whw_le64(nv);
+	if (whw_mem_dma(hw, mr, p->va, &nv, 8, true)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_OP);
+		return false;
+	}
+	res = new_res(qp);
+	res->atomic = true;
+	res->psn = p->psn;
+	res->npkts = 1;
+	res->orig = v;
+	r->msn = (r->msn + 1) & 0xffffff;
+	qp->attr.rq_psn = whw_psn_add(p->psn, 1);
+	whw_roce_kick(hw, qp);
+	return false;
+}
+
+static void duplicate(struct wrenhw *hw, struct whw_qp *qp,
+		      const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+
+	hw->cnt_rdma[WREN_RDMA_CNT_DUPLICATE_REQUEST]++;
+	if (p->info & (WHW_K_READ | WHW_K_ATOMIC)) {
+		for (uint32_t i = 0; i < WHW_MAX_RD_ATOM; i++) {
+			struct whw_rdres *res = &r->res[i];
+			int32_t d = whw_psn_diff(p->psn, res->psn);
+
+			if (!res->valid || d < 0 || (uint32_t)d >= res->npkts ||
+			    res->atomic != !!(p->info & WHW_K_ATOMIC))
+				continue;
+			/* Again from the PSN asked; memory is read anew. */
+			res->cur = (uint32_t)d;
+			whw_roce_kick(hw, qp);
+			return;
+		}
+		return;	/* forgotten: the requester will time out */
+	}
+	queue_ack(hw, qp, whw_psn_add(qp->attr.rq_psn, WHW_PSN_MASK),
+		  WHW_AETH_ACK);
+}
+
+/* Is @info allowed next, given the message in progress? */
+static bool in_order(const struct whw_roce_qp *r, uint32_t info)
+{
+	if (r->in_send)
+		return (info & WHW_K_SEND) && !(info & WHW_K_FIRST);
+	if (r->in_write)
+		return (info & WHW_K_WRITE) && !(info & WHW_K_FIRST);
+	return (info & WHW_K_FIRST) != 0;
+}
+
+void whw_resp_rx(struct wrenhw *hw, struct whw_qp *qp,
+		 const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t mtu = whw_roce_pmtu(hw, qp);
+	int32_t d = whw_psn_diff(p->psn, qp->attr.rq_psn);
+	bool ok;
+
+	if (d > 0) {
+		hw->cnt_rdma[WREN_RDMA_CNT_OUT_OF_SEQUENCE]++;
+		if (!r->nak_seq_sent) {
+			r->nak_seq_sent = true;
+			queue_ack(hw, qp, qp->attr.rq_psn, WHW_AETH_NAK_SEQ);
+		}
+		return;
+	}
+	if (d < 0) {
+		duplicate(hw, qp, p);
+		return;
+	}
+	r->nak_seq_sent = false;
+	if (!in_order(r, p->info) || p->paylen > mtu ||
+	    (!(p->info & WHW_K_LAST) && p->paylen != mtu)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
+		return;
+	}
+	if (p->info & WHW_K_READ)
+		ok = do_read(hw, qp, p);
+	else if (p->info & WHW_K_ATOMIC)
+		ok = do_atomic(hw, qp, p);
+	else if (p->info & WHW_K_SEND)
+		ok = do_send(hw, qp, p);
+	else
+		ok = do_write(hw, qp, p);
+	if (!ok)
+		return;
+	qp->attr.rq_psn = whw_psn_add(p->psn, 1);
+	if (p->ackreq)
+		queue_ack(hw, qp, p->psn, WHW_AETH_ACK);
+}
+
+/* One response packet of @res (READ) or its atomic ACK. */
+static bool send_response(struct wrenhw *hw, struct whw_qp *qp,
+			  struct whw_rdres *res)
+{
+	struct whw_roce_qp *r = qp->roce;
+	const struct wren_av *av = &qp->attr.av;
+	uint32_t mtu = whw_roce_pmtu(hw, qp), i = res->cur, off, n;
+	uint32_t psn = whw_psn_add(res->psn, i);
+	struct whw_frame f;
+	struct whw_mr *mr;
+	uint8_t op, *h;
+
+	if (res->atomic)
+		op = WHW_OP_ATOMIC_ACK;
+	else if (res->npkts == 1)
+		op = WHW_OP_READ_RESP_ONLY;
+	else if (!i)
+		op = WHW_OP_READ_RESP_FIRST;
+	else if (i + 1 == res->npkts)
+		op = WHW_OP_READ_RESP_LAST;
+	else
+		op = WHW_OP_READ_RESP_MIDDLE;
+	if (!whw_roce_frame_init(hw, &f, av,
+				 whw_roce_sport(av, qp->hdr.id,
+						qp->attr.dest_qpn),
+				 op, false, qp->attr.dest_qpn, false, psn)) {
+		res->cur = res->npkts;	/* no source GID: nothing can go */
+		return true;
+	}
+	if (op != WHW_OP_READ_RESP_MIDDLE) {
+		h = whw_roce_put(&f, 4);
+		h[0] = WHW_AETH_ACK;
+		whw_wr24be(h + 1, r->msn);
+	}
+	if (res->atomic) {
+		whw_wr64be(whw_roce_put(&f, 8), res->orig);
+	} else {
+		off = i * mtu;
+		n = res->len - off < mtu ? res->len - off : mtu;
+		if (n) {
+			uint64_t va = res->va + off;
+			enum whw_mem_err e;
+
+			/* The MR may have gone since the request: check again. */
+			e = whw_mem_check(hw, qp, res->rkey, va, n,
+					  WREN_ACCESS_REMOTE_READ |
+					  WHW_MEM_REMOTE, &mr);
+			if (!e)
+				e = whw_mem_dma(hw, mr, va, whw_roce_put(&f, n),
+						n, false);
+			if (e) {
+				resp_fail(hw, qp, psn, e == WHW_MEM_DMA ?
+					  WHW_AETH_NAK_OP : WHW_AETH_NAK_ACC);
+				return false;
+			}
+		}
+	}
+	whw_roce_frame_send(hw, &f);
+	res->cur++;
+	return true;
+}
+
+void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t n = qp->attr.max_dest_rd_atomic;
+
+	if (qp->state != WREN_QPS_RTR && qp->state != WREN_QPS_RTS &&
+	    qp->state != WREN_QPS_SQD)
+		return;
+	if (n > WHW_MAX_RD_ATOM)
+		n = WHW_MAX_RD_ATOM;
+	/* Oldest resource first: responses go out in PSN order. */
+	for (uint32_t k = 0; k < n; k++) {
+		struct whw_rdres *res = &r->res[(r->res_next + k) % n];
+
+		while (res->valid && res->cur < res->npkts) {
+			if (!*budget)
+				return;
+			if (!send_response(hw, qp, res))
+				return;
+			(*budget)--;
+		}
+	}
+	if (r->ack_pending && *budget) {
+		r->ack_pending = false;
+		whw_roce_send_ack(hw, qp, r->ack_psn, r->ack_syn);
+		(*budget)--;
+	}
+}

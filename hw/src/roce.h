@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The RoCEv2 engine's internals: wire constants and parsed packets
+ * (roce_wire.c, roce_icrc.c), memory lookups (mr_lookup.c), the per-QP
+ * engine state and the requester (rc_req.c), completer (rc_comp.c),
+ * responder (rc_resp.c), receive queues (roce_rq.c), UD receive
+ * (ud_recv.c), frame output (roce_tx.c), steering and dispatch
+ * (roce_rx.c) and the QP life cycle: flush, CQEs, process loop
+ * (roce_qp.c).
+ */
+#ifndef WRENHW_ROCE_H
+#define WRENHW_ROCE_H
+
+#include "wrenhw_int.h"
+
+#define WHW_ROCE_PORT		4791u
+#define WHW_ROCE_PKEY		0xffffu
+#define WHW_ROCE_OVERHEAD	80u	/* IPv6 + UDP + BTH + RETH + ICRC, as rxe */
+#define WHW_BTH_LEN		12u
+#define WHW_ICRC_LEN		4u
+#define WHW_GRH_LEN		40u
+#define WHW_PSN_MASK		0xffffffu
+#define WHW_QPN_MASK		0xffffffu
+#define WHW_SQ_WINDOW		64u	/* WQEs started and not completed */
+#define WHW_ROCE_BUDGET		64u	/* packets per QP per process() */
+#define WHW_GSI_QKEY		0x80010000u
+
+/* BTH opcodes (IBTA 9.2): RC (0x00..) and UD (0x60..). */
+enum {
+	WHW_OP_SEND_FIRST = 0x00,
+	WHW_OP_SEND_MIDDLE = 0x01,
+	WHW_OP_SEND_LAST = 0x02,
+	WHW_OP_SEND_LAST_IMM = 0x03,
+	WHW_OP_SEND_ONLY = 0x04,
+	WHW_OP_SEND_ONLY_IMM = 0x05,
+	WHW_OP_WRITE_FIRST = 0x06,
+	WHW_OP_WRITE_MIDDLE = 0x07,
+	WHW_OP_WRITE_LAST = 0x08,
+	WHW_OP_WRITE_LAST_IMM = 0x09,
+	WHW_OP_WRITE_ONLY = 0x0a,
+	WHW_OP_WRITE_ONLY_IMM = 0x0b,
+	WHW_OP_READ_REQ = 0x0c,
+	WHW_OP_READ_RESP_FIRST = 0x0d,
+	WHW_OP_READ_RESP_MIDDLE = 0x0e,
+	WHW_OP_READ_RESP_LAST = 0x0f,
+	WHW_OP_READ_RESP_ONLY = 0x10,
+	WHW_OP_ACK = 0x11,
+	WHW_OP_ATOMIC_ACK = 0x12,
+	WHW_OP_CMP_SWAP = 0x13,
+	WHW_OP_FETCH_ADD = 0x14,
+	WHW_OP_SEND_LAST_INV = 0x16,
+	WHW_OP_SEND_ONLY_INV = 0x17,
+	WHW_OP_UD_SEND_ONLY = 0x64,
+	WHW_OP_UD_SEND_ONLY_IMM = 0x65,
+	WHW_OP_CNP = 0x81,
+};
+
+/* Extension headers and properties of an opcode (whw_roce_opinfo). */
+#define WHW_H_RETH	0x0001u
+#define WHW_H_AETH	0x0002u
+#define WHW_H_ATOMIC	0x0004u
+#define WHW_H_ATMACK	0x0008u
+#define WHW_H_IMM	0x0010u
+#define WHW_H_IETH	0x0020u
+#define WHW_H_DETH	0x0040u
+#define WHW_K_REQ	0x0100u		/* requester to responder */
+#define WHW_K_FIRST	0x0200u
+#define WHW_K_MIDDLE	0x0400u
+#define WHW_K_LAST	0x0800u
+#define WHW_K_ONLY	(WHW_K_FIRST | WHW_K_LAST)
+#define WHW_K_PAYLOAD	0x1000u
+#define WHW_K_SEND	0x2000u
+#define WHW_K_WRITE	0x4000u
+#define WHW_K_READ	0x8000u
+#define WHW_K_ATOMIC	0x10000u
+#define WHW_K_UD	0x20000u
+#define WHW_K_VALID	0x40000u
+
+uint32_t whw_roce_opinfo(uint8_t opcode);
+/* Bytes of the extension headers that follow the BTH. */
+uint32_t whw_roce_ext_len(uint32_t info);
+
+/* AETH syndromes (IBTA 9.3.5). */
+#define WHW_AETH_ACK		0x1f	/* ACK, credits "invalid" */
+#define WHW_AETH_RNR		0x20	/* | timer code */
+#define WHW_AETH_NAK_SEQ	0x60
+#define WHW_AETH_NAK_INV	0x61
+#define WHW_AETH_NAK_ACC	0x62
+#define WHW_AETH_NAK_OP		0x63
+
+/* A received packet after parsing (all fields host order). */
+struct whw_pkt {
+	const uint8_t *frame;	/* untagged Ethernet frame */
+	uint32_t len;
+	const uint8_t *l3;
+	uint32_t l3_len;	/* IP header bytes */
+	bool ipv4;
+	bool vlan;
+	uint16_t vlan_tci;
+	uint8_t sgid[16], dgid[16];	/* IPv4: v4-mapped */
+	uint8_t opcode;
+	uint32_t info;		/* whw_roce_opinfo() */
+	bool se, ackreq;
+	uint32_t dqpn, psn;
+	uint64_t va;
+	uint32_t rkey, dmalen;
+	uint8_t syndrome;
+	uint32_t msn;
+	uint64_t swap, cmp, orig;
+	uint8_t imm[4];		/* as on the wire */
+	uint32_t ieth;
+	uint32_t qkey, src_qpn;
+	const uint8_t *payload;
+	uint32_t paylen;
+};
+
+/* Parse results. */
+#define WHW_PARSE_OK		0
+#define WHW_PARSE_NOT_ROCE	1	/* give it to the Ethernet engine */
+#define WHW_PARSE_DROP		2	/* RoCE, but malformed: discard */
+#define WHW_PARSE_ICRC		3	/* RoCE with a bad ICRC */
+
+/*
+ * Is this untagged frame RoCEv2 for one of our GIDs?  Only the IP/UDP
+ * framing is looked at; whw_roce_parse() does the rest.
+ */
+bool whw_roce_is_ours(const struct wrenhw *hw, const uint8_t *f, uint32_t len);
+int whw_roce_parse(const uint8_t *f, uint32_t len, struct whw_pkt *p);
+
+/* roce_icrc.c: CRC-32 (IEEE, reflected) state updates, and the ICRC. */
+uint32_t whw_crc32_update(uint32_t crc, const void *p, size_t len);
+/* ICRC of the packet whose IP header is at @l3 (@total bytes to its end,
+ * ICRC included); the value as stored little-endian on the wire. */
+uint32_t whw_roce_icrc(const uint8_t *l3, bool ipv4, uint32_t total);
+
+/* Big-endian helpers. */
+static inline uint16_t whw_rd16be(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t whw_rd24be(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline uint32_t whw_rd32be(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t whw_rd64be(const uint8_t *p)
+{
+	return (uint64_t)whw_rd32be(p) << 32 | whw_rd32be(p + 4);
+}
+
+static inline void whw_wr16be(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void whw_wr24be(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
+}
+
+static inline void whw_wr32be(uint8_t *p, uint32_t v)
+{
+	whw_wr16be(p, (uint16_t)(v >> 16));
+	whw_wr16be(p + 2, (uint16_t)v);
+}
+
+static inline void whw_wr64be(uint8_t *p, uint64_t v)
+{
+	whw_wr32be(p, (uint32_t)(v >> 32));
+	whw_wr32be(p + 4, (uint32_t)v);
+}
+
+/* PSN arithmetic modulo 2^24: a - b as a signed distance. */
+static inline int32_t whw_psn_diff(uint32_t a, uint32_t b)
+{
+	return (int32_t)((a - b) << 8) >> 8;
+}
+
+static inline uint32_t whw_psn_add(uint32_t a, uint32_t n)
+{
+	return (a + n) & WHW_PSN_MASK;
+}
+
+/* ---------------------------------------------------------- memory */
+
+/* Why a memory access was refused (mr_lookup.c); each maps to a status. */
+enum whw_mem_err {
+	WHW_MEM_OK = 0,
+	WHW_MEM_BAD_KEY,	/* no MR with that index and key tag */
+	WHW_MEM_BAD_STATE,	/* MR not VALID */
+	WHW_MEM_BAD_PD,		/* MR of another PD */
+	WHW_MEM_BOUNDS,		/* outside [start, start + length) */
+	WHW_MEM_ACCESS,		/* right not granted */
+	WHW_MEM_OVERFLOW,	/* addr + len wraps */
+	WHW_MEM_RESERVED,	/* reserved lkey not allowed here */
+	WHW_MEM_DMA,		/* the bus refused */
+};
+
+/* Rights a lookup needs. */
+#define WHW_MEM_LOCAL_READ	0u
+#define WHW_MEM_REMOTE		0x100u	/* key is an rkey */
+
+/*
+ * Checks @len bytes at @addr under @key for @qp (PD, reserved lkey rule)
+ * needing @access (WREN_ACCESS_* | WHW_MEM_REMOTE).  *mr is the MR, or
+ * NULL for the reserved lkey.
+ */
+enum whw_mem_err whw_mem_check(struct wrenhw *hw, const struct whw_qp *qp,
+			       uint32_t key, uint64_t addr, uint64_t len,
+			       uint32_t access, struct whw_mr **mr);
+/* DMA through a checked MR (NULL: bus addresses). */
+enum whw_mem_err whw_mem_dma(struct wrenhw *hw, const struct whw_mr *mr,
+			     uint64_t addr, void *buf, uint32_t len,
+			     bool write);
+/* Completion status of a local (lkey) failure, and the NAK of a remote one. */
+uint8_t whw_mem_local_status(enum whw_mem_err e);
+
+struct whw_sge {
+	uint64_t addr;
+	uint32_t len;
+	uint32_t lkey;
+};
+
+/* Checks every SGE; returns the first failure. */
+enum whw_mem_err whw_sgl_check(struct wrenhw *hw, const struct whw_qp *qp,
+			       const struct whw_sge *sge, uint32_t n,
+			       uint32_t access);
+/* Copies @len bytes at message offset @off from/to a SGE list. */
+enum whw_mem_err whw_sgl_copy(struct wrenhw *hw, const struct whw_qp *qp,
+			      const struct whw_sge *sge, uint32_t n,
+			      uint32_t off, void *buf, uint32_t len,
+			      bool write);
+
+/* --------------------------------------------------------- per QP */
+
+/* A send WQE the requester has started. */
+struct whw_swqe {
+	uint32_t idx;		/* SQ index */
+	uint8_t opcode, flags;
+	uint8_t nsge;
+	bool inl;
+	bool done;
+	uint8_t status, vendor;
+	uint32_t len;
+	uint64_t raddr;
+	uint32_t rkey;
+	uint8_t imm[4];		/* imm_data (wire order) or inv_rkey (LE) */
+	uint64_t swap, cmp;
+	uint32_t dqpn, qkey;
+	struct wren_av av;	/* UD: the AH's */
+	uint32_t first_psn, npkts;	/* PSNs the WQE uses */
+	uint32_t sent;		/* packets sent (READ/atomic: request 0/1) */
+	uint32_t acked;		/* packets acknowledged / responses received */
+	struct whw_sge sge[WHW_MAX_SGE];
+	uint8_t inl_data[WHW_MAX_INLINE];
+};
+
+/* Responder resource: a READ or atomic that can be re-executed. */
+struct whw_rdres {
+	bool valid, atomic;
+	uint32_t psn, npkts, cur;
+	uint64_t va;
+	uint32_t rkey, len;
+	uint64_t orig;
+	uint8_t syndrome;	/* atomic: AETH of the reply */
+};
+
+/* A receive WQE being filled. */
+struct whw_rwqe {
+	bool srq;
+	uint32_t idx;
+	uint8_t nsge;
+	uint64_t total;
+	struct whw_sge sge[WHW_MAX_SGE];
+};
+
+struct whw_roce_qp {
+	struct whw_qp *qp;
+	bool work;		/* in the process loop's list */
+	/* requester */
+	struct whw_swqe *sw;	/* WHW_SQ_WINDOW slots: idx % window */
+	uint32_t sq_fetch;	/* next SQ index to start */
+	uint32_t tx_idx;	/* oldest started WQE with packets to send */
+	uint32_t psn_max;	/* one past the highest PSN ever sent */
+	bool psn_max_valid;
+	uint8_t retry_left, rnr_left;
+	bool rnr_wait;
+	uint32_t rnr_psn_pending;	/* where to go back after the RNR wait */
+	uint32_t rd_out;	/* READ/atomic WQEs started, not done */
+	bool drain_notify;
+	struct whw_timer ack_timer;
+	struct whw_timer rnr_timer;
+	/* responder */
+	uint32_t msn;
+	bool nak_seq_sent;
+	bool in_send, in_write;
+	struct whw_rwqe rwqe;
+	uint32_t rcv_off;
+	uint64_t w_va;
+	uint32_t w_rkey, w_len, w_off;
+	bool w_imm;
+	struct whw_rdres res[WHW_MAX_RD_ATOM];
+	uint32_t res_next;
+	bool ack_pending;
+	uint32_t ack_psn;
+	uint8_t ack_syn;
+	uint32_t rq_ci;
+	bool comm_est;
+};
+
+/* roce_qp.c */
+void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp);
+/* The QP goes to ERR: everything outstanding is flushed. */
+void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp);
+void whw_roce_flush(struct wrenhw *hw, struct whw_qp *qp);
+void whw_roce_send_cqe(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx,
+		       uint8_t opcode, uint8_t status, uint8_t vendor,
+		       uint32_t byte_len);
+void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
+		       struct wren_cqe *cqe, bool solicited);
+uint32_t whw_roce_pmtu(const struct wrenhw *hw, const struct whw_qp *qp);
+bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap);
+
+/* roce_tx.c: one frame under construction in hw->roce_tx. */
+struct whw_frame {
+	uint8_t *buf;
+	uint32_t len;
+	uint32_t l3;
+	uint32_t bth;
+	bool ipv4;
+	uint8_t prio;
+};
+
+bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
+			 const struct wren_av *av, uint16_t sport,
+			 uint8_t opcode, bool se, uint32_t dqpn, bool ackreq,
+			 uint32_t psn);
+uint8_t *whw_roce_put(struct whw_frame *f, uint32_t n);
+void whw_roce_frame_send(struct wrenhw *hw, struct whw_frame *f);
+uint16_t whw_roce_sport(const struct wren_av *av, uint32_t lqpn,
+			uint32_t rqpn);
+/* ACK/NAK (and atomic ACK) from the responder of an RC QP. */
+void whw_roce_send_ack(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
+		       uint8_t syndrome);
+
+/* rc_req.c */
+void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget);
+void whw_req_retransmit(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn);
+struct whw_swqe *whw_swqe(struct whw_roce_qp *r, uint32_t idx);
+uint32_t whw_req_una(const struct whw_qp *qp);
+
+/* rc_comp.c */
+void whw_comp_rx(struct wrenhw *hw, struct whw_qp *qp,
+		 const struct whw_pkt *p);
+void whw_comp_retire(struct wrenhw *hw, struct whw_qp *qp);
+void whw_comp_timer_update(struct wrenhw *hw, struct whw_qp *qp);
+void whw_comp_timer_fn(struct wrenhw *hw, struct whw_timer *t);
+void whw_comp_rnr_fn(struct wrenhw *hw, struct whw_timer *t);
+
+/* rc_resp.c */
+void whw_resp_rx(struct wrenhw *hw, struct whw_qp *qp,
+		 const struct whw_pkt *p);
+void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp,
+		      uint32_t *budget);
+
+/* roce_rq.c: the next receive WQE (RQ or SRQ); 1 none posted, -1 bad. */
+int whw_rq_fetch(struct wrenhw *hw, struct whw_qp *qp, struct whw_rwqe *w,
+		 uint8_t *vendor);
+void whw_rq_flush(struct wrenhw *hw, struct whw_qp *qp);
+
+/* ud_recv.c */
+void whw_ud_rx(struct wrenhw *hw, struct whw_qp *qp,
+	       const struct whw_pkt *p);
+
+#endif

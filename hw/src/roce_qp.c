@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The RoCE engine's side of a QP's life: its state next to the QP
+ * context, what MODIFY_QP transitions mean for it (RESET forgets
+ * everything, ERR flushes, RTR -> RTS arms the retry counters, SQD
+ * drains), completions, and the process loop that gives every QP with
+ * work a budget of packets per wrenhw_process() call, so that one busy
+ * QP neither starves the others nor holds the host's loop.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce.h"
+
+bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap)
+{
+	return (hw->caps & cap) == cap;
+}
+
+int whw_roce_qp_init(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = calloc(1, sizeof(*r));
+
+	(void)hw;
+	if (!r)
+		return -1;
+	r->qp = qp;
+	r->ack_timer.fn = whw_comp_timer_fn;
+	r->rnr_timer.fn = whw_comp_rnr_fn;
+	qp->roce = r;
+	return 0;
+}
+
+void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+
+	if (!r)
+		return;
+	whw_timer_del(hw, &r->ack_timer);
+	whw_timer_del(hw, &r->rnr_timer);
+	free(r->sw);
+	free(r);
+	qp->roce = NULL;
+}
+
+/* RESET: the engine forgets the QP's traffic (the SQ window stays). */
+static void engine_reset(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct whw_swqe *sw = r->sw;
+
+	whw_timer_del(hw, &r->ack_timer);
+	whw_timer_del(hw, &r->rnr_timer);
+	memset(r, 0, sizeof(*r));
+	r->qp = qp;
+	r->sw = sw;
+	r->ack_timer.fn = whw_comp_timer_fn;
+	r->rnr_timer.fn = whw_comp_rnr_fn;
+}
+
+void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp)
+{
+	qp->roce->work = true;
+	if (!hw->roce_work) {
+		hw->roce_work = true;
+		if (hw->ops->schedule)
+			hw->ops->schedule(hw->opaque);
+	}
+}
+
+uint32_t whw_roce_pmtu(const struct wrenhw *hw, const struct whw_qp *qp)
+{
+	uint32_t mtu = 4096, port = 256;
+
+	if (qp->type == WREN_QPT_RC && qp->attr.path_mtu >= WREN_MTU_256 &&
+	    qp->attr.path_mtu <= WREN_MTU_4096)
+		mtu = 256u << (qp->attr.path_mtu - 1);
+	/* What the port's MTU carries, as rxe and ib_core's RoCE code say. */
+	while (port < 4096 && hw->port.mtu >= 2 * port + WHW_ROCE_OVERHEAD)
+		port *= 2;
+	return mtu < port ? mtu : port;
+}
+
+void whw_roce_send_cqe(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx,
+		       uint8_t opcode, uint8_t status, uint8_t vendor,
+		       uint32_t byte_len)
+{
+	struct wren_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.byte_len = whw_le32(byte_len);
+	cqe.qpn = whw_le32(qp->hdr.id);
+	cqe.wqe_idx = whw_le16((uint16_t)idx);
+	cqe.opcode = opcode;
+	cqe.status = status;
+	cqe.vendor_err = vendor;
+	/* Errors wake a CQ armed for solicited events too. */
+	whw_cq_post(hw, qp->send_cq, &cqe, status != WREN_CQE_SUCCESS);
+}
+
+void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
+		       struct wren_cqe *cqe, bool solicited)
+{
+	cqe->qpn = whw_le32(qp->hdr.id);
+	whw_cq_post(hw, qp->recv_cq, cqe,
+		    solicited || cqe->status != WREN_CQE_SUCCESS);
+}
+
+static uint8_t sq_opcode(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx)
+{
+	uint64_t off = (uint64_t)(idx & ((1u << qp->sq_log_size) - 1))
+		       << qp->sq_wqe_shift;
+	uint8_t op = 0;
+
+	/* Only for the CQE's opcode: a ring read that fails leaves 0. */
+	if (hw->ops->dma_read(hw->opaque, whw_ring_addr(&qp->buf, off), &op, 1))
+		op = 0;
+	return op;
+}
+
+void whw_roce_flush(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t n = qp->sq_pi - qp->sq_ci;
+
+	whw_timer_del(hw, &r->ack_timer);
+	whw_timer_del(hw, &r->rnr_timer);
+	r->rnr_wait = false;
+	if (n > (1u << qp->sq_log_size))
+		n = 0;	/* a doorbell beyond the ring never counted */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t idx = qp->sq_ci + i;
+		uint8_t op;
+
+		if (r->sw && idx - qp->sq_ci < r->sq_fetch - qp->sq_ci)
+			op = whw_swqe(r, idx)->opcode;
+		else
+			op = sq_opcode(hw, qp, idx);
+		whw_roce_send_cqe(hw, qp, idx, op, WREN_CQE_WR_FLUSH_ERR, 0, 0);
+	}
+	qp->sq_ci = qp->sq_pi;
+	r->sq_fetch = qp->sq_pi;
+	r->tx_idx = qp->sq_pi;
+	r->rd_out = 0;
+	if (r->in_send) {
+		struct wren_cqe cqe;
+
+		/* The receive WQE of a message cut short. */
+		memset(&cqe, 0, sizeof(cqe));
+		cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
+		cqe.opcode = WREN_CQE_OP_RECV;
+		cqe.status = WREN_CQE_WR_FLUSH_ERR;
+		whw_roce_recv_cqe(hw, qp, &cqe, false);
+		r->in_send = false;
+	}
+	r->in_write = false;
+	r->ack_pending = false;
+	for (uint32_t i = 0; i < WHW_MAX_RD_ATOM; i++)
+		r->res[i].valid = false;
+	whw_rq_flush(hw, qp);
+}
+
+void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp)
+{
+	uint8_t cur = qp->state;
+
+	if (cur == WREN_QPS_RESET)
+		return;
+	qp->state = WREN_QPS_ERR;
+	whw_roce_flush(hw, qp);
+	if (cur != WREN_QPS_ERR && qp->srq)
+		whw_aeq_post(hw, WREN_EVENT_QP_LAST_WQE, 0, qp->hdr.id, 0);
+}
+
+void whw_roce_qp_modified(struct wrenhw *hw, struct whw_qp *qp, uint8_t cur,
+			  bool drain_notify)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint8_t next = qp->state;
+
+	if (!r)
+		return;
+	switch (next) {
+	case WREN_QPS_RESET:
+		engine_reset(hw, qp);
+		break;
+	case WREN_QPS_ERR:
+		if (cur != WREN_QPS_ERR) {
+			qp->state = cur;
+			whw_roce_qp_error(hw, qp);
+		}
+		break;
+	case WREN_QPS_RTS:
+		if (cur == WREN_QPS_RTR) {
+			r->retry_left = qp->attr.retry_cnt;
+			r->rnr_left = qp->attr.rnr_retry;
+		}
+		whw_roce_kick(hw, qp);
+		break;
+	case WREN_QPS_SQD:
+		if (cur == WREN_QPS_RTS && drain_notify) {
+			if (qp->sq_ci == r->sq_fetch)
+				whw_aeq_post(hw, WREN_EVENT_QP_SQ_DRAINED, 0,
+					     qp->hdr.id, 0);
+			else
+				r->drain_notify = true;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void whw_roce_sq_doorbell(struct wrenhw *hw, struct whw_qp *qp)
+{
+	if (!qp->roce)
+		return;
+	/* Receives posted to a QP in ERR are flushed at its next SQ doorbell. */
+	if (qp->state == WREN_QPS_ERR)
+		whw_rq_flush(hw, qp);
+	whw_roce_kick(hw, qp);
+}
+
+static void service(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t budget = WHW_ROCE_BUDGET;
+
+	r->work = false;
+	if (qp->state == WREN_QPS_ERR) {
+		if (qp->sq_ci != qp->sq_pi)
+			whw_roce_flush(hw, qp);
+		return;
+	}
+	if (qp->type == WREN_QPT_RC)
+		whw_resp_process(hw, qp, &budget);
+	whw_req_process(hw, qp, &budget);
+	if (!budget)
+		r->work = true;
+}
+
+void whw_roce_process(struct wrenhw *hw)
+{
+	bool more = false;
+
+	if (!hw->roce_work || (hw->status & WREN_STATUS_FATAL))
+		return;
+	hw->roce_work = false;
+	for (uint32_t i = 0; i < hw->qps.size; i++) {
+		struct whw_qp *qp = whw_table_get(&hw->qps, i);
+
+		if (!qp || !qp->roce || !qp->roce->work)
+			continue;
+		service(hw, qp);
+		if (qp->roce && qp->roce->work)
+			more = true;
+	}
+	if (more || hw->roce_work) {
+		hw->roce_work = true;
+		if (hw->ops->schedule)
+			hw->ops->schedule(hw->opaque);
+	}
+}

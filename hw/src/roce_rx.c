@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * RoCEv2 steering and dispatch.  The Ethernet RX engine hands over every
+ * frame it accepted (MAC filter, MTU, VLAN tag stripped); one that is
+ * UDP to port 4791 for a GID in our table belongs to the RDMA engine and
+ * never reaches an Ethernet RX queue (while an RDMA capability is
+ * advertised).  A bad ICRC drops it (WREN_RDMA_CNT_RX_ICRC_ERRORS);
+ * malformed packets and packets for no QP, a QP in the wrong state or of
+ * the wrong type, or from another peer than an RC QP's, are dropped
+ * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).
+ */
+#include <string.h>
+
+#include "roce.h"
+
+#define RDMA_CAPS	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | WREN_CAP_RDMA_GSI)
+
+static void discard(struct wrenhw *hw)
+{
+	hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_DISCARDS]++;
+}
+
+bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
+		 bool vlan, uint16_t vlan_tci)
+{
+	struct whw_pkt p;
+	struct whw_qp *qp;
+	int rc;
+
+	if (!(hw->caps & RDMA_CAPS) || !whw_roce_is_ours(hw, f, len))
+		return false;
+	hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_PACKETS]++;
+	hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_BYTES] += len;
+	rc = whw_roce_parse(f, len, &p);
+	if (rc == WHW_PARSE_ICRC) {
+		hw->cnt_rdma[WREN_RDMA_CNT_RX_ICRC_ERRORS]++;
+		return true;
+	}
+	if (rc != WHW_PARSE_OK) {
+		discard(hw);
+		return true;
+	}
+	p.vlan = vlan;
+	p.vlan_tci = vlan_tci;
+	qp = whw_table_get(&hw->qps, p.dqpn);
+	if (!qp || !qp->roce || qp->state == WREN_QPS_RESET ||
+	    qp->state == WREN_QPS_INIT || qp->state == WREN_QPS_ERR) {
+		discard(hw);
+		return true;
+	}
+	if (qp->type != WREN_QPT_RC) {
+		if (!whw_roce_cap(hw, qp->type == WREN_QPT_UD ?
+				  WREN_CAP_RDMA_UD : WREN_CAP_RDMA_GSI)) {
+			discard(hw);
+			return true;
+		}
+		whw_ud_rx(hw, qp, &p);
+		return true;
+	}
+	/* RC: connected to one peer, which must be the sender. */
+	if (!whw_roce_cap(hw, WREN_CAP_RDMA_RC) || (p.info & WHW_K_UD) ||
+	    memcmp(p.sgid, qp->attr.av.dgid, 16)) {
+		discard(hw);
+		return true;
+	}
+	if (qp->state == WREN_QPS_RTR && !qp->roce->comm_est) {
+		qp->roce->comm_est = true;
+		whw_aeq_post(hw, WREN_EVENT_QP_COMM_EST, 0, qp->hdr.id, 0);
+	}
+	if (p.info & WHW_K_REQ)
+		whw_resp_rx(hw, qp, &p);
+	else
+		whw_comp_rx(hw, qp, &p);
+	return true;
+}
