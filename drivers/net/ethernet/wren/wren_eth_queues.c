@@ -332,6 +332,11 @@ void wren_eth_close_channels(struct wren_eth_priv *priv)
 	priv->chans_open = false;
 	for (i = 0; i < priv->num_chans; i++)
 		napi_disable(&priv->chans[i].napi);
+	/* A NAPI poll that ran after the caller's netif_tx_disable() may
+	 * have woken a queue; with NAPI off nothing can wake one again, so
+	 * this is the stop that lets no xmit reach the rings freed below.
+	 */
+	netif_tx_disable(priv->netdev);
 	/* The RSS table holds the RX queues: release it first. */
 	if (priv->rss_on)
 		wren_eth_set_rss(priv, false);
