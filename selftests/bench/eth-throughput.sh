@@ -13,6 +13,8 @@
 #   BENCH_ETH_ROUNDS   rounds; each runs Wren and virtio-net alternately,
 #                      both directions (2)
 #   BENCH_ETH_TARGET   ratio Wren/virtio-net to reach (0.8)
+#   BENCH_ETH_COALESCE ethtool -C arguments for the Wren netdev of both
+#                      guests, comma-separated (e.g. rx-usecs,50,rx-frames,16)
 # The figures are what iperf3's receiver counted, in MB/s (10^6 bytes).
 # Exit status: 0 when every run measured something, whatever the ratio.
 set -u
@@ -40,6 +42,10 @@ ifname=$(ls "/sys/bus/pci/devices/$bdf/net")
 ip addr add "$WREN_IP/24" dev "$ifname"
 ip link set "$ifname" up
 wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" || die "no carrier on $ifname"
+if [ -n "${BENCH_ETH_COALESCE:-}" ]; then
+	IFS=, read -r -a coal <<<"$BENCH_ETH_COALESCE"
+	ethtool -C "$ifname" "${coal[@]}" || die "ethtool -C ${coal[*]} failed"
+fi
 
 if [ "$me" = 1 ]; then
 	iperf3 -s -D -B "$WREN_IP" -p 5201 --logfile "$res/iperf3-wren.log" || die "iperf3 -s failed"

@@ -16,6 +16,10 @@
 #define WREN_ETH_MAX_RING	4096
 #define WREN_ETH_EQ_LOG_SIZE	8	/* one CQ per EQ: a page is plenty */
 #define WREN_ETH_MAX_CHANNELS	64
+/* A TX queue stopped this long is stalled.  TCG guests on a busy host can
+ * go seconds without running: well above the stack's 5 s default.
+ */
+#define WREN_ETH_TX_TIMEOUT	(15 * HZ)
 
 /* RX buffers are whole pages: headroom for the stack, then the frame, then
  * room for skb_shared_info so that the first buffer becomes the skb head.
@@ -36,17 +40,29 @@ struct wren_rx_buf {
 	struct page *page;
 };
 
+/* Each counter set has exactly one writer context, as u64_stats needs:
+ * TX completions and RX are counted by the channel's NAPI poll, the
+ * transmit side by ndo_start_xmit under the queue's xmit lock (and by
+ * ndo_tx_timeout, which runs while the stack holds every queue frozen).
+ */
 struct wren_queue_stats {
 	struct u64_stats_sync syncp;
 	u64 packets;
 	u64 bytes;
 	u64 errors;		/* TX: completions with an error; RX: bad CQEs */
-	u64 dropped;		/* TX: unmappable; RX: no memory for the skb */
-	u64 busy;		/* TX: ring full at xmit */
-	u64 csum;		/* TX: CSUM offload; RX: CHECKSUM_UNNECESSARY */
-	u64 tso;		/* TX: TSO packets */
+	u64 dropped;		/* RX: no memory for the skb */
+	u64 csum;		/* RX: CHECKSUM_UNNECESSARY */
 	u64 wake;		/* TX: queue woken */
 	u64 alloc_fail;		/* RX: page_pool ran dry */
+};
+
+struct wren_xmit_stats {
+	struct u64_stats_sync syncp;
+	u64 dropped;		/* unmappable or unusable packets */
+	u64 busy;		/* ring full at xmit */
+	u64 csum;		/* checksum offload asked for */
+	u64 tso;		/* TSO packets */
+	u64 timeouts;		/* the stack's watchdog found the queue stalled */
 };
 
 struct wren_channel {
@@ -86,6 +102,7 @@ struct wren_channel {
 	bool txq_live;
 	struct netdev_queue *nq;
 	struct wren_queue_stats tx_stats;
+	struct wren_xmit_stats xmit_stats;
 
 	/* RX queue. */
 	struct wren_eth_rx_desc *rx_ring;
@@ -114,13 +131,14 @@ struct wren_eth_priv {
 	bool rss_on;
 	u8 rss_key[WREN_RSS_KEY_SIZE];
 	u32 rss_table[WREN_RSS_TABLE_MAX];
-	bool rss_user_table;		/* set by ethtool -X */
+	u8 rss_hash_types;		/* WREN_RSS_HASH_*, ethtool -N rx-flow-hash */
 	u16 cq_mod_usec;
 	u16 cq_mod_count;
 	u32 speed_mbps;
 	struct work_struct rx_mode_work;
-	/* Totals of the channels that were closed, so stats64 never drops. */
-	struct rtnl_link_stats64 closed_stats;
+	/* A stalled TX queue is recovered by reopening the channels. */
+	struct work_struct tx_timeout_work;
+	u64 tx_timeout_resets;		/* reopens done by tx_timeout_work */
 };
 
 static inline u32 wren_tx_free(const struct wren_channel *ch)
@@ -130,6 +148,10 @@ static inline u32 wren_tx_free(const struct wren_channel *ch)
 
 /* Room for the largest packet xmit may be given: head + every fragment. */
 #define WREN_TX_WAKE_THRESH	(MAX_SKB_FRAGS + 2)
+
+#define WREN_RSS_HASH_DEFAULT	(WREN_RSS_HASH_IPV4 | WREN_RSS_HASH_TCP_IPV4 | \
+				 WREN_RSS_HASH_UDP_IPV4 | WREN_RSS_HASH_IPV6 | \
+				 WREN_RSS_HASH_TCP_IPV6 | WREN_RSS_HASH_UDP_IPV6)
 
 /* wren_netdev.c (probe, remove and port events: wren.h) */
 int wren_eth_reconfigure(struct wren_eth_priv *priv, unsigned int chans,
@@ -149,6 +171,7 @@ netdev_tx_t wren_start_xmit(struct sk_buff *skb, struct net_device *netdev);
 void wren_tx_complete(struct wren_channel *ch, const struct wren_eth_cqe *cqe,
 		      int budget, unsigned int *pkts, unsigned int *bytes);
 void wren_tx_free_all(struct wren_channel *ch);
+void wren_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 
 /* wren_rx.c */
 int wren_rx_pool_create(struct wren_channel *ch);

@@ -30,6 +30,7 @@ static const char * const wren_port_counter_names[] = {
 
 static const char * const wren_txq_stat_names[] = {
 	"packets", "bytes", "errors", "dropped", "busy", "csum", "tso", "wake",
+	"timeouts",
 };
 
 static const char * const wren_rxq_stat_names[] = {
@@ -38,6 +39,11 @@ static const char * const wren_rxq_stat_names[] = {
 
 #define WREN_QUEUE_STATS \
 	(ARRAY_SIZE(wren_txq_stat_names) + ARRAY_SIZE(wren_rxq_stat_names))
+
+/* Driver-wide counters, after the per-queue ones. */
+static const char * const wren_drv_stat_names[] = {
+	"tx_timeout_resets",
+};
 
 static bool wren_has_counters(struct wren_eth_priv *priv)
 {
@@ -63,7 +69,7 @@ static int wren_get_sset_count(struct net_device *netdev, int sset)
 
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
-	return priv->max_chans * WREN_QUEUE_STATS +
+	return priv->max_chans * WREN_QUEUE_STATS + ARRAY_SIZE(wren_drv_stat_names) +
 	       (wren_has_counters(priv) ? ARRAY_SIZE(wren_port_counter_names) : 0);
 }
 
@@ -80,6 +86,8 @@ static void wren_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 		for (j = 0; j < ARRAY_SIZE(wren_rxq_stat_names); j++)
 			ethtool_sprintf(&data, "rx%u_%s", i, wren_rxq_stat_names[j]);
 	}
+	for (j = 0; j < ARRAY_SIZE(wren_drv_stat_names); j++)
+		ethtool_sprintf(&data, "%s", wren_drv_stat_names[j]);
 	if (wren_has_counters(priv))
 		for (j = 0; j < ARRAY_SIZE(wren_port_counter_names); j++)
 			ethtool_sprintf(&data, "%s", wren_port_counter_names[j]);
@@ -121,6 +129,7 @@ static void wren_get_ethtool_stats(struct net_device *netdev,
 
 	for (i = 0; i < priv->max_chans; i++) {
 		struct wren_queue_stats *t = &priv->chans[i].tx_stats;
+		struct wren_xmit_stats *x = &priv->chans[i].xmit_stats;
 		struct wren_queue_stats *r = &priv->chans[i].rx_stats;
 
 		do {
@@ -128,12 +137,16 @@ static void wren_get_ethtool_stats(struct net_device *netdev,
 			data[0] = t->packets;
 			data[1] = t->bytes;
 			data[2] = t->errors;
-			data[3] = t->dropped;
-			data[4] = t->busy;
-			data[5] = t->csum;
-			data[6] = t->tso;
 			data[7] = t->wake;
 		} while (u64_stats_fetch_retry(&t->syncp, start));
+		do {
+			start = u64_stats_fetch_begin(&x->syncp);
+			data[3] = x->dropped;
+			data[4] = x->busy;
+			data[5] = x->csum;
+			data[6] = x->tso;
+			data[8] = x->timeouts;
+		} while (u64_stats_fetch_retry(&x->syncp, start));
 		data += ARRAY_SIZE(wren_txq_stat_names);
 		do {
 			start = u64_stats_fetch_begin(&r->syncp);
@@ -146,6 +159,10 @@ static void wren_get_ethtool_stats(struct net_device *netdev,
 		} while (u64_stats_fetch_retry(&r->syncp, start));
 		data += ARRAY_SIZE(wren_rxq_stat_names);
 	}
+	/* Written under the RTNL lock by the reset work; a torn read of
+	 * this rare counter on a 32-bit machine is harmless.
+	 */
+	*data++ = READ_ONCE(priv->tx_timeout_resets);
 	if (wren_has_counters(priv))
 		wren_query_port_counters(priv, data);
 }
@@ -334,6 +351,118 @@ static int wren_rxfh_set(struct wren_eth_priv *priv, const u32 *indir,
 	return wren_eth_set_rss(priv, true);
 }
 
+/* rx-flow-hash: which fields of a flow type the device hashes. */
+static int wren_flow_hash_bits(u32 flow_type, u8 *l3, u8 *l4)
+{
+	switch (flow_type) {
+	case TCP_V4_FLOW:
+		*l3 = WREN_RSS_HASH_IPV4;
+		*l4 = WREN_RSS_HASH_TCP_IPV4;
+		return 0;
+	case UDP_V4_FLOW:
+		*l3 = WREN_RSS_HASH_IPV4;
+		*l4 = WREN_RSS_HASH_UDP_IPV4;
+		return 0;
+	case TCP_V6_FLOW:
+		*l3 = WREN_RSS_HASH_IPV6;
+		*l4 = WREN_RSS_HASH_TCP_IPV6;
+		return 0;
+	case UDP_V6_FLOW:
+		*l3 = WREN_RSS_HASH_IPV6;
+		*l4 = WREN_RSS_HASH_UDP_IPV6;
+		return 0;
+	case IPV4_FLOW:
+		*l3 = WREN_RSS_HASH_IPV4;
+		*l4 = 0;
+		return 0;
+	case IPV6_FLOW:
+		*l3 = WREN_RSS_HASH_IPV6;
+		*l4 = 0;
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int wren_get_rxfh_fields(struct wren_eth_priv *priv,
+				struct ethtool_rxnfc *nfc)
+{
+	u8 l3, l4, t = priv->rss_hash_types;
+	int err;
+
+	err = wren_flow_hash_bits(nfc->flow_type, &l3, &l4);
+	if (err)
+		return err;
+	nfc->data = 0;
+	/* The device hashes the 4-tuple when it may, else the addresses. */
+	if (t & (l4 | l3))
+		nfc->data |= RXH_IP_SRC | RXH_IP_DST;
+	if (t & l4)
+		nfc->data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
+	return 0;
+}
+
+/* The device hashes the address pair, or the addresses and the ports,
+ * or nothing; other field sets cannot be expressed.
+ */
+static int wren_set_rxfh_fields(struct wren_eth_priv *priv,
+				const struct ethtool_rxnfc *nfc)
+{
+	const u64 ip = RXH_IP_SRC | RXH_IP_DST;
+	const u64 ports = RXH_L4_B_0_1 | RXH_L4_B_2_3;
+	u8 l3, l4, t = priv->rss_hash_types;
+	int err;
+
+	if (!(priv->wdev->core.caps & WREN_CAP_ETH_RSS))
+		return -EOPNOTSUPP;
+	err = wren_flow_hash_bits(nfc->flow_type, &l3, &l4);
+	if (err)
+		return err;
+	if (nfc->data & ~(ip | ports))
+		return -EINVAL;
+	if (nfc->data == (ip | ports) && l4) {
+		t |= l3 | l4;
+	} else if (nfc->data == ip) {
+		t = (t & ~l4) | l3;
+	} else if (!nfc->data && !l4) {
+		/* No hash for this IP version at all: its L4 types go too. */
+		t &= ~(l3 | (l3 == WREN_RSS_HASH_IPV4 ?
+			     WREN_RSS_HASH_TCP_IPV4 | WREN_RSS_HASH_UDP_IPV4 :
+			     WREN_RSS_HASH_TCP_IPV6 | WREN_RSS_HASH_UDP_IPV6));
+	} else {
+		return -EINVAL;
+	}
+	if (t == priv->rss_hash_types)
+		return 0;
+	priv->rss_hash_types = t;
+	if (!priv->chans_open || priv->num_chans < 2)
+		return 0;
+	return wren_eth_set_rss(priv, true);
+}
+
+static int wren_get_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *nfc,
+			  u32 *rule_locs)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+
+	switch (nfc->cmd) {
+	case ETHTOOL_GRXRINGS:
+		nfc->data = priv->req_chans;
+		return 0;
+	case ETHTOOL_GRXFH:
+		return wren_get_rxfh_fields(priv, nfc);
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static int wren_set_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *nfc)
+{
+	if (nfc->cmd == ETHTOOL_SRXFH)
+		return wren_set_rxfh_fields(netdev_priv(netdev), nfc);
+	return -EOPNOTSUPP;
+}
+
 #ifdef HAVE_ETHTOOL_RXFH_PARAM
 static int wren_get_rxfh(struct net_device *netdev, struct ethtool_rxfh_param *p)
 {
@@ -384,4 +513,6 @@ const struct ethtool_ops wren_ethtool_ops = {
 	.get_rxfh_indir_size	= wren_get_rxfh_indir_size,
 	.get_rxfh		= wren_get_rxfh,
 	.set_rxfh		= wren_set_rxfh,
+	.get_rxnfc		= wren_get_rxnfc,
+	.set_rxnfc		= wren_set_rxnfc,
 };

@@ -70,9 +70,7 @@ int wren_eth_set_rss(struct wren_eth_priv *priv, bool on)
 	if (on) {
 		memcpy(in->key, priv->rss_key, sizeof(in->key));
 		in->table_size = cpu_to_le16(WREN_RSS_TABLE_MAX);
-		in->hash_types = WREN_RSS_HASH_IPV4 | WREN_RSS_HASH_TCP_IPV4 |
-				 WREN_RSS_HASH_UDP_IPV4 | WREN_RSS_HASH_IPV6 |
-				 WREN_RSS_HASH_TCP_IPV6 | WREN_RSS_HASH_UDP_IPV6;
+		in->hash_types = priv->rss_hash_types;
 		for (i = 0; i < WREN_RSS_TABLE_MAX; i++)
 			in->table[i] = cpu_to_le32(priv->chans[priv->rss_table[i] %
 							       priv->num_chans].rxqn);
@@ -199,11 +197,14 @@ static void wren_eth_get_stats64(struct net_device *netdev,
 			pk = ch->tx_stats.packets;
 			by = ch->tx_stats.bytes;
 			er = ch->tx_stats.errors;
-			dr = ch->tx_stats.dropped;
 		} while (u64_stats_fetch_retry(&ch->tx_stats.syncp, start));
 		s->tx_packets += pk;
 		s->tx_bytes += by;
 		s->tx_errors += er;
+		do {
+			start = u64_stats_fetch_begin(&ch->xmit_stats.syncp);
+			dr = ch->xmit_stats.dropped;
+		} while (u64_stats_fetch_retry(&ch->xmit_stats.syncp, start));
 		s->tx_dropped += dr;
 		do {
 			start = u64_stats_fetch_begin(&ch->rx_stats.syncp);
@@ -296,10 +297,35 @@ static void wren_eth_set_rx_mode(struct net_device *netdev)
 	schedule_work(&priv->rx_mode_work);
 }
 
+/* Recovery from a TX timeout (wren_tx_timeout): destroy and recreate
+ * every channel, which drops what the stalled rings held.
+ */
+static void wren_eth_tx_timeout_work(struct work_struct *work)
+{
+	struct wren_eth_priv *priv = container_of(work, struct wren_eth_priv,
+						  tx_timeout_work);
+	struct net_device *netdev = priv->netdev;
+	int err;
+
+	rtnl_lock();
+	if (!netif_running(netdev) || wren_is_dead(priv->wdev))
+		goto out;
+	err = wren_eth_reconfigure(priv, priv->req_chans, priv->tx_ring_size,
+				   priv->rx_ring_size);
+	priv->tx_timeout_resets++;
+	if (err)
+		netdev_err(netdev, "channel reset after a TX timeout failed: %d\n", err);
+	else
+		netdev_info(netdev, "channels reset after a TX timeout\n");
+out:
+	rtnl_unlock();
+}
+
 static const struct net_device_ops wren_netdev_ops = {
 	.ndo_open		= wren_eth_open,
 	.ndo_stop		= wren_eth_stop,
 	.ndo_start_xmit		= wren_start_xmit,
+	.ndo_tx_timeout		= wren_tx_timeout,
 	.ndo_get_stats64	= wren_eth_get_stats64,
 	.ndo_change_mtu		= wren_eth_change_mtu,
 	.ndo_set_mac_address	= wren_eth_set_mac,
@@ -355,6 +381,8 @@ int wren_eth_probe(struct wren_dev *wdev)
 	priv->tx_ring_size = WREN_ETH_DEF_TX_RING;
 	priv->rx_ring_size = WREN_ETH_DEF_RX_RING;
 	INIT_WORK(&priv->rx_mode_work, wren_eth_rx_mode_work);
+	INIT_WORK(&priv->tx_timeout_work, wren_eth_tx_timeout_work);
+	priv->rss_hash_types = WREN_RSS_HASH_DEFAULT;
 	netdev_rss_key_fill(priv->rss_key, sizeof(priv->rss_key));
 	for (i = 0; i < WREN_RSS_TABLE_MAX; i++)
 		priv->rss_table[i] = ethtool_rxfh_indir_default(i, max);
@@ -369,6 +397,7 @@ int wren_eth_probe(struct wren_dev *wdev)
 		priv->chans[i].dmadev = &wdev->pdev->dev;
 		u64_stats_init(&priv->chans[i].tx_stats.syncp);
 		u64_stats_init(&priv->chans[i].rx_stats.syncp);
+		u64_stats_init(&priv->chans[i].xmit_stats.syncp);
 	}
 
 	netdev->netdev_ops = &wren_netdev_ops;
@@ -387,6 +416,14 @@ int wren_eth_probe(struct wren_dev *wdev)
 		eth_hw_addr_random(netdev);
 	}
 	netif_carrier_off(netdev);
+	netdev->watchdog_timeo = WREN_ETH_TX_TIMEOUT;
+
+	/* The port starts at the device's default MTU; make it ours before
+	 * anyone can open the interface.
+	 */
+	err = wren_eth_change_mtu(netdev, netdev->mtu);
+	if (err)
+		dev_warn(&wdev->pdev->dev, "cannot set the port MTU: %d\n", err);
 
 	wdev->eth = priv;
 	err = register_netdev(netdev);
@@ -394,12 +431,6 @@ int wren_eth_probe(struct wren_dev *wdev)
 		wdev->eth = NULL;
 		goto err_free;
 	}
-	/* The port starts at the device's default MTU; make it ours. */
-	rtnl_lock();
-	err = wren_eth_change_mtu(netdev, netdev->mtu);
-	rtnl_unlock();
-	if (err)
-		netdev_warn(netdev, "cannot set the port MTU: %d\n", err);
 	netdev_info(netdev, "Wren Ethernet %pM, %u queue pairs, max MTU %u\n",
 		    netdev->dev_addr, max, netdev->max_mtu);
 	return 0;
@@ -418,6 +449,7 @@ void wren_eth_remove(struct wren_dev *wdev)
 		return;
 	unregister_netdev(priv->netdev);
 	cancel_work_sync(&priv->rx_mode_work);
+	cancel_work_sync(&priv->tx_timeout_work);
 	/* The management interrupt may be passing a port event on. */
 	WRITE_ONCE(wdev->eth, NULL);
 	synchronize_irq(pci_irq_vector(wdev->pdev, 0));

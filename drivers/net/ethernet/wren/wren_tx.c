@@ -106,10 +106,15 @@ netdev_tx_t wren_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 	dma_addr_t dma;
 
 	if (unlikely(wren_tx_free(ch) < nfrags + 1)) {
+		/* wren_tx_maybe_stop keeps room for the largest packet, so
+		 * a full ring at this point is a driver bug.
+		 */
 		netif_tx_stop_queue(ch->nq);
-		u64_stats_update_begin(&ch->tx_stats.syncp);
-		ch->tx_stats.busy++;
-		u64_stats_update_end(&ch->tx_stats.syncp);
+		netdev_err_once(netdev, "TX queue %u awake with a full ring\n",
+				ch->index);
+		u64_stats_update_begin(&ch->xmit_stats.syncp);
+		ch->xmit_stats.busy++;
+		u64_stats_update_end(&ch->xmit_stats.syncp);
 		return NETDEV_TX_BUSY;
 	}
 	if (skb_put_padto(skb, ETH_ZLEN))
@@ -179,12 +184,12 @@ netdev_tx_t wren_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 	skb_tx_timestamp(skb);
 	WRITE_ONCE(ch->tx_pi, pi);
 
-	u64_stats_update_begin(&ch->tx_stats.syncp);
+	u64_stats_update_begin(&ch->xmit_stats.syncp);
 	if (offload_flags & WREN_ETH_TX_F_TSO)
-		ch->tx_stats.tso++;
+		ch->xmit_stats.tso++;
 	else if (offload_flags)
-		ch->tx_stats.csum++;
-	u64_stats_update_end(&ch->tx_stats.syncp);
+		ch->xmit_stats.csum++;
+	u64_stats_update_end(&ch->xmit_stats.syncp);
 
 	wren_tx_maybe_stop(ch);
 	if (__netdev_tx_sent_queue(ch->nq, bytes, netdev_xmit_more()))
@@ -199,9 +204,9 @@ unwind:
 dropped:
 	dev_kfree_skb_any(skb);
 dropped_freed:
-	u64_stats_update_begin(&ch->tx_stats.syncp);
-	ch->tx_stats.dropped++;
-	u64_stats_update_end(&ch->tx_stats.syncp);
+	u64_stats_update_begin(&ch->xmit_stats.syncp);
+	ch->xmit_stats.dropped++;
+	u64_stats_update_end(&ch->xmit_stats.syncp);
 	/* A batch may have ended on this packet: flush what is posted. */
 	if (!netdev_xmit_more())
 		wren_tx_ring_doorbell(ch);
@@ -259,4 +264,31 @@ void wren_tx_free_all(struct wren_channel *ch)
 		ch->tx_ci++;
 	}
 	netdev_tx_reset_queue(ch->nq);
+}
+
+/* The stack's watchdog found queue @txqueue stopped for longer than
+ * watchdog_timeo.  Called from a timer with the queues frozen: say what
+ * the ring looked like, count it, and leave the recovery (a reopen of
+ * the channels, which sleeps on admin commands) to a work item.
+ */
+void wren_tx_timeout(struct net_device *netdev, unsigned int txqueue)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	struct wren_channel *ch;
+
+	if (txqueue >= priv->num_chans || !priv->chans_open) {
+		netdev_err(netdev, "TX timeout on queue %u, which is not open\n",
+			   txqueue);
+		return;
+	}
+	ch = &priv->chans[txqueue];
+	netdev_err(netdev,
+		   "TX timeout on queue %u: txqn %u pi %u ci %u free %u/%u, cqn %u cq_ci %u, stopped %d; resetting the channels\n",
+		   txqueue, ch->txqn, READ_ONCE(ch->tx_pi), READ_ONCE(ch->tx_ci),
+		   wren_tx_free(ch), ch->tx_size, ch->cqn, READ_ONCE(ch->cq_ci),
+		   netif_xmit_stopped(ch->nq));
+	u64_stats_update_begin(&ch->xmit_stats.syncp);
+	ch->xmit_stats.timeouts++;
+	u64_stats_update_end(&ch->xmit_stats.syncp);
+	schedule_work(&priv->tx_timeout_work);
 }
