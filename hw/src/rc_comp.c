@@ -152,6 +152,8 @@ static bool ack_before(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
 			continue;
 		if (d <= 0)
 			break;
+		if (is_rd_atomic(w->opcode) && (uint32_t)d < w->npkts)
+			break;	/* a response of this READ itself */
 		if (is_rd_atomic(w->opcode)) {
 			/* Its response never came, yet later PSNs were ACKed. */
 			hw->cnt_rdma[WREN_RDMA_CNT_IMPLIED_NAK_SEQ_ERR]++;

@@ -32,6 +32,7 @@ int main(void)
 	test_eth_err();
 	test_roce_wire();
 	test_roce_rc();
+	test_roce_ops();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();

@@ -143,7 +143,7 @@ void ro_settle(struct ro_pair *p, uint64_t max_ns)
 	struct th *h0 = p->n[0].d->h, *h1 = p->n[1].d->h;
 	uint64_t end = h0->now_ns + max_ns;
 
-	for (unsigned int it = 0; it < 10000000; it++) {
+	for (unsigned int it = 0; it < 1000000; it++) {
 		bool moved = false;
 
 		while (p->qlen && !p->hold) {

@@ -32,5 +32,6 @@ void test_eth_fuzz(void);
 void test_fuzz(void);
 void test_roce_wire(void);
 void test_roce_rc(void);
+void test_roce_ops(void);
 
 #endif
