@@ -2,8 +2,8 @@
 /*
  * The Ethernet port's state: the wire's link (wrenhw_set_link, PHY status
  * frames), the driver's admin state, and DIAG link flaps.  The port is
- * ACTIVE when all three allow it; every change of that is one
- * WREN_EVENT_PORT_STATE.
+ * ACTIVE when all three allow it; every change of that, and every new
+ * speed while it stays ACTIVE, is one WREN_EVENT_PORT_STATE.
  */
 #include "wrenhw_int.h"
 
@@ -43,8 +43,19 @@ void whw_port_timer(struct wrenhw *hw, uint64_t now)
 
 void wrenhw_set_link(struct wrenhw *hw, bool up, unsigned int speed_mbps)
 {
+	bool was_active = hw->port.reported_active;
+	bool new_speed = speed_mbps && speed_mbps != hw->port.phys_speed;
+
 	hw->port.phys_up = up;
 	if (speed_mbps)
 		hw->port.phys_speed = speed_mbps;
 	whw_port_update(hw);
+	/*
+	 * The contract announces speed changes too: a link that stays up at
+	 * a new rate (the fabric's `rate` command) is one more ACTIVE event,
+	 * or the driver would keep reporting the old speed.
+	 */
+	if (new_speed && was_active && hw->port.reported_active)
+		whw_aeq_post(hw, WREN_EVENT_PORT_STATE, WREN_PORT_ACTIVE,
+			     hw->port.phys_speed, 0);
 }

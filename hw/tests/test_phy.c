@@ -78,6 +78,19 @@ void test_phy(void)
 	       "QUERY_PORT: ACTIVE, 100000 Mb/s");
 	wrenhw_rx_frame(d->h->hw, f, 26);
 	tap_ok(!td_aeq_poll(d, &e), "the same state again posts nothing");
+	phy_frame(f, 1, 25000);
+	wrenhw_rx_frame(d->h->hw, f, 26);
+	tap_ok(td_aeq_poll(d, &e) && e.type == WREN_EVENT_PORT_STATE &&
+	       e.sub == WREN_PORT_ACTIVE && e.data == 25000 &&
+	       !td_aeq_poll(d, &e),
+	       "new speed while up: one PORT_STATE ACTIVE with 25000 Mb/s");
+	td_cmd(d, WREN_AQ_OP_QUERY_PORT, NULL, 0, NULL, 0, &p, sizeof(p));
+	tap_ok(p.state == WREN_PORT_ACTIVE && p.speed_mbps == 25000,
+	       "QUERY_PORT: ACTIVE, 25000 Mb/s");
+	phy_frame(f, 1, 100000);
+	wrenhw_rx_frame(d->h->hw, f, 26);
+	tap_ok(td_aeq_poll(d, &e) && e.data == 100000 && !td_aeq_poll(d, &e),
+	       "and back to 100000 Mb/s: one more event");
 
 	/* Ordinary frames: counted and dropped (no RX engine yet). */
 	memset(f, 0xff, 6);
