@@ -33,5 +33,6 @@ void test_fuzz(void);
 void test_roce_wire(void);
 void test_roce_rc(void);
 void test_roce_ops(void);
+void test_roce_err(void);
 
 #endif
