@@ -5,6 +5,9 @@
 # $BUILD/check/provider.tap:
 #   - the WQE/CQE encoding unit test (providers/wren/tests, compiled
 #     against include/linux/wren with ASan/UBSan), one TAP line per case;
+#   - the data path test (providers/wren/tests/datapath_test.c: the
+#     provider posting into rings in plain memory, the test playing the
+#     NIC), compiled against the rdma-core build;
 #   - rdma-core 56.1 builds with libwren (-Werror) and the result is what
 #     the guests need: the provider plugin and its driver file, pyverbs,
 #     and Debian's perftest resolving libibverbs from the build.
@@ -57,6 +60,32 @@ result() {
 		result 1 "rdma-core 56.1 builds with libwren (-Werror)"
 	fi
 	R=$BUILD/rdma-core
+	# The data path against rings and a doorbell page in plain memory,
+	# compiled with rdma-core's own warning flags and the sanitizers.
+	bin=$BUILD/provider/datapath_test
+	if gcc -std=gnu11 -O1 -g -Werror -Wall -Wextra -Wno-sign-compare \
+		-Wno-unused-parameter -Wmissing-prototypes -Wmissing-declarations \
+		-Wwrite-strings -Wformat=2 -Wshadow -Wstrict-prototypes \
+		-Wold-style-definition -Wredundant-decls \
+		-fsanitize=address,undefined -fno-sanitize-recover=all \
+		-include "$R/include/config.h" -I"$R/include" -I"$TOP/include" \
+		-I"$TOP/providers/wren" -o "$bin" \
+		"$TOP/providers/wren/tests/datapath_test.c" -L"$R/lib" -libverbs \
+		-lpthread -Wl,-rpath,"$(readlink -f "$R/lib")" >>"$log" 2>&1; then
+		"$bin" >"$BUILD/provider/datapath_test.tap" 2>&1
+		rc=$?
+		while IFS= read -r line; do
+			case $line in
+			"ok "*) result 0 "datapath: ${line#* - }" ;;
+			"not ok "*) result 1 "datapath: ${line#* - }" ;;
+			esac
+		done <"$BUILD/provider/datapath_test.tap"
+		result "$rc" "datapath test exits 0"
+	else
+		tail -30 "$log" >&2
+		result 1 "datapath test compiles warning-free against the build"
+	fi
+
 	# Providers export nothing (a constructor registers them); what ties
 	# one to its libibverbs is the private ABI it imports.
 	readelf -W --dyn-syms "$R/lib/libwren-rdmav34.so" 2>/dev/null |

@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Host test of libwren's data path without a NIC: the provider's own code
+ * (compiled in here, so that its static functions are reachable) posts
+ * into rings in plain memory and rings doorbells into a page of plain
+ * memory; the test plays the device - it reads WQEs and doorbells the way
+ * the contract defines them and writes CQEs with the owner/phase bit - and
+ * checks what verbs users see: wr_ids, opcodes, flags, statuses, queue-full
+ * errors, unsignalled completions retired in order, phase wrap-around, SRQ
+ * slots freed out of order, the ibv_wr_* and ibv_cq_ex interfaces and CQ
+ * arming.  Links against the bench's rdma-core build (make rdma-core).
+ * TAP output.
+ */
+#include "../wren.c"
+#include "../cq.c"
+#include "../post.c"
+#include "../qp.c"
+#include "../verbs.c"
+
+#include <stdio.h>
+
+static int test_no, failures;
+
+static void ok(int cond, const char *what)
+{
+	test_no++;
+	if (!cond)
+		failures++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", test_no, what);
+}
+
+static uint64_t db_read(struct wren_context *ctx, unsigned int off)
+{
+	return le64toh(*(uint64_t *)((uint8_t *)ctx->db_page + off));
+}
+
+static void *zalloc_pages(size_t len)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, 4096, len))
+		abort();
+	memset(p, 0, len);
+	return p;
+}
+
+static struct wren_context ctx;
+static struct wren_cq cq;
+static struct wren_qp qp;
+
+static void setup(void)
+{
+	ctx.db_page = zalloc_pages(4096);
+	ctx.db_length = 4096;
+	ctx.page_size = 4096;
+	ctx.max_inline = 256;
+	ctx.max_sge = 16;
+	pthread_mutex_init(&ctx.qp_table_mutex, NULL);
+
+	cq.verbs_cq.cq.context = &ctx.ibv_ctx.context;
+	pthread_spin_init(&cq.lock, PTHREAD_PROCESS_PRIVATE);
+	cq.log_size = 2;			/* 4 entries: wraps often */
+	cq.buf.addr = zalloc_pages(4096);
+	cq.ring = cq.buf.addr;
+	cq.dbrec = (struct wren_cq_dbrec *)((uint8_t *)cq.buf.addr + 128);
+	cq.cqn = 7;
+
+	qp.verbs_qp.qp.context = &ctx.ibv_ctx.context;
+	qp.verbs_qp.qp.send_cq = &cq.verbs_cq.cq;
+	qp.verbs_qp.qp.recv_cq = &cq.verbs_cq.cq;
+	qp.verbs_qp.qp.state = IBV_QPS_RTS;
+	qp.verbs_qp.qp.qp_num = 0x42;
+	qp.qpn = 0x42;
+	if (wren_wq_init(&qp.sq, 8, 7, 15) || wren_wq_init(&qp.rq, 4, 6, 15))
+		abort();
+	qp.sq.max_sge = wren_sq_max_sge(7);
+	qp.rq.max_sge = wren_rq_max_sge(6);
+	qp.max_inline = wren_sq_max_inline(7);
+	qp.buf.addr = zalloc_pages(8192);
+	qp.sq.ring = qp.buf.addr;
+	qp.rq.ring = (uint8_t *)qp.buf.addr + 4096;
+	qp.dbrec = (struct wren_qp_dbrec *)((uint8_t *)qp.buf.addr + 4096 + 256);
+	if (wren_store_qp(&ctx, &qp))
+		abort();
+}
+
+/* The device's side: write a CQE at the CQ's next producer slot. */
+static uint32_t dev_cq_pi;
+
+static void dev_cqe(uint8_t opcode, uint8_t status, uint32_t wqe_idx,
+		    uint16_t flags, uint32_t byte_len, uint32_t imm_be)
+{
+	uint32_t mask = (1u << cq.log_size) - 1;
+	struct wren_cqe *e = &cq.ring[dev_cq_pi & mask];
+	uint8_t phase = ((dev_cq_pi >> cq.log_size) & 1) ^ 1;
+
+	memset(e, 0, sizeof(*e) - 1);
+	e->byte_len = htole32(byte_len);
+	e->imm_data = imm_be;
+	e->qpn = htole32(qp.qpn);
+	e->wqe_idx = htole16(wqe_idx);
+	e->flags = htole16(flags);
+	e->opcode = opcode;
+	e->status = status;
+	e->owner = phase;			/* last, as the device does */
+	dev_cq_pi++;
+}
+
+static struct ibv_send_wr send_wr(uint64_t wr_id, enum ibv_wr_opcode op,
+				  struct ibv_sge *sge, unsigned int flags)
+{
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id, .opcode = op, .sg_list = sge,
+		.num_sge = sge ? 1 : 0, .send_flags = flags,
+	};
+	return wr;
+}
+
+static void test_post_send(void)
+{
+	struct ibv_sge sge = { .addr = 0x1000, .length = 100, .lkey = 0x55 };
+	struct ibv_send_wr wr[3], *bad = NULL;
+	uint8_t *w;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		wr[i] = send_wr(100 + i, IBV_WR_SEND, &sge,
+				i == 2 ? IBV_SEND_SIGNALED : 0);
+		wr[i].next = i < 2 ? &wr[i + 1] : NULL;
+	}
+	ok(wren_post_send(&qp.verbs_qp.qp, wr, &bad) == 0, "post 3 SENDs");
+	w = wren_wq_slot(&qp.sq, 2);
+	ok(w[0] == WREN_WQE_SEND && w[1] == WREN_WQE_F_SIGNALED && w[2] == 1 &&
+	   le16toh(*(uint16_t *)(w + 4)) == 2,
+	   "WQE 2: SEND, signalled, one data segment, wqe_idx 2");
+	ok(le64toh(*(uint64_t *)(w + 16)) == 0x1000 &&
+	   le32toh(*(uint32_t *)(w + 24)) == 100 &&
+	   le32toh(*(uint32_t *)(w + 28)) == 0x55,
+	   "RC SEND: the SGE right after the control segment");
+	ok(((uint8_t *)wren_wq_slot(&qp.sq, 0))[1] == 0,
+	   "WQE 0 unsignalled");
+	ok(db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x42, 0, 3),
+	   "one SQ doorbell: qpn 0x42, producer index 3");
+
+	dev_cqe(WREN_WQE_SEND, WREN_CQE_SUCCESS, 2, 0, 0, 0);
+	{
+		struct ibv_wc wc[4];
+		int n = wren_poll_cq(&cq.verbs_cq.cq, 4, wc);
+
+		ok(n == 1 && wc[0].wr_id == 102 && wc[0].status == IBV_WC_SUCCESS &&
+		   wc[0].opcode == IBV_WC_SEND && wc[0].qp_num == 0x42,
+		   "the signalled WQE's CQE gives its wr_id, SEND, success");
+		ok(qp.sq.tail == 3 && le32toh(cq.dbrec->ci) == 1,
+		   "it retires the unsignalled WQEs before it; CQ ci published");
+		ok(wren_poll_cq(&cq.verbs_cq.cq, 4, wc) == 0,
+		   "an unwritten slot polls as empty");
+	}
+
+	/* 8 slots, 0 outstanding: 8 fit, the 9th does not. */
+	{
+		struct ibv_send_wr many[9];
+
+		for (i = 0; i < 9; i++) {
+			many[i] = send_wr(200 + i, IBV_WR_SEND, &sge, 0);
+			many[i].next = i < 8 ? &many[i + 1] : NULL;
+		}
+		bad = NULL;
+		ok(wren_post_send(&qp.verbs_qp.qp, many, &bad) == ENOMEM &&
+		   bad == &many[8] && qp.sq.pi == 11,
+		   "a full SQ refuses the 9th WR with ENOMEM and bad_wr");
+		ok(db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x42, 0, 11),
+		   "the 8 that fit were rung");
+	}
+	/*
+	 * The device fails WQE 5 (unsignalled) and flushes the rest; the CQ
+	 * has 4 slots, so the test polls as the device goes, across wraps.
+	 */
+	{
+		struct ibv_wc wc[8];
+		int n = 0, got;
+
+		dev_cqe(WREN_WQE_SEND, WREN_CQE_REM_ACCESS_ERR, 5, 0, 0, 0);
+		for (i = 6; i < 11; i++) {
+			dev_cqe(WREN_WQE_SEND, WREN_CQE_WR_FLUSH_ERR, i, 0, 0, 0);
+			if (i % 2)
+				continue;
+			while ((got = wren_poll_cq(&cq.verbs_cq.cq, 2, wc + n)) > 0)
+				n += got;
+		}
+		while ((got = wren_poll_cq(&cq.verbs_cq.cq, 2, wc + n)) > 0)
+			n += got;
+		ok(n == 6 && wc[0].wr_id == 202 &&
+		   wc[0].status == IBV_WC_REM_ACCESS_ERR &&
+		   wc[1].wr_id == 203 && wc[1].status == IBV_WC_WR_FLUSH_ERR &&
+		   wc[5].wr_id == 207,
+		   "an error CQE of an unsignalled WQE and the flushes, across CQ wraps");
+		ok(qp.sq.tail == 11, "all of them retired");
+	}
+}
+
+static void test_wqe_layouts(void)
+{
+	char data[40];
+	struct ibv_sge isge = { .addr = (uintptr_t)data, .length = 40 };
+	struct ibv_sge asge = { .addr = 0x2000, .length = 8, .lkey = 9 };
+	struct ibv_send_wr wr, *bad;
+	uint8_t *w;
+	uint32_t idx;
+
+	memset(data, 'x', sizeof(data));
+	wr = send_wr(1, IBV_WR_RDMA_WRITE_WITH_IMM, &isge,
+		     IBV_SEND_INLINE | IBV_SEND_SIGNALED);
+	wr.wr.rdma.remote_addr = 0xabcdef000ull;
+	wr.wr.rdma.rkey = 0x1234;
+	wr.imm_data = htobe32(0x01020304);
+	idx = qp.sq.pi;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == 0,
+	   "post an inline RDMA WRITE with immediate");
+	w = wren_wq_slot(&qp.sq, idx);
+	ok(w[0] == WREN_WQE_RDMA_WRITE_IMM &&
+	   w[1] == (WREN_WQE_F_SIGNALED | WREN_WQE_F_INLINE) && w[2] == 4 &&
+	   !memcmp(w + 8, "\x01\x02\x03\x04", 4),
+	   "ctrl: opcode, INLINE flag, ds_count 1 + 3, imm in network order");
+	ok(le64toh(*(uint64_t *)(w + 16)) == 0xabcdef000ull &&
+	   le32toh(*(uint32_t *)(w + 24)) == 0x1234 &&
+	   le32toh(*(uint32_t *)(w + 32)) == 40 && !memcmp(w + 48, data, 40) &&
+	   w[88] == 0 && w[95] == 0,
+	   "raddr at 16, inline header at 32, 40 bytes at 48, zero padding");
+
+	wr = send_wr(2, IBV_WR_ATOMIC_CMP_AND_SWP, &asge, IBV_SEND_SIGNALED);
+	wr.wr.atomic.remote_addr = 0x8000;
+	wr.wr.atomic.rkey = 3;
+	wr.wr.atomic.compare_add = 11;
+	wr.wr.atomic.swap = 22;
+	idx = qp.sq.pi;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == 0, "post a CMP_SWP");
+	w = wren_wq_slot(&qp.sq, idx);
+	ok(w[0] == WREN_WQE_ATOMIC_CMP_SWP && w[2] == 1 &&
+	   le64toh(*(uint64_t *)(w + 32)) == 22 &&
+	   le64toh(*(uint64_t *)(w + 40)) == 11 &&
+	   le64toh(*(uint64_t *)(w + 48)) == 0x2000 &&
+	   le32toh(*(uint32_t *)(w + 56)) == 8,
+	   "atomic: swap at 32, compare at 40, the 8-byte SGE at 48");
+
+	asge.length = 4;
+	bad = NULL;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL && bad == &wr,
+	   "an atomic with a 4-byte SGE is refused");
+	isge.length = qp.max_inline + 1;
+	wr = send_wr(3, IBV_WR_SEND, &isge, IBV_SEND_INLINE);
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL,
+	   "inline beyond max_inline is refused");
+	wr = send_wr(4, IBV_WR_RDMA_READ, &isge, IBV_SEND_INLINE);
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL,
+	   "inline RDMA READ is refused");
+	qp.verbs_qp.qp.state = IBV_QPS_RTR;
+	wr = send_wr(5, IBV_WR_SEND, NULL, 0);
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL,
+	   "a send before RTS is refused");
+	qp.verbs_qp.qp.state = IBV_QPS_RTS;
+
+	dev_cqe(WREN_WQE_RDMA_WRITE_IMM, WREN_CQE_SUCCESS, idx - 1, 0, 0, 0);
+	dev_cqe(WREN_WQE_ATOMIC_CMP_SWP, WREN_CQE_SUCCESS, idx, 0, 8, 0);
+	{
+		struct ibv_wc wc[2];
+
+		ok(wren_poll_cq(&cq.verbs_cq.cq, 2, wc) == 2 &&
+		   wc[0].wr_id == 1 && wc[0].opcode == IBV_WC_RDMA_WRITE &&
+		   wc[1].wr_id == 2 && wc[1].opcode == IBV_WC_COMP_SWAP,
+		   "RDMA WRITE and CMP_SWP completions");
+	}
+}
+
+static void test_recv(void)
+{
+	struct ibv_sge sge[2] = { { 0x3000, 64, 1 }, { 0x4000, 64, 2 } };
+	struct ibv_recv_wr wr[5], *bad = NULL;
+	uint8_t *r;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		wr[i] = (struct ibv_recv_wr){ .wr_id = 300 + i, .sg_list = sge,
+					      .num_sge = 2 };
+		wr[i].next = i < 4 ? &wr[i + 1] : NULL;
+	}
+	ok(wren_post_recv(&qp.verbs_qp.qp, wr, &bad) == ENOMEM &&
+	   bad == &wr[4] && le32toh(qp.dbrec->rq_pi) == 4,
+	   "4 receives fit a 4-entry RQ; producer index in the doorbell record");
+	r = wren_wq_slot(&qp.rq, 1);
+	ok(r[0] == 2 && le16toh(*(uint16_t *)(r + 2)) == 1 &&
+	   le64toh(*(uint64_t *)(r + 32)) == 0x4000,
+	   "RQE: ds_count 2, wqe_idx 1, SGEs after the 16-byte header");
+
+	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 0, WREN_CQE_F_IMM, 77,
+		htobe32(0xcafe));
+	dev_cqe(WREN_CQE_OP_RECV_RDMA_IMM, WREN_CQE_SUCCESS, 1, WREN_CQE_F_IMM,
+		0, htobe32(5));
+	{
+		struct ibv_wc wc[2];
+
+		ok(wren_poll_cq(&cq.verbs_cq.cq, 2, wc) == 2 &&
+		   wc[0].wr_id == 300 && wc[0].opcode == IBV_WC_RECV &&
+		   wc[0].byte_len == 77 && (wc[0].wc_flags & IBV_WC_WITH_IMM) &&
+		   wc[0].imm_data == htobe32(0xcafe) &&
+		   wc[1].wr_id == 301 && wc[1].opcode == IBV_WC_RECV_RDMA_WITH_IMM,
+		   "receive completions: RECV with imm, RECV_RDMA_WITH_IMM");
+		ok(qp.rq.tail == 2, "RQ slots freed in order");
+	}
+	bad = NULL;
+	ok(wren_post_recv(&qp.verbs_qp.qp, &wr[4], &bad) == 0 &&
+	   le32toh(qp.dbrec->rq_pi) == 5,
+	   "a freed slot takes a new receive");
+}
+
+static void test_srq(void)
+{
+	struct wren_srq srq = {};
+	struct wren_qp sqp = {};
+	struct ibv_sge sge = { 0x5000, 32, 4 };
+	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+	int i, n = 0;
+
+	srq.wq.entries = 4;
+	srq.wq.log_size = 2;
+	srq.wq.wqe_shift = 6;
+	srq.wq.max_sge = 3;
+	srq.wq.wrid = calloc(4, sizeof(uint64_t));
+	srq.busy = calloc(4, 1);
+	srq.wq.ring = zalloc_pages(4096);
+	srq.dbrec = zalloc_pages(4096);
+	pthread_spin_init(&srq.wq.lock, PTHREAD_PROCESS_PRIVATE);
+
+	for (i = 0; i < 5; i++) {
+		wr.wr_id = 400 + i;
+		if (wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == 0)
+			n++;
+	}
+	ok(n == 4 && le32toh(srq.dbrec->pi) == 4, "4 receives fill a 4-entry SRQ");
+
+	/* Two QPs consumed slots 0 and 1; slot 1 completes first. */
+	sqp.srq = &srq;
+	ok(wren_cqe_wr_id(&sqp, &(struct wren_cqe){ .opcode = WREN_CQE_OP_RECV,
+						    .wqe_idx = htole16(1) }) == 401,
+	   "an SRQ completion out of order finds its wr_id");
+	wr.wr_id = 404;
+	ok(wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == ENOMEM,
+	   "slot 0 still busy: the SRQ refuses a new receive");
+	ok(wren_cqe_wr_id(&sqp, &(struct wren_cqe){ .opcode = WREN_CQE_OP_RECV,
+						    .wqe_idx = htole16(0) }) == 400,
+	   "slot 0 completes");
+	ok(wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == 0 &&
+	   wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == 0 &&
+	   wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == ENOMEM,
+	   "slots 0 and 1 take new receives, slot 2 is still busy");
+	pthread_spin_destroy(&srq.wq.lock);
+	free(srq.wq.ring);
+	free(srq.dbrec);
+	free(srq.busy);
+	free(srq.wq.wrid);
+}
+
+static void test_wr_api(void)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_SEND,
+	};
+	struct ibv_qp_ex *qpx = &qp.verbs_qp.qp_ex;
+	uint32_t start, tail;
+	char buf[300], hello[] = "hello";
+	uint8_t *w;
+
+	/* Drain what earlier tests left outstanding. */
+	tail = qp.sq.pi;
+	qp.sq.tail = tail;
+	wren_qp_fill_wr_ops(&qp, &attr);
+	ok(qpx->wr_rdma_write && qpx->wr_send && !qpx->wr_rdma_read &&
+	   !qpx->wr_atomic_cmp_swp,
+	   "ibv_qp_ex ops follow send_ops_flags");
+
+	start = qp.sq.pi;
+	ibv_wr_start(qpx);
+	qpx->wr_id = 500;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(qpx, 0x77, 0x9000);
+	ibv_wr_set_sge(qpx, 0x33, 0x6000, 4096);
+	qpx->wr_id = 501;
+	qpx->wr_flags = 0;
+	ibv_wr_send(qpx);
+	ibv_wr_set_inline_data(qpx, hello, 5);
+	ok(ibv_wr_complete(qpx) == 0 && qp.sq.pi == start + 2 &&
+	   db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x42, 0, start + 2),
+	   "wr_start/rdma_write/send/wr_complete: 2 WQEs, one doorbell");
+	w = wren_wq_slot(&qp.sq, start);
+	ok(w[0] == WREN_WQE_RDMA_WRITE && w[1] == WREN_WQE_F_SIGNALED &&
+	   w[2] == 1 && le32toh(*(uint32_t *)(w + 24)) == 0x77 &&
+	   le64toh(*(uint64_t *)(w + 32)) == 0x6000,
+	   "wr_rdma_write + wr_set_sge layout");
+	w = wren_wq_slot(&qp.sq, start + 1);
+	ok(w[0] == WREN_WQE_SEND && w[1] == WREN_WQE_F_INLINE && w[2] == 2 &&
+	   le32toh(*(uint32_t *)(w + 16)) == 5 && !memcmp(w + 32, "hello", 5),
+	   "wr_send + wr_set_inline_data layout");
+
+	ibv_wr_start(qpx);
+	ibv_wr_send(qpx);
+	ibv_wr_abort(qpx);
+	ok(qp.sq.pi == start + 2, "wr_abort posts nothing");
+
+	memset(buf, 1, sizeof(buf));
+	ibv_wr_start(qpx);
+	ibv_wr_send(qpx);
+	ibv_wr_set_inline_data(qpx, buf, sizeof(buf));
+	ok(ibv_wr_complete(qpx) == EINVAL && qp.sq.pi == start + 2 &&
+	   db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x42, 0, start + 2),
+	   "a session with an error returns it and posts nothing");
+	qp.sq.tail = qp.sq.pi;
+}
+
+static void test_cq_ex_and_arm(void)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_QP_NUM,
+	};
+	struct ibv_cq_ex *cqx = &cq.verbs_cq.cq_ex;
+	struct ibv_poll_cq_attr pattr = {};
+	uint32_t idx = qp.sq.pi;
+	struct ibv_send_wr wr = send_wr(600, IBV_WR_RDMA_READ, NULL,
+					IBV_SEND_SIGNALED), *bad;
+	struct ibv_sge sge = { 0x7000, 16, 1 };
+
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wren_cq_fill_ops(&cq, &attr);
+	ok(cqx->read_byte_len && cqx->read_qp_num && !cqx->read_imm_data,
+	   "ibv_cq_ex readers follow wc_flags");
+	ok(ibv_start_poll(cqx, &pattr) == ENOENT, "start_poll on an empty CQ: ENOENT");
+	wren_post_send(&qp.verbs_qp.qp, &wr, &bad);
+	wr.wr_id = 601;
+	wren_post_send(&qp.verbs_qp.qp, &wr, &bad);
+	dev_cqe(WREN_WQE_RDMA_READ, WREN_CQE_SUCCESS, idx, 0, 16, 0);
+	dev_cqe(WREN_WQE_RDMA_READ, WREN_CQE_SUCCESS, idx + 1, 0, 16, 0);
+	ok(ibv_start_poll(cqx, &pattr) == 0 && cqx->wr_id == 600 &&
+	   cqx->status == IBV_WC_SUCCESS &&
+	   ibv_wc_read_opcode(cqx) == IBV_WC_RDMA_READ &&
+	   ibv_wc_read_byte_len(cqx) == 16 && ibv_wc_read_qp_num(cqx) == 0x42,
+	   "start_poll reads the first CQE");
+	ok(ibv_next_poll(cqx) == 0 && cqx->wr_id == 601 &&
+	   ibv_next_poll(cqx) == ENOENT,
+	   "next_poll reads the second, then ENOENT");
+	ibv_end_poll(cqx);
+	ok(le32toh(cq.dbrec->ci) == dev_cq_pi, "end_poll publishes the consumer index");
+
+	wren_arm_cq(&cq.verbs_cq.cq, 0);
+	ok(db_read(&ctx, WREN_DB_CQ) ==
+	   WREN_DB_VAL(7, WREN_DB_CQ_ARM_NEXT, dev_cq_pi),
+	   "req_notify_cq: CQ doorbell with ARM_NEXT and the consumer index");
+	wren_arm_cq(&cq.verbs_cq.cq, 1);
+	ok(db_read(&ctx, WREN_DB_CQ) ==
+	   WREN_DB_VAL(7, WREN_DB_CQ_ARM_SOLICITED, dev_cq_pi),
+	   "req_notify_cq(solicited_only): ARM_SOLICITED");
+}
+
+static void test_clean(void)
+{
+	struct ibv_wc wc;
+
+	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_WR_FLUSH_ERR, 2, 0, 0, 0);
+	wren_cq_clean(&cq, qp.qpn);
+	ok(wren_poll_cq(&cq.verbs_cq.cq, 1, &wc) == 0 && cq.ci == dev_cq_pi,
+	   "CQEs of a destroyed QP are dropped");
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	setup();
+	test_post_send();
+	test_wqe_layouts();
+	test_recv();
+	test_srq();
+	test_wr_api();
+	test_cq_ex_and_arm();
+	test_clean();
+	printf("1..%d\n", test_no);
+	return failures != 0;
+}
