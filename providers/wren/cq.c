@@ -21,7 +21,8 @@
 
 /*
  * The next CQE, copied out once the phase bit says the device wrote it;
- * the barrier keeps the other fields from being read before the owner.
+ * the barrier keeps the other fields from being read before the owner
+ * (the device writes the owner byte last).
  */
 static bool wren_cq_next(struct wren_cq *cq, struct wren_cqe *out)
 {

@@ -44,11 +44,16 @@ rdma_env_check() {
 	fi
 	for rdma_env_bin in "$WREN_RDMA_CORE/bin/ibv_devinfo" /usr/bin/ib_write_bw; do
 		[ -x "$rdma_env_bin" ] || continue
-		if ! ldd "$rdma_env_bin" 2>/dev/null |
-		     grep -q "libibverbs.so.1 => $WREN_RDMA_CORE/lib/"; then
-			echo "rdma-env: $rdma_env_bin does not load $WREN_RDMA_CORE/lib/libibverbs.so.1" >&2
-			return 1
-		fi
+		for rdma_env_lib in libibverbs.so.1 librdmacm.so.1; do
+			rdma_env_ldd=$(ldd "$rdma_env_bin" 2>/dev/null | grep "$rdma_env_lib =>")
+			[ -z "$rdma_env_ldd" ] && continue
+			case $rdma_env_ldd in
+			*"=> $WREN_RDMA_CORE/lib/$rdma_env_lib "*) ;;
+			*)
+				echo "rdma-env: $rdma_env_bin does not load $WREN_RDMA_CORE/lib/$rdma_env_lib" >&2
+				return 1 ;;
+			esac
+		done
 	done
 	return 0
 }
