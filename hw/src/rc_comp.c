@@ -131,7 +131,25 @@ static void progress(struct wrenhw *hw, struct whw_qp *qp)
 
 	r->retry_left = qp->attr.retry_cnt;
 	r->rnr_left = qp->attr.rnr_retry;
+	r->rewind_pending = false;
 	whw_timer_del(hw, &r->ack_timer);
+}
+
+/*
+ * Go back to @psn for an implied NAK (a later ACK or READ response showed
+ * a response missing) - once: the packets already on their way would
+ * each imply the same loss again, and a storm of re-requests follows.
+ */
+static void implied_nak(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
+{
+	struct whw_roce_qp *r = qp->roce;
+
+	hw->cnt_rdma[WREN_RDMA_CNT_IMPLIED_NAK_SEQ_ERR]++;
+	if (r->rewind_pending && r->rewind_psn == psn)
+		return;
+	r->rewind_pending = true;
+	r->rewind_psn = psn;
+	whw_req_retransmit(hw, qp, psn);
 }
 
 /*
@@ -156,11 +174,9 @@ static bool ack_before(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
 			break;	/* a response of this READ itself */
 		if (is_rd_atomic(w->opcode)) {
 			/* Its response never came, yet later PSNs were ACKed. */
-			hw->cnt_rdma[WREN_RDMA_CNT_IMPLIED_NAK_SEQ_ERR]++;
 			if (moved)
 				progress(hw, qp);
-			whw_req_retransmit(hw, qp, whw_psn_add(w->first_psn,
-							       w->acked));
+			implied_nak(hw, qp, whw_psn_add(w->first_psn, w->acked));
 			return false;
 		}
 		if ((uint32_t)d >= w->npkts) {
@@ -263,11 +279,8 @@ static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 	if (d < 0)
 		return;		/* duplicate */
 	if (d > 0) {
-		/* A response was lost: ask again from the missing one, once. */
-		hw->cnt_rdma[WREN_RDMA_CNT_IMPLIED_NAK_SEQ_ERR]++;
-		if (w->sent)
-			whw_req_retransmit(hw, qp, whw_psn_add(w->first_psn,
-							       w->acked));
+		/* A response was lost: ask again from the missing one. */
+		implied_nak(hw, qp, whw_psn_add(w->first_psn, w->acked));
 		return;
 	}
 	i = w->acked;
@@ -361,6 +374,7 @@ void whw_comp_timer_fn(struct wrenhw *hw, struct whw_timer *t)
 		return;
 	}
 	r->retry_left--;
+	r->rewind_pending = false;
 	whw_req_retransmit(hw, qp, whw_req_una(qp));
 }
 

@@ -296,6 +296,9 @@ struct whw_roce_qp {
 	uint8_t retry_left, rnr_left;
 	bool rnr_wait;
 	uint32_t rnr_psn_pending;	/* where to go back after the RNR wait */
+	/* An implied NAK already went back here; no progress since. */
+	bool rewind_pending;
+	uint32_t rewind_psn;
 	uint32_t rd_out;	/* READ/atomic WQEs started, not done */
 	bool drain_notify;
 	struct whw_timer ack_timer;

@@ -34,6 +34,7 @@ int main(void)
 	test_roce_rc();
 	test_roce_ops();
 	test_roce_err();
+	test_roce_loss();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();

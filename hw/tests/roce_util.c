@@ -46,6 +46,7 @@ void ro_pair_init(struct ro_pair *p)
 	memset(p, 0, sizeof(*p));
 	p->q = calloc(RO_MAX_QUEUE, sizeof(*p->q));
 	p->only_from = -1;
+	p->rng = 0x2545f491;
 	for (int i = 0; i < 2; i++) {
 		struct ro_node *n = &p->n[i];
 		struct wrenhw_config cfg;
@@ -129,8 +130,14 @@ static bool lose(struct ro_pair *p, struct ro_frame *f, int from)
 		p->drop_next--;
 		return true;
 	}
-	if (p->drop_every && p->sent % p->drop_every == 0)
-		return true;
+	if (p->drop_every) {
+		/* Random, not periodic: a period can alias with the protocol. */
+		p->rng ^= p->rng << 13;
+		p->rng ^= p->rng >> 17;
+		p->rng ^= p->rng << 5;
+		if (p->rng % p->drop_every == 0)
+			return true;
+	}
 	if (p->corrupt_next && f->len > 20) {
 		p->corrupt_next--;
 		f->data[f->len - 6] ^= 0x40;

@@ -74,7 +74,8 @@ struct ro_pair {
 	unsigned int qhead, qlen;
 	/* Loss and corruption: drop frame number k (counted from 1) ... */
 	unsigned int sent;
-	unsigned int drop_every;	/* drop every n-th frame (0: none) */
+	unsigned int drop_every;	/* drop 1 in n frames at random (0: none) */
+	uint32_t rng;
 	unsigned int drop_next;		/* drop the next n frames */
 	unsigned int corrupt_next;	/* flip a payload byte of the next n */
 	int only_from;			/* -1: both directions, else node */

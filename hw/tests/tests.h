@@ -34,5 +34,6 @@ void test_roce_wire(void);
 void test_roce_rc(void);
 void test_roce_ops(void);
 void test_roce_err(void);
+void test_roce_loss(void);
 
 #endif
