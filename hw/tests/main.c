@@ -35,6 +35,7 @@ int main(void)
 	test_roce_ops();
 	test_roce_err();
 	test_roce_loss();
+	test_roce_ud();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();

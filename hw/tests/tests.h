@@ -35,5 +35,6 @@ void test_roce_rc(void);
 void test_roce_ops(void);
 void test_roce_err(void);
 void test_roce_loss(void);
+void test_roce_ud(void);
 
 #endif
