@@ -46,20 +46,22 @@ bail() {
 	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
 		skip "remaining fabric checks" "setup failed"
 	done
-	: >"$res/abort"
+	: >"$res/fab-abort"
 	tap_done
 	exit 1
 }
 
-# barrier NAME: both guests got here (or the peer gave up).
+# barrier NAME: both guests got here (or the peer gave up).  Markers are
+# named fab-* so that other tests run in the same boot (run-all.sh) and
+# sharing these directories cannot satisfy them.
 barrier() {
-	: >"$res/barrier-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-$1" -o -e "$peer_res/abort"
+	: >"$res/fab-barrier-$1"
+	wait_for "${2:-600}" test -e "$peer_res/fab-barrier-$1" -o -e "$peer_res/fab-abort"
 }
 
 # await_peer NAME: the peer passed its own marker NAME (one-sided).
 await_peer() {
-	wait_for "${2:-300}" test -e "$peer_res/barrier-$1" -o -e "$peer_res/abort"
+	wait_for "${2:-300}" test -e "$peer_res/fab-barrier-$1" -o -e "$peer_res/fab-abort"
 }
 
 # stream_start TAG PORT MIB DIR [GATE]: DIR "send" or "recv" (one way) or
@@ -195,15 +197,16 @@ if wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net"; then
 fi
 [ -n "$ifname" ] || bail "wren.ko registers a netdev for $bdf" "$(dmesg | tail -n 20)"
 mac=$(sysfs address)
-echo "$mac" >"$res/mac"
+rm -f "$res/fab-mac"
+echo "$mac" >"$res/fab-mac"
 
 # Quiet link: no IPv6 (router/neighbour solicitations, MLD) and a static
 # neighbour (no ARP), so that the only frames are the ones we send.
 sysctl -qw "net.ipv6.conf.$ifname.disable_ipv6=1"
 ip addr add "$WREN_IP/24" dev "$ifname"
 ip link set "$ifname" up || bail "ip link set $ifname up"
-wait_for 60 test -s "$peer_res/mac" || bail "the peer reports its MAC"
-peer_mac=$(cat "$peer_res/mac")
+wait_for 60 test -s "$peer_res/fab-mac" || bail "the peer reports its MAC"
+peer_mac=$(cat "$peer_res/fab-mac")
 ip neigh replace "$WREN_PEER_IP" lladdr "$peer_mac" dev "$ifname" nud permanent
 wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" ||
 	bail "carrier comes up on $ifname"
@@ -215,6 +218,9 @@ if grep -qx "port $me connected 1" <<<"$out" && grep -qx "port $me link_up 1" <<
 else
 	bail "fabric agent: port $me is connected and up" "$(grep -E 'connected|link_up' <<<"$out")"
 fi
+# The streams below would fill the capture with megabytes that the VLAN
+# checks then have to read through: capture only the VLAN part.
+[ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
 barrier up
 check "ping $WREN_PEER_IP over $ifname" wait_for 60 busybox ping -c 1 -W 2 "$WREN_PEER_IP"
 
@@ -260,7 +266,7 @@ if [ "$me" = 0 ]; then
 	else
 		ok "ping fails while the link is down"
 	fi
-	: >"$res/barrier-flap-down"
+	: >"$res/fab-barrier-flap-down"
 	await_peer flap-pinged
 	alive=no
 	kill -0 "$send_pid" 2>/dev/null && alive=yes
@@ -280,7 +286,7 @@ else
 		ok "ping to the peer fails while its link is down"
 	fi
 	check "our carrier stays up meanwhile" test "$(sysfs carrier)" = 1
-	: >"$res/barrier-flap-pinged"
+	: >"$res/fab-barrier-flap-pinged"
 	check "ping to the peer works once its link is back" \
 		wait_for 60 busybox ping -c 1 -W 2 "$WREN_PEER_IP"
 	check "no carrier event here during the peer's flap" \
@@ -360,6 +366,7 @@ else
 	bail "VLAN $vif (id 100, egress-qos-map 0:5) with $vip"
 fi
 q5_0=$(fabric_stat "$me" q5_tx_frames)
+[ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" on >/dev/null
 # pcap_phase SIZE DESC: the frames of this phase (pings of SIZE bytes) in
 # our port's capture carry VID 100 PCP 5, at least 3 each way.
 pcap_phase() {
