@@ -36,6 +36,7 @@ int main(void)
 	test_roce_err();
 	test_roce_loss();
 	test_roce_ud();
+	test_roce_fuzz();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();

@@ -36,5 +36,6 @@ void test_roce_ops(void);
 void test_roce_err(void);
 void test_roce_loss(void);
 void test_roce_ud(void);
+void test_roce_fuzz(void);
 
 #endif
