@@ -29,6 +29,10 @@ static void queue_ack(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
 {
 	struct whw_roce_qp *r = qp->roce;
 
+	/* A pending NAK stands until an ACK at or beyond its PSN. */
+	if (r->ack_pending && r->ack_syn != WHW_AETH_ACK &&
+	    syn == WHW_AETH_ACK && whw_psn_diff(psn, r->ack_psn) < 0)
+		return;
 	r->ack_pending = true;
 	r->ack_psn = psn;
 	r->ack_syn = syn;
@@ -81,6 +85,9 @@ static bool take_rqe(struct wrenhw *hw, struct whw_qp *qp,
 	int rc = whw_rq_fetch(hw, qp, &r->rwqe, &vendor);
 
 	if (rc > 0) {
+		/* The rest of the message is dropped quietly until it is sent
+		 * again: no sequence NAK may replace the RNR NAK. */
+		r->nak_seq_sent = true;
 		hw->cnt_rdma[WREN_RDMA_CNT_RNR_NAK_SENT]++;
 		queue_ack(hw, qp, p->psn,
 			  WHW_AETH_RNR | (qp->attr.min_rnr_timer & 0x1f));

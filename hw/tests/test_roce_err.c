@@ -349,6 +349,27 @@ static void rnr(void)
 	tap_ok(rc_one_cqe(&e.cq[0], &cq) && cq.status == 0 &&
 	       rc_one_cqe(&e.cq[1], &cq) && cq.status == 0,
 	       "... a receive posted later: the SEND completes");
+	/* A multi-packet SEND: its later packets must not turn the RNR NAK
+	 * into a sequence NAK (which would use up retry_cnt instead). */
+	{
+		uint8_t *pat = rc_pattern(&e, 0, 0, 10000, 3);
+		uint64_t seq = ro_counter(&e.p.n[0],
+					  WREN_RDMA_CNT_PACKET_SEQ_ERR);
+
+		w.sge[0] = rc_sge(&e, 0, 0, 10000);
+		ro_post_send(&e.qp[0], &w);
+		ro_settle(&e.p, 2000000ull);
+		rc_post_recv(&e, 1, 0, 10000);
+		ro_settle(&e.p, 1000000ull);
+		tap_ok(rc_one_cqe(&e.cq[0], &cq) && cq.status == 0 &&
+		       rc_one_cqe(&e.cq[1], &cq) && cq.status == 0 &&
+		       rc_same(&e, 1, 0, pat, 10000) &&
+		       ro_counter(&e.p.n[0], WREN_RDMA_CNT_PACKET_SEQ_ERR) ==
+		       seq,
+		       "3-packet SEND under RNR for 2 ms (more than retry_cnt "
+		       "timeouts' worth): completes, no sequence NAK");
+		free(pat);
+	}
 	rc_env_fini(&e);
 
 	c.rnr_retry = 2;
