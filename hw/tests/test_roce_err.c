@@ -442,8 +442,34 @@ static void cq_overrun(void)
 	rc_env_fini(&e);
 }
 
+static void qp_fatal(void)
+{
+	struct ro_wqe w = { .opcode = WREN_WQE_NOP,
+			    .flags = WREN_WQE_F_SIGNALED };
+	struct rc_env e;
+	struct wren_eqe ev;
+	struct wren_cqe c;
+	bool seen = false;
+
+	rc_env_init(&e, NULL);
+	th_fault_add(e.p.n[0].d->h, e.qp[0].buf, 4096, true, false);
+	ro_post_send(&e.qp[0], &w);
+	ro_settle(&e.p, 1000000000ull);
+	th_fault_clear(e.p.n[0].d->h);
+	while (td_aeq_poll(e.p.n[0].d, &ev))
+		if (ev.type == WREN_EVENT_QP_FATAL && ev.data == e.qp[0].qpn &&
+		    ev.sub == WREN_WQ_SYND_DMA)
+			seen = true;
+	tap_ok(seen && rc_one_cqe(&e.cq[0], &c) &&
+	       c.status == WREN_CQE_WR_FLUSH_ERR &&
+	       ro_qp_state(&e.p.n[0], e.qp[0].qpn) == WREN_QPS_ERR,
+	       "SQ ring unreadable: QP_FATAL (DMA), QP in ERR, WQE flushed");
+	rc_env_fini(&e);
+}
+
 void test_roce_err(void)
 {
+	qp_fatal();
 	protection();
 	misaligned_atomic();
 	local_errors();
