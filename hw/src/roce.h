@@ -24,6 +24,7 @@
 #define WHW_SQ_WINDOW		64u	/* WQEs started and not completed */
 #define WHW_ROCE_BUDGET		64u	/* packets per QP per process() */
 #define WHW_GSI_QKEY		0x80010000u
+#define WHW_RQ_FLUSH_NS		10000000ull	/* ERR QPs: RQ looked at */
 
 /* BTH opcodes (IBTA 9.2): RC (0x00..) and UD (0x60..). */
 enum {
@@ -303,6 +304,7 @@ struct whw_roce_qp {
 	bool drain_notify;
 	struct whw_timer ack_timer;
 	struct whw_timer rnr_timer;
+	struct whw_timer flush_timer;	/* ERR: receives posted later */
 	/* responder */
 	uint32_t msn;
 	bool nak_seq_sent;

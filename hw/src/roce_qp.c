@@ -17,6 +17,32 @@ bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap)
 	return (hw->caps & cap) == cap;
 }
 
+/* A QP in ERR flushes receives posted since, every WHW_RQ_FLUSH_NS. */
+static void flush_timer_fn(struct wrenhw *hw, struct whw_timer *t)
+{
+	struct whw_roce_qp *r = WHW_CONTAINER_OF(t, struct whw_roce_qp,
+						 flush_timer);
+
+	if (r->qp->state != WREN_QPS_ERR)
+		return;
+	whw_rq_flush(hw, r->qp);
+	whw_timer_add(hw, t, whw_now(hw) + WHW_RQ_FLUSH_NS);
+}
+
+static void timers_init(struct whw_roce_qp *r)
+{
+	r->ack_timer.fn = whw_comp_timer_fn;
+	r->rnr_timer.fn = whw_comp_rnr_fn;
+	r->flush_timer.fn = flush_timer_fn;
+}
+
+static void timers_del(struct wrenhw *hw, struct whw_roce_qp *r)
+{
+	whw_timer_del(hw, &r->ack_timer);
+	whw_timer_del(hw, &r->rnr_timer);
+	whw_timer_del(hw, &r->flush_timer);
+}
+
 int whw_roce_qp_init(struct wrenhw *hw, struct whw_qp *qp)
 {
 	struct whw_roce_qp *r = calloc(1, sizeof(*r));
@@ -25,8 +51,7 @@ int whw_roce_qp_init(struct wrenhw *hw, struct whw_qp *qp)
 	if (!r)
 		return -1;
 	r->qp = qp;
-	r->ack_timer.fn = whw_comp_timer_fn;
-	r->rnr_timer.fn = whw_comp_rnr_fn;
+	timers_init(r);
 	qp->roce = r;
 	return 0;
 }
@@ -37,8 +62,7 @@ void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp)
 
 	if (!r)
 		return;
-	whw_timer_del(hw, &r->ack_timer);
-	whw_timer_del(hw, &r->rnr_timer);
+	timers_del(hw, r);
 	free(r->sw);
 	free(r);
 	qp->roce = NULL;
@@ -50,13 +74,11 @@ static void engine_reset(struct wrenhw *hw, struct whw_qp *qp)
 	struct whw_roce_qp *r = qp->roce;
 	struct whw_swqe *sw = r->sw;
 
-	whw_timer_del(hw, &r->ack_timer);
-	whw_timer_del(hw, &r->rnr_timer);
+	timers_del(hw, r);
 	memset(r, 0, sizeof(*r));
 	r->qp = qp;
 	r->sw = sw;
-	r->ack_timer.fn = whw_comp_timer_fn;
-	r->rnr_timer.fn = whw_comp_rnr_fn;
+	timers_init(r);
 }
 
 void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp)
@@ -171,6 +193,10 @@ void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp)
 	whw_roce_flush(hw, qp);
 	if (cur != WREN_QPS_ERR && qp->srq)
 		whw_aeq_post(hw, WREN_EVENT_QP_LAST_WQE, 0, qp->hdr.id, 0);
+	/* Receives need no doorbell: look for new ones now and then. */
+	if (!qp->srq && qp->rq_log_size && !qp->roce->flush_timer.pending)
+		whw_timer_add(hw, &qp->roce->flush_timer,
+			      whw_now(hw) + WHW_RQ_FLUSH_NS);
 }
 
 void whw_roce_qp_modified(struct wrenhw *hw, struct whw_qp *qp, uint8_t cur,

@@ -321,6 +321,15 @@ static void flush_on_err(void)
 	tap_ok(n == 8 && sends == 4 && recvs == 4,
 	       "MODIFY to ERR: 4 sends (unsignalled) and 4 receives, some "
 	       "posted after, all FLUSH_ERR (%u CQEs)", n);
+	rc_post_recv(&e, 0, 0, 10);
+	ro_settle(&e.p, 5000000ull);
+	n = ro_cq_drain(&e.cq[0], c, 16);
+	ro_settle(&e.p, 20000000ull);
+	n = n * 10 + ro_cq_drain(&e.cq[0], c, 16);
+	tap_ok(n == 1 && c[0].status == WREN_CQE_WR_FLUSH_ERR &&
+	       c[0].wqe_idx == 4,
+	       "a receive posted to an ERR QP with no doorbell: flushed "
+	       "within 10 ms (%u)", n);
 	rc_env_fini(&e);
 }
 
