@@ -114,14 +114,16 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 		hw->max_ah = 2;
 	hw->max_mtt = pick(cfg->max_mtt, WHW_DEF_MAX_MTT, WHW_CEIL_MTT);
 	hw->caps = WHW_CAPS;
+	hw->lb = calloc(WHW_LB_FRAMES, sizeof(*hw->lb));
 	/* "WREN" in the top half, the NIC-specific part of the MAC below. */
 	hw->serial = (uint64_t)WREN_MAGIC << 32 |
 		     (uint32_t)hw->mac[2] << 24 | (uint32_t)hw->mac[3] << 16 |
 		     (uint32_t)hw->mac[4] << 8 | hw->mac[5];
 	hw->port.phys_up = false;
 	hw->port.phys_speed = hw->link_speed;
-	if (tables_init(hw)) {
+	if (!hw->lb || tables_init(hw)) {
 		tables_fini(hw);
+		free(hw->lb);
 		free(hw);
 		return NULL;
 	}
@@ -138,6 +140,7 @@ void wrenhw_destroy(struct wrenhw *hw)
 	whw_ring_free(hw, &hw->acq.ring);
 	whw_ring_free(hw, &hw->aeq.ring);
 	tables_fini(hw);
+	free(hw->lb);
 	free(hw);
 }
 
@@ -167,6 +170,8 @@ void whw_state_reset(struct wrenhw *hw)
 	hw->epoch_ns = whw_now(hw);
 	hw->heartbeat_frozen = 0;
 	memset(hw->gids, 0, sizeof(hw->gids));
+	hw->lb_head = hw->lb_count = 0;
+	hw->roce_work = false;
 	hw->rss_table_size = 0;
 	hw->rss_hash_types = 0;
 	memset(hw->rss_key, 0, sizeof(hw->rss_key));

@@ -352,6 +352,8 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 			 uint32_t psn);
 uint8_t *whw_roce_put(struct whw_frame *f, uint32_t n);
 void whw_roce_frame_send(struct wrenhw *hw, struct whw_frame *f);
+/* Receives the frames this NIC sent to itself (from process()). */
+void whw_roce_loopback_rx(struct wrenhw *hw);
 uint16_t whw_roce_sport(const struct wren_av *av, uint32_t lqpn,
 			uint32_t rqpn);
 /* ACK/NAK (and atomic ACK) from the responder of an RC QP. */

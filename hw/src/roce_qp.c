@@ -273,6 +273,7 @@ void whw_roce_process(struct wrenhw *hw)
 	if (!hw->roce_work || (hw->status & WREN_STATUS_FATAL))
 		return;
 	hw->roce_work = false;
+	whw_roce_loopback_rx(hw);
 	for (uint32_t i = 0; i < hw->qps.size; i++) {
 		struct whw_qp *qp = whw_table_get(&hw->qps, i);
 
@@ -282,7 +283,7 @@ void whw_roce_process(struct wrenhw *hw)
 		if (qp->roce && qp->roce->work)
 			more = true;
 	}
-	if (more || hw->roce_work) {
+	if (more || hw->roce_work || hw->lb_count) {
 		hw->roce_work = true;
 		if (hw->ops->schedule)
 			hw->ops->schedule(hw->opaque);

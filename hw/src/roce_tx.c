@@ -106,6 +106,56 @@ uint8_t *whw_roce_put(struct whw_frame *f, uint32_t n)
 	return p;
 }
 
+/*
+ * A frame to our own MAC (QPs of this NIC talking to each other) never
+ * reaches the wire: it is queued and received from wrenhw_process(), never
+ * from inside the send, so the engine is not re-entered.  A full queue
+ * loses the frame, as a congested wire would.
+ */
+static void loopback(struct wrenhw *hw, const struct whw_frame *f)
+{
+	struct whw_lb_frame *lb;
+
+	hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_PACKETS]++;
+	hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_BYTES] += f->len;
+	if (hw->lb_count >= WHW_LB_FRAMES)
+		return;
+	lb = &hw->lb[(hw->lb_head + hw->lb_count) % WHW_LB_FRAMES];
+	memcpy(lb->data, f->buf, f->len);
+	lb->len = f->len;
+	hw->lb_count++;
+	if (!hw->roce_work) {
+		hw->roce_work = true;
+		if (hw->ops->schedule)
+			hw->ops->schedule(hw->opaque);
+	}
+}
+
+void whw_roce_loopback_rx(struct wrenhw *hw)
+{
+	/* Only what is queued now: replies wait for the next call. */
+	for (uint32_t n = hw->lb_count; n && hw->lb_count; n--) {
+		const struct whw_lb_frame *lb = &hw->lb[hw->lb_head];
+		uint32_t len = lb->len;
+		bool tagged = len >= 18 && lb->data[12] == 0x81 &&
+			      lb->data[13] == 0;
+		uint16_t tci = tagged ? whw_rd16be(lb->data + 14) : 0;
+
+		/* Copied out (untagged) first: replies may reuse the slot. */
+		memcpy(hw->rx_buf, lb->data, 12);
+		if (tagged) {
+			memcpy(hw->rx_buf + 12, lb->data + 16, len - 16);
+			len -= 4;
+		} else {
+			memcpy(hw->rx_buf + 12, lb->data + 12, len - 12);
+		}
+		hw->lb_head = (hw->lb_head + 1) % WHW_LB_FRAMES;
+		hw->lb_count--;
+		if (!whw_roce_rx(hw, hw->rx_buf, len, tagged, tci))
+			hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_DISCARDS]++;
+	}
+}
+
 void whw_roce_frame_send(struct wrenhw *hw, struct whw_frame *f)
 {
 	uint8_t *b = f->buf;
@@ -129,6 +179,10 @@ void whw_roce_frame_send(struct wrenhw *hw, struct whw_frame *f)
 	icrc = whw_le32(whw_roce_icrc(ip, f->ipv4, l3_total));
 	memcpy(b + f->len, &icrc, 4);
 	f->len += 4;
+	if (!memcmp(b, hw->port.mac, 6)) {
+		loopback(hw, f);
+		return;
+	}
 	if (!whw_link_active(hw)) {
 		hw->cnt_port[WREN_CNT_TX_DROPPED_LINK_DOWN]++;
 		return;

@@ -479,6 +479,9 @@ struct wrenhw {
 	/* RoCE engine: one frame being built, and QPs with work pending. */
 	uint8_t roce_tx[WHW_ROCE_MAX_FRAME];
 	bool roce_work;
+	/* Frames to our own MAC loop back inside the NIC (roce_tx.c). */
+	struct whw_lb_frame *lb;
+	uint32_t lb_head, lb_count;
 
 	uint64_t cnt_port[WREN_NUM_PORT_COUNTERS];
 	uint64_t cnt_rdma[WREN_NUM_RDMA_COUNTERS];
@@ -668,6 +671,12 @@ void whw_ipv4_csum(uint8_t *ip);
 
 /* RoCE engine (roce_*.c, rc_*.c, ud_*.c; internals in roce.h). */
 struct whw_roce_qp;
+#define WHW_LB_FRAMES		64u
+
+struct whw_lb_frame {
+	uint32_t len;
+	uint8_t data[WHW_ROCE_MAX_FRAME];
+};
 /* An untagged frame the RX engine accepted: true if it was RoCEv2 for us. */
 bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		 bool vlan, uint16_t vlan_tci);

@@ -303,17 +303,21 @@ int ro_modify(struct ro_node *n, struct wren_modify_qp_in *m)
 	return r.completed ? r.status : -1;
 }
 
-static void fill_av(struct ro_pair *p, int side, struct wren_av *av,
-		    bool ipv6)
+static void fill_av_to(const struct ro_node *peer, struct wren_av *av,
+		       bool ipv6)
 {
-	const struct ro_node *peer = &p->n[!side];
-
 	memset(av, 0, sizeof(*av));
 	av->gid_index = ipv6 ? 1 : 0;
 	av->hop_limit = 64;
 	av->flags = ipv6 ? 0 : WREN_AV_F_IPV4;
 	memcpy(av->dgid, ipv6 ? peer->gid6 : peer->gid4, 16);
 	memcpy(av->dmac, peer->mac, 6);
+}
+
+static void fill_av(struct ro_pair *p, int side, struct wren_av *av,
+		    bool ipv6)
+{
+	fill_av_to(&p->n[!side], av, ipv6);
 }
 
 /* Side 0's SQ starts just below the 24-bit wrap; side 1's low. */
@@ -325,7 +329,14 @@ static uint32_t sq_psn(int side)
 int ro_connect(struct ro_pair *p, int side, struct ro_qp *qp,
 	       struct ro_qp *peer, const struct ro_conn *c)
 {
-	struct ro_node *n = &p->n[side];
+	return ro_connect_to(&p->n[side], qp, &p->n[!side], peer->qpn,
+			     sq_psn(side), sq_psn(!side), c);
+}
+
+int ro_connect_to(struct ro_node *n, struct ro_qp *qp,
+		  const struct ro_node *peer, uint32_t dest_qpn,
+		  uint32_t sq, uint32_t rq, const struct ro_conn *c)
+{
 	struct wren_modify_qp_in m;
 	int rc;
 
@@ -344,10 +355,10 @@ int ro_connect(struct ro_pair *p, int side, struct ro_qp *qp,
 		      WREN_QP_ATTR_RQ_PSN | WREN_QP_ATTR_MAX_DEST_RD_ATOMIC |
 		      WREN_QP_ATTR_MIN_RNR_TIMER;
 	m.new_state = WREN_QPS_RTR;
-	fill_av(p, side, &m.av, c->ipv6);
+	fill_av_to(peer, &m.av, c->ipv6);
 	m.path_mtu = c->mtu;
-	m.dest_qpn = peer->qpn;
-	m.rq_psn = sq_psn(!side);
+	m.dest_qpn = dest_qpn;
+	m.rq_psn = rq;
 	m.max_dest_rd_atomic = c->rd_atomic;
 	m.min_rnr_timer = c->min_rnr;
 	rc = ro_modify(n, &m);
@@ -362,7 +373,7 @@ int ro_connect(struct ro_pair *p, int side, struct ro_qp *qp,
 	m.timeout = c->timeout;
 	m.retry_cnt = c->retry;
 	m.rnr_retry = c->rnr_retry;
-	m.sq_psn = sq_psn(side);
+	m.sq_psn = sq;
 	m.max_rd_atomic = c->rd_atomic;
 	return ro_modify(n, &m);
 }

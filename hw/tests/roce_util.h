@@ -125,6 +125,10 @@ struct ro_conn {
 /* RC: RESET -> INIT -> RTR -> RTS against the peer QP. */
 int ro_connect(struct ro_pair *p, int side, struct ro_qp *qp,
 	       struct ro_qp *peer, const struct ro_conn *c);
+/* The same against any node (e.g. itself: loopback) and QP number. */
+int ro_connect_to(struct ro_node *n, struct ro_qp *qp,
+		  const struct ro_node *peer, uint32_t dest_qpn,
+		  uint32_t sq_psn, uint32_t rq_psn, const struct ro_conn *c);
 /* UD/GSI: RESET -> INIT -> RTR -> RTS with @qkey. */
 int ro_ud_ready(struct ro_node *n, struct ro_qp *qp, uint32_t qkey);
 int64_t ro_ah_create(struct ro_pair *p, int side, bool ipv6);

@@ -260,8 +260,74 @@ static void comm_est_and_counters(void)
 	rc_env_fini(&e);
 }
 
+static void loopback(void)
+{
+	struct ro_conn cn = { .mtu = 5, .timeout = 14, .retry = 7,
+			      .rnr_retry = 7, .min_rnr = 1, .rd_atomic = 4,
+			      .access = ALL_ACCESS };
+	struct ro_wqe w = { .flags = WREN_WQE_F_SIGNALED, .nsge = 1 };
+	struct rc_env e;
+	struct ro_qp a, b;
+	struct ro_cq cq;
+	struct ro_node *n;
+	struct wren_cqe c[8];
+	uint8_t *p1, *p2, *p3;
+	unsigned int tx, cnt;
+	bool ok;
+
+	rc_env_init(&e, NULL);
+	n = &e.p.n[0];
+	ro_cq_create(n, &cq, 8, 0);
+	{
+		struct ro_qp_opts o = { .type = WREN_QPT_RC };
+
+		o.scq = o.rcq = cq.cqn;
+		ro_qp_create(n, &a, &o);
+		ro_qp_create(n, &b, &o);
+	}
+	ro_connect_to(n, &a, n, b.qpn, 100, 200, &cn);
+	ro_connect_to(n, &b, n, a.qpn, 200, 100, &cn);
+	tx = n->d->h->tx_frames;
+	p1 = rc_pattern(&e, 0, 0, 50000, 1);
+	p2 = rc_pattern(&e, 0, 100000, 30000, 2);
+	p3 = rc_pattern(&e, 0, 200000, 9000, 3);
+	/* WRITE a -> b's region, READ back through b, SEND a -> b. */
+	w.opcode = WREN_WQE_RDMA_WRITE;
+	w.sge[0] = rc_sge(&e, 0, 0, 50000);
+	w.raddr = e.mr[0].iova + 500000;
+	w.rkey = e.mr[0].key;
+	ro_post_send(&a, &w);
+	w.opcode = WREN_WQE_RDMA_READ;
+	w.sge[0] = rc_sge(&e, 0, 600000, 30000);
+	w.raddr = e.mr[0].iova + 100000;
+	ro_post_send(&b, &w);
+	{
+		struct wren_wqe_sge s = rc_sge(&e, 0, 700000, 9000);
+
+		ro_post_recv(&b, &s, 1);
+	}
+	w.opcode = WREN_WQE_SEND;
+	w.sge[0] = rc_sge(&e, 0, 200000, 9000);
+	ro_post_send(&a, &w);
+	ro_settle(&e.p, 1000000000ull);
+	cnt = ro_cq_drain(&cq, c, 8);
+	ok = cnt == 4 && rc_same(&e, 0, 500000, p1, 50000) &&
+	     rc_same(&e, 0, 600000, p2, 30000) &&
+	     rc_same(&e, 0, 700000, p3, 9000) &&
+	     n->d->h->tx_frames == tx;
+	for (unsigned int i = 0; i < cnt; i++)
+		ok = ok && !c[i].status;
+	tap_ok(ok, "loopback: two QPs of one NIC WRITE, READ and SEND to "
+	       "each other, nothing on the wire (%u CQEs)", cnt);
+	free(p1);
+	free(p2);
+	free(p3);
+	rc_env_fini(&e);
+}
+
 void test_roce_ud(void)
 {
+	loopback();
 	ud_basic(false);
 	ud_basic(true);
 	ud_checks();
