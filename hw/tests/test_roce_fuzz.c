@@ -116,6 +116,31 @@ static void rand_rqe(struct rc_env *e, struct ro_qp *qp)
 	ro_post_recv(qp, s, n);
 }
 
+/* DEACTIVATE_MR, then the same pages again (MTT rewritten, ACTIVATE). */
+static void mr_restore(struct rc_env *e)
+{
+	struct ro_mr *mr = &e->mr[1];
+	struct wren_aq_write_mtt w;
+
+	td_handle_cmd(mr->d, WREN_AQ_OP_DEACTIVATE_MR, mr->idx, NULL, 0);
+	memset(&w, 0, sizeof(w));
+	w.mr_index = mr->idx;
+	w.count = mr->npages;
+	td_cmd(mr->d, WREN_AQ_OP_WRITE_MTT, &w, sizeof(w), mr->pages,
+	       mr->npages * 8, NULL, 0);
+	td_handle_cmd(mr->d, WREN_AQ_OP_ACTIVATE_MR, mr->idx, NULL, 0);
+}
+
+/* The MR under traffic goes away, and half the time comes back. */
+static void mr_flip(struct rc_env *e)
+{
+	if (rnd() % 2)
+		td_handle_cmd(e->mr[1].d, WREN_AQ_OP_DEACTIVATE_MR,
+			      e->mr[1].idx, NULL, 0);
+	else
+		mr_restore(e);
+}
+
 static void reconnect(struct rc_env *e)
 {
 	struct wren_modify_qp_in m;
@@ -199,9 +224,11 @@ static void fuzz_run(void)
 					rq_psn = 0xfffff0;
 				}
 			}
-		} else if (k < 97) {
+		} else if (k < 96) {
 			reconnect(&e);
 			rq_psn = 0xfffff0;
+		} else if (k < 97) {
+			mr_flip(&e);
 		} else {
 			th_advance(e.p.n[0].d->h, rnd() % 100000000);
 			th_advance(e.p.n[1].d->h,
@@ -222,6 +249,7 @@ static void fuzz_run(void)
 	       "roce fuzz: frames reached the engine");
 	/* Afterwards: a fresh connection of the same QPs moves data. */
 	e.p.drop_every = 0;
+	mr_restore(&e);
 	reconnect(&e);
 	ro_cq_drain(&e.cq[0], NULL, 0);
 	ro_cq_drain(&e.cq[1], NULL, 0);
