@@ -15,7 +15,8 @@
 
 #define WHW_ROCE_PORT		4791u
 #define WHW_ROCE_PKEY		0xffffu
-#define WHW_ROCE_OVERHEAD	80u	/* IPv6 + UDP + BTH + RETH + ICRC, as rxe */
+/* Headers ib_core's iboe_get_mtu() takes off the port MTU. */
+#define WHW_ROCE_OVERHEAD	96u
 #define WHW_BTH_LEN		12u
 #define WHW_ICRC_LEN		4u
 #define WHW_GRH_LEN		40u

@@ -98,7 +98,7 @@ uint32_t whw_roce_pmtu(const struct wrenhw *hw, const struct whw_qp *qp)
 	if (qp->type == WREN_QPT_RC && qp->attr.path_mtu >= WREN_MTU_256 &&
 	    qp->attr.path_mtu <= WREN_MTU_4096)
 		mtu = 256u << (qp->attr.path_mtu - 1);
-	/* What the port's MTU carries, as rxe and ib_core's RoCE code say. */
+	/* What the port's MTU carries, as ib_core's iboe_get_mtu() says. */
 	while (port < 4096 && hw->port.mtu >= 2 * port + WHW_ROCE_OVERHEAD)
 		port *= 2;
 	return mtu < port ? mtu : port;
