@@ -79,8 +79,10 @@ static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
 	case WREN_WQE_ATOMIC_CMP_SWP:
 	case WREN_WQE_ATOMIC_FETCH_ADD:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_ATOMIC);
+	case WREN_WQE_LOCAL_INV:
+	case WREN_WQE_REG_MR:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_FAST_REG);
 	default:
-		/* LOCAL_INV and REG_MR: fast registration is not implemented. */
 		return false;
 	}
 }
@@ -157,6 +159,8 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	memcpy(w->imm, &c->imm_data, 4);
 	if (qp->type != WREN_QPT_RC && op != WREN_WQE_NOP)
 		fixed = 16;
+	else if (op == WREN_WQE_REG_MR)
+		fixed = sizeof(struct wren_wqe_reg_mr);
 	else if (op >= WREN_WQE_RDMA_WRITE && op <= WREN_WQE_RDMA_READ)
 		fixed = 16;
 	else if (is_rd_atomic(op))
@@ -164,6 +168,17 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	if (16 + fixed + n * 16 > stride)
 		return V_STRIDE;
 	seg = buf + 16;
+	if (op == WREN_WQE_REG_MR || op == WREN_WQE_LOCAL_INV) {
+		const struct wren_wqe_reg_mr *rm = (const void *)seg;
+
+		if (n || (c->flags & WREN_WQE_F_INLINE))
+			return V_STRIDE;
+		if (op == WREN_WQE_REG_MR &&
+		    (rm->rsvd0[0] || rm->rsvd0[1] || rm->rsvd0[2] ||
+		     rm->rsvd[0] || rm->rsvd[1]))
+			return V_RSVD;
+		return 0;
+	}
 	if (fixed) {
 		if (qp->type != WREN_QPT_RC) {
 			const struct wren_wqe_ud *u = (const void *)seg;
@@ -241,6 +256,8 @@ static uint32_t wqe_npkts(const struct whw_swqe *w, uint32_t mtu)
 {
 	switch (w->opcode) {
 	case WREN_WQE_NOP:
+	case WREN_WQE_REG_MR:
+	case WREN_WQE_LOCAL_INV:
 		return 0;
 	case WREN_WQE_ATOMIC_CMP_SWP:
 	case WREN_WQE_ATOMIC_FETCH_ADD:
@@ -284,6 +301,18 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 		w->status = status;
 		w->vendor = v;
 		return false;
+	}
+	if (w->opcode == WREN_WQE_REG_MR || w->opcode == WREN_WQE_LOCAL_INV) {
+		uint32_t key;
+
+		/* Local: done when the SQ reaches it. */
+		memcpy(&key, w->imm, 4);
+		w->status = w->opcode == WREN_WQE_REG_MR ?
+			    whw_fastreg_reg(hw, qp, (const void *)(buf + 16)) :
+			    whw_fastreg_inv(hw, qp, whw_le32(key));
+		w->vendor = w->status ? V_KEY : 0;
+		w->done = true;
+		return !w->status;
 	}
 	w->npkts = wqe_npkts(w, whw_roce_pmtu(hw, qp));
 	w->first_psn = qp->attr.sq_psn;

@@ -381,6 +381,11 @@ void whw_resp_rx(struct wrenhw *hw, struct whw_qp *qp,
 void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp,
 		      uint32_t *budget);
 
+/* rc_fastreg.c: REG_MR and LOCAL_INV; a wren_cqe_status. */
+uint8_t whw_fastreg_reg(struct wrenhw *hw, struct whw_qp *qp,
+			const struct wren_wqe_reg_mr *w);
+uint8_t whw_fastreg_inv(struct wrenhw *hw, struct whw_qp *qp, uint32_t key);
+
 /* roce_rq.c: the next receive WQE (RQ or SRQ); 1 none posted, -1 bad. */
 int whw_rq_fetch(struct wrenhw *hw, struct whw_qp *qp, struct whw_rwqe *w,
 		 uint8_t *vendor);

@@ -7,7 +7,8 @@
 #define RO_CAPS	(WHW_CAPS | WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | \
 		 WREN_CAP_RDMA_SRQ | WREN_CAP_RDMA_ATOMIC | \
 		 WREN_CAP_RDMA_GSI | WREN_CAP_RDMA_SEND_INV | \
-		 WREN_CAP_RDMA_RESERVED_LKEY)
+		 WREN_CAP_RDMA_RESERVED_LKEY | WREN_CAP_RDMA_FAST_REG | \
+		 WREN_CAP_RDMA_MR_INVALIDATE)
 
 static void tx_hook(void *ctx, const void *frame, size_t len)
 {
@@ -548,6 +549,10 @@ void ro_write_send(struct ro_qp *qp, const struct ro_wqe *w)
 			a->compare = w->cmp;
 			off += 16;
 		}
+	}
+	if (w->opcode == WREN_WQE_REG_MR) {
+		memcpy(buf + off, &w->reg, sizeof(w->reg));
+		off += sizeof(w->reg);
 	}
 	if (w->flags & WREN_WQE_F_INLINE) {
 		struct wren_wqe_inline *in = (void *)(buf + off);

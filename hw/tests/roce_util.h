@@ -150,6 +150,7 @@ struct ro_wqe {
 	uint32_t ah, dqpn, qkey;
 	unsigned int nsge;
 	struct wren_wqe_sge sge[32];
+	struct wren_wqe_reg_mr reg;	/* REG_MR */
 	const void *inl;
 	uint32_t inl_len;
 	uint8_t ds_override;	/* non-zero: ds_count as given */

@@ -195,8 +195,8 @@ static void local_errors(void)
 	w.opcode = 0x0b;
 	local_error(&w, WREN_CQE_LOC_QP_OP_ERR, "unknown opcode 0x0b", false);
 	w.opcode = WREN_WQE_REG_MR;
-	local_error(&w, WREN_CQE_LOC_QP_OP_ERR,
-		    "REG_MR (fast registration not implemented)", false);
+	local_error(&w, WREN_CQE_LOC_PROT_ERR,
+		    "REG_MR naming no fast-registration MR", false);
 	w.opcode = WREN_WQE_SEND;
 	w.nsge = 31;
 	for (int i = 0; i < 31; i++) {

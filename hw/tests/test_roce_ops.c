@@ -338,8 +338,112 @@ static void pingpong(void)
 	rc_env_fini(&e);
 }
 
+static void fast_reg(void)
+{
+	struct ro_wqe w = { .flags = WREN_WQE_F_SIGNALED };
+	struct ro_node *n;
+	struct rc_env e;
+	struct wren_cqe c;
+	struct wren_create_mr_in in;
+	struct td_res r;
+	uint64_t pages[3], pbl;
+	uint32_t idx, key;
+	uint8_t *pat, got[10000];
+	bool ok;
+
+	rc_env_init(&e, NULL);
+	n = &e.p.n[1];
+	memset(&in, 0, sizeof(in));
+	in.pdn = n->pd;
+	in.num_mtt = 8;
+	in.page_shift = 12;
+	in.flags = WREN_MR_F_FAST_REG;
+	r = td_cmd(n->d, WREN_AQ_OP_CREATE_MR, NULL, 0, &in, sizeof(in), NULL,
+		   0);
+	idx = (uint32_t)r.result;
+	key = idx << 8 | 0x77;
+	for (int i = 2; i >= 0; i--)
+		pages[i] = td_alloc(n->d, 8192, 4096);	/* scattered */
+	pbl = td_alloc(n->d, sizeof(pages), 8);
+	th_mem_write(n->d->h, pbl, pages, sizeof(pages));
+	w.opcode = WREN_WQE_REG_MR;
+	w.reg.key = key;
+	w.reg.access = WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE;
+	w.reg.iova = 0x123010;
+	w.reg.length = 10000;
+	w.reg.pbl_addr = pbl;
+	w.reg.npages = 3;
+	w.reg.page_shift = 12;
+	ro_post_send(&e.qp[1], &w);
+	ro_settle(&e.p, 1000000000ull);
+	tap_ok(rc_one_cqe(&e.cq[1], &c) && c.status == 0 &&
+	       c.opcode == WREN_WQE_REG_MR,
+	       "REG_MR: a FREE fast-registration MR becomes VALID");
+	pat = rc_pattern(&e, 0, 0, 10000, 21);
+	memset(&w, 0, sizeof(w));
+	w.opcode = WREN_WQE_RDMA_WRITE;
+	w.flags = WREN_WQE_F_SIGNALED;
+	w.nsge = 1;
+	w.sge[0] = rc_sge(&e, 0, 0, 10000);
+	w.raddr = 0x123010;
+	w.rkey = key;
+	ro_post_send(&e.qp[0], &w);
+	ro_settle(&e.p, 1000000000ull);
+	/* Read back through the page list: 0x10 into page 0, and on. */
+	th_mem_read(n->d->h, pages[0] + 0x10, got, 4096 - 0x10);
+	th_mem_read(n->d->h, pages[1], got + 4096 - 0x10, 4096);
+	th_mem_read(n->d->h, pages[2], got + 8192 - 0x10, 10000 - 8176);
+	ok = rc_one_cqe(&e.cq[0], &c) && c.status == 0 &&
+	     !memcmp(got, pat, 10000);
+	tap_ok(ok, "RDMA WRITE through the registered key lands in the "
+	       "page list's pages");
+	memset(&w, 0, sizeof(w));
+	w.opcode = WREN_WQE_LOCAL_INV;
+	w.flags = WREN_WQE_F_SIGNALED;
+	w.imm = key;
+	ro_post_send(&e.qp[1], &w);
+	ro_settle(&e.p, 1000000000ull);
+	ok = rc_one_cqe(&e.cq[1], &c) && c.status == 0 &&
+	     c.opcode == WREN_WQE_LOCAL_INV;
+	memset(&w, 0, sizeof(w));
+	w.opcode = WREN_WQE_RDMA_WRITE;
+	w.flags = WREN_WQE_F_SIGNALED;
+	w.nsge = 1;
+	w.sge[0] = rc_sge(&e, 0, 0, 100);
+	w.raddr = 0x123010;
+	w.rkey = key;
+	ro_post_send(&e.qp[0], &w);
+	ro_settle(&e.p, 1000000000ull);
+	tap_ok(ok && rc_one_cqe(&e.cq[0], &c) &&
+	       c.status == WREN_CQE_REM_ACCESS_ERR,
+	       "LOCAL_INV: the key is gone, a WRITE through it REM_ACCESS_ERR");
+	free(pat);
+	rc_env_fini(&e);
+
+	rc_env_init(&e, NULL);
+	n = &e.p.n[1];
+	r = td_cmd(n->d, WREN_AQ_OP_CREATE_MR, NULL, 0, &in, sizeof(in), NULL,
+		   0);
+	memset(&w, 0, sizeof(w));
+	w.opcode = WREN_WQE_REG_MR;
+	w.flags = WREN_WQE_F_SIGNALED;
+	w.reg.key = (uint32_t)r.result << 8 | 1;
+	w.reg.access = WREN_ACCESS_LOCAL_WRITE;
+	w.reg.iova = 0;
+	w.reg.length = 9 * 4096;
+	w.reg.pbl_addr = td_alloc(n->d, 72, 8);
+	w.reg.npages = 9;
+	w.reg.page_shift = 12;
+	ro_post_send(&e.qp[1], &w);
+	ro_settle(&e.p, 1000000000ull);
+	tap_ok(rc_one_cqe(&e.cq[1], &c) && c.status == WREN_CQE_LOC_PROT_ERR,
+	       "REG_MR of 9 pages into an MR of 8: LOC_PROT_ERR");
+	rc_env_fini(&e);
+}
+
 void test_roce_ops(void)
 {
+	fast_reg();
 	write_sizes();
 	read_sizes();
 	imm_and_inv();
