@@ -419,7 +419,7 @@ struct whw_err whw_cmd_query_qp(struct wrenhw *hw, struct whw_cmd *c)
 	o->max_rd_atomic = a->max_rd_atomic;
 	o->max_dest_rd_atomic = a->max_dest_rd_atomic;
 	o->access_flags = whw_le16(a->access_flags);
-	o->sq_draining = 0;
+	o->sq_draining = whw_roce_sq_draining(qp);
 	o->qkey = whw_le32(a->qkey);
 	o->sq_psn = whw_le32(a->sq_psn);
 	o->rq_psn = whw_le32(a->rq_psn);

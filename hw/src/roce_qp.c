@@ -238,6 +238,12 @@ void whw_roce_qp_modified(struct wrenhw *hw, struct whw_qp *qp, uint8_t cur,
 	}
 }
 
+bool whw_roce_sq_draining(const struct whw_qp *qp)
+{
+	return qp->state == WREN_QPS_SQD && qp->roce &&
+	       qp->sq_ci != qp->roce->sq_fetch;
+}
+
 void whw_roce_sq_doorbell(struct wrenhw *hw, struct whw_qp *qp)
 {
 	if (!qp->roce)

@@ -687,6 +687,8 @@ void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_qp_modified(struct wrenhw *hw, struct whw_qp *qp, uint8_t cur,
 			  bool drain_notify);
 void whw_roce_sq_doorbell(struct wrenhw *hw, struct whw_qp *qp);
+/* SQD with started WQEs not yet completed (QUERY_QP sq_draining). */
+bool whw_roce_sq_draining(const struct whw_qp *qp);
 
 /* rx.c / phy.c */
 bool whw_phy_frame(struct wrenhw *hw, const uint8_t *f, size_t len);

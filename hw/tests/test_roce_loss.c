@@ -248,8 +248,48 @@ static void fence(void)
 	rc_env_fini(&e);
 }
 
+static void sq_drain(void)
+{
+	struct rc_env e;
+	struct ro_wqe w = { .opcode = WREN_WQE_RDMA_WRITE,
+			    .flags = WREN_WQE_F_SIGNALED, .nsge = 1 };
+	struct wren_modify_qp_in m;
+	struct wren_query_qp_out o;
+	unsigned int drained;
+
+	rc_env_init(&e, NULL);
+	w.sge[0] = rc_sge(&e, 0, 0, 100000);
+	w.raddr = e.mr[1].iova;
+	w.rkey = e.mr[1].key;
+	e.p.hold = 1;
+	ro_post_send(&e.qp[0], &w);
+	ro_post_send(&e.qp[0], &w);
+	ro_settle(&e.p, 0);
+	memset(&m, 0, sizeof(m));
+	m.qpn = e.qp[0].qpn;
+	m.attr_mask = WREN_QP_ATTR_STATE | WREN_QP_ATTR_SQ_DRAIN_NOTIFY;
+	m.new_state = WREN_QPS_SQD;
+	ro_modify(&e.p.n[0], &m);
+	memset(&o, 0, sizeof(o));
+	td_handle_cmd(e.p.n[0].d, WREN_AQ_OP_QUERY_QP, e.qp[0].qpn, &o,
+		      sizeof(o));
+	drained = td_aeq_count(e.p.n[0].d, WREN_EVENT_QP_SQ_DRAINED);
+	tap_ok(o.state == WREN_QPS_SQD && o.sq_draining && !drained,
+	       "SQD with WRITEs in flight: draining, no SQ_DRAINED yet");
+	e.p.hold = 0;
+	ro_settle(&e.p, 1000000000ull);
+	memset(&o, 0, sizeof(o));
+	td_handle_cmd(e.p.n[0].d, WREN_AQ_OP_QUERY_QP, e.qp[0].qpn, &o,
+		      sizeof(o));
+	tap_ok(!o.sq_draining && ro_cq_drain(&e.cq[0], NULL, 0) == 2 &&
+	       td_aeq_count(e.p.n[0].d, WREN_EVENT_QP_SQ_DRAINED) == 1,
+	       "... both complete, then one SQ_DRAINED event");
+	rc_env_fini(&e);
+}
+
 void test_roce_loss(void)
 {
+	sq_drain();
 	seq_nak();
 	read_reexec();
 	atomic_replay();
