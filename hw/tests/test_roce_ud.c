@@ -260,6 +260,47 @@ static void comm_est_and_counters(void)
 	rc_env_fini(&e);
 }
 
+static void vlan(void)
+{
+	struct ud_env e;
+	struct wren_create_ah_in in;
+	struct wren_cqe c;
+	uint8_t pat[300], got[300];
+	const struct ro_frame *f;
+	bool tagged;
+
+	ud_init(&e, WREN_QPT_UD, false);
+	memset(&in, 0, sizeof(in));
+	in.pdn = e.p.n[0].pd;
+	in.av.gid_index = 0;
+	in.av.flags = WREN_AV_F_IPV4 | WREN_AV_F_VLAN;
+	in.av.vlan_id = 100;
+	in.av.sl = 5;
+	memcpy(in.av.dgid, e.p.n[1].gid4, 16);
+	memcpy(in.av.dmac, e.p.n[1].mac, 6);
+	e.ah[0] = (uint32_t)td_cmd(e.p.n[0].d, WREN_AQ_OP_CREATE_AH, NULL, 0,
+				   &in, sizeof(in), NULL, 0).result;
+	ro_fill(pat, sizeof(pat), 31);
+	ro_mr_write(&e.mr[0], e.mr[0].iova + 100, pat, sizeof(pat));
+	ud_recv(&e, 400);
+	e.p.hold = 1;
+	ud_send(&e, 300, 0x1234, WREN_WQE_SEND, 0);
+	ro_settle(&e.p, 0);
+	f = &e.p.q[e.p.qhead];
+	tagged = e.p.qlen && f->data[12] == 0x81 && f->data[13] == 0 &&
+		 f->data[14] == (5 << 5) && f->data[15] == 100 &&
+		 f->data[16] == 0x08;
+	e.p.hold = 0;
+	ro_settle(&e.p, 1000000000ull);
+	ro_mr_read(&e.mr[1], e.mr[1].iova + 40, got, sizeof(got));
+	tap_ok(tagged && rc_one_cqe(&e.cq[1], &c) && c.status == 0 &&
+	       (c.flags & WREN_CQE_F_VLAN) && c.vlan_tci == (5 << 13 | 100) &&
+	       !memcmp(got, pat, sizeof(pat)),
+	       "UD over VLAN 100, priority 5: tagged on the wire, stripped, "
+	       "VLAN in the CQE, data right");
+	ud_fini(&e);
+}
+
 static void loopback(void)
 {
 	struct ro_conn cn = { .mtu = 5, .timeout = 14, .retry = 7,
@@ -327,6 +368,7 @@ static void loopback(void)
 
 void test_roce_ud(void)
 {
+	vlan();
 	loopback();
 	ud_basic(false);
 	ud_basic(true);
