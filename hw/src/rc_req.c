@@ -427,9 +427,13 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 	}
 	se = last && (w->flags & WREN_WQE_F_SOLICITED) &&
 	     w->opcode != WREN_WQE_RDMA_WRITE;
+	/*
+	 * ACK requested at the end of each message, and every 64 packets
+	 * within a long one, so progress (and the timer) keeps moving.
+	 */
 	if (!whw_roce_frame_init(hw, &f, av,
 				 whw_roce_sport(av, qp->hdr.id, dqpn), op, se,
-				 dqpn, rc && last, psn)) {
+				 dqpn, rc && (last || i % 64 == 63), psn)) {
 		/* The source GID was removed: the WQE cannot go out. */
 		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, V_AH);
 		return;
