@@ -195,8 +195,9 @@ static bool ack_before(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
 	return true;
 }
 
-static void fail_at(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
-		    uint8_t status, uint8_t vendor)
+/* The WQE holding @psn (else the oldest) fails with @status. */
+static void fail_at(struct whw_qp *qp, uint32_t psn, uint8_t status,
+		    uint8_t vendor)
 {
 	struct whw_swqe *w = wqe_of(qp, psn);
 
@@ -204,7 +205,6 @@ static void fail_at(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
 		w = oldest(qp);
 	if (w)
 		wqe_done(qp->roce, w, status, vendor);
-	(void)hw;
 }
 
 static void rx_nak(struct wrenhw *hw, struct whw_qp *qp,
@@ -219,7 +219,7 @@ static void rx_nak(struct wrenhw *hw, struct whw_qp *qp,
 		hw->cnt_rdma[WREN_RDMA_CNT_RNR_NAK_RECEIVED]++;
 		if (!r->rnr_left) {
 			hw->cnt_rdma[WREN_RDMA_CNT_RNR_RETRY_EXCEEDED]++;
-			fail_at(hw, qp, p->psn, WREN_CQE_RNR_RETRY_EXC_ERR, 0);
+			fail_at(qp, p->psn, WREN_CQE_RNR_RETRY_EXC_ERR, 0);
 			return;
 		}
 		if (qp->attr.rnr_retry != 7)
@@ -235,7 +235,7 @@ static void rx_nak(struct wrenhw *hw, struct whw_qp *qp,
 	case WHW_AETH_NAK_SEQ:
 		hw->cnt_rdma[WREN_RDMA_CNT_PACKET_SEQ_ERR]++;
 		if (!r->retry_left) {
-			fail_at(hw, qp, p->psn, WREN_CQE_RETRY_EXC_ERR, 0);
+			fail_at(qp, p->psn, WREN_CQE_RETRY_EXC_ERR, 0);
 			return;
 		}
 		r->retry_left--;
@@ -244,17 +244,17 @@ static void rx_nak(struct wrenhw *hw, struct whw_qp *qp,
 		return;
 	case WHW_AETH_NAK_INV:
 		hw->cnt_rdma[WREN_RDMA_CNT_REQ_REMOTE_INVALID_REQUEST]++;
-		fail_at(hw, qp, p->psn, WREN_CQE_REM_INV_REQ_ERR, 0);
+		fail_at(qp, p->psn, WREN_CQE_REM_INV_REQ_ERR, 0);
 		return;
 	case WHW_AETH_NAK_ACC:
 		hw->cnt_rdma[WREN_RDMA_CNT_REQ_REMOTE_ACCESS_ERRORS]++;
-		fail_at(hw, qp, p->psn, WREN_CQE_REM_ACCESS_ERR, 0);
+		fail_at(qp, p->psn, WREN_CQE_REM_ACCESS_ERR, 0);
 		return;
 	case WHW_AETH_NAK_OP:
-		fail_at(hw, qp, p->psn, WREN_CQE_REM_OP_ERR, 0);
+		fail_at(qp, p->psn, WREN_CQE_REM_OP_ERR, 0);
 		return;
 	default:
-		fail_at(hw, qp, p->psn, WREN_CQE_BAD_RESP_ERR, V_BAD_RESP);
+		fail_at(qp, p->psn, WREN_CQE_BAD_RESP_ERR, V_BAD_RESP);
 		return;
 	}
 }

@@ -247,6 +247,11 @@ static struct whw_rdres *new_res(struct whw_qp *qp)
 	return res;
 }
 
+/*
+ * READ and atomic requests move rq_psn themselves (a READ uses one PSN
+ * per response packet) and are answered by their responses, not an ACK:
+ * both return false.
+ */
 static bool do_read(struct wrenhw *hw, struct whw_qp *qp,
 		    const struct whw_pkt *p)
 {

@@ -274,7 +274,6 @@ struct whw_rdres {
 	uint64_t va;
 	uint32_t rkey, len;
 	uint64_t orig;
-	uint8_t syndrome;	/* atomic: AETH of the reply */
 };
 
 /* A receive WQE being filled. */
@@ -314,7 +313,6 @@ struct whw_roce_qp {
 	uint32_t rcv_off;
 	uint64_t w_va;
 	uint32_t w_rkey, w_len, w_off;
-	bool w_imm;
 	struct whw_rdres res[WHW_MAX_RD_ATOM];
 	uint32_t res_next;
 	bool ack_pending;
