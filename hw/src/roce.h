@@ -24,7 +24,6 @@
 #define WHW_QPN_MASK		0xffffffu
 #define WHW_SQ_WINDOW		64u	/* WQEs started and not completed */
 #define WHW_ROCE_BUDGET		64u	/* packets per QP per process() */
-#define WHW_GSI_QKEY		0x80010000u
 #define WHW_RQ_FLUSH_NS		10000000ull	/* ERR QPs: RQ looked at */
 
 /* BTH opcodes (IBTA 9.2): RC (0x00..) and UD (0x60..). */
