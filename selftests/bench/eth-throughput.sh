@@ -15,6 +15,7 @@
 #   BENCH_ETH_TARGET   ratio Wren/virtio-net to reach (0.8)
 #   BENCH_ETH_COALESCE ethtool -C arguments for the Wren netdev of both
 #                      guests, comma-separated (e.g. rx-usecs,50,rx-frames,16)
+#   BENCH_ETH_RINGS    ethtool -G arguments, likewise (e.g. rx,1024)
 # The figures are what iperf3's receiver counted, in MB/s (10^6 bytes).
 # Exit status: 0 when every run measured something, whatever the ratio.
 set -u
@@ -42,6 +43,11 @@ ifname=$(ls "/sys/bus/pci/devices/$bdf/net")
 ip addr add "$WREN_IP/24" dev "$ifname"
 ip link set "$ifname" up
 wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" || die "no carrier on $ifname"
+if [ -n "${BENCH_ETH_RINGS:-}" ]; then
+	IFS=, read -r -a rings <<<"$BENCH_ETH_RINGS"
+	ethtool -G "$ifname" "${rings[@]}" || die "ethtool -G ${rings[*]} failed"
+	wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" || die "no carrier after ethtool -G"
+fi
 if [ -n "${BENCH_ETH_COALESCE:-}" ]; then
 	IFS=, read -r -a coal <<<"$BENCH_ETH_COALESCE"
 	ethtool -C "$ifname" "${coal[@]}" || die "ethtool -C ${coal[*]} failed"
