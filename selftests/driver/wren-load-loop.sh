@@ -32,6 +32,8 @@ for m in wren wren_ib; do
 done
 plan 8
 dmesg -C
+# wren_ib.ko needs ib_core and ib_uverbs; insmod does not load them.
+modprobe ib_uverbs
 
 bdf=$(wren_bdf)
 if [ -z "$bdf" ]; then

@@ -2,31 +2,112 @@
 /*
  * wren_ib.ko: the RDMA half of the Wren NIC, an auxiliary driver for the
  * "wren.rdma" device that wren.ko creates on NICs with RDMA capabilities.
+ * It registers the ib_device "wren_%d" (parent: the PCI function), whose
+ * verbs serve user space through ib_uverbs and the libwren provider:
+ * contexts with a private doorbell page, PDs, CQs, RC and UD QPs, SRQs,
+ * AHs, MRs, RoCEv2 GIDs, async events and counters.
  *
- * This version binds, checks that the device can do what any RDMA device
- * here must (RC and GSI QPs), and proves the admin channel the verbs will
- * use answers.  It deliberately registers no ib_device yet: one without
- * working verbs would be visible to ib_core's ULPs and to userspace and
- * fail them in confusing ways.  Registration comes with the verbs.
+ * Kernel verbs (post_send, poll_cq, ... for in-kernel ULPs, and with them
+ * the GSI QP, MADs and the CM) are not implemented yet.  Without them
+ * ib_core marks the device as no kverbs provider, so kernel ULPs do not
+ * attach to it; kernel object creation fails with -EOPNOTSUPP.
  */
 #include <linux/auxiliary_bus.h>
 #include <linux/module.h>
-#include <linux/slab.h>
-#include <linux/wren/wren_core.h>
+#include <linux/pci.h>
+#include <rdma/wren-abi.h>
 
-#define WREN_IB_REQUIRED_CAPS	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_GSI)
+#include "wren_ib.h"
 
-struct wren_ib_dev {
-	struct wren_core_dev *cdev;
+#define WREN_IB_REQUIRED_CAPS	WREN_CAP_RDMA_RC
+
+static const struct ib_device_ops wren_ib_dev_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = RDMA_DRIVER_UNKNOWN,
+	.uverbs_abi_ver = WREN_IB_UVERBS_ABI_VERSION,
+
+	.add_gid = wren_ib_add_gid,
+	.alloc_pd = wren_ib_alloc_pd,
+	.alloc_ucontext = wren_ib_alloc_ucontext,
+	.create_ah = wren_ib_create_ah,
+	.create_cq = wren_ib_create_cq,
+	.create_qp = wren_ib_create_qp,
+	.create_user_ah = wren_ib_create_ah,
+	.dealloc_pd = wren_ib_dealloc_pd,
+	.dealloc_ucontext = wren_ib_dealloc_ucontext,
+	.del_gid = wren_ib_del_gid,
+	.dereg_mr = wren_ib_dereg_mr,
+	.destroy_ah = wren_ib_destroy_ah,
+	.destroy_cq = wren_ib_destroy_cq,
+	.destroy_qp = wren_ib_destroy_qp,
+	.disassociate_ucontext = wren_ib_disassociate_ucontext,
+	.fill_res_cq_entry = wren_ib_fill_res_cq_entry,
+	.fill_res_mr_entry = wren_ib_fill_res_mr_entry,
+	.fill_res_qp_entry = wren_ib_fill_res_qp_entry,
+	.get_dev_fw_str = wren_ib_get_dev_fw_str,
+	.get_link_layer = wren_ib_get_link_layer,
+	.get_port_immutable = wren_ib_get_port_immutable,
+	.mmap = wren_ib_mmap,
+	.mmap_free = wren_ib_mmap_free,
+	.modify_qp = wren_ib_modify_qp,
+	.query_ah = wren_ib_query_ah,
+	.query_device = wren_ib_query_device,
+	.query_pkey = wren_ib_query_pkey,
+	.query_port = wren_ib_query_port,
+	.query_qp = wren_ib_query_qp,
+	.reg_user_mr = wren_ib_reg_user_mr,
+	.rereg_user_mr = wren_ib_rereg_user_mr,
+
+	INIT_RDMA_OBJ_SIZE(ib_ah, wren_ib_ah, ibah),
+	INIT_RDMA_OBJ_SIZE(ib_cq, wren_ib_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, wren_ib_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, wren_ib_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, wren_ib_ucontext, ibuctx),
 };
+
+static const struct ib_device_ops wren_ib_srq_ops = {
+	.create_srq = wren_ib_create_srq,
+	.destroy_srq = wren_ib_destroy_srq,
+#ifdef HAVE_IB_FILL_RES_SRQ_ENTRY
+	.fill_res_srq_entry = wren_ib_fill_res_srq_entry,
+#endif
+	.modify_srq = wren_ib_modify_srq,
+	.query_srq = wren_ib_query_srq,
+
+	INIT_RDMA_OBJ_SIZE(ib_srq, wren_ib_srq, ibsrq),
+};
+
+static void wren_ib_dev_init(struct wren_ib_dev *dev, struct wren_aux_dev *wadev)
+{
+	struct pci_dev *pdev = wadev->cdev->pdev;
+	u32 bar_pages;
+
+	dev->wadev = wadev;
+	dev->cdev = wadev->cdev;
+	dev->dmadev = &pdev->dev;
+	dev->netdev = wadev->netdev;
+	dev->attr = &dev->cdev->attr;
+	dev->caps = dev->cdev->caps;
+	dev->pgsz_bitmap = le64_to_cpu(dev->attr->page_size_cap) &
+			   WREN_IB_PGSZ_RANGE;
+	dev->db_bar = pci_resource_start(pdev, WREN_BAR_DB);
+	/* Never map a page the BAR does not have, whatever the device says. */
+	bar_pages = pci_resource_len(pdev, WREN_BAR_DB) >> WREN_DB_PAGE_SHIFT;
+	dev->num_db_pages = min_t(u32, le16_to_cpu(dev->attr->num_db_pages),
+				  bar_pages);
+	xa_init_flags(&dev->cqs, XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&dev->qps, XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&dev->srqs, XA_FLAGS_LOCK_IRQ);
+}
 
 static int wren_ib_probe(struct auxiliary_device *adev,
 			 const struct auxiliary_device_id *id)
 {
-	struct wren_core_dev *cdev = wren_aux_dev_from(adev)->cdev;
+	struct wren_aux_dev *wadev = wren_aux_dev_from(adev);
+	struct wren_core_dev *cdev = wadev->cdev;
 	u64 missing = WREN_IB_REQUIRED_CAPS & ~cdev->caps;
-	struct wren_aq_cmd cmd = {};
-	struct wren_ib_dev *ibdev;
+	struct wren_ib_dev *dev;
+	struct ib_device *ibdev;
 	int err;
 
 	if (missing) {
@@ -34,31 +115,85 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 			 missing);
 		return -ENODEV;
 	}
-
-	cmd.opcode = WREN_AQ_OP_NOP;
-	err = wren_core_exec_cmd(cdev, &cmd, NULL);
-	if (err) {
-		dev_err(&adev->dev, "admin channel does not answer: %d\n", err);
-		return err;
+	if (!wadev->netdev) {
+		dev_info(&adev->dev, "no Ethernet netdev: RoCE has no addresses; not binding\n");
+		return -ENODEV;
+	}
+	if (!(le64_to_cpu(cdev->attr.page_size_cap) & WREN_IB_PGSZ_RANGE & PAGE_SIZE)) {
+		dev_err(&adev->dev, "device does not take %lu-byte pages (page_size_cap 0x%llx)\n",
+			PAGE_SIZE, le64_to_cpu(cdev->attr.page_size_cap));
+		return -ENODEV;
 	}
 
-	ibdev = kzalloc(sizeof(*ibdev), GFP_KERNEL);
-	if (!ibdev)
+	dev = ib_alloc_device(wren_ib_dev, ibdev);
+	if (!dev)
 		return -ENOMEM;
-	ibdev->cdev = cdev;
-	auxiliary_set_drvdata(adev, ibdev);
+	ibdev = &dev->ibdev;
+	wren_ib_dev_init(dev, wadev);
+	dev->event_wq = alloc_ordered_workqueue("wren_ib_ev_%s", 0,
+						dev_name(&adev->dev));
+	if (!dev->event_wq) {
+		err = -ENOMEM;
+		goto err_dealloc;
+	}
+	err = wren_core_events_register(wadev, &wren_ib_event_ops, dev);
+	if (err)
+		goto err_wq;
 
-	dev_info(&adev->dev, "RDMA capable (RC, GSI%s%s%s%s); no ib_device is registered by this version\n",
-		 cdev->caps & WREN_CAP_RDMA_UD ? ", UD" : "",
-		 cdev->caps & WREN_CAP_RDMA_SRQ ? ", SRQ" : "",
-		 cdev->caps & WREN_CAP_RDMA_ATOMIC ? ", atomics" : "",
-		 cdev->caps & WREN_CAP_RDMA_FAST_REG ? ", fast registration" : "");
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = wadev->num_comp_eqs;
+	ibdev->dev.parent = dev->dmadev;
+	wren_ib_set_guid(dev);
+	ib_set_device_ops(ibdev, &wren_ib_dev_ops);
+	if (dev->caps & WREN_CAP_RDMA_SRQ)
+		ib_set_device_ops(ibdev, &wren_ib_srq_ops);
+	if (dev->caps & WREN_CAP_COUNTERS)
+		ib_set_device_ops(ibdev, &wren_ib_stats_ops);
+
+	err = ib_device_set_netdev(ibdev, dev->netdev, WREN_IB_PORT);
+	if (err)
+		goto err_events;
+	err = ib_register_device(ibdev, "wren_%d", dev->dmadev);
+	if (err) {
+		dev_err(&adev->dev, "cannot register the ib_device: %d\n", err);
+		goto err_events;
+	}
+	auxiliary_set_drvdata(adev, dev);
+	ibdev_info(ibdev, "RoCEv2 on %s: RC%s%s%s, %u completion vectors, %u doorbell pages\n",
+		   netdev_name(dev->netdev),
+		   dev->caps & WREN_CAP_RDMA_UD ? ", UD" : "",
+		   dev->caps & WREN_CAP_RDMA_SRQ ? ", SRQ" : "",
+		   dev->caps & WREN_CAP_RDMA_ATOMIC ? ", atomics" : "",
+		   ibdev->num_comp_vectors, dev->num_db_pages);
 	return 0;
+
+err_events:
+	wren_core_events_unregister(wadev);
+err_wq:
+	if (dev->event_wq)
+		destroy_workqueue(dev->event_wq);
+err_dealloc:
+	ib_dealloc_device(ibdev);
+	return err;
 }
 
 static void wren_ib_remove(struct auxiliary_device *adev)
 {
-	kfree(auxiliary_get_drvdata(adev));
+	struct wren_ib_dev *dev = auxiliary_get_drvdata(adev);
+
+	/* Destroys every user object (disassociating running processes)
+	 * while the device still answers.
+	 */
+	ib_unregister_device(&dev->ibdev);
+	wren_core_events_unregister(dev->wadev);
+	destroy_workqueue(dev->event_wq);
+	WARN_ON(!xa_empty(&dev->cqs) || !xa_empty(&dev->qps) ||
+		!xa_empty(&dev->srqs));
+	xa_destroy(&dev->cqs);
+	xa_destroy(&dev->qps);
+	xa_destroy(&dev->srqs);
+	ib_dealloc_device(&dev->ibdev);
 }
 
 static const struct auxiliary_device_id wren_ib_id_table[] = {

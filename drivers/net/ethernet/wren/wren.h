@@ -193,4 +193,9 @@ void wren_eth_port_event(struct wren_dev *wdev, u8 state, u32 speed);
 int wren_aux_add(struct wren_dev *wdev);
 void wren_aux_del(struct wren_dev *wdev);
 
+/* wren_aux_eq.c */
+void wren_aux_event(struct wren_dev *wdev, const struct wren_eqe *eqe);
+void wren_aux_fatal(struct wren_dev *wdev);
+void wren_aux_poll_mgmt_eqs(struct wren_dev *wdev);
+
 #endif /* _WREN_H */

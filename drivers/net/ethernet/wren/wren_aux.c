@@ -6,9 +6,10 @@
  * callback and not in wren_aux_del().
  */
 #include <linux/idr.h>
+#include <linux/interrupt.h>
 #include <linux/slab.h>
 
-#include "wren.h"
+#include "wren_eth.h"
 
 #define WREN_CAP_RDMA_ANY	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | \
 				 WREN_CAP_RDMA_SRQ | WREN_CAP_RDMA_ATOMIC | \
@@ -49,6 +50,9 @@ int wren_aux_add(struct wren_dev *wdev)
 	}
 
 	wadev->cdev = &wdev->core;
+	wadev->netdev = wdev->eth ? wdev->eth->netdev : NULL;
+	wadev->kernel_db = wdev->db;
+	spin_lock_init(&wadev->ev_lock);
 	adev = &wadev->adev;
 	adev->name = WREN_AUX_RDMA_NAME;
 	adev->id = id;
@@ -61,13 +65,18 @@ int wren_aux_add(struct wren_dev *wdev)
 		kfree(wadev);
 		return err;
 	}
+	/* Set before the add: the driver may bind, and ask for events,
+	 * from inside auxiliary_device_add().
+	 */
+	WRITE_ONCE(wdev->rdma_adev, wadev);
 	err = auxiliary_device_add(adev);
 	if (err) {
+		WRITE_ONCE(wdev->rdma_adev, NULL);
+		synchronize_irq(pci_irq_vector(wdev->pdev, 0));
 		/* Drops the last reference: wren_aux_release() frees it. */
 		auxiliary_device_uninit(adev);
 		return err;
 	}
-	wdev->rdma_adev = wadev;
 	return 0;
 }
 
@@ -77,7 +86,9 @@ void wren_aux_del(struct wren_dev *wdev)
 
 	if (!wadev)
 		return;
-	wdev->rdma_adev = NULL;
+	WRITE_ONCE(wdev->rdma_adev, NULL);
+	/* The management handler may still be looking at it. */
+	synchronize_irq(pci_irq_vector(wdev->pdev, 0));
 	auxiliary_device_delete(&wadev->adev);
 	auxiliary_device_uninit(&wadev->adev);
 }

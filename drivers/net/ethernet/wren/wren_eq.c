@@ -80,6 +80,7 @@ void wren_fatal_work(struct work_struct *work)
 	}
 	wren_aq_abort(wdev);
 	wren_devlink_health_report(wdev, wdev->fatal_reason);
+	wren_aux_fatal(wdev);
 }
 
 /* Report a broken device once, whoever noticed first. */
@@ -151,6 +152,11 @@ static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
 	struct device *dev = &wdev->pdev->dev;
 	u32 data = le32_to_cpu(eqe->data);
 	u32 data2 = le32_to_cpu(eqe->data2);
+
+	/* The RDMA driver owns the QP, SRQ and CQ events, and wants the
+	 * port and fatal ones too; it ignores what it does not own.
+	 */
+	wren_aux_event(wdev, eqe);
 
 	switch (eqe->type) {
 	case WREN_EVENT_PORT_STATE:

@@ -13,7 +13,10 @@ int wren_irq_alloc_vectors(struct wren_dev *wdev)
 {
 	struct pci_dev *pdev = wdev->pdev;
 	u32 hw = wren_rd(wdev, WREN_REG_NUM_MSIX);
-	unsigned int want = min_t(u32, hw, 1 + num_online_cpus());
+	/* Management, one per CPU for the Ethernet channels, and one per
+	 * CPU for the RDMA completion EQs (wren_aux_eq.c).
+	 */
+	unsigned int want = min_t(u32, hw, 1 + 2 * num_online_cpus());
 	int n;
 
 	if (!want) {
@@ -42,6 +45,7 @@ static irqreturn_t wren_mgmt_irq(int irq, void *data)
 
 	wren_aq_process(wdev);
 	wren_aeq_process(wdev);
+	wren_aux_poll_mgmt_eqs(wdev);
 	return IRQ_HANDLED;
 }
 

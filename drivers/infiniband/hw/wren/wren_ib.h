@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* wren_ib.ko: state shared by the RDMA driver's files. */
+#ifndef _WREN_IB_H
+#define _WREN_IB_H
+
+#include <linux/completion.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <rdma/ib_umem.h>
+#ifdef HAVE_RDMA_ITER_H
+#include <rdma/iter.h>	/* split out of ib_verbs.h by some kernels */
+#endif
+#include <rdma/ib_verbs.h>
+#include <linux/wren/wren_core.h>
+
+/* Port numbers are 1-based in ib_core; the NIC has one port. */
+#define WREN_IB_PORT		1
+
+/* Page sizes a ring or MR may use: the contract's range. */
+#define WREN_IB_PGSZ_RANGE	GENMASK_ULL(WREN_PAGE_SHIFT_MAX, WREN_PAGE_SHIFT_MIN)
+
+struct wren_ib_dev {
+	struct ib_device ibdev;
+	struct wren_aux_dev *wadev;
+	struct wren_core_dev *cdev;
+	struct device *dmadev;		/* the PCI function */
+	struct net_device *netdev;
+	const struct wren_device_attr *attr;
+	u64 caps;
+	u64 pgsz_bitmap;		/* page_size_cap within the range */
+	phys_addr_t db_bar;		/* BAR2 */
+	u32 num_db_pages;
+
+	/* Objects the device names in events: cqn, qpn, srqn -> object.
+	 * Looked up from interrupt context (CQs) and the event work.
+	 */
+	struct xarray cqs;
+	struct xarray qps;
+	struct xarray srqs;
+
+	struct workqueue_struct *event_wq;
+	atomic_t fatal_reported;
+	atomic_t key_tag;		/* MR key tags, so stale keys die */
+};
+
+static inline struct wren_ib_dev *to_wdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct wren_ib_dev, ibdev);
+}
+
+struct wren_ib_ucontext {
+	struct ib_ucontext ibuctx;
+	u32 uar;			/* the context's doorbell page */
+	struct rdma_user_mmap_entry *db_entry;
+};
+
+static inline struct wren_ib_ucontext *to_wuctx(struct ib_ucontext *u)
+{
+	return container_of(u, struct wren_ib_ucontext, ibuctx);
+}
+
+struct wren_ib_mmap_entry {
+	struct rdma_user_mmap_entry rdma_entry;
+	phys_addr_t address;
+};
+
+struct wren_ib_pd {
+	struct ib_pd ibpd;
+	u32 pdn;
+};
+
+static inline struct wren_ib_pd *to_wpd(struct ib_pd *pd)
+{
+	return container_of(pd, struct wren_ib_pd, ibpd);
+}
+
+/* A ring in the provider's memory, pinned, and its doorbell record. */
+struct wren_ib_uring {
+	struct ib_umem *umem;
+	struct ib_umem *dbrec_umem;
+	dma_addr_t dbrec_dma;
+};
+
+/* Objects the event path can find; destroy waits until it let go. */
+struct wren_ib_obj_ref {
+	refcount_t refs;
+	struct completion free;
+};
+
+struct wren_ib_cq {
+	struct ib_cq ibcq;
+	u32 cqn;
+	u32 eq_index;
+	u8 log_size;
+	struct wren_ib_uring ring;
+	struct wren_ib_obj_ref ref;
+};
+
+static inline struct wren_ib_cq *to_wcq(struct ib_cq *cq)
+{
+	return container_of(cq, struct wren_ib_cq, ibcq);
+}
+
+struct wren_ib_srq {
+	struct ib_srq ibsrq;
+	u32 srqn;
+	u32 max_wr;
+	u32 max_sge;
+	u8 log_size;
+	u8 wqe_shift;
+	struct wren_ib_uring ring;
+	struct wren_ib_obj_ref ref;
+};
+
+static inline struct wren_ib_srq *to_wsrq(struct ib_srq *srq)
+{
+	return container_of(srq, struct wren_ib_srq, ibsrq);
+}
+
+struct wren_ib_qp {
+	struct ib_qp ibqp;
+	u32 qpn;
+	u8 sq_wqe_shift;
+	u8 sq_log_size;
+	u8 rq_wqe_shift;
+	u8 rq_log_size;
+	u8 state;			/* enum ib_qp_state, as last known */
+	u8 sq_sig_all;
+	struct ib_qp_cap cap;
+	struct mutex lock;		/* serialises modify and query */
+	struct wren_ib_uring ring;
+	struct wren_ib_obj_ref ref;
+};
+
+static inline struct wren_ib_qp *to_wqp(struct ib_qp *qp)
+{
+	return container_of(qp, struct wren_ib_qp, ibqp);
+}
+
+struct wren_ib_mr {
+	struct ib_mr ibmr;
+	struct ib_umem *umem;
+	u32 index;
+	u32 num_mtt;
+	u8 page_shift;
+};
+
+static inline struct wren_ib_mr *to_wmr(struct ib_mr *mr)
+{
+	return container_of(mr, struct wren_ib_mr, ibmr);
+}
+
+struct wren_ib_ah {
+	struct ib_ah ibah;
+	u32 handle;
+	struct wren_av av;
+};
+
+static inline struct wren_ib_ah *to_wah(struct ib_ah *ah)
+{
+	return container_of(ah, struct wren_ib_ah, ibah);
+}
+
+/* wren_ib_cmd.c */
+int wren_ib_cmd(struct wren_ib_dev *dev, struct wren_aq_cmd *cmd,
+		const void *in, size_t in_len, void *out, size_t out_len,
+		struct wren_acq_entry *comp);
+int wren_ib_cmd_handle(struct wren_ib_dev *dev, u8 opcode, u32 handle);
+int wren_ib_destroy_obj(struct wren_ib_dev *dev, u8 opcode, u32 handle);
+int wren_ib_udata_in(struct ib_udata *udata, void *req, size_t len);
+int wren_ib_udata_out(struct ib_udata *udata, void *resp, size_t len);
+int wren_ib_udata_none(struct ib_udata *udata);
+
+/* wren_ib_umem.c */
+int wren_ib_uring_get(struct wren_ib_dev *dev, struct wren_ib_uring *r,
+		      u64 addr, u64 bytes, u64 dbrec_addr);
+void wren_ib_uring_put(struct wren_ib_uring *r);
+int wren_ib_buf_desc(struct wren_ib_dev *dev, struct ib_umem *umem, u64 addr,
+		     u64 bytes, struct wren_buf_desc *desc, void **list,
+		     dma_addr_t *list_dma, size_t *list_size);
+void wren_ib_buf_desc_free(struct wren_ib_dev *dev, void *list,
+			   dma_addr_t list_dma, size_t list_size);
+
+/* wren_ib_obj.c: lookups from the event path */
+void wren_ib_obj_ref_init(struct wren_ib_obj_ref *ref);
+void wren_ib_obj_put(struct wren_ib_obj_ref *ref);
+void wren_ib_obj_wait(struct wren_ib_obj_ref *ref);
+
+/* wren_ib_device.c */
+int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *attr,
+			 struct ib_udata *udata);
+int wren_ib_query_port(struct ib_device *ibdev, u32 port,
+		       struct ib_port_attr *attr);
+int wren_ib_get_port_immutable(struct ib_device *ibdev, u32 port,
+			       struct ib_port_immutable *immutable);
+enum rdma_link_layer wren_ib_get_link_layer(struct ib_device *ibdev, u32 port);
+int wren_ib_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey);
+void wren_ib_get_dev_fw_str(struct ib_device *ibdev, char *str);
+void wren_ib_set_guid(struct wren_ib_dev *dev);
+
+/* wren_ib_gid.c */
+int wren_ib_add_gid(const struct ib_gid_attr *attr, void **context);
+int wren_ib_del_gid(const struct ib_gid_attr *attr, void **context);
+
+/* wren_ib_ucontext.c */
+int wren_ib_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata);
+void wren_ib_dealloc_ucontext(struct ib_ucontext *uctx);
+int wren_ib_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void wren_ib_mmap_free(struct rdma_user_mmap_entry *entry);
+void wren_ib_disassociate_ucontext(struct ib_ucontext *uctx);
+int wren_ib_alloc_pd(struct ib_pd *pd, struct ib_udata *udata);
+int wren_ib_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata);
+
+/* wren_ib_cq.c */
+#ifdef HAVE_IB_CREATE_CQ_ATTRS
+int wren_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		      struct uverbs_attr_bundle *attrs);
+#else
+int wren_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		      struct ib_udata *udata);
+#endif
+int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int wren_ib_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
+
+/* wren_ib_qp.c */
+int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		      struct ib_udata *udata);
+int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+
+/* wren_ib_qp_modify.c */
+int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		      int attr_mask, struct ib_udata *udata);
+int wren_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+		     int attr_mask, struct ib_qp_init_attr *init_attr);
+
+/* wren_ib_srq.c */
+int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
+		       struct ib_udata *udata);
+int wren_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		       enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int wren_ib_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int wren_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int wren_ib_fill_res_srq_entry(struct sk_buff *msg, struct ib_srq *ibsrq);
+
+/* wren_ib_mr.c */
+struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				  u64 virt, int access, struct ib_udata *udata);
+int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				    u64 length, u64 virt, int access,
+				    struct ib_pd *pd, struct ib_udata *udata);
+int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
+u32 wren_ib_access(int ib_access);
+
+/* wren_ib_ah.c */
+int wren_ib_av_from_ah_attr(struct wren_ib_dev *dev,
+			    const struct rdma_ah_attr *ah_attr,
+			    struct wren_av *av);
+void wren_ib_av_to_ah_attr(struct wren_ib_dev *dev, const struct wren_av *av,
+			   struct rdma_ah_attr *ah_attr);
+int wren_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
+		      struct ib_udata *udata);
+int wren_ib_destroy_ah(struct ib_ah *ibah, u32 flags);
+int wren_ib_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr);
+
+/* wren_ib_event.c */
+extern const struct wren_core_event_ops wren_ib_event_ops;
+void wren_ib_dispatch_port(struct wren_ib_dev *dev, bool active);
+
+/* wren_ib_stats.c */
+extern const struct ib_device_ops wren_ib_stats_ops;
+
+#endif /* _WREN_IB_H */

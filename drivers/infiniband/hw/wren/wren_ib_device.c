@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Device and port attributes, from what QUERY_DEVICE and QUERY_PORT say
+ * and nothing more: a capability the device lacks is reported absent.
+ */
+#include <linux/etherdevice.h>
+#include <net/addrconf.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_mad.h>
+
+#include "wren_ib.h"
+
+/* RoCE has no partitions; the one P_Key is the default full-member key. */
+#define WREN_IB_DEFAULT_PKEY	0xffff
+
+void wren_ib_set_guid(struct wren_ib_dev *dev)
+{
+	u8 guid[8];
+
+	addrconf_addr_eui48(guid, dev->attr->mac);
+	memcpy(&dev->ibdev.node_guid, guid, sizeof(guid));
+}
+
+int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
+			 struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibdev);
+	const struct wren_device_attr *a = dev->attr;
+	u64 caps = dev->caps;
+	int err;
+
+	err = wren_ib_udata_none(udata);
+	if (err)
+		return err;
+
+	memset(props, 0, sizeof(*props));
+	props->fw_ver = dev->cdev->fw_version;
+	props->sys_image_guid = ibdev->node_guid;
+	props->max_mr_size = le64_to_cpu(a->max_mr_size);
+	props->page_size_cap = dev->pgsz_bitmap;
+	props->vendor_id = WREN_PCI_VENDOR_ID;
+	props->vendor_part_id = WREN_PCI_DEVICE_ID;
+	props->hw_ver = dev->cdev->pdev->revision;
+	props->max_qp = le32_to_cpu(a->max_qp);
+	props->max_qp_wr = le32_to_cpu(a->max_qp_wr);
+	/* The responder sends RNR NAKs when no receive WQE is posted. */
+	props->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN;
+	props->max_send_sge = le16_to_cpu(a->max_sge);
+	props->max_recv_sge = le16_to_cpu(a->max_sge);
+	props->max_sge_rd = le16_to_cpu(a->max_sge_rd);
+	props->max_cq = le32_to_cpu(a->max_cq);
+	props->max_cqe = le32_to_cpu(a->max_cqe);
+	props->max_mr = le32_to_cpu(a->max_mr);
+	props->max_pd = le32_to_cpu(a->max_pd);
+	props->max_qp_rd_atom = a->max_qp_rd_atom;
+	props->max_qp_init_rd_atom = a->max_qp_init_rd_atom;
+	props->max_res_rd_atom = props->max_qp * props->max_qp_rd_atom;
+	props->atomic_cap = caps & WREN_CAP_RDMA_ATOMIC ? IB_ATOMIC_HCA :
+							  IB_ATOMIC_NONE;
+	if (caps & WREN_CAP_RDMA_UD)
+		props->max_ah = le32_to_cpu(a->max_ah);
+	if (caps & WREN_CAP_RDMA_SRQ) {
+		props->max_srq = le32_to_cpu(a->max_srq);
+		props->max_srq_wr = le32_to_cpu(a->max_srq_wr);
+		props->max_srq_sge = le16_to_cpu(a->max_sge);
+	}
+	props->max_pkeys = 1;
+	props->local_ca_ack_delay = a->local_ack_delay;
+	return 0;
+}
+
+static int wren_ib_port_cmd(struct wren_ib_dev *dev, struct wren_port_attr *pa)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_PORT };
+
+	return wren_ib_cmd(dev, &cmd, NULL, 0, pa, sizeof(*pa), NULL);
+}
+
+int wren_ib_query_port(struct ib_device *ibdev, u32 port,
+		       struct ib_port_attr *props)
+{
+	struct wren_ib_dev *dev = to_wdev(ibdev);
+	struct wren_port_attr pa;
+	int err;
+
+	err = wren_ib_port_cmd(dev, &pa);
+	if (err)
+		return err;
+
+	/* ib_core zeroes *props before calling. */
+	if (pa.state == WREN_PORT_ACTIVE) {
+		props->state = IB_PORT_ACTIVE;
+		props->phys_state = IB_PORT_PHYS_STATE_LINK_UP;
+	} else {
+		props->state = IB_PORT_DOWN;
+		props->phys_state = IB_PORT_PHYS_STATE_DISABLED;
+	}
+	props->max_mtu = IB_MTU_4096;
+	props->active_mtu = iboe_get_mtu(le16_to_cpu(pa.mtu));
+	/* RoCE payload follows the netdev's MTU, which may be lower. */
+	props->active_mtu = min(props->active_mtu,
+				iboe_get_mtu(READ_ONCE(dev->netdev->mtu)));
+	props->gid_tbl_len = le16_to_cpu(dev->attr->max_gid);
+	props->ip_gids = true;
+	props->max_msg_sz = le32_to_cpu(dev->attr->max_msg_size);
+	props->pkey_tbl_len = 1;
+	props->lid = 0;
+	props->lmc = 0;
+	props->sm_lid = 0;
+	props->max_vl_num = 1;
+	err = ib_get_eth_speed(ibdev, port, &props->active_speed,
+			       &props->active_width);
+	if (err) {
+		props->active_speed = IB_SPEED_EDR;
+		props->active_width = IB_WIDTH_1X;
+	}
+	return 0;
+}
+
+int wren_ib_get_port_immutable(struct ib_device *ibdev, u32 port,
+			       struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr;
+	int err;
+
+	err = ib_query_port(ibdev, port, &attr);
+	if (err)
+		return err;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	/* RoCE v2 only: the contract knows no other GID type. */
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
+	return 0;
+}
+
+enum rdma_link_layer wren_ib_get_link_layer(struct ib_device *ibdev, u32 port)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+int wren_ib_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
+{
+	if (index)
+		return -EINVAL;
+	*pkey = WREN_IB_DEFAULT_PKEY;
+	return 0;
+}
+
+void wren_ib_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	u32 fw = to_wdev(ibdev)->cdev->fw_version;
+
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%u.%u.%u", WREN_FW_VER_MAJOR(fw),
+		 WREN_FW_VER_MINOR(fw), WREN_FW_VER_PATCH(fw));
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Memory regions of user memory: pin with ib_umem, pick the largest page
+ * size the device and the buffer allow (ib_umem_find_best_pgsz()), then
+ * CREATE_MR (state FREE), WRITE_MTT in chunks of at most one admin buffer,
+ * and ACTIVATE_MR.  The key is index << 8 | a tag that changes on every
+ * registration, so a stale key of an earlier MR in the same entry fails.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+
+#include "wren_ib.h"
+
+/* Entries per WRITE_MTT: one admin input buffer of __le64. */
+#define WREN_IB_MTT_CHUNK	(WREN_AQ_MAX_BUF_LEN / sizeof(__le64))
+
+/* IB access flags this driver can grant; the rest is refused. */
+#define WREN_IB_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
+				 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
+				 IB_ACCESS_RELAXED_ORDERING)
+
+u32 wren_ib_access(int ib_access)
+{
+	u32 a = 0;
+
+	if (ib_access & IB_ACCESS_LOCAL_WRITE)
+		a |= WREN_ACCESS_LOCAL_WRITE;
+	if (ib_access & IB_ACCESS_REMOTE_WRITE)
+		a |= WREN_ACCESS_REMOTE_WRITE;
+	if (ib_access & IB_ACCESS_REMOTE_READ)
+		a |= WREN_ACCESS_REMOTE_READ;
+	if (ib_access & IB_ACCESS_REMOTE_ATOMIC)
+		a |= WREN_ACCESS_REMOTE_ATOMIC;
+	return a;
+}
+
+static int wren_ib_check_access(struct wren_ib_dev *dev, int access)
+{
+	if (access & ~WREN_IB_MR_ACCESS)
+		return -EOPNOTSUPP;
+	if ((access & IB_ACCESS_REMOTE_ATOMIC) &&
+	    !(dev->caps & WREN_CAP_RDMA_ATOMIC))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static int wren_ib_write_mtt(struct wren_ib_dev *dev, struct wren_ib_mr *mr,
+			     unsigned long pgsz)
+{
+	struct wren_aq_cmd cmd;
+	struct ib_block_iter biter;
+	size_t chunk = min_t(size_t, mr->num_mtt, WREN_IB_MTT_CHUNK);
+	u32 first = 0, n = 0;
+	__le64 *mtt;
+	int err = 0;
+
+	mtt = kvcalloc(chunk, sizeof(*mtt), GFP_KERNEL);
+	if (!mtt)
+		return -ENOMEM;
+	rdma_umem_for_each_dma_block(mr->umem, &biter, pgsz) {
+		mtt[n++] = cpu_to_le64(rdma_block_iter_dma_address(&biter));
+		if (n < chunk && first + n < mr->num_mtt)
+			continue;
+		memset(&cmd, 0, sizeof(cmd));
+		cmd.opcode = WREN_AQ_OP_WRITE_MTT;
+		cmd.u.write_mtt.mr_index = cpu_to_le32(mr->index);
+		cmd.u.write_mtt.first = cpu_to_le32(first);
+		cmd.u.write_mtt.count = cpu_to_le32(n);
+		err = wren_ib_cmd(dev, &cmd, mtt, n * sizeof(*mtt), NULL, 0, NULL);
+		if (err)
+			break;
+		first += n;
+		n = 0;
+		cond_resched();
+	}
+	kvfree(mtt);
+	if (!err && first != mr->num_mtt)
+		err = -EINVAL;
+	return err;
+}
+
+struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				  u64 virt, int access, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibpd->device);
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_MR };
+	struct wren_create_mr_in in = {};
+	struct wren_acq_entry comp = {};
+	unsigned long pgsz;
+	struct wren_ib_mr *mr;
+	size_t npages;
+	int err;
+
+	err = wren_ib_udata_none(udata);
+	if (err)
+		return ERR_PTR(err);
+	err = wren_ib_check_access(dev, access);
+	if (err)
+		return ERR_PTR(err);
+	if (!length || length > le64_to_cpu(dev->attr->max_mr_size))
+		return ERR_PTR(-EINVAL);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(mr->umem)) {
+		err = PTR_ERR(mr->umem);
+		goto err_free;
+	}
+	pgsz = ib_umem_find_best_pgsz(mr->umem, dev->pgsz_bitmap, virt);
+	if (!pgsz) {
+		err = -EINVAL;
+		goto err_umem;
+	}
+	npages = ib_umem_num_dma_blocks(mr->umem, pgsz);
+	if (npages > le32_to_cpu(dev->attr->max_mtt)) {
+		err = -EINVAL;
+		goto err_umem;
+	}
+	mr->num_mtt = npages;
+	mr->page_shift = order_base_2(pgsz);
+
+	in.pdn = cpu_to_le32(to_wpd(ibpd)->pdn);
+	in.access = cpu_to_le32(wren_ib_access(access));
+	in.iova = cpu_to_le64(virt);
+	in.length = cpu_to_le64(length);
+	in.num_mtt = cpu_to_le32(mr->num_mtt);
+	in.page_shift = mr->page_shift;
+	in.key_tag = (u8)atomic_inc_return(&dev->key_tag);
+	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	if (err)
+		goto err_umem;
+	mr->index = le64_to_cpu(comp.result);
+
+	err = wren_ib_write_mtt(dev, mr, pgsz);
+	if (err)
+		goto err_destroy;
+	err = wren_ib_cmd_handle(dev, WREN_AQ_OP_ACTIVATE_MR, mr->index);
+	if (err)
+		goto err_destroy;
+
+	mr->ibmr.lkey = le32_to_cpu(comp.result2);
+	mr->ibmr.rkey = mr->ibmr.lkey;
+	mr->ibmr.page_size = pgsz;
+	return &mr->ibmr;
+
+err_destroy:
+	if (wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_MR, mr->index))
+		return ERR_PTR(err);	/* keep the pages pinned under it */
+err_umem:
+	ib_umem_release(mr->umem);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	struct wren_ib_mr *mr = to_wmr(ibmr);
+	int err;
+
+	/* After DESTROY_MR completes no DMA through the MR runs or starts,
+	 * so the pages may be unpinned.
+	 */
+	err = wren_ib_destroy_obj(to_wdev(ibmr->device), WREN_AQ_OP_DESTROY_MR,
+				  mr->index);
+	if (err)
+		return err;
+	ib_umem_release(mr->umem);
+	kfree(mr);
+	return 0;
+}
+
+/*
+ * A new PD or new access rights for a live MR: DEACTIVATE_MR (no DMA
+ * through it after that), MODIFY_MR, ACTIVATE_MR; the keys stay.  A new
+ * address range (IB_MR_REREG_TRANS) would need a new MTT reservation and
+ * is refused: deregister and register instead.
+ */
+struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
+				    u64 length, u64 virt, int access,
+				    struct ib_pd *pd, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibmr->device);
+	struct wren_ib_mr *mr = to_wmr(ibmr);
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_MR };
+	struct wren_modify_mr_in in = {};
+	int err, err2;
+
+	err = wren_ib_udata_none(udata);
+	if (err)
+		return ERR_PTR(err);
+	if (!(dev->caps & WREN_CAP_RDMA_MR_INVALIDATE))
+		return ERR_PTR(-EOPNOTSUPP);
+	if (flags & ~(IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
+		return ERR_PTR(-EOPNOTSUPP);
+	in.mr_index = cpu_to_le32(mr->index);
+	if (flags & IB_MR_REREG_PD) {
+		in.mask |= cpu_to_le32(WREN_MODIFY_MR_PD);
+		in.pdn = cpu_to_le32(to_wpd(pd)->pdn);
+	}
+	if (flags & IB_MR_REREG_ACCESS) {
+		err = wren_ib_check_access(dev, access);
+		if (err)
+			return ERR_PTR(err);
+		/* The pages were pinned for the rights asked at registration. */
+		if ((access & IB_ACCESS_LOCAL_WRITE) && !mr->umem->writable)
+			return ERR_PTR(-EPERM);
+		in.mask |= cpu_to_le32(WREN_MODIFY_MR_ACCESS);
+		in.access = cpu_to_le32(wren_ib_access(access));
+	}
+	if (!in.mask)
+		return NULL;
+
+	err = wren_ib_cmd_handle(dev, WREN_AQ_OP_DEACTIVATE_MR, mr->index);
+	if (err)
+		return ERR_PTR(err);
+	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, NULL);
+	/* Valid again, with the new or (on failure) the old attributes. */
+	err2 = wren_ib_cmd_handle(dev, WREN_AQ_OP_ACTIVATE_MR, mr->index);
+	if (err || err2)
+		return ERR_PTR(err ? err : err2);
+	return NULL;
+}
+
+int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
+{
+	struct wren_ib_mr *mr = to_wmr(ibmr);
+
+	if (rdma_nl_put_driver_u32(msg, "index", mr->index) ||
+	    rdma_nl_put_driver_u32(msg, "page_shift", mr->page_shift) ||
+	    rdma_nl_put_driver_u32(msg, "num_mtt", mr->num_mtt))
+		return -EMSGSIZE;
+	return 0;
+}

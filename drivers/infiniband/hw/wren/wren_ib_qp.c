@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Creating and destroying QPs of user contexts (RC and UD).  The provider
+ * chooses the layout of its SQ+RQ buffer (uapi.rst); this file checks that
+ * the layout holds what the consumer asked for and fits the device, pins
+ * it, and reports the capacities it really has.  Kernel QPs (including the
+ * GSI QP) come with the kernel verbs and are refused until then.
+ */
+#include <rdma/uverbs_ioctl.h>
+#include <rdma/wren-abi.h>
+
+#include "wren_ib.h"
+
+/* SQ WQE: control and up to two fixed segments, then data segments;
+ * inline data also needs its 16-byte header after one fixed segment
+ * (the device's rule: 48 + max_inline bytes fit the stride).
+ */
+#define WREN_IB_SQ_SGE_BASE	32
+#define WREN_IB_SQ_INLINE_BASE	48
+#define WREN_IB_RQ_SGE_BASE	sizeof(struct wren_rqe)
+#define WREN_IB_SEG		16
+
+static unsigned int wren_ib_max_wq_log(u32 max_wr)
+{
+	return min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
+		     ilog2(max_t(u32, max_wr, 2)));
+}
+
+static int wren_ib_check_sq(struct wren_ib_dev *dev,
+			    const struct wren_ib_create_qp *req,
+			    struct ib_qp_cap *cap, u32 *max_inline)
+{
+	const struct wren_device_attr *a = dev->attr;
+	unsigned int stride;
+	u32 dev_inline = le16_to_cpu(a->max_inline);
+	u32 dev_sge = le16_to_cpu(a->max_sge);
+
+	if (req->sq_wqe_shift < WREN_WQE_SHIFT_MIN ||
+	    req->sq_wqe_shift > a->max_sq_wqe_shift ||
+	    req->sq_log_size < WREN_WQ_LOG_SIZE_MIN ||
+	    req->sq_log_size > wren_ib_max_wq_log(le32_to_cpu(a->max_qp_wr)))
+		return -EINVAL;
+	if (cap->max_send_wr > BIT(req->sq_log_size) ||
+	    cap->max_send_sge > dev_sge || cap->max_inline_data > dev_inline)
+		return -EINVAL;
+	stride = BIT(req->sq_wqe_shift);
+	if (WREN_IB_SQ_SGE_BASE + WREN_IB_SEG * cap->max_send_sge > stride ||
+	    WREN_IB_SQ_INLINE_BASE + cap->max_inline_data > stride)
+		return -EINVAL;
+
+	cap->max_send_wr = BIT(req->sq_log_size);
+	cap->max_send_sge = min_t(u32, dev_sge,
+				  (stride - WREN_IB_SQ_SGE_BASE) / WREN_IB_SEG);
+	*max_inline = min_t(u32, dev_inline, stride - WREN_IB_SQ_INLINE_BASE);
+	cap->max_inline_data = *max_inline;
+	return 0;
+}
+
+static int wren_ib_check_rq(struct wren_ib_dev *dev,
+			    const struct wren_ib_create_qp *req,
+			    struct ib_qp_init_attr *attr, u64 sq_bytes)
+{
+	const struct wren_device_attr *a = dev->attr;
+	struct ib_qp_cap *cap = &attr->cap;
+	u32 dev_sge = le16_to_cpu(a->max_sge);
+	unsigned int stride;
+
+	if (attr->srq) {
+		if (req->rq_wqe_shift || req->rq_log_size || req->rq_offset)
+			return -EINVAL;
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+		return 0;
+	}
+	if (req->rq_wqe_shift < WREN_WQE_SHIFT_MIN ||
+	    req->rq_wqe_shift > a->max_rq_wqe_shift ||
+	    req->rq_log_size < WREN_WQ_LOG_SIZE_MIN ||
+	    req->rq_log_size > wren_ib_max_wq_log(le32_to_cpu(a->max_qp_wr)))
+		return -EINVAL;
+	stride = BIT(req->rq_wqe_shift);
+	if (req->rq_offset < sq_bytes || req->rq_offset % stride)
+		return -EINVAL;
+	if (cap->max_recv_wr > BIT(req->rq_log_size) ||
+	    cap->max_recv_sge > dev_sge ||
+	    WREN_IB_RQ_SGE_BASE + WREN_IB_SEG * cap->max_recv_sge > stride)
+		return -EINVAL;
+	cap->max_recv_wr = BIT(req->rq_log_size);
+	cap->max_recv_sge = min_t(u32, dev_sge,
+				  (stride - WREN_IB_RQ_SGE_BASE) / WREN_IB_SEG);
+	return 0;
+}
+
+static int wren_ib_qp_type(struct wren_ib_dev *dev, enum ib_qp_type type,
+			   u8 *wtype)
+{
+	switch (type) {
+	case IB_QPT_RC:
+		*wtype = WREN_QPT_RC;
+		return dev->caps & WREN_CAP_RDMA_RC ? 0 : -EOPNOTSUPP;
+	case IB_QPT_UD:
+		*wtype = WREN_QPT_UD;
+		return dev->caps & WREN_CAP_RDMA_UD ? 0 : -EOPNOTSUPP;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		      struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibqp->device);
+	struct wren_ib_qp *qp = to_wqp(ibqp);
+	struct wren_ib_create_qp_resp resp = {};
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_QP };
+	struct wren_create_qp_in in = {};
+	struct wren_acq_entry comp = {};
+	struct wren_ib_ucontext *uctx;
+	struct wren_ib_create_qp req;
+	u64 sq_bytes, bytes;
+	size_t list_size;
+	dma_addr_t list_dma;
+	u32 max_inline;
+	void *list;
+	int err;
+
+	if (!udata)
+		return -EOPNOTSUPP;	/* kernel QPs: not yet */
+	err = wren_ib_qp_type(dev, attr->qp_type, &in.type);
+	if (err)
+		return err;
+	if (attr->create_flags)
+		return -EOPNOTSUPP;
+	if (attr->srq && !(dev->caps & WREN_CAP_RDMA_SRQ))
+		return -EOPNOTSUPP;
+	if (!attr->send_cq || !attr->recv_cq)
+		return -EINVAL;
+	err = wren_ib_udata_in(udata, &req, sizeof(req));
+	if (err)
+		return err;
+	if (req.comp_mask)
+		return -EOPNOTSUPP;
+	if (req.reserved)
+		return -EINVAL;
+	err = wren_ib_check_sq(dev, &req, &attr->cap, &max_inline);
+	if (err)
+		return err;
+	sq_bytes = BIT_ULL(req.sq_log_size + req.sq_wqe_shift);
+	err = wren_ib_check_rq(dev, &req, attr, sq_bytes);
+	if (err)
+		return err;
+	bytes = attr->srq ? sq_bytes :
+		req.rq_offset + BIT_ULL(req.rq_log_size + req.rq_wqe_shift);
+	uctx = rdma_udata_to_drv_context(udata, struct wren_ib_ucontext, ibuctx);
+
+	err = wren_ib_uring_get(dev, &qp->ring, req.buf_addr, bytes,
+				req.dbrec_addr);
+	if (err)
+		return err;
+	err = wren_ib_buf_desc(dev, qp->ring.umem, req.buf_addr, bytes,
+			       &in.buf, &list, &list_dma, &list_size);
+	if (err)
+		goto err_ring;
+
+	if (attr->sq_sig_type == IB_SIGNAL_ALL_WR)
+		in.flags |= WREN_QP_F_SQ_SIG_ALL;
+	in.sq_wqe_shift = req.sq_wqe_shift;
+	in.sq_log_size = req.sq_log_size;
+	in.max_inline = cpu_to_le16(max_inline);
+	in.pdn = cpu_to_le32(to_wpd(ibqp->pd)->pdn);
+	in.send_cqn = cpu_to_le32(to_wcq(attr->send_cq)->cqn);
+	in.recv_cqn = cpu_to_le32(to_wcq(attr->recv_cq)->cqn);
+	if (attr->srq) {
+		in.flags |= WREN_QP_F_USE_SRQ;
+		in.srqn = cpu_to_le32(to_wsrq(attr->srq)->srqn);
+	} else {
+		in.rq_wqe_shift = req.rq_wqe_shift;
+		in.rq_log_size = req.rq_log_size;
+		in.rq_offset = cpu_to_le32(req.rq_offset);
+	}
+	in.uar = cpu_to_le32(uctx->uar);
+	in.dbrec_addr = cpu_to_le64(qp->ring.dbrec_dma);
+	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	if (err != -ETIMEDOUT)
+		wren_ib_buf_desc_free(dev, list, list_dma, list_size);
+	if (err)
+		goto err_ring;
+
+	qp->qpn = le64_to_cpu(comp.result);
+	ibqp->qp_num = qp->qpn;
+	qp->sq_wqe_shift = req.sq_wqe_shift;
+	qp->sq_log_size = req.sq_log_size;
+	qp->rq_wqe_shift = in.rq_wqe_shift;
+	qp->rq_log_size = in.rq_log_size;
+	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->state = IB_QPS_RESET;
+	qp->cap = attr->cap;
+	mutex_init(&qp->lock);
+	wren_ib_obj_ref_init(&qp->ref);
+	err = xa_insert_irq(&dev->qps, qp->qpn, qp, GFP_KERNEL);
+	if (err)
+		goto err_destroy;
+
+	resp.qpn = qp->qpn;
+	resp.max_inline = max_inline;
+	err = wren_ib_udata_out(udata, &resp, sizeof(resp));
+	if (err)
+		goto err_erase;
+	return 0;
+
+err_erase:
+	xa_erase_irq(&dev->qps, qp->qpn);
+err_destroy:
+	wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn);
+	mutex_destroy(&qp->lock);
+err_ring:
+	wren_ib_uring_put(&qp->ring);
+	return err;
+}
+
+int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibqp->device);
+	struct wren_ib_qp *qp = to_wqp(ibqp);
+	int err;
+
+	err = wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn);
+	if (err)
+		return err;
+	xa_erase_irq(&dev->qps, qp->qpn);
+	wren_ib_obj_wait(&qp->ref);
+	mutex_destroy(&qp->lock);
+	wren_ib_uring_put(&qp->ring);
+	return 0;
+}
+
+int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct wren_ib_qp *qp = to_wqp(ibqp);
+
+	if (rdma_nl_put_driver_u32(msg, "sq_wqe_size", BIT(qp->sq_wqe_shift)) ||
+	    rdma_nl_put_driver_u32(msg, "sq_entries", BIT(qp->sq_log_size)) ||
+	    rdma_nl_put_driver_u32(msg, "rq_wqe_size",
+				   qp->rq_log_size ? BIT(qp->rq_wqe_shift) : 0) ||
+	    rdma_nl_put_driver_u32(msg, "rq_entries",
+				   qp->rq_log_size ? BIT(qp->rq_log_size) : 0))
+		return -EMSGSIZE;
+	return 0;
+}

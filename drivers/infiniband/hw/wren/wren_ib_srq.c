@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Shared receive queues of user contexts, with the limit event: armed by
+ * modify_srq(IB_SRQ_LIMIT), fired once (IB_EVENT_SRQ_LIMIT_REACHED) when
+ * fewer WQEs remain posted, then disarmed.  Resizing is not in the
+ * contract (IB_SRQ_MAX_WR fails with -EOPNOTSUPP).
+ */
+#include <rdma/uverbs_ioctl.h>
+#include <rdma/wren-abi.h>
+
+#include "wren_ib.h"
+
+#define WREN_IB_SEG		16
+
+static int wren_ib_srq_req(struct wren_ib_dev *dev, struct ib_udata *udata,
+			   struct ib_srq_attr *sattr,
+			   struct wren_ib_create_srq *req)
+{
+	const struct wren_device_attr *a = dev->attr;
+	u32 max_wr = le32_to_cpu(a->max_srq_wr);
+	u32 dev_sge = le16_to_cpu(a->max_sge);
+	unsigned int max_log, stride;
+	int err;
+
+	err = wren_ib_udata_in(udata, req, sizeof(*req));
+	if (err)
+		return err;
+	if (req->comp_mask)
+		return -EOPNOTSUPP;
+	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
+		return -EINVAL;
+	max_log = min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
+			ilog2(max_t(u32, max_wr, 2)));
+	if (req->log_size < WREN_WQ_LOG_SIZE_MIN || req->log_size > max_log ||
+	    req->wqe_shift < WREN_WQE_SHIFT_MIN ||
+	    req->wqe_shift > a->max_rq_wqe_shift)
+		return -EINVAL;
+	stride = BIT(req->wqe_shift);
+	if (!sattr->max_wr || sattr->max_wr > BIT(req->log_size) ||
+	    sattr->max_sge > dev_sge ||
+	    sizeof(struct wren_rqe) + WREN_IB_SEG * sattr->max_sge > stride ||
+	    sattr->srq_limit > BIT(req->log_size))
+		return -EINVAL;
+	sattr->max_wr = BIT(req->log_size);
+	sattr->max_sge = min_t(u32, dev_sge,
+			       (stride - sizeof(struct wren_rqe)) / WREN_IB_SEG);
+	return 0;
+}
+
+int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
+		       struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
+	struct wren_ib_srq *srq = to_wsrq(ibsrq);
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_SRQ };
+	struct wren_ib_create_srq_resp resp = {};
+	struct wren_create_srq_in in = {};
+	struct wren_acq_entry comp = {};
+	struct wren_ib_ucontext *uctx;
+	struct wren_ib_create_srq req;
+	size_t list_size;
+	dma_addr_t list_dma;
+	void *list;
+	u64 bytes;
+	int err;
+
+	if (!(dev->caps & WREN_CAP_RDMA_SRQ))
+		return -EOPNOTSUPP;
+	if (!udata)
+		return -EOPNOTSUPP;	/* kernel SRQs: not yet */
+	if (attr->srq_type != IB_SRQT_BASIC)
+		return -EOPNOTSUPP;
+	err = wren_ib_srq_req(dev, udata, &attr->attr, &req);
+	if (err)
+		return err;
+	uctx = rdma_udata_to_drv_context(udata, struct wren_ib_ucontext, ibuctx);
+
+	bytes = BIT_ULL(req.log_size + req.wqe_shift);
+	err = wren_ib_uring_get(dev, &srq->ring, req.buf_addr, bytes,
+				req.dbrec_addr);
+	if (err)
+		return err;
+	err = wren_ib_buf_desc(dev, srq->ring.umem, req.buf_addr, bytes,
+			       &in.buf, &list, &list_dma, &list_size);
+	if (err)
+		goto err_ring;
+	in.pdn = cpu_to_le32(to_wpd(ibsrq->pd)->pdn);
+	in.uar = cpu_to_le32(uctx->uar);
+	in.log_size = req.log_size;
+	in.wqe_shift = req.wqe_shift;
+	in.limit = cpu_to_le32(attr->attr.srq_limit);
+	in.dbrec_addr = cpu_to_le64(srq->ring.dbrec_dma);
+	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	if (err != -ETIMEDOUT)
+		wren_ib_buf_desc_free(dev, list, list_dma, list_size);
+	if (err)
+		goto err_ring;
+
+	srq->srqn = le64_to_cpu(comp.result);
+	srq->max_wr = attr->attr.max_wr;
+	srq->max_sge = attr->attr.max_sge;
+	srq->log_size = req.log_size;
+	srq->wqe_shift = req.wqe_shift;
+	wren_ib_obj_ref_init(&srq->ref);
+	err = xa_insert_irq(&dev->srqs, srq->srqn, srq, GFP_KERNEL);
+	if (err)
+		goto err_destroy;
+	resp.srqn = srq->srqn;
+	err = wren_ib_udata_out(udata, &resp, sizeof(resp));
+	if (err)
+		goto err_erase;
+	return 0;
+
+err_erase:
+	xa_erase_irq(&dev->srqs, srq->srqn);
+err_destroy:
+	wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_SRQ, srq->srqn);
+err_ring:
+	wren_ib_uring_put(&srq->ring);
+	return err;
+}
+
+int wren_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		       enum ib_srq_attr_mask mask, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
+	struct wren_ib_srq *srq = to_wsrq(ibsrq);
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_SRQ };
+	int err;
+
+	err = wren_ib_udata_none(udata);
+	if (err)
+		return err;
+	if (mask & ~IB_SRQ_LIMIT)
+		return -EOPNOTSUPP;
+	if (!(mask & IB_SRQ_LIMIT))
+		return 0;
+	if (attr->srq_limit > srq->max_wr)
+		return -EINVAL;
+	cmd.u.modify_srq.srqn = cpu_to_le32(srq->srqn);
+	cmd.u.modify_srq.mask = cpu_to_le32(WREN_MODIFY_SRQ_LIMIT);
+	cmd.u.modify_srq.limit = cpu_to_le32(attr->srq_limit);
+	return wren_ib_cmd(dev, &cmd, NULL, 0, NULL, 0, NULL);
+}
+
+int wren_ib_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
+{
+	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
+	struct wren_ib_srq *srq = to_wsrq(ibsrq);
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_SRQ };
+	struct wren_query_srq_out out;
+	int err;
+
+	cmd.u.handle.handle = cpu_to_le32(srq->srqn);
+	err = wren_ib_cmd(dev, &cmd, NULL, 0, &out, sizeof(out), NULL);
+	if (err)
+		return err;
+	attr->max_wr = srq->max_wr;
+	attr->max_sge = srq->max_sge;
+	attr->srq_limit = le32_to_cpu(out.limit);
+	return 0;
+}
+
+int wren_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
+	struct wren_ib_srq *srq = to_wsrq(ibsrq);
+	int err;
+
+	err = wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_SRQ, srq->srqn);
+	if (err)
+		return err;
+	xa_erase_irq(&dev->srqs, srq->srqn);
+	wren_ib_obj_wait(&srq->ref);
+	wren_ib_uring_put(&srq->ring);
+	return 0;
+}
+
+int wren_ib_fill_res_srq_entry(struct sk_buff *msg, struct ib_srq *ibsrq)
+{
+	struct wren_ib_srq *srq = to_wsrq(ibsrq);
+
+	if (rdma_nl_put_driver_u32(msg, "srqn", srq->srqn) ||
+	    rdma_nl_put_driver_u32(msg, "wqe_size", BIT(srq->wqe_shift)) ||
+	    rdma_nl_put_driver_u32(msg, "entries", BIT(srq->log_size)))
+		return -EMSGSIZE;
+	return 0;
+}

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Port hardware counters for `rdma statistic`: the contract's RDMA
+ * counter set (packets, bytes, retransmits, sequence errors, RNR NAKs,
+ * ICRC errors, ack timeouts, ...) followed by its congestion-control set,
+ * under their contract names.  Registered only with WREN_CAP_COUNTERS.
+ */
+#include "wren_ib.h"
+
+static const struct rdma_stat_desc wren_ib_stat_descs[] = {
+	/* enum wren_rdma_counter */
+	{ .name = "tx_roce_packets" },
+	{ .name = "tx_roce_bytes" },
+	{ .name = "rx_roce_packets" },
+	{ .name = "rx_roce_bytes" },
+	{ .name = "rx_icrc_errors" },
+	{ .name = "rx_roce_discards" },
+	{ .name = "retransmits" },
+	{ .name = "local_ack_timeout_err" },
+	{ .name = "rnr_nak_received" },
+	{ .name = "rnr_nak_sent" },
+	{ .name = "rnr_retry_exceeded" },
+	{ .name = "packet_seq_err" },
+	{ .name = "out_of_sequence" },
+	{ .name = "duplicate_request" },
+	{ .name = "implied_nak_seq_err" },
+	{ .name = "req_remote_access_errors" },
+	{ .name = "resp_remote_access_errors" },
+	{ .name = "req_remote_invalid_request" },
+	{ .name = "resp_local_length_error" },
+	{ .name = "rx_write_requests" },
+	{ .name = "rx_read_requests" },
+	{ .name = "rx_atomic_requests" },
+	{ .name = "cq_overflow" },
+	/* enum wren_cc_counter */
+	{ .name = "np_ecn_marked_roce_packets" },
+	{ .name = "np_cnp_sent" },
+	{ .name = "rp_cnp_handled" },
+	{ .name = "rp_cnp_ignored" },
+	{ .name = "rp_rate_reductions" },
+};
+
+#define WREN_IB_NUM_STATS	ARRAY_SIZE(wren_ib_stat_descs)
+
+static struct rdma_hw_stats *wren_ib_alloc_hw_port_stats(struct ib_device *ibdev,
+							 u32 port)
+{
+	BUILD_BUG_ON(WREN_IB_NUM_STATS !=
+		     (int)WREN_NUM_RDMA_COUNTERS + (int)WREN_NUM_CC_COUNTERS);
+	return rdma_alloc_hw_stats_struct(wren_ib_stat_descs, WREN_IB_NUM_STATS,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
+/* Read one counter set into @val; counters the device lacks read 0. */
+static int wren_ib_query_set(struct wren_ib_dev *dev, u8 set, u64 *val,
+			     unsigned int n)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_COUNTERS };
+	struct wren_acq_entry comp = {};
+	__le64 raw[WREN_NUM_RDMA_COUNTERS];
+	unsigned int i, have;
+	int err;
+
+	cmd.u.counters.set = set;
+	err = wren_ib_cmd(dev, &cmd, NULL, 0, raw, n * sizeof(raw[0]), &comp);
+	if (err)
+		return err;
+	have = min_t(u64, le64_to_cpu(comp.result), n);
+	for (i = 0; i < n; i++)
+		val[i] = i < have ? le64_to_cpu(raw[i]) : 0;
+	return 0;
+}
+
+static int wren_ib_get_hw_stats(struct ib_device *ibdev,
+				struct rdma_hw_stats *stats, u32 port, int index)
+{
+	struct wren_ib_dev *dev = to_wdev(ibdev);
+	int err;
+
+	BUILD_BUG_ON((int)WREN_NUM_CC_COUNTERS > (int)WREN_NUM_RDMA_COUNTERS);
+	err = wren_ib_query_set(dev, WREN_COUNTERS_RDMA, stats->value,
+				WREN_NUM_RDMA_COUNTERS);
+	if (err)
+		return err;
+	err = wren_ib_query_set(dev, WREN_COUNTERS_CC,
+				stats->value + WREN_NUM_RDMA_COUNTERS,
+				WREN_NUM_CC_COUNTERS);
+	/* A device without congestion control has no CC counter set. */
+	if (err == -EOPNOTSUPP)
+		err = 0;
+	return err ? err : WREN_IB_NUM_STATS;
+}
+
+const struct ib_device_ops wren_ib_stats_ops = {
+	.alloc_hw_port_stats = wren_ib_alloc_hw_port_stats,
+	.get_hw_stats = wren_ib_get_hw_stats,
+};

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * User contexts and protection domains.
+ *
+ * Each context gets a doorbell page of its own (ALLOC_UAR) and every
+ * queue it creates is bound to that page, so a process can ring only its
+ * own queues.  The page reaches the process only through an
+ * rdma_user_mmap_entry of its context, mapped uncached.
+ */
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <rdma/uverbs_ioctl.h>
+#include <rdma/wren-abi.h>
+
+#include "wren_ib.h"
+
+static void wren_ib_abi_sizes(void)
+{
+	BUILD_BUG_ON(sizeof(struct wren_ib_alloc_ucontext) != 8);
+	BUILD_BUG_ON(sizeof(struct wren_ib_alloc_ucontext_resp) != 64);
+	BUILD_BUG_ON(sizeof(struct wren_ib_create_cq) != 24);
+	BUILD_BUG_ON(sizeof(struct wren_ib_create_cq_resp) != 16);
+	BUILD_BUG_ON(sizeof(struct wren_ib_create_qp) != 32);
+	BUILD_BUG_ON(sizeof(struct wren_ib_create_qp_resp) != 16);
+	BUILD_BUG_ON(sizeof(struct wren_ib_create_srq) != 24);
+	BUILD_BUG_ON(sizeof(struct wren_ib_create_srq_resp) != 8);
+	BUILD_BUG_ON(sizeof(struct wren_ib_create_ah_resp) != 8);
+}
+
+static int wren_ib_ucontext_req(struct ib_udata *udata)
+{
+	struct wren_ib_alloc_ucontext req;
+	int err;
+
+	/* The request is optional: old providers send none. */
+	if (!udata->inlen)
+		return 0;
+	err = wren_ib_udata_in(udata, &req, sizeof(req));
+	if (err)
+		return err;
+	if (req.comp_mask)
+		return -EOPNOTSUPP;
+	if (req.reserved)
+		return -EINVAL;
+	return 0;
+}
+
+int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibuctx->device);
+	struct wren_ib_ucontext *uctx = to_wuctx(ibuctx);
+	const struct wren_device_attr *a = dev->attr;
+	struct wren_ib_alloc_ucontext_resp resp = {};
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_ALLOC_UAR };
+	struct wren_ib_mmap_entry *entry;
+	struct wren_acq_entry comp = {};
+	u64 offset;
+	int err;
+
+	wren_ib_abi_sizes();
+	/* A larger page would map the neighbours' doorbells too. */
+	if (PAGE_SIZE != WREN_DB_PAGE_SIZE)
+		return -EOPNOTSUPP;
+	err = wren_ib_ucontext_req(udata);
+	if (err)
+		return err;
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	err = wren_ib_cmd(dev, &cmd, NULL, 0, NULL, 0, &comp);
+	if (err)
+		return err;
+	uctx->uar = le64_to_cpu(comp.result);
+	if (!uctx->uar || uctx->uar >= dev->num_db_pages) {
+		ibdev_warn_ratelimited(&dev->ibdev, "ALLOC_UAR returned page %u of %u\n",
+				       uctx->uar, dev->num_db_pages);
+		err = -EIO;
+		goto err_uar;
+	}
+
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry) {
+		err = -ENOMEM;
+		goto err_uar;
+	}
+	entry->address = dev->db_bar + ((phys_addr_t)uctx->uar << WREN_DB_PAGE_SHIFT);
+	err = rdma_user_mmap_entry_insert(ibuctx, &entry->rdma_entry,
+					  WREN_DB_PAGE_SIZE);
+	if (err) {
+		kfree(entry);
+		goto err_uar;
+	}
+	uctx->db_entry = &entry->rdma_entry;
+	offset = rdma_user_mmap_get_offset(uctx->db_entry);
+
+	resp.uar = uctx->uar;
+	resp.db_mmap_offset = offset;
+	resp.db_mmap_length = WREN_DB_PAGE_SIZE;
+	resp.contract_major = le16_to_cpu(a->contract_major);
+	resp.contract_minor = le16_to_cpu(a->contract_minor);
+	resp.caps = dev->caps;
+	resp.max_qp_wr = le32_to_cpu(a->max_qp_wr);
+	resp.max_srq_wr = le32_to_cpu(a->max_srq_wr);
+	resp.max_cqe = le32_to_cpu(a->max_cqe);
+	resp.max_sge = le16_to_cpu(a->max_sge);
+	resp.max_sge_rd = le16_to_cpu(a->max_sge_rd);
+	resp.max_inline = le16_to_cpu(a->max_inline);
+	resp.cqe_size = WREN_CQE_SIZE;
+	resp.min_wqe_shift = WREN_WQE_SHIFT_MIN;
+	resp.max_sq_wqe_shift = a->max_sq_wqe_shift;
+	resp.max_rq_wqe_shift = a->max_rq_wqe_shift;
+	resp.max_wq_log_size = min_t(u32, WREN_WQ_LOG_SIZE_MAX,
+				     ilog2(max_t(u32, resp.max_qp_wr, 2)));
+	resp.max_cq_log_size = min_t(u32, WREN_CQ_LOG_SIZE_MAX,
+				     ilog2(max_t(u32, resp.max_cqe, 2)));
+	err = wren_ib_udata_out(udata, &resp, sizeof(resp));
+	if (err)
+		goto err_entry;
+	return 0;
+
+err_entry:
+	rdma_user_mmap_entry_remove(uctx->db_entry);
+	uctx->db_entry = NULL;
+err_uar:
+	wren_ib_destroy_obj(dev, WREN_AQ_OP_DEALLOC_UAR, uctx->uar);
+	return err;
+}
+
+void wren_ib_dealloc_ucontext(struct ib_ucontext *ibuctx)
+{
+	struct wren_ib_dev *dev = to_wdev(ibuctx->device);
+	struct wren_ib_ucontext *uctx = to_wuctx(ibuctx);
+
+	/* Every queue bound to the page is gone by now (ib_core destroys a
+	 * context's objects first), and every mapping of it too: ib_core
+	 * calls this after the file is released or disassociated.
+	 */
+	rdma_user_mmap_entry_remove(uctx->db_entry);
+	wren_ib_destroy_obj(dev, WREN_AQ_OP_DEALLOC_UAR, uctx->uar);
+}
+
+int wren_ib_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
+{
+	struct rdma_user_mmap_entry *rdma_entry;
+	struct wren_ib_mmap_entry *entry;
+	int err;
+
+	/* Doorbells are written, never read or executed. */
+	if (vma->vm_flags & (VM_READ | VM_EXEC))
+		return -EPERM;
+	if (vma->vm_end - vma->vm_start != WREN_DB_PAGE_SIZE)
+		return -EINVAL;
+	rdma_entry = rdma_user_mmap_entry_get(ibuctx, vma);
+	if (!rdma_entry)
+		return -EINVAL;
+	entry = container_of(rdma_entry, struct wren_ib_mmap_entry, rdma_entry);
+	/* Uncached device memory: each doorbell is one 64-bit write carrying
+	 * the whole index, so there is nothing to combine and nothing to
+	 * flush.
+	 */
+	err = rdma_user_mmap_io(ibuctx, vma, PFN_DOWN(entry->address),
+				WREN_DB_PAGE_SIZE,
+				pgprot_device(vma->vm_page_prot), rdma_entry);
+	rdma_user_mmap_entry_put(rdma_entry);
+	return err;
+}
+
+void wren_ib_mmap_free(struct rdma_user_mmap_entry *rdma_entry)
+{
+	kfree(container_of(rdma_entry, struct wren_ib_mmap_entry, rdma_entry));
+}
+
+/*
+ * The device is going away under a process that still holds the context:
+ * ib_core zaps the doorbell mapping itself (rdma_user_mmap_io() recorded
+ * it) and destroys the objects; there is no other mapping or pinned memory
+ * to drop here.  Having the op lets ib_core unregister without waiting for
+ * the process to exit.
+ */
+void wren_ib_disassociate_ucontext(struct ib_ucontext *ibuctx)
+{
+}
+
+int wren_ib_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibpd->device);
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_ALLOC_PD };
+	struct wren_acq_entry comp = {};
+	int err;
+
+	err = wren_ib_udata_none(udata);
+	if (err)
+		return err;
+	/* ib_core's own PD (ib_alloc_pd) needs kernel verbs: issue 5. */
+	if (!udata)
+		return -EOPNOTSUPP;
+	err = wren_ib_cmd(dev, &cmd, NULL, 0, NULL, 0, &comp);
+	if (err)
+		return err;
+	to_wpd(ibpd)->pdn = le64_to_cpu(comp.result);
+	return 0;
+}
+
+int wren_ib_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	return wren_ib_destroy_obj(to_wdev(ibpd->device), WREN_AQ_OP_DEALLOC_PD,
+				   to_wpd(ibpd)->pdn);
+}
