@@ -30,7 +30,15 @@
 				 WREN_CAP_COUNTERS | WREN_CAP_ETH | \
 				 WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO | \
 				 WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN | \
-				 WREN_CAP_CQ_MODERATION)
+				 WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA)
+
+/* What the RoCEv2 engine (roce_*.c, rc_*.c, ud_*.c) implements. */
+#define WHW_CAPS_RDMA		(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | \
+				 WREN_CAP_RDMA_SRQ | WREN_CAP_RDMA_GSI | \
+				 WREN_CAP_RDMA_ATOMIC | WREN_CAP_RDMA_SEND_INV | \
+				 WREN_CAP_RDMA_FAST_REG | \
+				 WREN_CAP_RDMA_MR_INVALIDATE | \
+				 WREN_CAP_RDMA_RESERVED_LKEY)
 
 /* Any one of these bits admits the DCB and CC settings commands. */
 #define WHW_CAPS_DCB		(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \

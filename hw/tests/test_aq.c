@@ -44,7 +44,7 @@ static void common_checks(void)
 			  WREN_CAP_COUNTERS | WREN_CAP_ETH |
 			  WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO |
 			  WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN |
-			  WREN_CAP_CQ_MODERATION) &&
+			  WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA) &&
 	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 1024 &&
 	       a.max_gid == 128 && a.mac[5] == 0x01 && a.num_msix == 16,
 	       "QUERY_DEVICE describes the board honestly");

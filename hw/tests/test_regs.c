@@ -20,8 +20,9 @@ static void identity(void)
 	tap_ok((caps_lo & WREN_CAP_FLR) && (caps_lo & WREN_CAP_DIAG_FAULT) &&
 	       (caps_lo & WREN_CAP_ETH) && (caps_lo & WREN_CAP_ETH_TSO) &&
 	       (caps_lo & WREN_CAP_CQ_MODERATION) &&
-	       !(caps_lo & (WREN_CAP_RDMA_RC | WREN_CAP_CQ_RESIZE)),
-	       "CAPS advertise FLR, DIAG_FAULT, Ethernet, moderation; no RDMA yet");
+	       (caps_lo & WREN_CAP_RDMA_RC) && (caps_lo & WREN_CAP_RDMA_UD) &&
+	       !(caps_lo & WREN_CAP_CQ_RESIZE),
+	       "CAPS advertise FLR, DIAG_FAULT, Ethernet, moderation, RDMA RC and UD");
 	tap_ok(th_reg_read(h, WREN_REG_CAPS_HI) == 0, "CAPS_HI is 0");
 	tap_ok(!(caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC | WREN_CAP_CQ_RESIZE)),
 	       "CAPS: no DCB, ECN/DCQCN or CQ resize (settings only, reserved)");

@@ -312,7 +312,7 @@ static void steering(void)
 	       "steering: UDP 4791 to an address that is no GID of ours is "
 	       "Ethernet");
 	f[14 + 19] = 2;
-	whw_test_set_caps(e.p.n[1].d->h->hw, WHW_CAPS);
+	whw_test_set_caps(e.p.n[1].d->h->hw, WHW_CAPS & ~WHW_CAPS_RDMA);
 	wrenhw_rx_frame(e.p.n[1].d->h->hw, f, len);
 	tap_ok(ro_cq_drain(&cq, NULL, 0) == 1,
 	       "steering: without an RDMA capability RoCE frames are Ethernet");
