@@ -111,6 +111,7 @@ static int wren_chan_open_eq(struct wren_channel *ch)
 	struct wren_acq_entry comp = {};
 	struct wren_aq_cmd cmd = {};
 	size_t size = BIT(WREN_ETH_EQ_LOG_SIZE) * sizeof(struct wren_eqe);
+	unsigned int cpu;
 	int err;
 
 	ch->eq = wren_ring_alloc(ch, size, &ch->eq_dma);
@@ -138,7 +139,9 @@ static int wren_chan_open_eq(struct wren_channel *ch)
 	if (err)
 		return err;
 	ch->irq_requested = true;
-	irq_set_affinity_hint(ch->irq, cpumask_of(ch->index % num_online_cpus()));
+	/* Channel i's interrupt on the i-th CPU near the device. */
+	cpu = cpumask_local_spread(ch->index, dev_to_node(ch->dmadev));
+	irq_set_affinity_hint(ch->irq, cpumask_of(cpu));
 	wren_eq_arm(ch);
 	return 0;
 }
@@ -290,7 +293,7 @@ static int wren_chan_open(struct wren_channel *ch)
 
 int wren_eth_open_channels(struct wren_eth_priv *priv)
 {
-	unsigned int i;
+	unsigned int i, cpu;
 	int err = 0;
 
 	for (i = 0; i < priv->num_chans; i++) {
@@ -299,15 +302,17 @@ int wren_eth_open_channels(struct wren_eth_priv *priv)
 		ch->tx_size = priv->tx_ring_size;
 		ch->rx_size = priv->rx_ring_size;
 		ch->nq = netdev_get_tx_queue(priv->netdev, i);
+		/* Before the interrupt exists: its handler schedules NAPI. */
+		netif_napi_add(priv->netdev, &ch->napi, wren_napi_poll);
 		err = wren_chan_open(ch);
 		if (err)
 			break;
-		netif_napi_add(priv->netdev, &ch->napi, wren_napi_poll);
 	}
 	if (err) {
 		unsigned int failed = i;
 
 		wren_chan_close(&priv->chans[failed]);
+		netif_napi_del(&priv->chans[failed].napi);
 		for (i = 0; i < failed; i++) {
 			wren_chan_close(&priv->chans[i]);
 			netif_napi_del(&priv->chans[i].napi);
@@ -315,6 +320,9 @@ int wren_eth_open_channels(struct wren_eth_priv *priv)
 		return err;
 	}
 	for (i = 0; i < priv->num_chans; i++) {
+		/* Transmit from a CPU on the queue whose interrupt it takes. */
+		cpu = cpumask_local_spread(i, dev_to_node(priv->chans[i].dmadev));
+		netif_set_xps_queue(priv->netdev, cpumask_of(cpu), i);
 		napi_enable(&priv->chans[i].napi);
 		/* The RX buffers are posted; let the first event through. */
 		wren_cq_arm(&priv->chans[i]);
