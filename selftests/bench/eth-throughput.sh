@@ -141,7 +141,7 @@ awk -v w="${sum[wren]}" -v wn="${cnt[wren]}" -v v="${sum[virtio]}" -v vn="${cnt[
 	w /= wn; v /= vn; r = v ? w / v : 0
 	printf "bench-eth: Wren       %8.2f MB/s (mean of %d runs)\n", w, wn
 	printf "bench-eth: virtio-net %8.2f MB/s (mean of %d runs)\n", v, vn
-	printf "bench-eth: ratio Wren/virtio-net %.2f, target >= %s: %s\n", r, t, r >= t ? "PASS" : "FAIL"
+	printf "bench-eth: ratio Wren/virtio-net %.2f, target >= %s: %s\n", r, t, (r >= t ? "PASS" : "FAIL")
 }'
 ethtool -S "$ifname" | grep -E '^ *(tx0_(packets|tso|csum|busy|wake)|rx0_(packets|csum|alloc_fail)|port_rx_dropped_no_buffer):' |
 	sed 's/^ */bench-eth: counters: /'
