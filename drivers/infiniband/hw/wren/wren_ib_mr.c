@@ -174,7 +174,8 @@ int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 
 /*
  * A new PD or new access rights for a live MR: DEACTIVATE_MR (no DMA
- * through it after that), MODIFY_MR, ACTIVATE_MR; the keys stay.  A new
+ * through it after that), MODIFY_MR, WRITE_MTT again (the same pages),
+ * ACTIVATE_MR; the keys stay.  A new
  * address range (IB_MR_REREG_TRANS) would need a new MTT reservation and
  * is refused: deregister and register instead.
  */
@@ -217,8 +218,12 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	if (err)
 		return ERR_PTR(err);
 	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, NULL);
-	/* Valid again, with the new or (on failure) the old attributes. */
-	err2 = wren_ib_cmd_handle(dev, WREN_AQ_OP_ACTIVATE_MR, mr->index);
+	/* Valid again, with the new or (on failure) the old attributes:
+	 * ACTIVATE_MR wants every entry written since the deactivation.
+	 */
+	err2 = wren_ib_write_mtt(dev, mr, BIT_ULL(mr->page_shift));
+	if (!err2)
+		err2 = wren_ib_cmd_handle(dev, WREN_AQ_OP_ACTIVATE_MR, mr->index);
 	if (err || err2)
 		return ERR_PTR(err ? err : err2);
 	return NULL;
