@@ -36,15 +36,15 @@ bail() {
 	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
 		skip "remaining RSS checks" "setup failed"
 	done
-	: >"$res/abort"
+	: >"$res/abort-rss"
 	tap_done
 	exit 1
 }
 
 barrier() {
-	: >"$res/barrier-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-$1" -o -e "$peer_res/abort"
-	[ ! -e "$peer_res/abort" ] || bail "peer reached barrier $1" "the peer gave up"
+	: >"$res/barrier-rss-$1"
+	wait_for "${2:-600}" test -e "$peer_res/barrier-rss-$1" -o -e "$peer_res/abort-rss"
+	[ ! -e "$peer_res/abort-rss" ] || bail "peer reached barrier $1" "the peer gave up"
 }
 
 # rxq_packets: "rx0 rx1" packet counters.
@@ -187,5 +187,5 @@ else
 	not_ok "dmesg clean after the RSS tests"
 	diag "$bad"
 fi
-: >"$res/barrier-done"
+: >"$res/barrier-rss-done"
 tap_done

@@ -48,16 +48,16 @@ bail() {
 	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
 		skip "remaining UDP checks" "setup failed"
 	done
-	: >"$res/abort"
+	: >"$res/abort-udp"
 	tap_done
 	exit 1
 }
 
 # barrier NAME: both guests got here (or the peer gave up).
 barrier() {
-	: >"$res/barrier-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-$1" -o -e "$peer_res/abort"
-	[ ! -e "$peer_res/abort" ] || bail "peer reached barrier $1" "the peer gave up"
+	: >"$res/barrier-udp-$1"
+	wait_for "${2:-600}" test -e "$peer_res/barrier-udp-$1" -o -e "$peer_res/abort-udp"
+	[ ! -e "$peer_res/abort-udp" ] || bail "peer reached barrier $1" "the peer gave up"
 }
 
 # json FILE KEY: one scalar from a tool report.
@@ -241,5 +241,5 @@ else
 	not_ok "dmesg clean after the UDP tests"
 	diag "$bad"
 fi
-: >"$res/barrier-done"
+: >"$res/barrier-udp-done"
 tap_done
