@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Our own RDMA tests between two guests (issue 4):
+#
+#   make rdma-tests    $(BUILD)/tests/rdma/wren_verbs_test, built against the
+#                      bench's rdma-core (headers and libibverbs of `make rdma-core`)
+#   make check-rdma    selftests/rdma/wren-rdma.sh in two 6.1 guests: data
+#                      integrity per opcode and size, protection, no syscalls on
+#                      the data path, passive CPU idle, loss recovery, killed
+#                      process cleanup; TAP in $(BUILD)/check
+#
+# wren_verbs_test works against any verbs device (rxe too), see its main.c.
+
+RDMA_TESTS_BIN := $(BUILD)/tests/rdma/wren_verbs_test
+RDMA_TESTS_SRC := $(wildcard $(TOP)/tests/rdma/*.c)
+RDMA_TESTS_HDR := $(wildcard $(TOP)/tests/rdma/*.h)
+
+.PHONY: rdma-tests check-rdma
+
+rdma-tests: rdma-core
+	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN)
+
+# The rpath lets it run without rdma-env.sh; the guests set
+# LD_LIBRARY_PATH to the same directory anyway.
+$(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		-I$(RDMA_CORE)/include -o $@ $(RDMA_TESTS_SRC) \
+		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
+
+check-rdma: rdma-tests
+	$(MAKE) --no-print-directory modules KVER=6.1
+	$(MAKE) --no-print-directory vmtest T=rdma/wren-rdma.sh KVER=6.1 N=2 \
+		TIMEOUT=900 APPEND="watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120"

@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test, run by both guests at once: Debian's perftest binaries,
+# against the bench's rdma-core build and libwren, run to completion
+# between the two guests' Wren NICs (wren_0) through the fabric.
+# RC: ib_send_bw, ib_write_bw, ib_read_bw, ib_send_lat, ib_write_lat,
+# ib_read_lat over every size perftest's -a walks (2 B to 8 MiB, which
+# covers the 2 B .. 1 MiB the spec asks for), ib_atomic_bw and
+# ib_atomic_lat with fetch-and-add and compare-and-swap; UD: ib_send_bw
+# and ib_send_lat -a (up to the path MTU, perftest's UD limit).
+# Each pair checks that the client printed a result line for every size.
+#
+# Guest 1 serves, guest 0 connects over the virtio control network; the
+# guests meet through marker files in each other's results directory
+# (pt-* names, safe in a boot shared with other tests).  Iterations per
+# size: WREN_PERFTEST_ITERS (default 20; perftest's minimum is 5).
+# ibv_*_pingpong are providers/wren/tests/guest-pingpong.sh's job.
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/rdma-env.sh"
+. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/rdma-setup.sh"
+. "$WREN_TOP/selftests/lib/perftest.sh"
+
+iters=${WREN_PERFTEST_ITERS:-20}
+me=${WREN_GUEST_INDEX:-0}
+res=$WREN_RESULTS
+peer_res=$(perftest_peer_results)
+
+# The sweep: "NAME ARGS..." each, in the order both guests run them.
+sweep=(
+	"ib_send_bw -a"
+	"ib_write_bw -a"
+	"ib_read_bw -a"
+	"ib_atomic_bw -A FETCH_AND_ADD"
+	"ib_atomic_bw -A CMP_AND_SWAP"
+	"ib_send_lat -a"
+	"ib_write_lat -a"
+	"ib_read_lat -a"
+	"ib_atomic_lat -A FETCH_AND_ADD"
+	"ib_atomic_lat -A CMP_AND_SWAP"
+	"ib_send_bw -c UD -a"
+	"ib_send_lat -c UD -a"
+)
+plan $((2 + ${#sweep[@]}))
+dmesg -C
+
+bail() {
+	not_ok "$1"
+	[ -n "${2:-}" ] && diag "$2"
+	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
+		skip "perftest sweep" "setup failed"
+	done
+	: >"$res/pt-abort"
+	tap_done
+	exit 1
+}
+
+# barrier NAME: both guests got here (or the peer gave up).
+barrier() {
+	: >"$res/pt-barrier-$1"
+	wait_for "${2:-300}" test -e "$peer_res/pt-barrier-$1" -o -e "$peer_res/pt-abort"
+}
+
+rdma_env_check 2>"$res/pt-env.err" ||
+	bail "the bench's rdma-core build with libwren is in place" "$(cat "$res/pt-env.err")"
+rdma_wren_up || bail "$RDMA_SETUP_ERR" "$(dmesg | tail -n 20)"
+ok "$RDMA_WREN_DEV on $RDMA_WREN_IF, RoCE v2 GID index $RDMA_WREN_GID for $WREN_IP"
+barrier up || bail "the peer brought its Wren RDMA device up"
+
+# The sizes -a walks, as perftest prints them in its first column; UD
+# stops at the path MTU (the port's active MTU).
+all_sizes() {
+	local s
+	for ((s = 2; s <= 1 << 23; s <<= 1)); do
+		echo "$s"
+	done
+}
+ud_sizes() {
+	local s mtu
+	read -r mtu _ <"/sys/class/infiniband/$RDMA_WREN_DEV/ports/1/active_mtu" 2>/dev/null
+	for ((s = 2; s <= ${mtu:-1024}; s <<= 1)); do
+		echo "$s"
+	done
+}
+
+# sizes_seen OUT: the sizes with a result line in a perftest output.
+sizes_seen() {
+	awk 'f && $1 ~ /^[0-9]+$/ && NF >= 4 { print $1 } /#bytes/ { f = 1 }' "$1"
+}
+
+port=18900
+n=0
+for t in "${sweep[@]}"; do
+	n=$((n + 1))
+	port=$((port + 1))
+	read -r -a words <<<"$t"
+	cmd=("${words[0]}" -d "$RDMA_WREN_DEV" -x "$RDMA_WREN_GID" -p "$port" -F -n "$iters"
+		"${words[@]:1}")
+	key=pt-$n
+	out=$res/$key.out
+	t0=$SECONDS
+	if [ "$me" = 1 ]; then
+		perftest_server "$key" "$out" "${cmd[@]}"
+		rc=$?
+		# The server of a READ, atomic or bandwidth test prints no
+		# results: its part is to exit 0.
+		if [ "$rc" = 0 ]; then
+			ok "$t (server) in $((SECONDS - t0)) s"
+		else
+			not_ok "$t (server): exit $rc"
+			diag "$(tail -n 20 "$out")"
+		fi
+		continue
+	fi
+	perftest_client "$key" "$out" "$WREN_PEER_VIRTIO_IP" "${cmd[@]}"
+	rc=$?
+	case $t in
+	*" -a"*"UD"* | *"UD"*" -a"*) want=$(ud_sizes) ;;
+	*" -a"*) want=$(all_sizes) ;;
+	*) want=8 ;;
+	esac
+	got=$(sizes_seen "$out")
+	missing=$(comm -23 <(sort <<<"$want") <(sort <<<"$got") | sort -n | tr '\n' ' ')
+	if [ "$rc" = 0 ] && [ -z "$missing" ]; then
+		ok "$t: $(wc -l <<<"$got") sizes, $iters iterations each, in $((SECONDS - t0)) s"
+		diag "$(grep -A 40 '#bytes' "$out" | grep -E '^ *(#bytes|[0-9])')"
+	else
+		not_ok "$t: exit $rc${missing:+, no result for sizes $missing}"
+		diag "$(tail -n 30 "$out")"
+	fi
+done
+: >"$res/pt-done"
+wait_for 120 test -e "$peer_res/pt-done" -o -e "$peer_res/pt-abort"
+bad=$(wren_bad_dmesg)
+if [ -z "$bad" ]; then
+	ok "no kernel warnings"
+else
+	not_ok "no kernel warnings"
+	diag "$bad"
+fi
+tap_done

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * wren_verbs_test - verbs tests between two nodes, against any RoCE device.
+ *
+ *   wren_verbs_test count
+ *       the number of TAP lines the initiator prints
+ *   wren_verbs_test target [-d DEV] [-g GIDX] [-p PORT]
+ *       serves PORT, and PORT+1 from a child process with its own context
+ *   wren_verbs_test initiator [-d DEV] [-g GIDX] [-p PORT] HOST
+ *       the integrity and protection cases, TAP on stdout
+ *   wren_verbs_test bw --active|--passive --listen PORT|--connect HOST:PORT
+ *       --op write|read --size BYTES (--iters N | --seconds S)
+ *       [--depth N] [--mr-mib N] [--verify] [--cpu] [--ready-file F]
+ *       [--timeout EXP] [-d DEV] [-g GIDX]
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "wvt.h"
+
+extern int wvt_timeout;
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ... (see main.c)\n");
+	return 2;
+}
+
+static int run_target(const char *dev, int gidx, int port)
+{
+	pid_t child;
+	int status = 0, rc;
+	struct dev d;
+	struct ctl c;
+	int lfd;
+
+	/* The child is forked before either process opens the device: it
+	 * is another process with its own context, PD, MRs and QPs. */
+	child = fork();
+	if (child < 0)
+		return 1;
+	lfd = ctl_listen(child ? port : port + 1);
+	if (lfd < 0 || dev_open(&d, dev, gidx) || ctl_accept(&c, lfd))
+		return 1;
+	rc = target_run(&d, &c);
+	close(c.fd);
+	dev_close(&d);
+	if (!child)
+		_exit(rc ? 1 : 0);
+	waitpid(child, &status, 0);
+	fprintf(stderr, "wvt target: %d failed commands; child process: %s\n", rc,
+		WIFEXITED(status) && !WEXITSTATUS(status) ? "ok" : "failed");
+	return rc || !WIFEXITED(status) || WEXITSTATUS(status) ? 1 : 0;
+}
+
+static int run_initiator(const char *dev, int gidx, int port, const char *host)
+{
+	struct ctl p, ch;
+	struct dev d;
+
+	if (dev_open(&d, dev, gidx) || ctl_connect(&p, host, port, 120) ||
+	    ctl_connect(&ch, host, port + 1, 60)) {
+		printf("1..%d\nnot ok 1 - connect to the target at %s:%d\n",
+		       cases_count(), host, port);
+		return 1;
+	}
+	int rc = cases_run(&d, &p, &ch);
+
+	dev_close(&d);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "active", no_argument, NULL, 'A' },
+		{ "passive", no_argument, NULL, 'P' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "connect", required_argument, NULL, 'c' },
+		{ "op", required_argument, NULL, 'o' },
+		{ "size", required_argument, NULL, 's' },
+		{ "iters", required_argument, NULL, 'n' },
+		{ "seconds", required_argument, NULL, 't' },
+		{ "depth", required_argument, NULL, 'D' },
+		{ "mr-mib", required_argument, NULL, 'm' },
+		{ "verify", no_argument, NULL, 'V' },
+		{ "cpu", no_argument, NULL, 'C' },
+		{ "ready-file", required_argument, NULL, 'r' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ 0 }
+	};
+	struct bw_opts o = { .op = "write", .size = 65536, .depth = 16,
+			     .mr_bytes = 1u << 20 };
+	const char *dev = NULL, *connect_to = NULL, *mode;
+	int gidx = -1, port = 18600, listen_port = 0, opt, mr_mib = 0;
+
+	if (argc < 2)
+		return usage();
+	mode = argv[1];
+	if (!strcmp(mode, "count")) {
+		printf("%d\n", cases_count());
+		return 0;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	srand48(getpid() ^ (long)now_s());
+	optind = 2;
+	while ((opt = getopt_long(argc, argv, "d:g:p:", lo, NULL)) != -1) {
+		switch (opt) {
+		case 'd': dev = optarg; break;
+		case 'g': gidx = atoi(optarg); break;
+		case 'p': port = atoi(optarg); break;
+		case 'A': o.active = true; break;
+		case 'P': o.active = false; break;
+		case 'l': listen_port = atoi(optarg); break;
+		case 'c': connect_to = optarg; break;
+		case 'o': o.op = optarg; break;
+		case 's': o.size = strtoul(optarg, NULL, 0); break;
+		case 'n': o.iters = atol(optarg); break;
+		case 't': o.seconds = atof(optarg); break;
+		case 'D': o.depth = atoi(optarg); break;
+		case 'm': mr_mib = atoi(optarg); break;
+		case 'V': o.verify = true; break;
+		case 'C': o.cpu = true; break;
+		case 'r': o.ready_file = optarg; break;
+		case 'T': wvt_timeout = atoi(optarg); break;
+		default: return usage();
+		}
+	}
+	if (!strcmp(mode, "target"))
+		return run_target(dev, gidx, port);
+	if (!strcmp(mode, "initiator"))
+		return optind < argc ? run_initiator(dev, gidx, port, argv[optind]) : usage();
+	if (strcmp(mode, "bw") || (!listen_port == !connect_to) ||
+	    (o.active && !o.iters && o.seconds <= 0) || o.depth < 1 || o.depth > 128)
+		return usage();
+	if (mr_mib)
+		o.mr_bytes = (size_t)mr_mib << 20;
+	if (o.mr_bytes < o.size)
+		o.mr_bytes = o.size;
+
+	struct ctl c;
+	struct dev d;
+	int rc;
+
+	if (listen_port) {
+		int lfd = ctl_listen(listen_port);
+
+		if (lfd < 0 || ctl_accept(&c, lfd))
+			return 1;
+		close(lfd);
+	} else {
+		char host[64];
+		char *colon;
+
+		snprintf(host, sizeof(host), "%s", connect_to);
+		colon = strrchr(host, ':');
+		if (!colon)
+			return usage();
+		*colon = 0;
+		if (ctl_connect(&c, host, atoi(colon + 1), 120))
+			return 1;
+	}
+	if (dev_open(&d, dev, gidx))
+		return 1;
+	rc = bw_run(&d, &c, &o);
+	dev_close(&d);
+	return rc;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * wren_verbs_test: a two-node verbs test that works against any RoCE
+ * device (Wren, rxe).  One side is the target (it owns the memory that is
+ * written, read and attacked, and judges it byte for byte), the other the
+ * initiator (it posts the work and judges completions).  They talk over a
+ * TCP control connection in one-line commands (target.c lists them).
+ */
+#ifndef WVT_H
+#define WVT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <infiniband/verbs.h>
+
+#define WVT_MAX_SGE	4	/* SGEs a case spreads its data over, at most */
+#define WVT_GAP		13	/* odd-sized untouched gap between SGE pieces */
+#define WVT_GRH		40	/* UD receive buffers start with the GRH area */
+#define WVT_QKEY	0x11111111u
+#define WVT_MAX_SLOTS	16
+#define WVT_MAX_QPS	8
+
+/* pattern.c: a byte stream indexed by (seed, position) */
+uint8_t pat_byte(uint32_t seed, uint64_t pos);
+void pat_fill(uint8_t *p, size_t len, uint32_t seed, uint64_t pos0);
+/* Index of the first byte that differs, or -1. */
+long pat_diff(const uint8_t *p, size_t len, uint32_t seed, uint64_t pos0);
+uint64_t pat_u64(uint32_t seed, uint64_t pos);
+
+/* Where a message's bytes lie: piece i holds stream bytes
+ * [start[i], start[i] + len[i]) at buffer[mr[i]] + off[i]. */
+struct layout {
+	int n;
+	size_t off[WVT_MAX_SGE], len[WVT_MAX_SGE], start[WVT_MAX_SGE];
+	int mr[WVT_MAX_SGE];
+};
+/* @total bytes in @nsge uneven pieces from @base on, WVT_GAP apart, in
+ * one buffer or alternating between two. */
+void layout_make(struct layout *l, size_t total, int nsge, size_t base,
+		 int nbufs);
+/* Last byte a layout touches in buffer @b, plus one. */
+size_t layout_end(const struct layout *l, int b);
+
+/* ctl.c: line-based control connection */
+struct ctl {
+	int fd;
+	size_t len;
+	char buf[4096];
+};
+int ctl_listen(int port);
+int ctl_accept(struct ctl *c, int lfd);
+int ctl_connect(struct ctl *c, const char *host, int port, int timeout_s);
+int ctl_send(struct ctl *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Next line without its newline; 0, or -1 on EOF/error. */
+int ctl_recv(struct ctl *c, char *line, size_t n);
+/* Send a command, wait for its one-line answer. */
+int ctl_call(struct ctl *c, char *reply, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ib.c: device, QPs, posting, polling */
+struct dev {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd[2];	/* pd[1]: "another PD" of the same process */
+	struct ibv_device_attr attr;
+	struct ibv_port_attr port;
+	union ibv_gid gid;
+	int gidx;
+	uint32_t mtu;		/* path MTU in bytes */
+};
+struct conn {
+	struct ibv_qp *qp;
+	struct ibv_cq *scq, *rcq;
+	struct ibv_ah *ah;	/* UD: to the peer */
+	uint32_t psn, peer_qpn, max_inline;
+	enum ibv_qp_type type;
+};
+int dev_open(struct dev *d, const char *name, int gidx);
+void dev_close(struct dev *d);
+void gid_to_str(const union ibv_gid *g, char *s);
+int gid_from_str(union ibv_gid *g, const char *s);
+/* Create a QP (RESET -> INIT); conn_connect() takes it to RTS. */
+int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
+		int depth);
+int conn_connect(struct dev *d, struct conn *c, uint32_t peer_qpn,
+		 uint32_t peer_psn, const union ibv_gid *peer_gid);
+void conn_destroy(struct conn *c);
+/* One completion from @cq within @timeout_ms: 0, or -1 on timeout. */
+int poll_one(struct ibv_cq *cq, struct ibv_wc *wc, int timeout_ms);
+double now_s(void);
+
+/* target.c / initiator side */
+int target_run(struct dev *d, struct ctl *c);
+int cases_count(void);
+int cases_run(struct dev *d, struct ctl *parent, struct ctl *child);
+
+/* bw.c */
+struct bw_opts {
+	const char *op;		/* "write" or "read" */
+	bool active, verify, cpu;
+	size_t size, mr_bytes;
+	long iters;		/* 0: run for @seconds */
+	double seconds;
+	int depth, timeout;
+	const char *ready_file;
+};
+int bw_run(struct dev *d, struct ctl *c, const struct bw_opts *o);
+
+#endif
