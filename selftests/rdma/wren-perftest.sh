@@ -133,6 +133,9 @@ for t in "${sweep[@]}"; do
 	fi
 done
 : >"$res/pt-done"
+# The NIC's counters after the sweep: retransmits and timeouts explain a
+# slow size.
+diag "$(rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1)"
 wait_for 120 test -e "$peer_res/pt-done" -o -e "$peer_res/pt-abort"
 bad=$(wren_bad_dmesg)
 if [ -z "$bad" ]; then

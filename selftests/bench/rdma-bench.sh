@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# RDMA between the two bench guests over Wren (wren_0, the NIC does the
+# RoCEv2 work) and, in the same boot between the same guests, over Linux's
+# rdma_rxe on the virtio-net NIC (rxe0, the guest CPU does it), with the
+# same tools: Debian's perftest against the bench's rdma-core build.
+# Guest 1 serves, guest 0 runs the clients and prints:
+#   ib_write_bw 64 KiB bandwidth and ib_send_lat 8 B latency (t_typical),
+#   their ratios Wren/rxe against the targets (bandwidth >= 10x rxe's,
+#   latency < 1/3 of rxe's), and ib_read_bw 64 KiB; for both bandwidth
+#   tests also the passive side's (guest 1's) CPU use from the moment the
+#   connection is up until its perftest exits, from /proc/stat.
+# Run through `make bench-rdma` (mk/bench-rdma.mk).
+#
+# Environment (kernel command-line words through make's APPEND):
+#   BENCH_RDMA_ROUNDS  rounds, each runs every test on Wren then rxe (2)
+#   BENCH_RDMA_BW_SECS   duration of each bandwidth run, s (5; the same
+#                        for both, whatever their speed)
+#   BENCH_RDMA_LAT_ITERS iterations of the latency test (1000)
+# Exit status: 0 when every run measured something, whatever the ratios.
+set -u
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/rdma-env.sh"
+. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/rdma-setup.sh"
+. "$WREN_TOP/selftests/lib/perftest.sh"
+
+rounds=${BENCH_RDMA_ROUNDS:-2}
+bw_secs=${BENCH_RDMA_BW_SECS:-5}
+lat_iters=${BENCH_RDMA_LAT_ITERS:-1000}
+me=${WREN_GUEST_INDEX:-0}
+res=$WREN_RESULTS
+peer_res=$(perftest_peer_results)
+
+die() {
+	echo "bench-rdma: $*" >&2
+	echo "bench-rdma: $*"
+	: >"$res/abort"
+	exit 1
+}
+
+rdma_env_check || die "the bench's rdma-core build with libwren is not in place (make rdma-core)"
+rdma_wren_up || die "Wren: $RDMA_SETUP_ERR"
+rdma_rxe_up || die "rxe: $RDMA_SETUP_ERR"
+: >"$res/ready"
+wait_for 300 test -e "$peer_res/ready" -o -e "$peer_res/abort"
+[ -e "$peer_res/ready" ] || die "the peer did not set its RDMA devices up"
+
+# The tests of one round, "NAME SIZE ARGS..." each.
+tests=("ib_write_bw 65536 -D $bw_secs" "ib_send_lat 8 -n $lat_iters"
+	"ib_read_bw 65536 -D $bw_secs")
+
+# run ROUND PATH TEST...: one pair; guest 1 serves, guest 0 connects.
+# Output in $res/<round>-<path>-<name>.out (and .cpu on the server).
+port=18800
+run() {
+	local round=$1 path=$2 name=$3 size=$4 dev gid host key out
+	if [ "$path" = wren ]; then
+		dev=$RDMA_WREN_DEV gid=$RDMA_WREN_GID host=$WREN_PEER_VIRTIO_IP
+	else
+		dev=$RDMA_RXE_DEV gid=$RDMA_RXE_GID host=$WREN_PEER_VIRTIO_IP
+	fi
+	port=$((port + 1))
+	key=$round-$path-$name
+	out=$res/$key.out
+	shift 4
+	local cmd=("$name" -d "$dev" -x "$gid" -p "$port" -F -s "$size" "$@")
+	if [ "$me" = 1 ]; then
+		perftest_server "$key" "$out" "${cmd[@]}"
+	else
+		perftest_client "$key" "$out" "$host" "${cmd[@]}"
+	fi
+}
+
+if [ "$me" = 1 ]; then
+	# Serve every pair in the client's order, then wait for its summary.
+	for round in $(seq 1 "$rounds"); do
+		for t in "${tests[@]}"; do
+			for path in wren rxe; do
+				# shellcheck disable=SC2086 # t holds several words
+				run "$round" "$path" $t
+			done
+		done
+	done
+	: >"$res/served"
+	wait_for 120 test -e "$peer_res/summary" -o -e "$peer_res/abort"
+	exit 0
+fi
+
+echo "bench-rdma: kernel $(uname -r), $(nproc) vCPU per guest, perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null) with rdma-core $WREN_RDMA_CORE"
+echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), rxe $RDMA_RXE_DEV on $RDMA_RXE_IF $WREN_VIRTIO_IP (GID $RDMA_RXE_GID), MTU $(cat "/sys/class/net/$RDMA_WREN_IF/mtu")/$(cat "/sys/class/net/$RDMA_RXE_IF/mtu")"
+echo "bench-rdma: RC, ib_*_bw $bw_secs s a run, ib_send_lat $lat_iters iterations, $rounds round(s)"
+declare -A sum cnt
+failed=0
+for round in $(seq 1 "$rounds"); do
+	for t in "${tests[@]}"; do
+		read -r name size args <<<"$t"
+		for path in wren rxe; do
+			key=$round-$path-$name
+			# shellcheck disable=SC2086 # args holds several words
+			run "$round" "$path" "$name" "$size" $args
+			rc=$?
+			# Bandwidth: BW average (MB/s); latency: t_typical (us).
+			case $name in
+			*_bw) fig=$(perftest_field "$res/$key.out" 4) unit=MB/s ;;
+			*) fig=$(perftest_field "$res/$key.out" 5) unit=us ;;
+			esac
+			if [ "$rc" != 0 ] || [ -z "$fig" ]; then
+				echo "bench-rdma: round $round $path $name $size B: failed (exit $rc):"
+				tail -n 15 "$res/$key.out" | sed 's/^/bench-rdma:   /'
+				failed=1
+				continue
+			fi
+			extra=
+			if [ "$unit" = MB/s ]; then
+				wait_for 30 test -e "$peer_res/$key.out.cpu"
+				read -r busy soft secs <"$peer_res/$key.out.cpu" 2>/dev/null
+				extra="  [passive side (guest 1) CPU busy ${busy:-?}% (irq+softirq ${soft:-?}%) over ${secs:-?} s]"
+				sum[$path-$name-cpu]=$(awk -v a="${sum[$path-$name-cpu]:-0}" -v b="${busy:-0}" 'BEGIN { print a + b }')
+			fi
+			printf 'bench-rdma: round %s %-4s %-11s %6s B: %9.2f %s%s\n' \
+				"$round" "$path" "$name" "$size" "$fig" "$unit" "$extra"
+			sum[$path-$name]=$(awk -v a="${sum[$path-$name]:-0}" -v b="$fig" 'BEGIN { print a + b }')
+			cnt[$path-$name]=$((${cnt[$path-$name]:-0} + 1))
+		done
+	done
+done
+: >"$res/summary"
+
+# mean PATH NAME: mean over the rounds, empty when none measured.
+mean() {
+	local n=${cnt[$1-$2]:-0}
+	[ "$n" -gt 0 ] && awk -v s="${sum[$1-$2]}" -v n="$n" 'BEGIN { printf "%.2f", s / n }'
+}
+wbw=$(mean wren ib_write_bw) rbw=$(mean rxe ib_write_bw)
+wlat=$(mean wren ib_send_lat) rlat=$(mean rxe ib_send_lat)
+wrd=$(mean wren ib_read_bw) rrd=$(mean rxe ib_read_bw)
+line() {
+	# line LABEL WREN RXE UNIT OP TARGET
+	if [ -z "$2" ] || [ -z "$3" ]; then
+		echo "bench-rdma: $1: Wren ${2:-failed} $4, rxe ${3:-failed} $4: no ratio"
+		return
+	fi
+	awk -v l="$1" -v w="$2" -v r="$3" -v u="$4" -v op="$5" -v t="$6" 'BEGIN {
+		q = r ? w / r : 0
+		pass = (op == ">=") ? q >= t : q < t
+		printf "bench-rdma: %s: Wren %.2f %s, rxe %.2f %s, ratio Wren/rxe %.3f, target %s %s: %s\n",
+			l, w, u, r, u, q, op, t, pass ? "PASS" : "FAIL"
+	}'
+}
+line "ib_write_bw 64 KiB bandwidth" "$wbw" "$rbw" MB/s ">=" 10
+line "ib_send_lat 8 B latency (typical)" "$wlat" "$rlat" us "<" 0.333
+if [ -n "$wrd" ] && [ -n "$rrd" ]; then
+	n=${cnt[wren-ib_read_bw]} m=${cnt[rxe-ib_read_bw]}
+	awk -v w="$wrd" -v r="$rrd" -v wc="${sum[wren-ib_read_bw-cpu]}" -v rc="${sum[rxe-ib_read_bw-cpu]}" -v n="$n" -v m="$m" 'BEGIN {
+		printf "bench-rdma: ib_read_bw 64 KiB: Wren %.2f MB/s, rxe %.2f MB/s, ratio %.2f; passive side CPU busy: Wren %.0f%%, rxe %.0f%%\n",
+			w, r, r ? w / r : 0, wc / n, rc / m
+	}'
+fi
+exit $failed

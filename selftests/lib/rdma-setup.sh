@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash disable=SC2034 # the RDMA_* variables are what callers read
+#
+# Bring up RDMA devices in a bench guest, for the perftest-based scripts
+# (selftests/rdma/wren-perftest.sh, selftests/bench/rdma-bench.sh, the
+# demo).  Needs wait.sh and wren-lib.sh sourced first.
+#
+#   rdma_wren_up              wren.ko + wren_ib.ko, $WREN_IP on the Wren
+#                             netdev; sets RDMA_WREN_IF RDMA_WREN_DEV
+#                             RDMA_WREN_GID
+#   rdma_rxe_up               rdma_rxe on the virtio-net NIC ($WREN_VIRTIO_IP)
+#                             as rxe0; sets RDMA_RXE_IF RDMA_RXE_DEV RDMA_RXE_GID
+#   rdma_gid_index DEV IPV4   index of the RoCE v2 GID of IPV4 on port 1
+#
+# Each returns non-zero with RDMA_SETUP_ERR saying what went wrong.
+
+RDMA_SETUP_ERR=
+
+rdma_setup_fail() {
+	RDMA_SETUP_ERR=$*
+	return 1
+}
+
+# The RoCE v2 GID of an IPv4 address, read with shell builtins only: one
+# process per entry is slow under TCG (DESIGN.md).
+rdma_gid_index() {
+	local dev=$1 ip=$2 a b c d want i gid type p
+	IFS=. read -r a b c d <<<"$ip"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	p=/sys/class/infiniband/$dev/ports/1
+	for ((i = 0; i < 16; i++)); do
+		read -r gid <"$p/gids/$i" 2>/dev/null || continue
+		read -r type <"$p/gid_attrs/types/$i" 2>/dev/null || continue
+		if [ "$gid" = "$want" ] && [ "$type" = "RoCE v2" ]; then
+			echo "$i"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# rdma_port_active DEV: port 1 of DEV is ACTIVE (within 30 s).
+rdma_port_active() {
+	wait_for 30 grep -q ACTIVE "/sys/class/infiniband/$1/ports/1/state"
+}
+
+rdma_wren_up() {
+	local bdf mods d n
+	mods=$(wren_moddir)
+	modprobe ib_uverbs || rdma_setup_fail "modprobe ib_uverbs failed" || return 1
+	bdf=$(wren_bdf) || rdma_setup_fail "no Wren NIC on the PCI bus" || return 1
+	if ! grep -q '^wren ' /proc/modules; then
+		insmod "$mods/wren.ko" || rdma_setup_fail "insmod wren.ko failed" || return 1
+	fi
+	wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net" ||
+		rdma_setup_fail "wren.ko registered no netdev" || return 1
+	for n in "/sys/bus/pci/devices/$bdf/net"/*; do
+		RDMA_WREN_IF=${n##*/}
+		break
+	done
+	# The address before the ib device: ib_core builds the GIDs from it.
+	ip addr add "$WREN_IP/24" dev "$RDMA_WREN_IF" 2>/dev/null || true
+	ip link set "$RDMA_WREN_IF" up
+	wait_for 30 grep -qx 1 "/sys/class/net/$RDMA_WREN_IF/carrier" ||
+		rdma_setup_fail "no carrier on $RDMA_WREN_IF" || return 1
+	if ! grep -q '^wren_ib ' /proc/modules; then
+		insmod "$mods/wren_ib.ko" || rdma_setup_fail "insmod wren_ib.ko failed" || return 1
+	fi
+	RDMA_WREN_DEV=
+	for ((n = 0; n < 50; n++)); do
+		for d in /sys/class/infiniband/wren_*; do
+			[ -e "$d" ] && RDMA_WREN_DEV=${d##*/} && break 2
+		done
+		sleep 0.2
+	done
+	[ -n "$RDMA_WREN_DEV" ] ||
+		rdma_setup_fail "wren_ib.ko registered no ib device (is RDMA enabled in the NIC's caps?)" ||
+		return 1
+	rdma_port_active "$RDMA_WREN_DEV" ||
+		rdma_setup_fail "$RDMA_WREN_DEV port 1 not ACTIVE" || return 1
+	RDMA_WREN_GID=$(rdma_gid_index "$RDMA_WREN_DEV" "$WREN_IP") ||
+		rdma_setup_fail "$RDMA_WREN_DEV has no RoCE v2 GID for $WREN_IP" || return 1
+}
+
+rdma_rxe_up() {
+	local dev ip rest
+	RDMA_RXE_IF=
+	while read -r _ dev _ ip rest; do
+		[ "${ip%/*}" = "$WREN_VIRTIO_IP" ] && RDMA_RXE_IF=$dev && break
+	done < <(ip -o -4 addr show)
+	[ -n "$RDMA_RXE_IF" ] ||
+		rdma_setup_fail "no interface holds $WREN_VIRTIO_IP" || return 1
+	modprobe ib_uverbs || rdma_setup_fail "modprobe ib_uverbs failed" || return 1
+	modprobe rdma_rxe || rdma_setup_fail "modprobe rdma_rxe failed" || return 1
+	RDMA_RXE_DEV=rxe0
+	if [ ! -e /sys/class/infiniband/rxe0 ]; then
+		rdma link add rxe0 type rxe netdev "$RDMA_RXE_IF" ||
+			rdma_setup_fail "rdma link add rxe0 netdev $RDMA_RXE_IF failed" || return 1
+	fi
+	rdma_port_active rxe0 || rdma_setup_fail "rxe0 port 1 not ACTIVE" || return 1
+	RDMA_RXE_GID=$(rdma_gid_index rxe0 "$WREN_VIRTIO_IP") ||
+		rdma_setup_fail "rxe0 has no RoCE v2 GID for $WREN_VIRTIO_IP" || return 1
+}
