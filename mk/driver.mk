@@ -2,11 +2,13 @@
 #
 # Driver tests in the bench guests (selftests/driver/):
 #
-#   make check-driver   selftests/driver/run-all.sh (wren-probe, wren-load-loop,
-#                       wren-fatal, wren-aq-timeout, wren-eth) in two 6.1 guests;
-#                       run-core.sh (no peer) in one 6.12 and one 6.1+IOMMU guest;
+#   make check-driver   selftests/driver/run-all.sh (probe, load loop, fatal,
+#                       AQ timeout, wren-ib, and the Ethernet tests: fabric,
+#                       UDP, TCP) in a 6.1 pair and a 6.12 pair with PCAP=1;
+#                       run-rss.sh (the single-guest tests and RSS) in a 6.1
+#                       pair with SMP=2 behind intel-iommu; TAP in
 #                       $(BUILD)/check
-#
+
 # One test by hand: make vmtest T=driver/wren-probe.sh KVER=6.12 IOMMU=1
 # (after `make modules KVER=6.12`).
 

@@ -12,10 +12,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/.." && pwd)}
 BUILD=${BUILD:-$top/build}
 # One boot per configuration runs its tests (DRIVER_TESTS overrides them).
-# kver:iommu:guests:test.  Only the 6.1 pair runs the Ethernet tests, which
-# need a peer; the 6.12 and IOMMU boots run the single-guest tests
-# (run-core.sh).  This keeps a warm `make check` inside 15 minutes.
-configs=${DRIVER_CONFIGS:-"6.1:0:2:driver/run-all.sh 6.12:0:1:driver/run-core.sh 6.1:1:1:driver/run-core.sh"}
+# kver:iommu:guests:test[:VAR=value,...], the optional last field giving
+# more bench variables.  A pair of 6.1 guests and a pair of 6.12 guests
+# run every driver test (run-all.sh, with the fabric capturing for the
+# VLAN checks); a 6.1 pair with two vCPUs each behind intel-iommu runs
+# the single-guest tests and RSS (run-rss.sh).
+configs=${DRIVER_CONFIGS:-"6.1:0:2:driver/run-all.sh:PCAP=1 6.12:0:2:driver/run-all.sh:PCAP=1 6.1:1:2:driver/run-rss.sh:SMP=2"}
 status=0
 # A TCG vCPU starved by a busy host can stall for 20 s inside any kernel
 # code (seen: clear_page_erms in a page fault) and trip the soft-lockup
@@ -33,14 +35,17 @@ for kver in 6.1 6.12; do
 done
 
 for cfg in $configs; do
-	IFS=: read -r kver iommu guests cfg_tests <<EOF
+	IFS=: read -r kver iommu guests cfg_tests cfg_vars <<EOF
 $cfg
 EOF
+	# The optional fifth field: VAR=value words separated by commas.
+	extra=$(printf '%s' "${cfg_vars:-}" | tr ',' ' ')
 	for t in ${DRIVER_TESTS:-${cfg_tests:-driver/run-all.sh}}; do
-		echo "check-driver: $t KVER=$kver IOMMU=$iommu N=$guests"
+		echo "check-driver: $t KVER=$kver IOMMU=$iommu N=$guests $extra"
+		# shellcheck disable=SC2086 # $extra is split into make variables
 		make -C "$top" --no-print-directory vmtest T="$t" KVER="$kver" \
 			IOMMU="$iommu" N="${guests:-2}" APPEND="$append" \
-			TIMEOUT=1200 || status=1
+			TIMEOUT=1200 $extra || status=1
 	done
 done
 exit $status

@@ -109,8 +109,8 @@ check "ethtool -i: driver wren, bus-info $bdf" \
 	grep -qx "driver: wren" <<<"$drvinfo"
 diag "$drvinfo"
 rings=$(ethtool -g "$ifname" 2>&1)
-check "ethtool -g reports 512/512 rings, max 4096" \
-	test "$(grep -c -E '^(RX|TX):[[:space:]]+(512|4096)$' <<<"$rings")" = 4
+check "ethtool -g reports rings rx 1024, tx 512, max 4096" \
+	test "$(grep -c -E '^RX:[[:space:]]+(1024|4096)$|^TX:[[:space:]]+(512|4096)$' <<<"$rings")" = 4
 chans=$(ethtool -l "$ifname" 2>&1)
 maxq=$(awk '/^Combined:/ { print $2; exit }' <<<"$chans")
 check "ethtool -l reports ${maxq:-?} combined channels" test "${maxq:-0}" -ge 1
@@ -157,8 +157,8 @@ check "ethtool -G rx 256 tx 128 under traffic" ethtool -G "$ifname" rx 256 tx 12
 sleep 2
 check "ethtool -L combined 1 under traffic" ethtool -L "$ifname" combined 1
 sleep 2
-check "ethtool -L combined ${maxq:-1} and -G back to 512 under traffic" \
-	sh -c "ethtool -L $ifname combined ${maxq:-1} && ethtool -G $ifname rx 512 tx 512"
+check "ethtool -L combined ${maxq:-1} and -G back to 1024/512 under traffic" \
+	sh -c "ethtool -L $ifname combined ${maxq:-1} && ethtool -G $ifname rx 1024 tx 512"
 stream_check s3 "TCP ${small_mb} MiB each way across ring and channel changes"
 
 # MTU change under traffic: guest 0 sends and changes its own MTU; the

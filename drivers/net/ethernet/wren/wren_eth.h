@@ -11,7 +11,10 @@
 #include "wren.h"
 
 #define WREN_ETH_DEF_TX_RING	512
-#define WREN_ETH_DEF_RX_RING	512
+/* 512 RX buffers ran dry under a single TCP stream in the bench (the
+ * receiver drops, TCP retransmits); 1024 did not.
+ */
+#define WREN_ETH_DEF_RX_RING	1024
 #define WREN_ETH_MIN_RING	64
 #define WREN_ETH_MAX_RING	4096
 #define WREN_ETH_EQ_LOG_SIZE	8	/* one CQ per EQ: a page is plenty */
