@@ -17,13 +17,13 @@ set -u
 
 mods=$(wren_moddir)
 ip4=${WREN_IP:-10.0.0.1}
-plan 25
+plan 26
 dmesg -C
 
 bdf=$(wren_bdf)
 if [ -z "$bdf" ]; then
 	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
-	for _ in $(seq 24); do skip "RDMA checks" "no Wren NIC"; done
+	for _ in $(seq 25); do skip "RDMA checks" "no Wren NIC"; done
 	tap_done
 	exit 1
 fi
@@ -51,7 +51,7 @@ if wait_for 10 find_dev; then
 else
 	not_ok "wren_ib registers an ib device wren_N"
 	diag "$(dmesg | tail -20)"
-	for _ in $(seq 19); do skip "RDMA checks" "no ib device"; done
+	for _ in $(seq 20); do skip "RDMA checks" "no ib device"; done
 	tap_done
 	exit 1
 fi
@@ -142,12 +142,19 @@ if [ -f "$WREN_TOP/selftests/lib/rdma-env.sh" ] &&
 	diag "$(grep -v '^ok ' <<<"$smoke")"
 	check "libwren creates, modifies and destroys every user object (verbs_smoke.py)" \
 		bash -c '! grep -q "^not ok" <<<"$1" && grep -q "^ok " <<<"$1"' _ "$smoke"
+	# What the kernel driver decides: QP state machine and RoCE path,
+	# refused transitions and values, AH, SRQ limit.
+	kv=$(python3 "$WREN_TOP/selftests/driver/wren_ib_verbs.py" "$dev" "$want" 2>&1)
+	diag "$kv"
+	check "wren_ib_verbs.py: QP states and path, AH, SRQ limit" \
+		bash -c '! grep -q "^not ok" <<<"$1" && grep -q "^ok " <<<"$1"' _ "$kv"
 	check "rdma resource: no object is left" \
 		grep -Eq "$dev: pd 0 cq 0 qp 0 .*mr 0 ctx 0" <<<"$(rdma resource show "$dev")"
 else
 	skip "ibv_devinfo -d $dev opens a context through libwren" "no rdma-core build (make rdma-core)"
 	skip "ibv_devinfo: PORT_ACTIVE, link_layer Ethernet" "no rdma-core build"
 	skip "libwren creates, modifies and destroys every user object" "no rdma-core build"
+	skip "wren_ib_verbs.py: QP states and path, AH, SRQ limit" "no rdma-core build"
 	skip "rdma resource: no object is left" "no rdma-core build"
 fi
 
