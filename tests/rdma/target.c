@@ -207,8 +207,10 @@ static int cmd_recv(struct target *t, const char *a, char *out, size_t on)
 	wr.wr_id = 1;
 	wr.sg_list = sge;
 	wr.num_sge = q->rl.n;
-	if (ibv_post_recv(q->c.qp, &wr, &bad))
-		return snprintf(out, on, "BAD ibv_post_recv: %m"), -1;
+	int err = ibv_post_recv(q->c.qp, &wr, &bad);
+
+	if (err)
+		return snprintf(out, on, "BAD ibv_post_recv: %s", strerror(err)), -1;
 	snprintf(out, on, "OK");
 	return 0;
 }
