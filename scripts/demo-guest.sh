@@ -2,16 +2,85 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Runs inside each demo server (see scripts/demo.sh): bind wren.ko to the
-# Wren NIC and show what an operator would look at.
+# Wren NIC and show what an operator would look at, then RDMA between
+# the servers (ib_write_bw, ib_send_lat).  Exits non-zero, saying
+# "RDMA FAILED", when the RDMA part fails.
 set -eu
 mods=$WREN_TOP/build/modules/$WREN_KVER
 say() { printf '[server %s] %s\n' "$WREN_GUEST_INDEX" "$*"; }
+
+rdma_failed=0
+
+# RDMA between the servers over Wren: server 1 serves, server 0 runs
+# perftest's ib_write_bw and ib_send_lat against it (the connection is set
+# up over the virtio control network, the traffic is RoCEv2 through the
+# fabric).  Returns non-zero, having said why, when any of it fails.
+rdma_demo() {
+	local res=$WREN_RESULTS out name
+	# shellcheck source=/dev/null
+	. "$WREN_TOP/selftests/lib/rdma-env.sh"
+	. "$WREN_TOP/selftests/lib/wait.sh"
+	. "$WREN_TOP/selftests/driver/wren-lib.sh"
+	. "$WREN_TOP/selftests/lib/rdma-setup.sh"
+	. "$WREN_TOP/selftests/lib/perftest.sh"
+	if ! rdma_env_check; then
+		say "RDMA FAILED: the rdma-core build with libwren is missing (make rdma-core)"
+		: >"$res/rdma-abort"
+		return 1
+	fi
+	if ! rdma_wren_up; then
+		say "RDMA FAILED: $RDMA_SETUP_ERR"
+		: >"$res/rdma-abort"
+		return 1
+	fi
+	say "RDMA device $RDMA_WREN_DEV on $RDMA_WREN_IF, RoCE v2 GID index $RDMA_WREN_GID:"
+	ibv_devinfo -d "$RDMA_WREN_DEV" | grep -E 'hca_id|fw_ver|vendor_part_id|state|active_mtu|link_layer'
+	: >"$res/rdma-ready"
+	wait_for 300 test -e "$(perftest_peer_results)/rdma-ready" -o \
+		-e "$(perftest_peer_results)/rdma-abort"
+	if [ ! -e "$(perftest_peer_results)/rdma-ready" ]; then
+		say "RDMA FAILED: server $((1 - WREN_GUEST_INDEX)) has no RDMA device"
+		return 1
+	fi
+	local failed=0 port=18700 t args
+	for t in "ib_write_bw -s 65536 -n 500" "ib_send_lat -s 8 -n 1000"; do
+		port=$((port + 1))
+		read -r -a args <<<"$t"
+		name=${args[0]}
+		out=$res/demo-$name.out
+		local cmd=("$name" -d "$RDMA_WREN_DEV" -x "$RDMA_WREN_GID" -p "$port" -F "${args[@]:1}")
+		if [ "$WREN_GUEST_INDEX" = 1 ]; then
+			say "serving $t for server 0"
+			perftest_server "demo-$name" "$out" "${cmd[@]}" && continue
+			say "RDMA FAILED: $name (server) exited with an error:"
+			tail -n 15 "$out"
+			failed=1
+			continue
+		fi
+		say "$t to server 1 over Wren (RC, RoCEv2):"
+		if perftest_client "demo-$name" "$out" "$WREN_PEER_VIRTIO_IP" "${cmd[@]}" &&
+			grep -q '#bytes' "$out"; then
+			grep -A 1 '#bytes' "$out"
+		else
+			say "RDMA FAILED: $t did not complete:"
+			tail -n 15 "$out"
+			failed=1
+		fi
+	done
+	say "RDMA counters of $RDMA_WREN_DEV:"
+	rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1 | tr ' ' '\n' | paste -d ' ' - - |
+		grep -E 'packets|bytes|retrans|seq|rnr|icrc|timeout' | tr '\n' ' '
+	echo
+	return $failed
+}
 
 say "kernel $(uname -r), Wren NIC on the PCI bus:"
 lspci -nn -d 1f57:
 modprobe devlink 2>/dev/null || true
 modprobe auxiliary 2>/dev/null || true
 insmod "$mods/wren.ko"
+# wren_ib.ko needs ib_core and, for the RDMA part, ib_uverbs (no udev here).
+modprobe ib_uverbs
 insmod "$mods/wren_ib.ko"
 dev=$(basename "$(readlink -f /sys/bus/pci/drivers/wren/0000:* 2>/dev/null | head -n1)")
 [ -n "$dev" ] || { say "wren.ko did not bind"; dmesg | tail -n 20; exit 1; }
@@ -38,6 +107,7 @@ if [ -n "$ifc" ]; then
 	# The peer may still be pinging us: stay up a little longer.
 	sleep 5
 fi
+rdma_demo || rdma_failed=1
 say "interrupts:"
 grep wren /proc/interrupts || true
 say "driver messages:"
@@ -49,3 +119,7 @@ fi
 rmmod wren_ib
 rmmod wren
 say "unloaded cleanly"
+if [ "$rdma_failed" = 1 ]; then
+	say "RDMA part FAILED (see the lines above)"
+	exit 1
+fi
