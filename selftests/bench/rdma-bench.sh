@@ -43,6 +43,13 @@ die() {
 rdma_env_check || die "the bench's rdma-core build with libwren is not in place (make rdma-core)"
 rdma_wren_up || die "Wren: $RDMA_SETUP_ERR"
 rdma_rxe_up || die "rxe: $RDMA_SETUP_ERR"
+# The passive side's background: its CPU use while nothing runs.
+if [ "$me" = 1 ]; then
+	read -r b0 s0 t0 < <(perftest_cpu_sample)
+	sleep 3
+	read -r b1 s1 t1 < <(perftest_cpu_sample)
+	echo "$(((b1 - b0) * 100 / (t1 - t0 > 0 ? t1 - t0 : 1)))" >"$res/idle.cpu"
+fi
 : >"$res/ready"
 wait_for 300 test -e "$peer_res/ready" -o -e "$peer_res/abort"
 [ -e "$peer_res/ready" ] || die "the peer did not set its RDMA devices up"
@@ -91,6 +98,7 @@ fi
 echo "bench-rdma: kernel $(uname -r), $(nproc) vCPU per guest, perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null) with rdma-core $WREN_RDMA_CORE"
 echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), rxe $RDMA_RXE_DEV on $RDMA_RXE_IF $WREN_VIRTIO_IP (GID $RDMA_RXE_GID), MTU $(cat "/sys/class/net/$RDMA_WREN_IF/mtu")/$(cat "/sys/class/net/$RDMA_RXE_IF/mtu")"
 echo "bench-rdma: RC, ib_*_bw $bw_secs s a run, ib_send_lat $lat_iters iterations, $rounds round(s)"
+echo "bench-rdma: guest 1 CPU busy while idle (3 s before the runs): $(cat "$peer_res/idle.cpu" 2>/dev/null || echo ?)%"
 declare -A sum cnt
 failed=0
 for round in $(seq 1 "$rounds"); do
@@ -158,4 +166,14 @@ if [ -n "$wrd" ] && [ -n "$rrd" ]; then
 			w, r, r ? w / r : 0, wc / n, rc / m
 	}'
 fi
+# Why Wren's figures are what they are: its retransmissions, and frames
+# the fabric dropped (queue full, send failures) during the whole run.
+echo "bench-rdma: $RDMA_WREN_DEV counters (guest 0): $(rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1 |
+	tr ' ' '\n' | paste -d ' ' - - | grep -E '^(tx_roce_packets|rx_roce_packets|retransmits|local_ack_timeout_err|packet_seq_err|out_of_sequence|implied_nak_seq_err|rnr_nak_received) ' |
+	tr '\n' ' ')"
+. "$WREN_TOP/selftests/lib/fabric.sh"
+for p in 0 1; do
+	echo "bench-rdma: Wren fabric port $p: $(fabric_ctl stats "$p" 2>&1 |
+		awk '$3 ~ /^(rx_frames|tx_frames|drop_queue_full|drop_send_fail|q[0-9]+_max_depth_bytes)$/ && $4 != 0 { printf "%s %s ", $3, $4 }')"
+done
 exit $failed

@@ -78,6 +78,8 @@ rdma_wren_up() {
 		return 1
 	rdma_port_active "$RDMA_WREN_DEV" ||
 		rdma_setup_fail "$RDMA_WREN_DEV port 1 not ACTIVE" || return 1
+	# ib_core adds the GIDs from a work item: give it a moment.
+	wait_for 10 rdma_gid_index "$RDMA_WREN_DEV" "$WREN_IP" >/dev/null
 	RDMA_WREN_GID=$(rdma_gid_index "$RDMA_WREN_DEV" "$WREN_IP") ||
 		rdma_setup_fail "$RDMA_WREN_DEV has no RoCE v2 GID for $WREN_IP" || return 1
 }
@@ -98,6 +100,7 @@ rdma_rxe_up() {
 			rdma_setup_fail "rdma link add rxe0 netdev $RDMA_RXE_IF failed" || return 1
 	fi
 	rdma_port_active rxe0 || rdma_setup_fail "rxe0 port 1 not ACTIVE" || return 1
+	wait_for 10 rdma_gid_index rxe0 "$WREN_VIRTIO_IP" >/dev/null
 	RDMA_RXE_GID=$(rdma_gid_index rxe0 "$WREN_VIRTIO_IP") ||
 		rdma_setup_fail "rxe0 has no RoCE v2 GID for $WREN_VIRTIO_IP" || return 1
 }

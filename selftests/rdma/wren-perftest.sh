@@ -14,7 +14,7 @@
 # Guest 1 serves, guest 0 connects over the virtio control network; the
 # guests meet through marker files in each other's results directory
 # (pt-* names, safe in a boot shared with other tests).  Iterations per
-# size: WREN_PERFTEST_ITERS (default 20; perftest's minimum is 5).
+# size: WREN_PERFTEST_ITERS (default 10; perftest's minimum is 5).
 # ibv_*_pingpong are providers/wren/tests/guest-pingpong.sh's job.
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
@@ -24,7 +24,7 @@ set -u
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/perftest.sh"
 
-iters=${WREN_PERFTEST_ITERS:-20}
+iters=${WREN_PERFTEST_ITERS:-10}
 me=${WREN_GUEST_INDEX:-0}
 res=$WREN_RESULTS
 peer_res=$(perftest_peer_results)
