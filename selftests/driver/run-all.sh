@@ -29,8 +29,11 @@ result() {
 
 for t in $tests; do
 	name=${t%.sh}
+	t0=$SECONDS
 	out=$("$dir/$t" </dev/null 2>&1)
 	rc=$?
+	# Where a boot's time goes, for the check time budget.
+	echo "# $name: $((SECONDS - t0)) s"
 	plan=
 	count=0
 	bad=0
