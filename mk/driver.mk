@@ -3,7 +3,7 @@
 # Driver tests in the bench guests (selftests/driver/):
 #
 #   make check-driver   selftests/driver/run-all.sh (probe, load loop, fatal,
-#                       AQ timeout, wren-ib, and the Ethernet tests: fabric,
+#                       AQ timeout, wren-ib, rdma/wren-rdma, and the Ethernet tests: fabric,
 #                       UDP, TCP) in a 6.1 pair and a 6.12 pair with PCAP=1;
 #                       run-rss.sh (the single-guest tests and RSS) in a 6.1
 #                       pair with SMP=2 behind intel-iommu; TAP in

@@ -6,11 +6,11 @@
 # and prefixed with the test's name, plus a failure for a test that exits
 # non-zero without saying why or gives fewer results than it planned.
 #
-# WREN_DRIVER_TESTS overrides the list (names of scripts in this directory).
+# WREN_DRIVER_TESTS overrides the list (scripts, relative to this directory).
 set -u
 
 dir=$(cd "$(dirname "$0")" && pwd)
-tests=${WREN_DRIVER_TESTS:-"wren-probe.sh wren-load-loop.sh wren-fatal.sh wren-aq-timeout.sh wren-ib.sh wren-eth-fabric.sh wren-eth-udp.sh wren-eth.sh"}
+tests=${WREN_DRIVER_TESTS:-"wren-probe.sh wren-load-loop.sh wren-fatal.sh wren-aq-timeout.sh wren-ib.sh ../rdma/wren-rdma.sh wren-eth-fabric.sh wren-eth-udp.sh wren-eth.sh"}
 # Data sizes for a shared boot under `make check`'s time budget (TCG
 # moves a few MiB/s): every check still runs, on less data than each test
 # uses when run alone (wren-eth.sh alone streams 256 MiB each way).
@@ -28,7 +28,7 @@ result() {
 }
 
 for t in $tests; do
-	name=${t%.sh}
+	name=$(basename "$t" .sh)
 	t0=$SECONDS
 	out=$("$dir/$t" </dev/null 2>&1)
 	rc=$?

@@ -63,17 +63,17 @@ bail() {
 	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
 		skip "remaining RDMA checks" "setup failed"
 	done
-	: >"$res/abort"
+	: >"$res/rdma-abort"
 	tap_done
 	exit 1
 }
 
 # barrier NAME: both guests got here (or the peer gave up).
 barrier() {
-	: >"$res/barrier-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-$1" -o -e "$peer_res/abort" ||
+	: >"$res/rdma-barrier-$1"
+	wait_for "${2:-600}" test -e "$peer_res/rdma-barrier-$1" -o -e "$peer_res/rdma-abort" ||
 		bail "barrier $1: the peer did not come"
-	[ -e "$peer_res/abort" ] && bail "barrier $1: the peer gave up"
+	[ -e "$peer_res/rdma-abort" ] && bail "barrier $1: the peer gave up"
 	return 0
 }
 
@@ -359,5 +359,5 @@ fi
 bad=$(wren_bad_dmesg)
 check "dmesg clean" test -z "$bad"
 [ -n "$bad" ] && diag "$bad"
-: >"$res/barrier-done"
+: >"$res/rdma-barrier-done"
 tap_done
