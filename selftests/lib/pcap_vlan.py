@@ -3,7 +3,7 @@
 """Check the 802.1Q tags of ICMP echo frames in a fabric port capture.
 
 usage: pcap_vlan.py PCAP --mac MAC --vid VID --pcp PCP --size BYTES
-                    [--net A.B.C.] [--min N]
+                    [--net A.B.C.] [--min N] [--start OFFSET]
 
 Looks at the IPv4 ICMP echo request/reply frames of the capture whose ICMP
 payload is BYTES long (each test phase pings with its own size, so phases
@@ -27,25 +27,33 @@ MAGICS = {
 }
 
 
-def frames(path):
-    """Yield each record's bytes; a record cut short at the end is skipped
-    (the fabric may be writing it right now)."""
+def frames(path, start=0):
+    """Yield each record's bytes, reading record by record from byte
+    offset START (a record boundary, or 0 for the first record): captures
+    of a long run reach gigabytes.  A record cut short at the end is
+    skipped (the fabric may be writing it right now)."""
     with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < 24 or data[:4] not in MAGICS:
-        raise ValueError("not a classic pcap file")
-    bo = MAGICS[data[:4]]
-    linktype = struct.unpack(bo + "I", data[20:24])[0]
-    if linktype != LINKTYPE_ETHERNET:
-        raise ValueError("link type %d, not Ethernet" % linktype)
-    off = 24
-    while off + 16 <= len(data):
-        incl = struct.unpack(bo + "I", data[off + 8:off + 12])[0]
-        off += 16
-        if off + incl > len(data):
-            break
-        yield data[off:off + incl]
-        off += incl
+        head = f.read(24)
+        if len(head) < 24 or head[:4] not in MAGICS:
+            raise ValueError("not a classic pcap file")
+        bo = MAGICS[head[:4]]
+        linktype = struct.unpack(bo + "I", head[20:24])[0]
+        if linktype != LINKTYPE_ETHERNET:
+            raise ValueError("link type %d, not Ethernet" % linktype)
+        if start > 24:
+            f.seek(start)
+        while True:
+            rec = f.read(16)
+            if len(rec) < 16:
+                return
+            incl = struct.unpack(bo + "I", rec[8:12])[0]
+            if incl > 262144:
+                raise ValueError("record of %d bytes: not at a record "
+                                 "boundary" % incl)
+            data = f.read(incl)
+            if len(data) < incl:
+                return
+            yield data
 
 
 def icmp_echo(frame, size, net):
@@ -87,13 +95,16 @@ def main():
     ap.add_argument("--size", type=int, required=True)
     ap.add_argument("--net", default="")
     ap.add_argument("--min", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0,
+                    help="byte offset of the first record to read (the "
+                    "file's size when capture was switched on)")
     a = ap.parse_args()
     mac = bytes(int(x, 16) for x in a.mac.split(":"))
     want = a.pcp << 13 | a.vid
     sent = given = bad = 0
     bad_tcis = set()
     try:
-        for fr in frames(a.pcap):
+        for fr in frames(a.pcap, a.start):
             m = icmp_echo(fr, a.size, a.net)
             if not m:
                 continue

@@ -146,6 +146,9 @@ gid_find() {
 }
 wait_for 20 gid_find || bail "a RoCE v2 GID for $myip" "$(ls "$sys/ports/1/gids" | head)"
 ok "RoCE v2 GID index $gidx for $myip"
+# Bulk RDMA traffic would fill the fabric's capture (PCAP=1) with
+# gigabytes that the later tests of a shared boot do not want.
+[ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
 barrier up
 peer_ip=$WREN_PEER_IP
 [ "$kind" = rxe ] && peer_ip=$WREN_PEER_VIRTIO_IP
