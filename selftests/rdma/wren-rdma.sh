@@ -347,8 +347,11 @@ diag "$(objects)"
 sync
 echo 3 >/proc/sys/vm/drop_caches
 after=$(avail)
+# A leaked pin would keep all 128 MiB; what else moves MemAvailable
+# across a process exit (page tables, slab, 6.12's deferred frees) was
+# measured at up to 40 MiB, so the bound is half the MR.
 check "its pinned pages were released (MemAvailable $before -> $during -> $after MiB)" \
-	test $((before - after)) -lt 32
+	test $((before - after)) -lt 64
 barrier unload
 if [ "$kind" = rxe ]; then
 	check "rdma link delete rxe0" rdma link delete rxe0
