@@ -19,33 +19,14 @@ set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/pair.sh"
 
 mods=$(wren_moddir)
 flows=${WREN_RSS_FLOWS:-16}
 kib=${WREN_RSS_FLOW_KIB:-256}
-me=${WREN_GUEST_INDEX:-0}
-peer=$((1 - me))
-res=$WREN_RESULTS
-peer_res=$(dirname "$WREN_RESULTS")/g$peer
+pair_init rss RSS
 plan 23
 dmesg -C
-
-bail() {
-	not_ok "$1"
-	[ -n "${2:-}" ] && diag "$2"
-	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
-		skip "remaining RSS checks" "setup failed"
-	done
-	: >"$res/abort-rss"
-	tap_done
-	exit 1
-}
-
-barrier() {
-	: >"$res/barrier-rss-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-rss-$1" -o -e "$peer_res/abort-rss"
-	[ ! -e "$peer_res/abort-rss" ] || bail "peer reached barrier $1" "the peer gave up"
-}
 
 # rxq_packets: "rx0 rx1" packet counters.
 rxq_packets() {

@@ -28,6 +28,7 @@ set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/pair.sh"
 
 mods=$(wren_moddir)
 count=${WREN_UDP_COUNT:-3000}
@@ -35,30 +36,9 @@ count2=$(((count + 2) / 3))
 rate=${WREN_UDP_RATE:-100}
 max_ppm=${WREN_UDP_MAX_LOSS_PPM:-10000}
 tool="/usr/bin/python3 $WREN_TOP/selftests/lib/udp_stream.py"
-me=${WREN_GUEST_INDEX:-0}
-peer=$((1 - me))
-res=$WREN_RESULTS
-peer_res=$(dirname "$WREN_RESULTS")/g$peer
+pair_init udp UDP
 plan 20
 dmesg -C
-
-bail() {
-	not_ok "$1"
-	[ -n "${2:-}" ] && diag "$2"
-	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
-		skip "remaining UDP checks" "setup failed"
-	done
-	: >"$res/abort-udp"
-	tap_done
-	exit 1
-}
-
-# barrier NAME: both guests got here (or the peer gave up).
-barrier() {
-	: >"$res/barrier-udp-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-udp-$1" -o -e "$peer_res/abort-udp"
-	[ ! -e "$peer_res/abort-udp" ] || bail "peer reached barrier $1" "the peer gave up"
-}
 
 # json FILE KEY: one scalar from a tool report.
 json() {
