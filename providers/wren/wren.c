@@ -29,6 +29,7 @@ static const struct verbs_context_ops wren_ctx_ops = {
 	.dealloc_pd = wren_dealloc_pd,
 	.reg_mr = wren_reg_mr,
 	.reg_dmabuf_mr = wren_reg_dmabuf_mr,
+	.rereg_mr = wren_rereg_mr,
 	.dereg_mr = wren_dereg_mr,
 	.create_cq = wren_create_cq,
 	.create_cq_ex = wren_create_cq_ex,

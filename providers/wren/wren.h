@@ -193,6 +193,8 @@ struct ibv_mr *wren_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 struct ibv_mr *wren_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 				  size_t length, uint64_t iova, int fd,
 				  int access);
+int wren_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
+		  void *addr, size_t length, int access);
 int wren_dereg_mr(struct verbs_mr *vmr);
 struct ibv_ah *wren_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 int wren_destroy_ah(struct ibv_ah *ah);
