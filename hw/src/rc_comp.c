@@ -4,7 +4,7 @@
  * completes every WQE whose packets all lie at or before p (an ACK or
  * NAK also implies every earlier PSN); READ responses are scattered into
  * the READ's local buffers in PSN order and atomic ACKs deliver the
- * original value.  A READ or atomic that a later ACK passes lost its
+ * original value; each of them moves the requester's send window on.  A READ or atomic that a later ACK passes lost its
  * response: implied NAK, go back.  NAKs: PSN sequence error (go back to
  * the PSN, costing a retry), RNR (wait the timer the responder asked
  * for, rnr_retry times, 7 = for ever), invalid request / remote access /
@@ -266,9 +266,9 @@ static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 	uint32_t mtu = whw_roce_pmtu(hw, qp);
 	struct whw_swqe *w;
 	uint32_t i, want;
-	uint8_t op;
 	enum whw_mem_err e;
 	int32_t d;
+	bool ok;
 
 	if (!ack_before(hw, qp, p->psn))
 		return;
@@ -284,12 +284,20 @@ static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 		return;
 	}
 	i = w->acked;
-	op = w->npkts == 1 ? WHW_OP_READ_RESP_ONLY :
-	     !i ? WHW_OP_READ_RESP_FIRST :
-	     i + 1 == w->npkts ? WHW_OP_READ_RESP_LAST :
-	     WHW_OP_READ_RESP_MIDDLE;
+	/*
+	 * The READ went out as requests ending at chunk boundaries, and a
+	 * request asked again from the middle may be answered from the
+	 * middle (re-executed) or as a new response: the last response of a
+	 * request is LAST or ONLY, any other FIRST or MIDDLE.
+	 */
+	if (i + 1 == whw_rc_read_req_end(i, w->npkts, whw_rc_read_chunk(mtu)))
+		ok = p->opcode == WHW_OP_READ_RESP_LAST ||
+		     p->opcode == WHW_OP_READ_RESP_ONLY;
+	else
+		ok = p->opcode == WHW_OP_READ_RESP_FIRST ||
+		     p->opcode == WHW_OP_READ_RESP_MIDDLE;
 	want = w->len - i * mtu < mtu ? w->len - i * mtu : mtu;
-	if (p->opcode != op || p->paylen != want) {
+	if (!ok || p->paylen != want) {
 		wqe_done(r, w, WREN_CQE_BAD_RESP_ERR, V_BAD_RESP);
 		return;
 	}
@@ -300,6 +308,9 @@ static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 		return;
 	}
 	w->acked++;
+	/* A response still on its way after a rewind: not asked again. */
+	if (w->sent < w->acked)
+		w->sent = w->acked;
 	progress(hw, qp);
 	if (w->acked == w->npkts)
 		wqe_done(r, w, 0, 0);

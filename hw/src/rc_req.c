@@ -8,8 +8,18 @@
  * started and not completed; READ and atomic WQEs also wait for
  * max_rd_atomic, and a fenced WQE for every earlier READ and atomic.
  * UD and GSI sends complete once on the wire; RC ones when the completer
- * (rc_comp.c) sees them acknowledged.  Go-back-N retransmission rewinds
- * the send cursor to a PSN.  Without the capability of its QP type
+ * (rc_comp.c) sees them acknowledged.
+ *
+ * RC keeps to a PSN window (whw_rc_window()): a packet goes out only if
+ * every PSN up to its own lies within a window of the oldest
+ * unacknowledged one, so a bulk transfer never has more in flight than a
+ * switch queue holds.  A READ is asked for in requests of at most half a
+ * window of responses, each counted against max_rd_atomic, so the
+ * responder streams at most a window toward us.  AckReq is set on the
+ * last packet of a message, every half window within a long one and on
+ * the packet that fills the window: an ACK always comes back to open it.
+ * Go-back-N retransmission rewinds the send cursor to a PSN and resends
+ * at most a window.  Without the capability of its QP type
  * (WREN_CAP_RDMA_RC, _UD or _GSI) a QP's WQEs are never read.
  */
 #include <stdlib.h>
@@ -396,10 +406,11 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 			struct whw_swqe *w)
 {
 	struct whw_roce_qp *r = qp->roce;
-	uint32_t mtu = whw_roce_pmtu(hw, qp);
+	uint32_t mtu = whw_roce_pmtu(hw, qp), win = whw_rc_window(mtu);
+	uint32_t half = win / 2 ? win / 2 : 1;
 	const struct wren_av *av;
 	uint32_t dqpn, psn, i = w->sent, off, n;
-	bool rc = qp->type == WREN_QPT_RC, last, se;
+	bool rc = qp->type == WREN_QPT_RC, last, se, ackreq;
 	struct whw_frame f;
 	uint8_t op;
 	uint8_t *h;
@@ -413,7 +424,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		last = true;
 	} else if (w->opcode == WREN_WQE_RDMA_READ) {
 		op = WHW_OP_READ_REQ;
-		psn = whw_psn_add(w->first_psn, w->acked);
+		psn = whw_psn_add(w->first_psn, i);
 		last = true;
 	} else if (is_rd_atomic(w->opcode)) {
 		op = w->opcode == WREN_WQE_ATOMIC_CMP_SWP ? WHW_OP_CMP_SWAP
@@ -428,12 +439,17 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 	se = last && (w->flags & WREN_WQE_F_SOLICITED) &&
 	     w->opcode != WREN_WQE_RDMA_WRITE;
 	/*
-	 * ACK requested at the end of each message, and every 64 packets
-	 * within a long one, so progress (and the timer) keeps moving.
+	 * ACK requested at the end of each message, every half window
+	 * within a long one (so the window keeps moving without a pause) and
+	 * on the packet that fills the window (so a full window is always
+	 * acknowledged, whatever the responder coalesces).
 	 */
+	ackreq = rc && (last || i % half == half - 1 ||
+			whw_psn_diff(whw_psn_add(psn, 1), whw_req_una(qp)) >=
+			(int32_t)win);
 	if (!whw_roce_frame_init(hw, &f, av,
 				 whw_roce_sport(av, qp->hdr.id, dqpn), op, se,
-				 dqpn, rc && (last || i % 64 == 63), psn)) {
+				 dqpn, ackreq, psn)) {
 		/* The source GID was removed: the WQE cannot go out. */
 		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, V_AH);
 		return;
@@ -453,15 +469,19 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		return;
 	}
 	if (op == WHW_OP_READ_REQ) {
-		uint32_t done = w->acked * mtu;
+		/* Responses i .. end - 1: up to the next chunk boundary. */
+		uint32_t end = whw_rc_read_req_end(i, w->npkts,
+						   whw_rc_read_chunk(mtu));
+		uint32_t done = i * mtu;
 
 		h = whw_roce_put(&f, 16);
 		whw_wr64be(h, w->raddr + done);
 		whw_wr32be(h + 8, w->rkey);
-		whw_wr32be(h + 12, w->len - done);
-		note_psn(hw, r, psn, w->npkts - w->acked);
+		whw_wr32be(h + 12, end == w->npkts ? w->len - done
+						  : (end - i) * mtu);
+		note_psn(hw, r, psn, end - i);
 		whw_roce_frame_send(hw, &f);
-		w->sent = 1;
+		w->sent = end;
 		return;
 	}
 	if (op == WHW_OP_CMP_SWAP || op == WHW_OP_FETCH_ADD) {
@@ -504,9 +524,58 @@ static bool wqe_has_more(const struct whw_swqe *w)
 {
 	if (w->done)
 		return false;
-	if (w->opcode == WREN_WQE_RDMA_READ || is_rd_atomic(w->opcode))
+	if (is_rd_atomic(w->opcode) && w->opcode != WREN_WQE_RDMA_READ)
 		return !w->sent;
 	return w->sent < w->npkts;
+}
+
+/* READ requests among responses [0, @x) that end there (@c: chunk). */
+static uint32_t read_reqs_ended(uint32_t x, uint32_t npkts, uint32_t c)
+{
+	return x / c + (x == npkts && npkts % c ? 1 : 0);
+}
+
+/* READ and atomic requests whose responses have not all come back. */
+static uint32_t rd_reqs_out(struct whw_qp *qp, uint32_t c)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t n = 0;
+
+	for (uint32_t i = qp->sq_ci; i != r->sq_fetch; i++) {
+		const struct whw_swqe *w = whw_swqe(r, i);
+
+		if (w->done || !is_rd_atomic(w->opcode))
+			continue;
+		if (w->opcode != WREN_WQE_RDMA_READ)
+			n += w->sent ? 1 : 0;
+		else if (w->sent > w->acked)
+			n += read_reqs_ended(w->sent, w->npkts, c) -
+			     read_reqs_ended(w->acked, w->npkts, c);
+	}
+	return n;
+}
+
+/*
+ * May the next packet of @w go?  RC: all its PSNs (a READ request: the
+ * responses it asks for) within the window of the oldest unacknowledged
+ * PSN, and a READ or atomic request within max_rd_atomic.  PSNs go out in
+ * order, so a packet that may not go stops the SQ.
+ */
+static bool may_send(struct wrenhw *hw, struct whw_qp *qp, struct whw_swqe *w)
+{
+	uint32_t mtu = whw_roce_pmtu(hw, qp), c = whw_rc_read_chunk(mtu);
+	uint32_t n = 1;
+
+	if (qp->type != WREN_QPT_RC)
+		return true;
+	if (is_rd_atomic(w->opcode)) {
+		if (rd_reqs_out(qp, c) >= qp->attr.max_rd_atomic)
+			return false;
+		if (w->opcode == WREN_WQE_RDMA_READ)
+			n = whw_rc_read_req_end(w->sent, w->npkts, c) - w->sent;
+	}
+	return whw_psn_diff(whw_psn_add(w->first_psn, w->sent + n),
+			    whw_req_una(qp)) <= (int32_t)whw_rc_window(mtu);
 }
 
 void whw_req_retransmit(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
@@ -529,8 +598,14 @@ void whw_req_retransmit(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
 		if (d > 0 && (uint32_t)d < w->npkts) {
 			/* The PSN falls inside: resume there. */
 			if (w->opcode == WREN_WQE_RDMA_READ) {
-				w->acked = (uint32_t)d;
-				w->sent = 0;
+				/*
+				 * Never past a response not received: a
+				 * sequence NAK at a later READ request of
+				 * this WQE says nothing about the earlier.
+				 */
+				if ((uint32_t)d < w->acked)
+					w->acked = (uint32_t)d;
+				w->sent = w->acked;
 			} else if (!is_rd_atomic(w->opcode)) {
 				w->sent = w->acked = (uint32_t)d;
 			} else {
@@ -584,6 +659,8 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 				r->tx_idx++;
 				continue;
 			}
+			if (!may_send(hw, qp, w))
+				break;	/* an ACK or response reopens it */
 			send_packet(hw, qp, w);
 			(*budget)--;
 		}

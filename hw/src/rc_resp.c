@@ -15,7 +15,10 @@
  * READ responses and atomic ACKs are sent from wrenhw_process(), up to
  * the QP's budget per call, in request order; plain ACKs are coalesced:
  * the latest PSN that asked for one is acknowledged once per call, after
- * the responses that precede it.
+ * the responses that precede it.  The responder does not pace READ
+ * responses itself: the requester asks for at most half its send window
+ * per READ request and keeps all it asked for within the window
+ * (rc_req.c), so no more than a window of responses is ever owed.
  */
 #include <string.h>
 

@@ -23,6 +23,18 @@
 #define WHW_PSN_MASK		0xffffffu
 #define WHW_QPN_MASK		0xffffffu
 #define WHW_SQ_WINDOW		64u	/* WQEs started and not completed */
+/*
+ * The RC send window: an RC requester has at most whw_rc_window() PSNs
+ * sent and not acknowledged (READ responses count: a READ request takes
+ * the PSNs of its responses).  256 KiB of payload - half of wren-fabric's
+ * default 512 KiB egress queue - and never more than 256 packets (the
+ * fabric's queues also hold at most 1024 frames): 64 packets at MTU 4096,
+ * 256 at MTU 1024 or less.  A READ is asked for in requests of at most
+ * half a window, so that the responder never has more than a window of
+ * responses to send toward us.
+ */
+#define WHW_RC_WINDOW_BYTES	(256u * 1024)
+#define WHW_RC_WINDOW_MAX	256u
 #define WHW_ROCE_BUDGET		64u	/* packets per QP per process() */
 #define WHW_RQ_FLUSH_NS		10000000ull	/* ERR QPs: RQ looked at */
 
@@ -192,6 +204,35 @@ static inline uint32_t whw_psn_add(uint32_t a, uint32_t n)
 	return (a + n) & WHW_PSN_MASK;
 }
 
+/* PSNs an RC requester may have in flight at path MTU @mtu. */
+static inline uint32_t whw_rc_window(uint32_t mtu)
+{
+	uint32_t n = WHW_RC_WINDOW_BYTES / (mtu ? mtu : 1);
+
+	return n > WHW_RC_WINDOW_MAX ? WHW_RC_WINDOW_MAX : n ? n : 1;
+}
+
+/* Response PSNs one READ request asks for at most. */
+static inline uint32_t whw_rc_read_chunk(uint32_t mtu)
+{
+	uint32_t n = whw_rc_window(mtu) / 2;
+
+	return n ? n : 1;
+}
+
+/*
+ * One past the last response of the READ request that holds response
+ * @i of a READ of @npkts: requests end at multiples of @chunk (or at the
+ * READ's end), also when one is asked again from the middle.
+ */
+static inline uint32_t whw_rc_read_req_end(uint32_t i, uint32_t npkts,
+					   uint32_t chunk)
+{
+	uint32_t end = (i / chunk + 1) * chunk;
+
+	return end < npkts ? end : npkts;
+}
+
 /* ---------------------------------------------------------- memory */
 
 /* Why a memory access was refused (mr_lookup.c); each maps to a status. */
@@ -260,7 +301,8 @@ struct whw_swqe {
 	uint32_t dqpn, qkey;
 	struct wren_av av;	/* UD: the AH's */
 	uint32_t first_psn, npkts;	/* PSNs the WQE uses */
-	uint32_t sent;		/* packets sent (READ/atomic: request 0/1) */
+	/* Packets sent (READ: responses asked for; atomic: request 0/1). */
+	uint32_t sent;
 	uint32_t acked;		/* packets acknowledged / responses received */
 	struct whw_sge sge[WHW_MAX_SGE];
 	uint8_t inl_data[WHW_MAX_INLINE];

@@ -35,6 +35,7 @@ int main(void)
 	test_roce_ops();
 	test_roce_err();
 	test_roce_loss();
+	test_roce_window();
 	test_roce_ud();
 	test_roce_fuzz();
 	test_fuzz();

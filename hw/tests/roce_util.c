@@ -16,6 +16,8 @@ static void tx_hook(void *ctx, const void *frame, size_t len)
 	struct ro_pair *p = hk->p;
 	struct ro_frame *f;
 
+	if (p->watch)
+		p->watch(p->watch_ctx, hk->from, false, frame, len);
 	if (p->qlen >= RO_MAX_QUEUE)
 		return;		/* the "switch" is full: lost */
 	f = &p->q[(p->qhead + p->qlen) % RO_MAX_QUEUE];
@@ -160,6 +162,9 @@ void ro_settle(struct ro_pair *p, uint64_t max_ns)
 			p->qhead = (p->qhead + 1) % RO_MAX_QUEUE;
 			p->qlen--;
 			if (!lose(p, &f, !f.to)) {
+				if (p->watch)
+					p->watch(p->watch_ctx, !f.to, true,
+						 f.data, f.len);
 				wrenhw_rx_frame(p->n[f.to].d->h->hw, f.data,
 						f.len);
 				p->delivered++;

@@ -83,6 +83,11 @@ struct ro_pair {
 	unsigned int drop_opcode_n;
 	unsigned int delivered;
 	unsigned int hold;		/* keep frames queued (for inspection) */
+	/* If set: sees every frame as sent (@delivered false), and as
+	 * delivered (not lost) just before the receiver gets it. */
+	void (*watch)(void *ctx, int from, bool delivered, const uint8_t *f,
+		      size_t len);
+	void *watch_ctx;
 };
 
 /* Two linked NICs with RDMA capabilities, MTU 9000, GIDs 0 (IPv4) and 1. */

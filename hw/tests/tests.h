@@ -35,6 +35,7 @@ void test_roce_rc(void);
 void test_roce_ops(void);
 void test_roce_err(void);
 void test_roce_loss(void);
+void test_roce_window(void);
 void test_roce_ud(void);
 void test_roce_fuzz(void);
 
