@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The initiator's cases: data integrity for every opcode and size, then
- * the protection cases.  One TAP line per case; the target (and, for the
+ * the protection cases, then re-registration (rereg.c).  One TAP line per case; the target (and, for the
  * "another process" cases, the target's child process) judges its memory
  * and the initiator its completions and its own buffers.
  */
@@ -11,41 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "wvt.h"
+#include "cases.h"
 
-#define LSIZE	((1u << 20) + (64u << 10))
-#define TLEN	((1u << 20) + (64u << 10))
-#define SMALL	8192u
-#define ALL_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
-		    IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
-#define WAIT_MS	20000
-
-enum { S_T, S_RO, S_WO, S_NA, S_PD1, S_DEREG, S_R, S_NSLOTS };
 enum { OP_SEND, OP_SEND_IMM, OP_WRITE, OP_WRITE_IMM, OP_READ, OP_NOPS };
 static const char *const op_name[] = { "SEND", "SEND_IMM", "WRITE", "WRITE_IMM", "READ" };
 
-struct rmr {
-	uint64_t addr;
-	uint32_t rkey, seed;
-	size_t off, len;
-};
-
-struct ini {
-	struct dev *d;
-	struct ctl *p, *ch;
-	union ibv_gid tgid, cgid;
-	uint32_t mtu;
-	uint8_t *lb[3];
-	struct ibv_mr *lmr[3];	/* [2]: no LOCAL_WRITE */
-	uint32_t lseed[3];
-	struct conn rc, ud, crc;
-	bool rc_up, ud_up, crc_up;
-	struct rmr s[S_NSLOTS], child;
-	int n, failed, sge;
-	char why[512];
-};
-
-static void tap(struct ini *in, bool ok, const char *fmt, ...)
+void tap(struct ini *in, bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,13 +33,13 @@ static void tap(struct ini *in, bool ok, const char *fmt, ...)
 	in->why[0] = 0;
 }
 
-static void tap_skip(struct ini *in, const char *what, const char *reason)
+void tap_skip(struct ini *in, const char *what, const char *reason)
 {
 	printf("ok %d - %s # SKIP %s\n", ++in->n, what, reason);
 	fflush(stdout);
 }
 
-static bool fail(struct ini *in, const char *fmt, ...)
+bool fail(struct ini *in, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -79,7 +50,7 @@ static bool fail(struct ini *in, const char *fmt, ...)
 }
 
 /* A command to a target that must answer OK. */
-static bool call(struct ini *in, struct ctl *c, char *reply, size_t n,
+bool call(struct ini *in, struct ctl *c, char *reply, size_t n,
 		 const char *fmt, ...)
 {
 	char cmd[512], r[512];
@@ -97,7 +68,7 @@ static bool call(struct ini *in, struct ctl *c, char *reply, size_t n,
 	return true;
 }
 
-static bool tmr(struct ini *in, struct ctl *c, int slot, struct rmr *m,
+bool tmr(struct ini *in, struct ctl *c, int slot, struct rmr *m,
 		size_t len, size_t off, int access, int pd)
 {
 	char r[128];
@@ -112,9 +83,8 @@ static bool tmr(struct ini *in, struct ctl *c, int slot, struct rmr *m,
 	       fail(in, "bad MR answer %s", r);
 }
 
-/* A fresh connected QP pair with the target's QP @id. */
-static bool pair(struct ini *in, struct ctl *c, struct conn *cn, int id,
-		 enum ibv_qp_type t, const union ibv_gid *gid)
+bool pair_pd(struct ini *in, struct ctl *c, struct conn *cn, int id,
+	     enum ibv_qp_type t, const union ibv_gid *gid, int pd)
 {
 	char r[128];
 	unsigned int qpn, psn;
@@ -122,13 +92,20 @@ static bool pair(struct ini *in, struct ctl *c, struct conn *cn, int id,
 	conn_destroy(cn);
 	if (conn_create(in->d, cn, t, 0, 16))
 		return fail(in, "cannot create the local QP");
-	if (!call(in, c, r, sizeof(r), "QP %d %s 0 %u %u", id,
-		  t == IBV_QPT_UD ? "UD" : "RC", cn->qp->qp_num, cn->psn))
+	if (!call(in, c, r, sizeof(r), "QP %d %s %d %u %u", id,
+		  t == IBV_QPT_UD ? "UD" : "RC", pd, cn->qp->qp_num, cn->psn))
 		return false;
 	if (sscanf(r, "OK %u %u", &qpn, &psn) != 2 ||
 	    conn_connect(in->d, cn, qpn, psn, gid))
 		return fail(in, "cannot connect to the target's QP");
 	return true;
+}
+
+/* A fresh connected QP pair with the target's QP @id (in its first PD). */
+static bool pair(struct ini *in, struct ctl *c, struct conn *cn, int id,
+		 enum ibv_qp_type t, const union ibv_gid *gid)
+{
+	return pair_pd(in, c, cn, id, t, gid, 0);
 }
 
 static bool rc_ready(struct ini *in)
@@ -139,7 +116,7 @@ static bool rc_ready(struct ini *in)
 }
 
 /* Local buffers: pattern everywhere; a message's pieces get @seed's stream. */
-static void pieces_fill(struct ini *in, const struct layout *l, uint32_t seed)
+void pieces_fill(struct ini *in, const struct layout *l, uint32_t seed)
 {
 	for (int i = 0; i < l->n; i++)
 		pat_fill(in->lb[l->mr[i]] + l->off[i], l->len[i], seed, l->start[i]);
@@ -148,7 +125,7 @@ static void pieces_fill(struct ini *in, const struct layout *l, uint32_t seed)
 /* Both local buffers around @l: the pieces hold stream @seed from @pos0
  * (unless @seed is 0: unchanged), the rest the buffers' own pattern.
  * Refills what it looked at. */
-static bool local_verify(struct ini *in, const struct layout *l,
+bool local_verify(struct ini *in, const struct layout *l,
 			 uint32_t seed, uint64_t pos0)
 {
 	bool ok = true;
@@ -197,7 +174,7 @@ static bool local_verify(struct ini *in, const struct layout *l,
 	return ok;
 }
 
-static void sges(struct ini *in, const struct layout *l, struct ibv_sge *sg,
+void sges(struct ini *in, const struct layout *l, struct ibv_sge *sg,
 		 int lmr)
 {
 	for (int i = 0; i < l->n; i++) {
@@ -210,7 +187,7 @@ static void sges(struct ini *in, const struct layout *l, struct ibv_sge *sg,
 }
 
 /* Post one WR on @cn and wait for its completion with @want status. */
-static bool post_wait(struct ini *in, struct conn *cn, struct ibv_send_wr *wr,
+bool post_wait(struct ini *in, struct conn *cn, struct ibv_send_wr *wr,
 		      enum ibv_wc_status want, enum ibv_wc_opcode wop)
 {
 	struct ibv_send_wr *bad;
@@ -665,7 +642,7 @@ static void protection(struct ini *in)
 #define N_SIZES 15
 int cases_count(void)
 {
-	return 1 + OP_NOPS * N_SIZES + 5 + 4 + 9 + 19;
+	return 1 + OP_NOPS * N_SIZES + 5 + 4 + 9 + 19 + N_REREG;
 }
 
 static bool setup(struct ini *in)
@@ -729,6 +706,7 @@ int cases_run(struct dev *d, struct ctl *parent, struct ctl *child)
 	atomics(&in);
 	ud_integrity(&in);
 	protection(&in);
+	rereg_cases(&in);
 	conn_destroy(&in.rc);
 	conn_destroy(&in.ud);
 	conn_destroy(&in.crc);

@@ -10,6 +10,8 @@
  *   HELLO <gid>                          -> OK <gid> <mtu>
  *   MR <slot> <len> <off> <access> <pd> <seed>  -> OK <addr> <rkey>
  *   DEREG <slot>
+ *   REREG <slot> <flags> <access> <pd>   ibv_rereg_mr; OK <lkey> <rkey> only
+ *                                        if it returned 0 and kept the keys
  *   QP <id> RC|UD <pd> <peer_qpn> <peer_psn>    -> OK <qpn> <psn>
  *   DESTROY <id>
  *   RECV <id> <slot> <off> <cap> <nsge>  post one receive, scattered
@@ -20,6 +22,7 @@
  *   CHECK8 <slot> <off> <value>          8 bytes hold value, all else unchanged
  *   BYE
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +158,42 @@ static int cmd_mr(struct target *t, const char *a, char *out, size_t on)
 		return snprintf(out, on, "BAD ibv_reg_mr: %m"), -1;
 	snprintf(out, on, "OK %" PRIu64 " %u", (uint64_t)(uintptr_t)s->buf,
 		 s->mr->rkey);
+	return 0;
+}
+
+/*
+ * A new PD or new access rights for a slot's MR.  The keys must stay (the
+ * initiator goes on using the rkey it was given), and so must the range;
+ * ibv_mr.pd follows a new PD.
+ */
+static int cmd_rereg(struct target *t, const char *a, char *out, size_t on)
+{
+	int si, flags, access, pd, ret;
+	uint32_t lkey, rkey;
+	struct ibv_mr *mr;
+	struct slot *s;
+
+	if (sscanf(a, "%d %d %d %d", &si, &flags, &access, &pd) != 4 ||
+	    !(s = get_slot(t, si)) || !s->mr || pd < 0 || pd > 1 ||
+	    (flags & IBV_REREG_MR_CHANGE_TRANSLATION))
+		return snprintf(out, on, "BAD usage"), -1;
+	mr = s->mr;
+	lkey = mr->lkey;
+	rkey = mr->rkey;
+	errno = 0;
+	ret = ibv_rereg_mr(mr, flags, t->d->pd[pd], NULL, 0, access);
+	if (ret)
+		return snprintf(out, on, "BAD ibv_rereg_mr returned %d, errno %d (%s)",
+				ret, errno, strerror(errno)), -1;
+	if (mr->lkey != lkey || mr->rkey != rkey)
+		return snprintf(out, on, "BAD keys changed: lkey 0x%x -> 0x%x, rkey 0x%x -> 0x%x",
+				lkey, mr->lkey, rkey, mr->rkey), -1;
+	if (mr->addr != s->buf || mr->length != s->len)
+		return snprintf(out, on, "BAD range changed: %p+%zu, registered %p+%zu",
+				mr->addr, mr->length, (void *)s->buf, s->len), -1;
+	if ((flags & IBV_REREG_MR_CHANGE_PD) && mr->pd != t->d->pd[pd])
+		return snprintf(out, on, "BAD ibv_mr.pd is not the new PD"), -1;
+	snprintf(out, on, "OK %u %u", mr->lkey, mr->rkey);
 	return 0;
 }
 
@@ -359,6 +398,8 @@ int target_run(struct dev *d, struct ctl *c)
 			} else {
 				snprintf(out, sizeof(out), "BAD dereg");
 			}
+		} else if (!strncmp(line, "REREG ", 6)) {
+			cmd_rereg(&t, arg, out, sizeof(out));
 		} else if (!strncmp(line, "QP ", 3)) {
 			cmd_qp(&t, arg, out, sizeof(out));
 		} else if (!strncmp(line, "DESTROY ", 8)) {
