@@ -44,7 +44,7 @@ sweep=(
 	"ib_send_bw -c UD -a"
 	"ib_send_lat -c UD -a"
 )
-plan $((2 + ${#sweep[@]}))
+plan $((3 + ${#sweep[@]}))
 dmesg -C
 
 bail() {
@@ -144,4 +144,6 @@ else
 	not_ok "no kernel warnings"
 	diag "$bad"
 fi
+# The next test of a shared boot loads the modules itself.
+check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
 tap_done
