@@ -324,10 +324,10 @@ before=$(avail)
 rm -f "$res/kill-ready"
 if [ "$me" = 0 ]; then
 	"$bin" bw --passive --listen 18640 --op write --size 65536 --mr-mib 128 \
-		--ready-file "$res/kill-ready" -d "$dev" -g "$gidx" >"$res/kill.out" 2>&1 &
+		--ready-file "$res/kill-ready" --hold -d "$dev" -g "$gidx" >"$res/kill.out" 2>&1 &
 else
 	"$bin" bw --active --connect "$peer_ctl:18640" --op write --size 65536 \
-		--mr-mib 128 --seconds 600 --ready-file "$res/kill-ready" \
+		--mr-mib 128 --seconds 600 --ready-file "$res/kill-ready" --hold \
 		-d "$dev" -g "$gidx" >"$res/kill.out" 2>&1 &
 fi
 pid=$!
