@@ -15,7 +15,7 @@
 # guests meet through marker files in each other's results directory
 # (pt-* names, safe in a boot shared with other tests).  Iterations per
 # size: WREN_PERFTEST_ITERS (default 10; perftest's minimum is 5).
-# ibv_*_pingpong are providers/wren/tests/guest-pingpong.sh's job.
+# ibv_*_pingpong are wren-pingpong.sh's job.
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
