@@ -29,15 +29,13 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/fabric.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
 
 mods=$(wren_moddir)
-me=${WREN_GUEST_INDEX:-0}
-peer=$((1 - me))
-res=$WREN_RESULTS
-peer_res=$(dirname "$WREN_RESULTS")/g$peer
+pair_init rdma "RDMA"
 kind=${WREN_RDMA_DEV:-wren}
 bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 idle_max=${WREN_RDMA_IDLE_MAX:-5}
@@ -56,26 +54,6 @@ else
 	plan $((20 + ncases))
 fi
 dmesg -C
-
-bail() {
-	not_ok "$1"
-	[ -n "${2:-}" ] && diag "$2"
-	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
-		skip "remaining RDMA checks" "setup failed"
-	done
-	: >"$res/rdma-abort"
-	tap_done
-	exit 1
-}
-
-# barrier NAME: both guests got here (or the peer gave up).
-barrier() {
-	: >"$res/rdma-barrier-$1"
-	wait_for "${2:-600}" test -e "$peer_res/rdma-barrier-$1" -o -e "$peer_res/rdma-abort" ||
-		bail "barrier $1: the peer did not come"
-	[ -e "$peer_res/rdma-abort" ] && bail "barrier $1: the peer gave up"
-	return 0
-}
 
 # --- setup ---------------------------------------------------------------
 if rdma_env_check 2>"$res/env.err" && [ -x "$bin" ]; then
@@ -365,5 +343,4 @@ fi
 bad=$(wren_bad_dmesg)
 check "dmesg clean" test -z "$bad"
 [ -n "$bad" ] && diag "$bad"
-: >"$res/rdma-barrier-done"
 tap_done
