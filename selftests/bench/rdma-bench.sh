@@ -46,7 +46,7 @@ rdma_rxe_up || die "rxe: $RDMA_SETUP_ERR"
 # The passive side's background: its CPU use while nothing runs.
 if [ "$me" = 1 ]; then
 	read -r b0 s0 t0 < <(perftest_cpu_sample)
-	perftest_nap 3
+	nap 3
 	read -r b1 s1 t1 < <(perftest_cpu_sample)
 	echo "$(((b1 - b0) * 100 / (t1 - t0 > 0 ? t1 - t0 : 1)))" >"$res/idle.cpu"
 fi

@@ -309,13 +309,13 @@ fi
 
 barrier cnt-quiet
 declare -A before after
-fabric_nap 1
+nap 1
 snapshot before || bail "counter snapshot (fabric stats)"
 barrier cnt-ping
 ping_out=$(busybox ping -A -q -c $npings -s $psize -W 5 "$WREN_PEER_IP" 2>&1)
 check "ping -c $npings -s $psize: no loss" grep -q " 0% packet loss" <<<"$ping_out"
 barrier cnt-ping-done
-fabric_nap 1
+nap 1
 snapshot after || bail "counter snapshot (fabric stats)"
 n2=$((2 * npings))
 eq_check "fabric port $me: $n2 frames, $((n2 * pframe)) bytes each way" \
@@ -333,7 +333,7 @@ for k in "${!after[@]}"; do before[$k]=${after[$k]}; done
 stream_start cnt 5102 "$stream_mb" both
 stream_check cnt "TCP $stream_mb MiB each way for the counters"
 barrier cnt-stream-done
-fabric_nap 1
+nap 1
 snapshot after || bail "counter snapshot (fabric stats)"
 eq_check "stream: device port counters equal the fabric's ($(delta f_rx_frames) frames out, $(delta f_tx_frames) in)" \
 	d_port_tx_packets="$(delta f_rx_frames)" d_port_tx_bytes="$(delta f_rx_bytes)" \
@@ -372,7 +372,7 @@ q5_0=$(fabric_stat "$me" q5_tx_frames)
 pcap_start=0
 if [ -n "${WREN_PCAP_DIR:-}" ]; then
 	fabric_ctl pcap "$me" off >/dev/null
-	fabric_nap 0.5
+	nap 0.5
 	pcap_start=$(stat -c %s "$WREN_PCAP_DIR/port$me.pcap" 2>/dev/null || echo 0)
 	fabric_ctl pcap "$me" on >/dev/null
 fi
@@ -385,7 +385,7 @@ pcap_phase() {
 		return
 	fi
 	# Records are written as the fabric forwards; give the last ones a moment.
-	fabric_nap 0.5
+	nap 0.5
 	if out=$(python3 "$WREN_TOP/selftests/lib/pcap_vlan.py" \
 		"$WREN_PCAP_DIR/port$me.pcap" --mac "$mac" --vid 100 --pcp 5 \
 		--size "$size" --net "$vlan_net" --min 3 --start "$pcap_start" 2>&1); then

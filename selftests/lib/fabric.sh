@@ -6,6 +6,7 @@
 # small agent that executes `wren-fabric ctl` for us through files in our
 # results share (tools/testbench/README.md, "Fabric agent"):
 #
+#   . "$WREN_TOP/selftests/lib/wait.sh"    # nap
 #   . "$WREN_TOP/selftests/lib/fabric.sh"
 #   fabric_ctl link 0 down          # Wren fabric; prints the answer
 #   fabric_ctl stats 1
@@ -18,26 +19,6 @@
 # polls every 0.2 s, a busy TCG host answers slower).
 
 FABRIC_SEQ=${FABRIC_SEQ:-0}
-FABRIC_SLEEP_FD=
-
-# A sleep without an exec (each exec from the 9p root costs ~0.2 s under
-# TCG): read with a timeout from a FIFO that nobody writes.
-fabric_nap() {
-	if [ -z "$FABRIC_SLEEP_FD" ]; then
-		local fifo=/tmp/.fabric-nap.$$
-		rm -f "$fifo"
-		if mkfifo "$fifo" 2>/dev/null && exec {FABRIC_SLEEP_FD}<>"$fifo"; then
-			rm -f "$fifo"
-		else
-			FABRIC_SLEEP_FD=none
-		fi
-	fi
-	if [ "$FABRIC_SLEEP_FD" = none ]; then
-		sleep "$1"
-	else
-		read -r -t "$1" -u "$FABRIC_SLEEP_FD" _ || true
-	fi
-}
 
 fabric_ctl() {
 	local dir=${WREN_RESULTS:?WREN_RESULTS not set} seq rep deadline rc
@@ -56,7 +37,7 @@ fabric_ctl() {
 			echo "fabric_ctl: no answer to '$*' within ${FABRIC_CTL_TIMEOUT:-20} s (is the vmrun fabric agent running?)" >&2
 			return 3
 		fi
-		fabric_nap 0.1
+		nap 0.1
 	done
 	{
 		read -r rc

@@ -24,26 +24,6 @@
 # PERFTEST_TIMEOUT bounds one run (s, default 300); PERFTEST_CONNECT_WAIT how
 # long a client retries to reach its server (s, default 120).
 
-# A sleep without an exec: under TCG each exec from the 9p root costs about
-# 0.2 s of guest CPU, which would show up as the passive side's CPU use.
-PERFTEST_NAP_FD=
-perftest_nap() {
-	if [ -z "$PERFTEST_NAP_FD" ]; then
-		local fifo=/tmp/.perftest-nap.$$
-		rm -f "$fifo"
-		if mkfifo "$fifo" 2>/dev/null && exec {PERFTEST_NAP_FD}<>"$fifo"; then
-			rm -f "$fifo"
-		else
-			PERFTEST_NAP_FD=none
-		fi
-	fi
-	if [ "$PERFTEST_NAP_FD" = none ]; then
-		sleep "$1"
-	else
-		read -r -t "$1" -u "$PERFTEST_NAP_FD" _ || true
-	fi
-}
-
 perftest_peer_results() {
 	echo "$(dirname "$WREN_RESULTS")/g$((1 - ${WREN_GUEST_INDEX:-0}))"
 }
@@ -83,7 +63,7 @@ perftest_server() {
 			break
 		fi
 		[ -e "$peer/done-$key" ] && break
-		perftest_nap 0.1
+		nap 0.1
 	done
 	# Then only look for a client that gave up, once a second.
 	while kill -0 "$pid" 2>/dev/null; do
@@ -91,12 +71,12 @@ perftest_server() {
 			# The client is done: a healthy server follows within seconds.
 			for ((i = 0; i < 150; i++)); do
 				kill -0 "$pid" 2>/dev/null || break
-				perftest_nap 0.1
+				nap 0.1
 			done
 			kill "$pid" 2>/dev/null
 			break
 		fi
-		perftest_nap 1
+		nap 1
 	done
 	wait "$pid"
 	rc=$?
