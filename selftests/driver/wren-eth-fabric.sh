@@ -21,14 +21,12 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/fabric.sh"
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
 
 mods=$(wren_moddir)
-me=${WREN_GUEST_INDEX:-0}
-peer=$((1 - me))
-res=$WREN_RESULTS
-peer_res=$(dirname "$WREN_RESULTS")/g$peer
+pair_init fab "fabric"
 half_mb=${WREN_FLAP_HALF_MB:-4}
 stream_mb=${WREN_COUNT_STREAM_MB:-4}
 npings=20
@@ -40,28 +38,10 @@ vlan_net=10.0.100.
 plan $((me == 0 ? 32 : 27))
 dmesg -C
 
-bail() {
-	not_ok "$1"
-	[ -n "${2:-}" ] && diag "$2"
-	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
-		skip "remaining fabric checks" "setup failed"
-	done
-	: >"$res/fab-abort"
-	tap_done
-	exit 1
-}
-
-# barrier NAME: both guests got here (or the peer gave up).  Markers are
-# named fab-* so that other tests run in the same boot (run-all.sh) and
-# sharing these directories cannot satisfy them.
-barrier() {
-	: >"$res/fab-barrier-$1"
-	wait_for "${2:-600}" test -e "$peer_res/fab-barrier-$1" -o -e "$peer_res/fab-abort"
-}
-
-# await_peer NAME: the peer passed its own marker NAME (one-sided).
+# mark NAME / await_peer NAME: one-sided barriers (pair.sh's marker names).
+mark() { : >"$res/barrier-$pair_tag-$1"; }
 await_peer() {
-	wait_for "${2:-300}" test -e "$peer_res/fab-barrier-$1" -o -e "$peer_res/fab-abort"
+	wait_for "${2:-300}" test -e "$peer_res/barrier-$pair_tag-$1" -o -e "$peer_res/abort-$pair_tag"
 }
 
 # stream_start TAG PORT MIB DIR [GATE]: DIR "send" or "recv" (one way) or
@@ -266,7 +246,7 @@ if [ "$me" = 0 ]; then
 	else
 		ok "ping fails while the link is down"
 	fi
-	: >"$res/fab-barrier-flap-down"
+	mark flap-down
 	await_peer flap-pinged
 	alive=no
 	kill -0 "$send_pid" 2>/dev/null && alive=yes
@@ -286,7 +266,7 @@ else
 		ok "ping to the peer fails while its link is down"
 	fi
 	check "our carrier stays up meanwhile" test "$(sysfs carrier)" = 1
-	: >"$res/fab-barrier-flap-pinged"
+	mark flap-pinged
 	check "ping to the peer works once its link is back" \
 		wait_for 60 busybox ping -c 1 -W 2 "$WREN_PEER_IP"
 	check "no carrier event here during the peer's flap" \

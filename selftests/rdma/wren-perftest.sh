@@ -13,21 +13,21 @@
 #
 # Guest 1 serves, guest 0 connects over the virtio control network; the
 # guests meet through marker files in each other's results directory
-# (pt-* names, safe in a boot shared with other tests).  Iterations per
-# size: WREN_PERFTEST_ITERS (default 10; perftest's minimum is 5).
+# (lib/pair.sh markers tagged pt, safe in a boot shared with other
+# tests).  Iterations per size: WREN_PERFTEST_ITERS (default 10;
+# perftest's minimum is 5).
 # ibv_*_pingpong are wren-pingpong.sh's job.
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/perftest.sh"
 
 iters=${WREN_PERFTEST_ITERS:-10}
-me=${WREN_GUEST_INDEX:-0}
-res=$WREN_RESULTS
-peer_res=$(perftest_peer_results)
+pair_init pt "perftest sweep"
 
 # The sweep: "NAME ARGS..." each, in the order both guests run them.
 sweep=(
@@ -47,28 +47,11 @@ sweep=(
 plan $((3 + ${#sweep[@]}))
 dmesg -C
 
-bail() {
-	not_ok "$1"
-	[ -n "${2:-}" ] && diag "$2"
-	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
-		skip "perftest sweep" "setup failed"
-	done
-	: >"$res/pt-abort"
-	tap_done
-	exit 1
-}
-
-# barrier NAME: both guests got here (or the peer gave up).
-barrier() {
-	: >"$res/pt-barrier-$1"
-	wait_for "${2:-300}" test -e "$peer_res/pt-barrier-$1" -o -e "$peer_res/pt-abort"
-}
-
 rdma_env_check 2>"$res/pt-env.err" ||
 	bail "the bench's rdma-core build with libwren is in place" "$(cat "$res/pt-env.err")"
 rdma_wren_up || bail "$RDMA_SETUP_ERR" "$(dmesg | tail -n 20)"
 ok "$RDMA_WREN_DEV on $RDMA_WREN_IF, RoCE v2 GID index $RDMA_WREN_GID for $WREN_IP"
-barrier up || bail "the peer brought its Wren RDMA device up"
+barrier up 300
 
 # The sizes -a walks, as perftest prints them in its first column; UD
 # stops at the path MTU (the port's active MTU).
@@ -132,11 +115,13 @@ for t in "${sweep[@]}"; do
 		diag "$(tail -n 30 "$out")"
 	fi
 done
-: >"$res/pt-done"
+: >"$res/barrier-$pair_tag-done"
 # The NIC's counters after the sweep: retransmits and timeouts explain a
 # slow size.
 diag "$(rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1)"
-wait_for 120 test -e "$peer_res/pt-done" -o -e "$peer_res/pt-abort"
+# Not a barrier: a peer that is late here must not turn this side's
+# finished sweep into a failure.
+wait_for 120 test -e "$peer_res/barrier-$pair_tag-done" -o -e "$peer_res/abort-$pair_tag"
 bad=$(wren_bad_dmesg)
 if [ -z "$bad" ]; then
 	ok "no kernel warnings"
