@@ -87,7 +87,7 @@ class Node:
         attr.sq_psn = 0x1234
         attr.max_dest_rd_atomic = 1
         attr.max_rd_atomic = 1
-        attr.min_rnr_timer = 1            # 0.01 ms: many NAKs in a second
+        attr.min_rnr_timer = 14           # 1.28 ms between RNR retries
         attr.timeout = 14
         attr.retry_cnt = 7
         attr.rnr_retry = 7                # retry for ever

@@ -18,6 +18,10 @@
 #      (2 B .. 8 MiB), ib_atomic_bw with fetch-and-add and compare-and-swap
 #      (perftest does not check data: 1 and 2 do).
 #
+# With PCAP=1 the fabric captures 1 and 2 (not 3, which is bulk), and
+# selftests/host/roce-pcap-check.py can check both sides' frames after
+# the run (scripts/check-interop.sh does).
+#
 # rping is left out: it needs rdma_cm, i.e. the GSI QP on Wren (issue 5).
 #
 #   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-rxe-interop.sh RXE=1
@@ -28,6 +32,7 @@ set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
+. "$WREN_TOP/selftests/lib/fabric.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
@@ -264,6 +269,10 @@ for tgt in 0 1; do
 	verbs "$tgt" "$port"
 	barrier "verbs-$port" 600
 done
+# With PCAP=1 the pingpongs and the verbs cases above are captured (every
+# opcode, both implementations' frames, for roce-pcap-check.py); perftest's
+# -a sweeps would add about 800 MB, so the capture stops here.
+[ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
 n=0
 for srv in 0 1; do
 	for r in "${perftests[@]}"; do
