@@ -211,12 +211,12 @@ verbs() {
 		{ [ "$rc" = 0 ] || [ -n "$explained" ]; }; then
 		echo explained >"$res/interop-verdict-$port"
 		ok "$what: $nok/$total cases ok ($(grep -c '# SKIP' "$out") skipped), $(grep -c . <<<"${explained%$'\n'}") known rxe differences, $((SECONDS - t0)) s"
-		[ -n "$explained" ] && diag "known rxe 6.1 differences:"$'\n'"$explained"
+		[ -n "$explained" ] && diag "known rxe differences (see known_difference):"$'\n'"$explained"
 	else
 		echo failed >"$res/interop-verdict-$port"
 		not_ok "$what: $nok/$total cases ok, exit $rc"
 		diag "$unexplained"
-		[ -n "$explained" ] && diag "known rxe 6.1 differences:"$'\n'"$explained"
+		[ -n "$explained" ] && diag "known rxe differences (see known_difference):"$'\n'"$explained"
 		diag "$(tail -n 10 "$res/interop-initiator-$port.err")"
 	fi
 }
