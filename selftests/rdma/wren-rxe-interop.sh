@@ -16,7 +16,13 @@
 #      side, initiator on the other;
 #   3. Debian's perftest: ib_write_bw, ib_read_bw over every size -a walks
 #      (2 B .. 8 MiB), ib_atomic_bw with fetch-and-add and compare-and-swap
-#      (perftest does not check data: 1 and 2 do).
+#      (perftest does not check data: 1 and 2 do);
+#   4. loss recovery between the two: with the fabric dropping 1% of the
+#      frames on the rxe guest's link (both ways), wren_verbs_test's bw
+#      mode moves WREN_INTEROP_LOSS_MIB (8) MiB by RDMA WRITE and by RDMA
+#      READ in 256 KiB messages, 4 deep, active side on either guest, and
+#      the passive side checks every byte (--verify): sequence error NAKs,
+#      timeouts and go-back-N retransmission across implementations.
 #
 # With PCAP=1 the fabric captures 1 and 2 (not 3, which is bulk), and
 # selftests/host/roce-pcap-check.py can check both sides' frames after
@@ -54,8 +60,10 @@ perftests=(
 	"ib_atomic_bw -A CMP_AND_SWAP"
 )
 pair_init interop "interop"
-# Per direction: each pingpong, the verbs cases, each perftest.
-plan $((3 + 2 * (${#pingpongs[@]} + 1 + ${#perftests[@]})))
+loss_mib=${WREN_INTEROP_LOSS_MIB:-8}
+# Per direction: each pingpong, the verbs cases, each perftest, WRITE and
+# READ under loss.
+plan $((3 + 2 * (${#pingpongs[@]} + 1 + ${#perftests[@]} + 2)))
 dmesg -C
 
 if ! rdma_env_check 2>"$res/interop-env.err" || [ ! -x "$bin" ]; then
@@ -283,6 +291,52 @@ for srv in 0 1; do
 		barrier "pt-$port" 300
 	done
 done
+
+# lossy ACTIVE OP PORT: wren_verbs_test bw, active side on guest ACTIVE.
+lossy() {
+	local act=$1 op=$2 port=$3 rc t0=$SECONDS what out=$res/interop-loss-$3.out
+	local size=262144
+	what="$loss_mib MiB RDMA ${op^^} at 1% loss, active on $(side "$act"), passive on $(side $((1 - act)))"
+	if [ "$me" != "$act" ]; then
+		timeout 600 "$bin" bw --passive --listen "$port" --op "$op" --size "$size" \
+			--depth 4 --mr-mib "$loss_mib" --verify -d "$RDMA_DEV" -g "$RDMA_GID" \
+			>"$out" 2>&1
+		rc=$?
+		check "$what: passive side, exit $rc" test "$rc" = 0
+		[ "$rc" = 0 ] || diag "$(tail -n 10 "$out")"
+		return
+	fi
+	timeout 600 "$bin" bw --active --connect "$WREN_PEER_VIRTIO_IP:$port" --op "$op" \
+		--size "$size" --depth 4 --mr-mib "$loss_mib" \
+		--iters $(((loss_mib << 20) / size)) --verify \
+		-d "$RDMA_DEV" -g "$RDMA_GID" >"$out" 2>&1
+	rc=$?
+	if [ "$rc" = 0 ] && grep -q "data verified" "$out"; then
+		ok "$what: data verified ($((SECONDS - t0)) s)"
+	else
+		not_ok "$what: exit $rc after $((SECONDS - t0)) s"
+		diag "$(tail -n 10 "$out")"
+	fi
+}
+
+rxe_port=$me
+[ "$RDMA_KIND" = rxe ] || rxe_port=$peer
+if [ "$RDMA_KIND" = wren ]; then
+	fabric_ctl loss "$rxe_port" 1% >/dev/null || diag "fabric_ctl loss $rxe_port 1% failed"
+fi
+barrier loss-on 60
+for act in 0 1; do
+	for op in write read; do
+		port=$((port + 1))
+		lossy "$act" "$op" "$port"
+		barrier "loss-$port" 600
+	done
+done
+if [ "$RDMA_KIND" = wren ]; then
+	diag "fabric port $rxe_port dropped $(fabric_ctl stats "$rxe_port" |
+		awk '$3 ~ /^drop_(rx|tx)_loss$/ { s += $4 } END { print s + 0 }') frames"
+	fabric_ctl loss "$rxe_port" 0 >/dev/null
+fi
 diag "$(rdma statistic show link "$RDMA_DEV/1" 2>&1)"
 
 bad=$(wren_bad_dmesg)
