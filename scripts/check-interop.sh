@@ -61,7 +61,7 @@ for kver in $kvers; do
 	pcap_check $t "$kver" \
 		--label 52:54:00:00:00:01=target --label 52:54:00:00:00:02=initiator \
 		--expect "initiator:$requests,RC_SEND_ONLY_INV,RC_SEND_LAST_INV" \
-		--expect "target:$responses,RC_RNR_NAK,RC_NAK_PSN_SEQ_ERR"
+		--expect "target:$responses,RC_RNR_NAK,RC_NAK_PSN_SEQ_ERR,RC_NAK_REM_OP"
 
 	t=rdma/wren-rxe-interop.sh
 	echo "check-interop: $t KVER=$kver RXE=1 PCAP=1"

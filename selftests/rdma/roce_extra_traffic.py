@@ -15,7 +15,10 @@ Cases, each on a fresh QP pair (an error moves both QPs to ERROR):
   inv-3   the same over three packets (FIRST, MIDDLE, LAST_WITH_INV);
   rnr     a SEND before the receiver has posted its receive (posted a
           second later): RNR NAKs, then the retry lands; both succeed and
-          the data is the data sent.
+          the data is the data sent;
+  rem-op  a SEND into a receive whose lkey is wrong: the receiver cannot
+          place the data (NAK Remote Operational Error), the sender
+          completes with REM_OP_ERR.
 """
 import argparse
 import json
@@ -33,7 +36,7 @@ from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.wr import RecvWR, SendWR, SGE
 
 BUF = 8192
-CASES = [("inv-1", 64), ("inv-3", 3000), ("rnr", 200)]
+CASES = [("inv-1", 64), ("inv-3", 3000), ("rnr", 200), ("rem-op", 100)]
 
 
 class Line:
@@ -116,8 +119,8 @@ def receiver(node, line):
         if name == "rnr":
             line.send({"ready": True})
             time.sleep(1)
-        node.qp.post_recv(RecvWR(num_sge=1,
-                                 sg=[SGE(node.mr.buf, BUF, node.mr.lkey)]))
+        lkey = node.mr.lkey ^ (0x5a if name == "rem-op" else 0)
+        node.qp.post_recv(RecvWR(num_sge=1, sg=[SGE(node.mr.buf, BUF, lkey)]))
         if name != "rnr":
             line.send({"ready": True})
         wc = node.wait()
@@ -152,9 +155,11 @@ def sender(node, line):
         rep = line.recv()
         line.send({"done": True})
         status = None if wc is None else wc.status
-        want = e.IBV_WC_REM_INV_REQ_ERR if inv else e.IBV_WC_SUCCESS
-        good = status == want and (inv or (rep["recv_status"] == 0 and
-                                           rep["data_ok"]))
+        want = e.IBV_WC_REM_INV_REQ_ERR if inv else \
+            e.IBV_WC_REM_OP_ERR if name == "rem-op" else e.IBV_WC_SUCCESS
+        good = status == want and (name != "rnr" or
+                                   (rep["recv_status"] == 0 and
+                                    rep["data_ok"]))
         failed += not good
         print("%s %d - %s: %d B, sender status %s (want %d), receiver "
               "status %s%s" % ("ok" if good else "not ok", i, name, size,

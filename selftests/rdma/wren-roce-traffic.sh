@@ -14,7 +14,8 @@
 #      without immediate, and the protection cases (NAK Remote Access
 #      Error, NAK Invalid Request);
 #   2. roce_extra_traffic.py: SEND with invalidate in one packet and in
-#      three, and an RNR NAK (a SEND before its receive is posted);
+#      three, an RNR NAK (a SEND before its receive is posted) and a NAK
+#      Remote Operational Error (a receive with a bad lkey);
 #   3. with the fabric dropping 2% of guest 0's frames, short ib_write_bw
 #      and ib_read_bw runs: PSN sequence error NAKs, retransmits, duplicate
 #      requests answered again.
@@ -87,10 +88,10 @@ else
 		>"$res/roce-extra.out" 2>"$res/roce-extra.err"
 	rc=$?
 	bad=$(grep '^not ok' "$res/roce-extra.out")
-	if [ "$rc" = 0 ] && [ -z "$bad" ] && grep -q '^ok 3 ' "$res/roce-extra.out"; then
-		ok "SEND with invalidate (1 and 3 packets) and RNR NAK ($((SECONDS - t0)) s)"
+	if [ "$rc" = 0 ] && [ -z "$bad" ] && grep -q '^ok 4 ' "$res/roce-extra.out"; then
+		ok "SEND with invalidate (1 and 3 packets), RNR NAK, Remote Operational Error NAK ($((SECONDS - t0)) s)"
 	else
-		not_ok "SEND with invalidate and RNR NAK: exit $rc"
+		not_ok "SEND with invalidate, RNR NAK, Remote Operational Error NAK: exit $rc"
 		diag "$(cat "$res/roce-extra.out") $(tail -n 10 "$res/roce-extra.err")"
 	fi
 	diag "$(grep '^ok' "$res/roce-extra.out")"
