@@ -5,6 +5,7 @@
 #   make kernel-info KVER=6.1|6.12   resolved ABI, headers, vmlinuz, modules dir
 #   $(BUILD)/kernel-$(KVER).env      KABI= KDIR= VMLINUZ= VMLINUX= KMODDIR= for other rules
 #   make vmrun SCRIPT=path [KVER=] [N=2] [IOMMU=1] [SMP=1] [TIMEOUT=600] [PCAP=1]
+#                                    [RXE=i]  guest i: virtio-net + rdma_rxe on the Wren fabric
 #   make vmtest T=test [KVER=] [N=2] [IOMMU=1]    selftests/<test> in the guests
 #   make check-bench [KVER=]         the bench's own test, TAP in check/bench.tap
 #
@@ -24,7 +25,7 @@ BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	KERNEL_ENV="$(KERNEL_ENV)" FABRIC="$(BUILD)/fabric/wren-fabric" \
 	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" SMP="$(or $(SMP),1)" \
-	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)"
+	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" RXE="$(RXE)"
 
 .PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest check-bench
 

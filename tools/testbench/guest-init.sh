@@ -116,12 +116,17 @@ setup_names() {
 }
 
 # The virtio NIC is found by driver, not by name: the Wren NIC may probe
-# first once its driver exists.
+# first once its driver exists.  A virtio NIC on the Wren fabric (vmrun.sh
+# RXE=, MAC 52:54:00:00:00:xx like a Wren NIC's) is not the control NIC.
 setup_net() {
-	local n ifc=
+	local n ifc= mac
 	for n in /sys/class/net/*; do
 		case "$(readlink "$n/device/driver")" in
-		*/virtio_net) ifc=${n##*/} ;;
+		*/virtio_net)
+			read -r mac <"$n/address"
+			case $mac in 52:54:00:00:00:*) continue ;; esac
+			ifc=${n##*/}
+			;;
 		esac
 	done
 	[ -n "$ifc" ] || die "no virtio-net interface"

@@ -14,6 +14,9 @@
 #   FABRIC             wren-fabric binary
 #   PCAP=1             capture every fabric port to RUN_DIR/pcap-*/
 #   APPEND             extra kernel command-line words
+#   RXE                guest indices (space or comma separated) that get a
+#                      plain virtio-net NIC on the Wren fabric port instead
+#                      of a Wren NIC, for rdma_rxe there (interop tests)
 #
 # Fabric agent: guests cannot reach the fabrics' control sockets (unix
 # sockets do not cross 9p), so a host loop runs `wren-fabric ctl` for them.
@@ -148,6 +151,26 @@ if "$QEMU" "${fw_args[@]}" -device help 2>/dev/null | grep -qw '"wren"'; then
 	has_wren=1
 fi
 wren_mac_prop=0
+# RXE=1 (or "0 1"): these guests' Wren fabric port gets a virtio-net NIC,
+# with the MAC the Wren NIC would have had, for Linux's rdma_rxe.
+RXE=${RXE:-}
+rxe_guests=" ${RXE//,/ } "
+for w in $rxe_guests; do
+	if ! [[ $w =~ ^[0-9]+$ ]] || [ "$w" -ge "$N" ]; then
+		echo "vmrun: RXE=$RXE: not a guest index below N=$N" >&2
+		exit 2
+	fi
+done
+# fabric_nic I: what guest I has on the Wren fabric: wren, virtio or none.
+fabric_nic() {
+	if [[ $rxe_guests == *" $1 "* ]]; then
+		echo virtio
+	elif [ $has_wren = 1 ]; then
+		echo wren
+	else
+		echo none
+	fi
+}
 if [ $has_wren = 1 ] &&
 	"$QEMU" "${fw_args[@]}" -device wren,help 2>/dev/null | grep -qw mac; then
 	wren_mac_prop=1
@@ -169,7 +192,9 @@ write_guest_env() {
 			WREN_KABI "$KABI" \
 			WREN_KVER "$KVER" \
 			WREN_KMODDIR "$KMODDIR" \
-			WREN_HAS_NIC "$has_wren" \
+			WREN_HAS_NIC "$([ "$(fabric_nic "$i")" = wren ] && echo 1 || echo 0)" \
+			WREN_FABRIC_NIC "$(fabric_nic "$i")" \
+			WREN_PEER_FABRIC_NIC "$(fabric_nic "$peer")" \
 			WREN_IOMMU "$IOMMU" \
 			WREN_PCAP_DIR "$([ "${PCAP:-0}" = 1 ] && echo /run/wren/results/pcap-wren)"
 	} >"$RUN_DIR/guest$i.env"
@@ -192,9 +217,18 @@ start_guest() {
 		-virtfs "local,path=$RUN_DIR,mount_tag=results,security_model=none,multidevs=remap"
 		-netdev "stream,id=v0,server=off,addr.type=unix,addr.path=$sockdir/virtio/port$i.sock"
 		-device "virtio-net-pci,netdev=v0,mac=$mac,romfile=")
-	if [ $has_wren = 1 ]; then
-		local wdev="wren,netdev=w0"
+	local wdev
+	case $(fabric_nic "$i") in
+	wren)
+		wdev="wren,netdev=w0"
 		[ $wren_mac_prop = 1 ] && wdev+=$(printf ',mac=52:54:00:00:%02x:%02x' 0 $((i + 1)))
+		;;
+	virtio)
+		wdev=$(printf 'virtio-net-pci,netdev=w0,romfile=,mac=52:54:00:00:%02x:%02x' 0 $((i + 1)))
+		;;
+	*) wdev= ;;
+	esac
+	if [ -n "$wdev" ]; then
 		qargs+=(-netdev "stream,id=w0,server=off,addr.type=unix,addr.path=$sockdir/wren/port$i.sock"
 			-device "$wdev")
 	fi
@@ -206,7 +240,7 @@ start_guest() {
 	pids+=($!)
 }
 
-echo "vmrun: $N guest(s), kernel $KABI$([ "$IOMMU" = 1 ] && echo " +iommu"), Wren NIC $([ $has_wren = 1 ] && echo yes || echo 'no (QEMU lacks -device wren)'), logs in $RUN_DIR"
+echo "vmrun: $N guest(s), kernel $KABI$([ "$IOMMU" = 1 ] && echo " +iommu"), Wren NIC $([ $has_wren = 1 ] && echo yes || echo 'no (QEMU lacks -device wren)')${RXE:+, virtio-net on the Wren fabric for guest(s) $RXE}, logs in $RUN_DIR"
 qemu_pids=()
 for ((i = 0; i < N; i++)); do
 	write_guest_env "$i"

@@ -1,0 +1,151 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Host test of roce-pcap-check.py (TAP): it passes real frames and catches
+broken ones.
+
+The frames were captured on the bench's fabric: five sent by Linux's
+rdma_rxe (an independent ICRC implementation, so a checker that accepted
+only Wren's own mistakes would fail here) and four sent by Wren.  Each case
+writes a small pcap and runs the checker on it:
+
+  - all nine as captured: every check passes;
+  - the variant fields changed (IPv4 ToS and TTL with the header checksum
+    fixed, BTH FECN/BECN): the ICRC masks them, so it still passes;
+  - one payload bit flipped: the ICRC check fails;
+  - a READ request cut inside its RETH (IP and UDP lengths adjusted): tshark
+    calls it malformed and our length/ICRC check fails;
+  - a wrong IPv4 header checksum: tshark (checksum validation on) and our
+    check both fail.
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKER = os.path.join(HERE, "roce-pcap-check.py")
+
+RXE = [  # rxe: SEND only, READ request, ACK, CMP_SWAP, UD SEND with imm
+    "52540000000152540000000208004500002c835f40004011a35f0a0000020a000001"
+    "c03012b7001800000400ffff0000000280e9dbc9209c6912",
+    "52540000000152540000000208004500003c96974000401190170a0000020a000001"
+    "c03012b7002800000c00ffff0000000280e9eebd00007f5f278cc8b0000001080000"
+    "00004ea540dd",
+    "525400000001525400000002080045000030422040004011e49a0a0000020a000001"
+    "c02412b7001c00001100ffff000000020024f1381f000001fa59c9c4",
+    "52540000000152540000000208004500004896b7400040118feb0a0000020a000001"
+    "c03012b7003400001300ffff0000000280e9f38000007f5f278cc028000001" +
+    "08deadbeefcafef00dfb27e053641c2a4fdce99bbb",
+    "52540000000152540000000208004500003c96bf400040118fef0a0000020a000001"
+    "e32512b7002800006530ffff00000003009307b71111111100000019abc00001f600"
+    "000015df827a",
+]
+WREN = [  # Wren: WRITE only, READ response only, atomic ACK, UD SEND
+    "52540000000252540000000108004500003c00004000401126af0a0000010a000002"
+    "c05a12b7002800000a00ffff0000002d80868ba000007f00d897345a00000dda0000"
+    "0000b5af7279",
+    "52540000000252540000000108004500003000004000401126bb0a0000010a000002"
+    "c03012b7001c00001000ffff0000001800e9eebd1f00002e43c9f2c8",
+    "52540000000252540000000108004500003800004000401126b30a0000010a000002"
+    "c03012b7002400001200ffff0000001800e9f37f1f00004031f811924595a2bc6e37"
+    "550e",
+    "52540000000252540000000108004500003400004000401126b70a0000010a000002"
+    "c08a12b7002000006400ffff0000002e0002f81811111111000000035478d306",
+]
+
+
+def write_pcap(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+        for i, fr in enumerate(frames):
+            f.write(struct.pack("<IIII", 1000 + i, 0, len(fr), len(fr)))
+            f.write(fr)
+
+
+def ip_fix_csum(fr):
+    fr[24:26] = b"\0\0"
+    s = sum(struct.unpack("!10H", bytes(fr[14:34])))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    fr[24:26] = struct.pack("!H", ~s & 0xffff)
+
+
+def frames():
+    return [bytearray(bytes.fromhex(h)) for h in RXE + WREN]
+
+
+def variant_fields():
+    out = frames()
+    for fr in out:
+        fr[15] = 0x62            # DSCP 24, ECN CE
+        fr[22] = 7               # TTL
+        ip_fix_csum(fr)
+        fr[42 + 4] |= 0xc0       # BTH FECN, BECN
+    return out
+
+
+def flip_payload():
+    out = frames()
+    out[0][-5] ^= 0x10           # the SEND's last payload byte
+    return out
+
+
+def cut_reth():
+    out = frames()
+    fr = out[1][:-14]            # READ request: RETH cut to 6 bytes, no ICRC
+    fr[16:18] = struct.pack("!H", len(fr) - 14)
+    fr[38:40] = struct.pack("!H", len(fr) - 34)
+    ip_fix_csum(fr)
+    out[1] = fr
+    return out
+
+
+def bad_ip_csum():
+    out = frames()
+    out[5][24] ^= 0x01
+    return out
+
+
+# name, frames, exit status wanted, {TAP line number: ok?}
+CASES = [
+    ("frames as captured (rxe and Wren)", frames(), 0,
+     {1: True, 2: True, 3: True}),
+    ("ToS, TTL, FECN/BECN changed: the ICRC masks them", variant_fields(), 0,
+     {1: True, 2: True}),
+    ("a payload bit flipped: ICRC", flip_payload(), 1, {1: True, 2: False}),
+    ("a READ request cut inside its RETH: malformed", cut_reth(), 1,
+     {1: False, 2: False}),
+    ("a bad IPv4 header checksum", bad_ip_csum(), 1, {1: False, 2: False}),
+]
+
+
+def main():
+    print("1..%d" % len(CASES))
+    failed = 0
+    with tempfile.TemporaryDirectory() as d:
+        for n, (name, frs, want_rc, want) in enumerate(CASES, 1):
+            path = os.path.join(d, "port0.pcap")
+            write_pcap(path, frs)
+            p = subprocess.run([CHECKER, path], capture_output=True,
+                               text=True, check=False)
+            got = {}
+            for line in p.stdout.splitlines():
+                w = line.split()
+                if line.startswith("ok ") and w[1].isdigit():
+                    got[int(w[1])] = True
+                elif line.startswith("not ok ") and w[2].isdigit():
+                    got[int(w[2])] = False
+            good = p.returncode == want_rc and \
+                all(got.get(k) == v for k, v in want.items())
+            failed += not good
+            print("%s %d - roce-pcap-check.py: %s" %
+                  ("ok" if good else "not ok", n, name))
+            if not good:
+                for line in (p.stdout + p.stderr).splitlines():
+                    print("# " + line)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
