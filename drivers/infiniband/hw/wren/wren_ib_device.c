@@ -45,6 +45,8 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 	props->max_qp_wr = le32_to_cpu(a->max_qp_wr);
 	/* The responder sends RNR NAKs when no receive WQE is posted. */
 	props->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN;
+	if (dev->reserved_lkey)
+		props->kernel_cap_flags |= IBK_LOCAL_DMA_LKEY;
 	props->max_send_sge = le16_to_cpu(a->max_sge);
 	props->max_recv_sge = le16_to_cpu(a->max_sge);
 	props->max_sge_rd = le16_to_cpu(a->max_sge_rd);
