@@ -188,12 +188,23 @@ static inline struct wren_ib_qp *to_wqp(struct ib_qp *qp)
 	return container_of(qp, struct wren_ib_qp, ibqp);
 }
 
+enum wren_ib_mr_kind {
+	WREN_IB_MR_USER,		/* reg_user_mr: pinned umem */
+	WREN_IB_MR_DMA,			/* get_dma_mr: the reserved lkey */
+	WREN_IB_MR_FAST_REG,		/* alloc_mr: filled by IB_WR_REG_MR */
+};
+
 struct wren_ib_mr {
 	struct ib_mr ibmr;
-	struct ib_umem *umem;		/* NULL: the DMA MR (reserved lkey) */
+	struct ib_umem *umem;
 	u32 index;
 	u32 num_mtt;
 	u8 page_shift;
+	u8 kind;			/* enum wren_ib_mr_kind */
+	/* Fast registration: the page list map_mr_sg fills, REG_MR reads. */
+	__le64 *pbl;
+	dma_addr_t pbl_dma;
+	u32 npages;
 };
 
 static inline struct wren_ib_mr *to_wmr(struct ib_mr *mr)
@@ -334,6 +345,15 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
 u32 wren_ib_access(int ib_access);
 struct ib_mr *wren_ib_get_dma_mr(struct ib_pd *pd, int access);
+int wren_ib_check_access(struct wren_ib_dev *dev, int access);
+
+/* wren_ib_fastreg.c */
+u32 wren_ib_max_fast_reg_pages(struct wren_ib_dev *dev);
+struct ib_mr *wren_ib_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
+			       u32 max_num_sg);
+int wren_ib_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		      unsigned int *sg_offset);
+void wren_ib_free_fast_reg(struct wren_ib_dev *dev, struct wren_ib_mr *mr);
 
 /* wren_ib_ah.c */
 int wren_ib_av_from_ah_attr(struct wren_ib_dev *dev,

@@ -248,6 +248,9 @@ int wren_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	unsigned long flags;
 	int n = 0;
 
+	/* A user CQ's ring is the provider's (uverbs' poll command). */
+	if (!cq->kernel)
+		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, flags);
 	start = cq->ci;
 	while (n < num_entries && wren_ib_kcq_next(cq, &cqe)) {
@@ -276,6 +279,9 @@ int wren_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	unsigned long irqflags;
 	int missed = 0;
 
+	/* User CQs are armed by the provider on the context's page. */
+	if (!cq->kernel)
+		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, irqflags);
 	/* The consumer index travels with the arm: the device signals at
 	 * once for entries already beyond it.

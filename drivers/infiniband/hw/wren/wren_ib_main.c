@@ -29,6 +29,7 @@ static const struct ib_device_ops wren_ib_dev_ops = {
 	.uverbs_abi_ver = WREN_IB_UVERBS_ABI_VERSION,
 
 	.add_gid = wren_ib_add_gid,
+	.alloc_mr = wren_ib_alloc_mr,
 	.alloc_pd = wren_ib_alloc_pd,
 	.alloc_ucontext = wren_ib_alloc_ucontext,
 	.create_ah = wren_ib_create_ah,
@@ -50,6 +51,7 @@ static const struct ib_device_ops wren_ib_dev_ops = {
 	.get_dma_mr = wren_ib_get_dma_mr,
 	.get_link_layer = wren_ib_get_link_layer,
 	.get_port_immutable = wren_ib_get_port_immutable,
+	.map_mr_sg = wren_ib_map_mr_sg,
 	.mmap = wren_ib_mmap,
 	.mmap_free = wren_ib_mmap_free,
 	.modify_qp = wren_ib_modify_qp,

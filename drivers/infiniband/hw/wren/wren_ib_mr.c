@@ -34,7 +34,7 @@ u32 wren_ib_access(int ib_access)
 	return a;
 }
 
-static int wren_ib_check_access(struct wren_ib_dev *dev, int access)
+int wren_ib_check_access(struct wren_ib_dev *dev, int access)
 {
 	if (access & ~WREN_IB_MR_ACCESS)
 		return -EOPNOTSUPP;
@@ -171,6 +171,7 @@ struct ib_mr *wren_ib_get_dma_mr(struct ib_pd *ibpd, int access)
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
+	mr->kind = WREN_IB_MR_DMA;
 	mr->ibmr.lkey = dev->reserved_lkey;
 	mr->ibmr.rkey = 0;
 	return &mr->ibmr;
@@ -181,8 +182,8 @@ int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct wren_ib_mr *mr = to_wmr(ibmr);
 	int err;
 
-	if (!mr->umem) {
-		kfree(mr);	/* the DMA MR: nothing on the device */
+	if (mr->kind == WREN_IB_MR_DMA) {
+		kfree(mr);	/* nothing on the device */
 		return 0;
 	}
 
@@ -193,6 +194,8 @@ int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 				  mr->index);
 	if (err)
 		return err;
+	if (mr->kind == WREN_IB_MR_FAST_REG)
+		wren_ib_free_fast_reg(to_wdev(ibmr->device), mr);
 	ib_umem_release(mr->umem);
 	kfree(mr);
 	return 0;

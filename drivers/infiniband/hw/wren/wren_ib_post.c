@@ -39,6 +39,8 @@ static u8 wren_ib_wr_opcode(const struct wren_ib_qp *qp,
 		return rc ? WREN_WQE_ATOMIC_FETCH_ADD : WREN_IB_OP_INVALID;
 	case IB_WR_LOCAL_INV:
 		return rc ? WREN_WQE_LOCAL_INV : WREN_IB_OP_INVALID;
+	case IB_WR_REG_MR:
+		return rc ? WREN_WQE_REG_MR : WREN_IB_OP_INVALID;
 	default:
 		return WREN_IB_OP_INVALID;
 	}
@@ -57,6 +59,22 @@ static u8 wren_ib_send_flags(const struct wren_ib_qp *qp, int send_flags)
 	if (send_flags & IB_SEND_INLINE)
 		f |= WREN_WQE_F_INLINE;
 	return f;
+}
+
+/* The MR's page list is read by the device when the WQE executes. */
+static void wren_ib_build_reg_mr(struct wren_wqe_reg_mr *w,
+				 const struct ib_reg_wr *wr)
+{
+	struct wren_ib_mr *mr = to_wmr(wr->mr);
+
+	memset(w, 0, sizeof(*w));
+	w->key = cpu_to_le32(wr->key);
+	w->access = cpu_to_le32(wren_ib_access(wr->access));
+	w->iova = cpu_to_le64(mr->ibmr.iova);
+	w->length = cpu_to_le64(mr->ibmr.length);
+	w->pbl_addr = cpu_to_le64(mr->pbl_dma);
+	w->npages = cpu_to_le32(mr->npages);
+	w->page_shift = ilog2(mr->ibmr.page_size);
 }
 
 /* Fixed segments after the control segment; returns the data segments. */
@@ -92,6 +110,9 @@ static void *wren_ib_build_fixed(const struct wren_ib_qp *qp, void *wqe, u8 op,
 		return p + sizeof(*ra) + sizeof(*at);
 	case WREN_WQE_LOCAL_INV:
 		return p;
+	case WREN_WQE_REG_MR:
+		wren_ib_build_reg_mr(p, reg_wr(wr));
+		return p + sizeof(struct wren_wqe_reg_mr);
 	default:
 		if (qp->ibqp.qp_type == IB_QPT_RC)
 			return p;
@@ -153,7 +174,7 @@ static int wren_ib_build_send(struct wren_ib_qp *qp, const struct ib_send_wr *wr
 
 	wqe = sq->base + ((size_t)(sq->pi & sq->mask) << sq->wqe_shift);
 	ds = wren_ib_build_fixed(qp, wqe, op, wr);
-	if (op == WREN_WQE_LOCAL_INV) {
+	if (op == WREN_WQE_LOCAL_INV || op == WREN_WQE_REG_MR) {
 		nds = 0;
 		flags &= ~WREN_WQE_F_INLINE;
 	} else if (op == WREN_WQE_ATOMIC_CMP_SWP ||
@@ -207,8 +228,13 @@ int wren_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	u32 start;
 
 	/* Sends need RTS, or a later state where they complete flushed
-	 * (ib_drain_sq() posts one to a QP in ERR).
+	 * (ib_drain_sq() posts one to a QP in ERR).  A user QP's rings are
+	 * the provider's: the uverbs post commands cannot use them.
 	 */
+	if (!qp->kernel) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
 	if (state == IB_QPS_RESET || state == IB_QPS_INIT ||
 	    state == IB_QPS_RTR) {
 		*bad_wr = wr;
@@ -263,6 +289,10 @@ int wren_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	int err = 0;
 	u32 start;
 
+	if (!qp->kernel) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
 	if (state == IB_QPS_RESET) {
 		*bad_wr = wr;
 		return -EINVAL;
