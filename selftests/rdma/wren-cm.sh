@@ -5,8 +5,8 @@
 # ib_core's MAD layer must have created the GSI QP (QP1) on wren_0 through
 # the kernel verbs, and rdma-core's librdmacm examples connect through it
 # between the two Wren NICs: rping (RC, data validated with -V), ucmatose
-# (RC) and udaddy (UD, CM SIDR).  Guest 0 serves, guest 1 connects, both
-# on the Wren addresses.  Afterwards the device's kernel object counts are
+# (RC), udaddy (UD, CM SIDR) and perftest's ib_write_bw -R.  Guest 0
+# serves, guest 1 connects, both on the Wren addresses.  Afterwards the device's kernel object counts are
 # back to what they were before, and wren_ib.ko and wren.ko unload with
 # no kernel warning.
 #
@@ -21,7 +21,7 @@ set -u
 
 rping_count=${WREN_CM_RPING_COUNT:-10}
 pair_init cm "CM"
-plan 9
+plan 10
 dmesg -C
 
 rdma_env_check 2>"$res/cm-env.err" ||
@@ -48,18 +48,20 @@ base=$(counts)
 diag "objects before: $base"
 barrier up
 
-# client_retry CMD...: the client runs until the server took it (a
-# connection refused before the server listens is retried).
+# client_retry CMD...: the client runs until the server took it.  Before
+# the server listens, the peer's CM answers a REQ with a reject and a
+# SIDR REQ with "unsupported" (RDMA_CM_EVENT_UNREACHABLE): retried.
 client_retry() {
 	local i
 	for ((i = 0; i < 30; i++)); do
 		out=$(timeout 120 "$@" 2>&1)
 		rc=$?
+		[ "$rc" = 0 ] && return 0
 		case $out in
-		*REJECTED* | *"error 111"* | *"rdma_connect"* | *"connect error"*) ;;
+		*REJECTED* | *UNREACHABLE* | *"error 111"* | *"connect error"* | \
+		*"Unable to perform rdma_client"* | *"Couldn't connect"*) ;;
 		*) return 0 ;;
 		esac
-		[ "$rc" = 0 ] && return 0
 		sleep 1
 	done
 }
@@ -102,6 +104,18 @@ fi
 diag "$(tail -n 5 <<<"$out")"
 check "udaddy: UD through CM SIDR, data both ways (exit $rc)" test "$rc" = 0
 barrier udaddy 300
+
+# perftest with -R: the connection through rdma_cm instead of a socket.
+bw_args=(ib_write_bw -R -d "$RDMA_WREN_DEV" -p 18650 -s 65536 -n 200)
+if [ "$me" = 0 ]; then
+	out=$(timeout 180 "${bw_args[@]}" 2>&1)
+	rc=$?
+else
+	client_retry "${bw_args[@]}" "$WREN_PEER_IP"
+fi
+diag "$(tail -n 4 <<<"$out")"
+check "ib_write_bw -R: connected through rdma_cm, 200 x 64 KiB (exit $rc)" test "$rc" = 0
+barrier perftest 300
 
 # Every object the runs made is gone again (the CM destroys its ids and
 # AHs from work items: give it a few seconds).
