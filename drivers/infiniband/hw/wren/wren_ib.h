@@ -4,6 +4,7 @@
 #define _WREN_IB_H
 
 #include <linux/completion.h>
+#include <linux/dmapool.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/refcount.h>
@@ -45,6 +46,7 @@ struct wren_ib_dev {
 	spinlock_t acmd_lock;
 	void *acmd_buf;
 	dma_addr_t acmd_dma;
+	struct dma_pool *dbrec_pool;	/* kernel queues' doorbell records */
 
 	/* Objects the device names in events: cqn, qpn, srqn -> object.
 	 * Looked up from interrupt context (CQs) and the event work.
@@ -96,14 +98,10 @@ struct wren_ib_uring {
 	dma_addr_t dbrec_dma;
 };
 
-/*
- * A ring of a kernel object in coherent memory, with its 8-byte doorbell
- * record right after it (ring_bytes is a multiple of 64).
- */
+/* A ring of a kernel object in coherent memory, and its doorbell record. */
 struct wren_ib_kring {
 	void *buf;
 	dma_addr_t dma;
-	size_t size;			/* ring + record, as allocated */
 	size_t ring_bytes;
 	__le32 *dbrec;			/* the record's first word: rq_pi / ci */
 	dma_addr_t dbrec_dma;

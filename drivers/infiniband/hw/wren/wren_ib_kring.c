@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Rings of kernel CQs and QPs: one coherent allocation holding the ring
- * and, after it, the 8-byte doorbell record.  Coherent memory is
- * contiguous in bus address space, so the device's page list is the
- * allocation cut into pages; a ring of one page needs no list.
+ * Rings of kernel CQs and QPs: one coherent allocation for the ring (a
+ * power of two in size, so nothing is wasted), and the 8-byte doorbell
+ * record from the device's DMA pool.  Coherent memory is contiguous in bus
+ * address space, so the device's page list is the allocation cut into
+ * pages; a ring of one page needs no list.
  */
 #include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
 
 #include "wren_ib.h"
 
@@ -13,20 +15,25 @@ int wren_ib_kring_alloc(struct wren_ib_dev *dev, struct wren_ib_kring *r,
 			size_t ring_bytes)
 {
 	r->ring_bytes = ring_bytes;
-	r->size = ring_bytes + sizeof(struct wren_cq_dbrec);
 	/* Zeroed: no CQE slot looks written, both indexes start at 0. */
-	r->buf = dma_alloc_coherent(dev->dmadev, r->size, &r->dma, GFP_KERNEL);
+	r->buf = dma_alloc_coherent(dev->dmadev, ring_bytes, &r->dma, GFP_KERNEL);
 	if (!r->buf)
 		return -ENOMEM;
-	r->dbrec = r->buf + ring_bytes;
-	r->dbrec_dma = r->dma + ring_bytes;
+	r->dbrec = dma_pool_zalloc(dev->dbrec_pool, GFP_KERNEL, &r->dbrec_dma);
+	if (!r->dbrec) {
+		dma_free_coherent(dev->dmadev, ring_bytes, r->buf, r->dma);
+		r->buf = NULL;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
 void wren_ib_kring_free(struct wren_ib_dev *dev, struct wren_ib_kring *r)
 {
-	if (r->buf)
-		dma_free_coherent(dev->dmadev, r->size, r->buf, r->dma);
+	if (!r->buf)
+		return;
+	dma_pool_free(dev->dbrec_pool, r->dbrec, r->dbrec_dma);
+	dma_free_coherent(dev->dmadev, r->ring_bytes, r->buf, r->dma);
 	r->buf = NULL;
 }
 

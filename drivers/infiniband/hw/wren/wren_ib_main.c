@@ -15,6 +15,7 @@
  */
 #include <linux/auxiliary_bus.h>
 #include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <rdma/wren-abi.h>
@@ -146,7 +147,10 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 	wren_ib_dev_init(dev, wadev);
 	dev->acmd_buf = dma_alloc_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN,
 					   &dev->acmd_dma, GFP_KERNEL);
-	if (!dev->acmd_buf) {
+	dev->dbrec_pool = dma_pool_create("wren_ib_dbrec", dev->dmadev,
+					  sizeof(struct wren_qp_dbrec),
+					  sizeof(struct wren_qp_dbrec), 0);
+	if (!dev->acmd_buf || !dev->dbrec_pool) {
 		err = -ENOMEM;
 		goto err_dealloc;
 	}
@@ -195,6 +199,7 @@ err_wq:
 	if (dev->event_wq)
 		destroy_workqueue(dev->event_wq);
 err_dealloc:
+	dma_pool_destroy(dev->dbrec_pool);
 	if (dev->acmd_buf)
 		dma_free_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN,
 				  dev->acmd_buf, dev->acmd_dma);
@@ -217,6 +222,7 @@ static void wren_ib_remove(struct auxiliary_device *adev)
 	xa_destroy(&dev->cqs);
 	xa_destroy(&dev->qps);
 	xa_destroy(&dev->srqs);
+	dma_pool_destroy(dev->dbrec_pool);
 	dma_free_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN, dev->acmd_buf,
 			  dev->acmd_dma);
 	ib_dealloc_device(&dev->ibdev);
