@@ -41,10 +41,10 @@ port=$cfg/nvmet/ports/1
 target_up() {
 	grep -q " $cfg configfs" /proc/mounts || mount -t configfs none "$cfg" || return 1
 	modprobe null_blk nr_devices=0 || return 1
-	mkdir "$cfg/nullb/wren" &&
-		echo 1 >"$cfg/nullb/wren/memory_backed" &&
-		echo "$mb" >"$cfg/nullb/wren/size" &&
-		echo 1 >"$cfg/nullb/wren/power" || return 1
+	mkdir "$cfg/nullb/nullb0" &&
+		echo 1 >"$cfg/nullb/nullb0/memory_backed" &&
+		echo "$mb" >"$cfg/nullb/nullb0/size" &&
+		echo 1 >"$cfg/nullb/nullb0/power" || return 1
 	wait_for 10 test -b /dev/nullb0 || return 1
 	modprobe nvmet-rdma || return 1
 	mkdir "$subsys" &&
@@ -66,8 +66,8 @@ target_down() {
 	echo 0 >"$subsys/namespaces/1/enable" 2>/dev/null
 	rmdir "$subsys/namespaces/1" "$subsys" 2>/dev/null
 	modprobe -r nvmet-rdma nvmet
-	echo 0 >"$cfg/nullb/wren/power" 2>/dev/null
-	rmdir "$cfg/nullb/wren" 2>/dev/null
+	echo 0 >"$cfg/nullb/nullb0/power" 2>/dev/null
+	rmdir "$cfg/nullb/nullb0" 2>/dev/null
 	modprobe -r null_blk
 }
 
