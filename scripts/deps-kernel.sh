@@ -10,9 +10,10 @@
 #   dkms             verifying dkms.conf builds both modules
 #   pciutils, iproute2, python3  lspci/setpci, devlink, BAR reader in tests
 #   ethtool, socat   the Ethernet guest tests (ethtool -S/-G/-L, TCP streams)
+#   jq               JSON from devlink in the guest tests
 set -eu
 
-pkgs="make gcc-12 libc6-dev linux-source-6.1 sparse xz-utils perl dkms pciutils iproute2 python3 ethtool socat"
+pkgs="make gcc-12 libc6-dev linux-source-6.1 sparse xz-utils perl dkms pciutils iproute2 python3 ethtool socat jq"
 missing=
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -55,8 +55,14 @@ includes='#include <linux/module.h>
 key=$( { cat "$0"; cat "$kdir/include/config/kernel.release" "$kdir/.config" 2>/dev/null; echo "$kdir"; } |
 	sha256sum | cut -c1-16)
 cache=${WREN_CACHE:-/var/cache/wren}/kernel-config
+# Rewritten only when it changes: every object depends on it, and a new
+# mtime alone would make kbuild rebuild them all.
+install_config() {
+	cmp -s "$1" "$out" || { cp "$1" "$out.$$" && mv "$out.$$" "$out"; }
+}
+
 if [ -f "$cache/$key.h" ]; then
-	cp "$cache/$key.h" "$out.$$" && mv "$out.$$" "$out"
+	install_config "$cache/$key.h"
 	exit 0
 fi
 
@@ -108,4 +114,4 @@ fi
 if mkdir -p "$cache" 2>/dev/null && cp "$tmp/wren_config.h" "$cache/.$key.$$" 2>/dev/null; then
 	mv "$cache/.$key.$$" "$cache/$key.h"
 fi
-cp "$tmp/wren_config.h" "$out.$$" && mv "$out.$$" "$out"
+install_config "$tmp/wren_config.h"

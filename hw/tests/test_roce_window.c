@@ -156,10 +156,10 @@ static void write_hold(void)
 	last_ackreq = e.p.qlen &&
 		      (bth_of(e.p.q[(e.p.qhead + e.p.qlen - 1) % RO_MAX_QUEUE]
 				  .data, 100)[8] & 0x80);
-	tap_ok(e.ok && win == 64 && e.p.qlen == win && writes == win &&
+	tap_ok(e.ok && e.p.qlen == win && writes == win &&
 	       last_ackreq && ww.ackreqs == 2,
 	       "1 MiB WRITE at MTU 4096, no ACK back: %u packets leave (window "
-	       "%u), AckReq on packets 32 and 64 (%u)", e.p.qlen, win,
+	       "%u), AckReq on the middle and the last (%u)", e.p.qlen, win,
 	       ww.ackreqs);
 	e.p.hold = 0;
 	ro_settle(&e.p, 1000000000ull);

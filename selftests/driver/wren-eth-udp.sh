@@ -40,9 +40,10 @@ pair_init udp UDP
 plan 20
 dmesg -C
 
-# json FILE KEY: one scalar from a tool report.
+# json FILE KEY: one value from a tool report (jq: python3 takes about
+# 2 s to start under TCG, and a report is read a dozen times).
 json() {
-	/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2" 2>/dev/null
+	jq -r --arg k "$2" '.[$k]' "$1" 2>/dev/null
 }
 
 # counters: one "name value" line per counter the losses and the offloads

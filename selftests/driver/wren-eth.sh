@@ -11,34 +11,15 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/driver/wren-lib.sh"
 
 mods=$(wren_moddir)
 mb=${WREN_ETH_STREAM_MB:-256}
 small_mb=${WREN_ETH_SMALL_MB:-32}
-me=${WREN_GUEST_INDEX:-0}
-peer=$((1 - me))
-res=$WREN_RESULTS
-peer_res=$(dirname "$WREN_RESULTS")/g$peer
+pair_init eth "Ethernet"
 plan 25
 dmesg -C
-
-bail() {
-	not_ok "$1"
-	[ -n "${2:-}" ] && diag "$2"
-	while [ "$TAP_COUNT" -lt "$TAP_PLANNED" ]; do
-		skip "remaining Ethernet checks" "setup failed"
-	done
-	: >"$res/abort"
-	tap_done
-	exit 1
-}
-
-# barrier NAME: both guests got here (or the peer gave up).
-barrier() {
-	: >"$res/barrier-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-$1" -o -e "$peer_res/abort"
-}
 
 # stream TAG PORT MIB DIR: DIR "both", "send" or "recv".  Starts the
 # receiver (listening on our Wren address) and/or the sender in the
@@ -195,5 +176,4 @@ else
 	not_ok "dmesg clean after the Ethernet tests"
 	diag "$bad"
 fi
-: >"$res/barrier-done"
 tap_done

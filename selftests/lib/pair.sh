@@ -29,9 +29,11 @@ bail() {
 	exit 1
 }
 
-# barrier NAME [SECONDS]: both guests got here (or the peer gave up).
+# barrier NAME [SECONDS]: both guests got here; bails if the peer gave up
+# or did not come within SECONDS (default 600).
 barrier() {
 	: >"$res/barrier-$pair_tag-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-$pair_tag-$1" -o -e "$peer_res/abort-$pair_tag"
+	wait_for "${2:-600}" test -e "$peer_res/barrier-$pair_tag-$1" -o -e "$peer_res/abort-$pair_tag" ||
+		bail "peer reached barrier $1" "the peer did not come"
 	[ ! -e "$peer_res/abort-$pair_tag" ] || bail "peer reached barrier $1" "the peer gave up"
 }

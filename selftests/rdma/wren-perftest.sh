@@ -15,7 +15,7 @@
 # guests meet through marker files in each other's results directory
 # (pt-* names, safe in a boot shared with other tests).  Iterations per
 # size: WREN_PERFTEST_ITERS (default 10; perftest's minimum is 5).
-# ibv_*_pingpong are providers/wren/tests/guest-pingpong.sh's job.
+# ibv_*_pingpong are wren-pingpong.sh's job.
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
@@ -44,7 +44,7 @@ sweep=(
 	"ib_send_bw -c UD -a"
 	"ib_send_lat -c UD -a"
 )
-plan $((2 + ${#sweep[@]}))
+plan $((3 + ${#sweep[@]}))
 dmesg -C
 
 bail() {
@@ -144,4 +144,6 @@ else
 	not_ok "no kernel warnings"
 	diag "$bad"
 fi
+# The next test of a shared boot loads the modules itself.
+check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
 tap_done

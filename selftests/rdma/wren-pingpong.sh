@@ -26,7 +26,7 @@ runs=(
 	"ibv_srq_pingpong -s 4096 -q 4"
 )
 pair_init pingpong "pingpong"
-plan $((2 + ${#runs[@]}))
+plan $((3 + ${#runs[@]}))
 dmesg -C
 
 rdma_env_check 2>"$res/pingpong-env.err" ||
@@ -74,4 +74,6 @@ done
 bad=$(wren_bad_dmesg)
 check "no kernel warnings" test -z "$bad"
 [ -z "$bad" ] || diag "$bad"
+# The next test of a shared boot loads the modules itself.
+check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
 tap_done

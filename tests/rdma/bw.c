@@ -226,6 +226,14 @@ int bw_run(struct dev *d, struct ctl *ctl, const struct bw_opts *o)
 		return 1;
 	}
 	rc = o->active ? active(d, ctl, o, mr, &c) : passive(d, ctl, o, mr, &c);
+	/* For the killed-in-traffic test: when the peer is killed first,
+	 * this side fails too, and must still be holding its QP, CQ and MR
+	 * when its own kill comes. */
+	if (rc && o->hold) {
+		fprintf(stderr, "wvt bw: failed; holding everything until killed\n");
+		for (;;)
+			pause();
+	}
 	conn_destroy(&c);
 	ibv_dereg_mr(mr);
 	free(buf);

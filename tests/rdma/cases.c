@@ -37,14 +37,24 @@ void tap_skip(struct ini *in, const char *what, const char *reason)
 {
 	printf("ok %d - %s # SKIP %s\n", ++in->n, what, reason);
 	fflush(stdout);
+	in->why[0] = 0;
 }
 
+/* Reasons add up: the first (a wrong completion, say) is often the one
+ * that explains the next (the memory check that follows it). */
 bool fail(struct ini *in, const char *fmt, ...)
 {
+	size_t n = strlen(in->why);
 	va_list ap;
 
+	if (n) {
+		if (n + 3 >= sizeof(in->why))
+			return false;
+		memcpy(in->why + n, "; ", 3);
+		n += 2;
+	}
 	va_start(ap, fmt);
-	vsnprintf(in->why, sizeof(in->why), fmt, ap);
+	vsnprintf(in->why + n, sizeof(in->why) - n, fmt, ap);
 	va_end(ap);
 	return false;
 }

@@ -10,7 +10,7 @@
  *       the integrity and protection cases, TAP on stdout
  *   wren_verbs_test bw --active|--passive --listen PORT|--connect HOST:PORT
  *       --op write|read --size BYTES (--iters N | --seconds S)
- *       [--depth N] [--mr-mib N] [--verify] [--cpu] [--ready-file F]
+ *       [--depth N] [--mr-mib N] [--verify] [--cpu] [--ready-file F] [--hold]
  *       [--timeout EXP] [-d DEV] [-g GIDX]
  */
 #include <getopt.h>
@@ -90,6 +90,7 @@ int main(int argc, char **argv)
 		{ "verify", no_argument, NULL, 'V' },
 		{ "cpu", no_argument, NULL, 'C' },
 		{ "ready-file", required_argument, NULL, 'r' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ 0 }
 	};
@@ -126,6 +127,7 @@ int main(int argc, char **argv)
 		case 'V': o.verify = true; break;
 		case 'C': o.cpu = true; break;
 		case 'r': o.ready_file = optarg; break;
+		case 'H': o.hold = true; break;
 		case 'T': wvt_timeout = atoi(optarg); break;
 		default: return usage();
 		}

@@ -99,6 +99,7 @@ int cases_run(struct dev *d, struct ctl *parent, struct ctl *child);
 struct bw_opts {
 	const char *op;		/* "write" or "read" */
 	bool active, verify, cpu;
+	bool hold;		/* on failure, keep everything until killed */
 	size_t size, mr_bytes;
 	long iters;		/* 0: run for @seconds */
 	double seconds;
