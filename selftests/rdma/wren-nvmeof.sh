@@ -9,8 +9,8 @@
 # WREN_NVME_MB MiB (default 256) of random data with O_DIRECT, reads it
 # back and compares checksums, then disconnects.  No nvme-cli is needed:
 # the host writes its connect options to /dev/nvme-fabrics.  Afterwards
-# both devices hold only the MAD layer's objects again and no kernel
-# warning was logged.
+# both devices hold only the MAD layer's objects again, the modules
+# unload and no kernel warning was logged.
 #
 #   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-nvmeof.sh N=2
 set -u
@@ -23,7 +23,7 @@ set -u
 mb=${WREN_NVME_MB:-256}
 nqn=wren-nvmeof-test
 pair_init nvme "NVMe-oF"
-plan 7
+plan 8
 dmesg -C
 
 rdma_wren_up || bail "$RDMA_SETUP_ERR" "$(dmesg | tail -n 20)"
@@ -39,8 +39,9 @@ subsys=$cfg/nvmet/subsystems/$nqn
 port=$cfg/nvmet/ports/1
 
 target_up() {
+	# /sys/kernel/config appears when configfs (a module) loads.
+	modprobe configfs && modprobe null_blk nr_devices=0 || return 1
 	grep -q " $cfg configfs" /proc/mounts || mount -t configfs none "$cfg" || return 1
-	modprobe null_blk nr_devices=0 || return 1
 	mkdir "$cfg/nullb/nullb0" &&
 		echo 1 >"$cfg/nullb/nullb0/memory_backed" &&
 		echo "$mb" >"$cfg/nullb/nullb0/size" &&
@@ -142,6 +143,9 @@ fi
 wait_for 20 test "$(counts)" = "$base"
 now=$(counts)
 check "only the MAD layer's objects left ($now)" test "$now" = "$base"
+barrier counted 300
+# Later tests of a shared boot load the modules themselves.
+check "wren_ib.ko and wren.ko unload" rmmod wren_ib wren
 bad=$(wren_bad_dmesg)
 check "no kernel warnings" test -z "$bad"
 [ -z "$bad" ] || diag "$bad"
