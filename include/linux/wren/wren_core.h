@@ -104,6 +104,17 @@ wren_aux_dev_from(struct auxiliary_device *adev)
 int wren_core_exec_cmd(struct wren_core_dev *cdev, struct wren_aq_cmd *cmd,
 		       struct wren_acq_entry *comp);
 
+/*
+ * The same from atomic context (a spinlock held, interrupts possibly off):
+ * spins instead of sleeping, reaping completions itself, for at most the
+ * device's command timeout.  Returns -EBUSY when no admin slot came free
+ * in that time.  For the few commands ib_core needs without sleeping
+ * (address handles for the CM); everything else uses the sleeping form.
+ */
+int wren_core_exec_cmd_atomic(struct wren_core_dev *cdev,
+			      struct wren_aq_cmd *cmd,
+			      struct wren_acq_entry *comp);
+
 /* Human-readable name of an admin opcode, for log messages. */
 const char *wren_core_opcode_name(u8 opcode);
 

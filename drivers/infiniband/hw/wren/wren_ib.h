@@ -4,7 +4,9 @@
 #define _WREN_IB_H
 
 #include <linux/completion.h>
+#include <linux/dmapool.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include <linux/refcount.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -14,6 +16,9 @@
 #endif
 #include <rdma/ib_verbs.h>
 #include <linux/wren/wren_core.h>
+
+/* Input of admin commands run without sleeping: an AH's. */
+#define WREN_IB_ACMD_BUF_LEN	128
 
 /* Port numbers are 1-based in ib_core; the NIC has one port. */
 #define WREN_IB_PORT		1
@@ -32,6 +37,16 @@ struct wren_ib_dev {
 	u64 pgsz_bitmap;		/* page_size_cap within the range */
 	phys_addr_t db_bar;		/* BAR2 */
 	u32 num_db_pages;
+	void __iomem *kdb;		/* WREN_KERNEL_UAR, mapped by wren.ko */
+	u32 reserved_lkey;		/* 0: the device has none */
+
+	/* Input buffer of admin commands run without sleeping (AHs the CM
+	 * creates under its spinlock); acmd_lock serialises its users.
+	 */
+	spinlock_t acmd_lock;
+	void *acmd_buf;
+	dma_addr_t acmd_dma;
+	struct dma_pool *dbrec_pool;	/* kernel queues' doorbell records */
 
 	/* Objects the device names in events: cqn, qpn, srqn -> object.
 	 * Looked up from interrupt context (CQs) and the event work.
@@ -83,6 +98,27 @@ struct wren_ib_uring {
 	dma_addr_t dbrec_dma;
 };
 
+/* A ring of a kernel object in coherent memory, and its doorbell record. */
+struct wren_ib_kring {
+	void *buf;
+	dma_addr_t dma;
+	size_t ring_bytes;
+	__le32 *dbrec;			/* the record's first word: rq_pi / ci */
+	dma_addr_t dbrec_dma;
+};
+
+/* A kernel SQ or RQ: WQE slots and the wr_id of each. */
+struct wren_ib_kwq {
+	spinlock_t lock;		/* posters */
+	void *base;			/* first WQE */
+	u64 *wrid;
+	u32 pi;				/* next WQE, free-running */
+	u32 tail;			/* oldest outstanding (smp_*_acquire/release) */
+	u32 mask;			/* entries - 1 */
+	u32 max_sge;
+	u8 wqe_shift;
+};
+
 /* Objects the event path can find; destroy waits until it let go. */
 struct wren_ib_obj_ref {
 	refcount_t refs;
@@ -94,8 +130,13 @@ struct wren_ib_cq {
 	u32 cqn;
 	u32 eq_index;
 	u8 log_size;
-	struct wren_ib_uring ring;
+	bool kernel;
+	struct wren_ib_uring ring;	/* user CQs */
 	struct wren_ib_obj_ref ref;
+	/* Kernel CQs: the ring, and the consumer index under the lock. */
+	spinlock_t lock;
+	u32 ci;
+	struct wren_ib_kring kring;
 };
 
 static inline struct wren_ib_cq *to_wcq(struct ib_cq *cq)
@@ -128,10 +169,16 @@ struct wren_ib_qp {
 	u8 rq_log_size;
 	u8 state;			/* enum ib_qp_state, as last known */
 	u8 sq_sig_all;
+	bool kernel;
 	struct ib_qp_cap cap;
 	struct mutex lock;		/* serialises modify and query */
-	struct wren_ib_uring ring;
+	struct wren_ib_uring ring;	/* user QPs */
 	struct wren_ib_obj_ref ref;
+	/* Kernel QPs: SQ and RQ in one coherent buffer. */
+	struct wren_ib_kring kring;
+	struct wren_ib_kwq sq;
+	struct wren_ib_kwq rq;
+	u32 max_inline;
 };
 
 static inline struct wren_ib_qp *to_wqp(struct ib_qp *qp)
@@ -139,12 +186,23 @@ static inline struct wren_ib_qp *to_wqp(struct ib_qp *qp)
 	return container_of(qp, struct wren_ib_qp, ibqp);
 }
 
+enum wren_ib_mr_kind {
+	WREN_IB_MR_USER,		/* reg_user_mr: pinned umem */
+	WREN_IB_MR_DMA,			/* get_dma_mr: the reserved lkey */
+	WREN_IB_MR_FAST_REG,		/* alloc_mr: filled by IB_WR_REG_MR */
+};
+
 struct wren_ib_mr {
 	struct ib_mr ibmr;
 	struct ib_umem *umem;
 	u32 index;
 	u32 num_mtt;
 	u8 page_shift;
+	u8 kind;			/* enum wren_ib_mr_kind */
+	/* Fast registration: the page list map_mr_sg fills, REG_MR reads. */
+	__le64 *pbl;
+	dma_addr_t pbl_dma;
+	u32 npages;
 };
 
 static inline struct wren_ib_mr *to_wmr(struct ib_mr *mr)
@@ -172,6 +230,17 @@ int wren_ib_destroy_obj(struct wren_ib_dev *dev, u8 opcode, u32 handle);
 int wren_ib_udata_in(struct ib_udata *udata, void *req, size_t len);
 int wren_ib_udata_out(struct ib_udata *udata, void *resp, size_t len);
 int wren_ib_udata_none(struct ib_udata *udata);
+
+int wren_ib_cmd_atomic(struct wren_ib_dev *dev, struct wren_aq_cmd *cmd,
+		       const void *in, size_t in_len, struct wren_acq_entry *comp);
+
+/* wren_ib_kring.c */
+int wren_ib_kring_alloc(struct wren_ib_dev *dev, struct wren_ib_kring *r,
+			size_t ring_bytes);
+void wren_ib_kring_free(struct wren_ib_dev *dev, struct wren_ib_kring *r);
+int wren_ib_kring_desc(struct wren_ib_dev *dev, struct wren_ib_kring *r,
+		       struct wren_buf_desc *desc, void **list,
+		       dma_addr_t *list_dma, size_t *list_size);
 
 /* wren_ib_umem.c */
 int wren_ib_uring_get(struct wren_ib_dev *dev, struct wren_ib_uring *r,
@@ -224,11 +293,30 @@ int wren_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int wren_ib_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
 
+/* wren_ib_kcq.c: CQs of kernel consumers */
+int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr);
+void wren_ib_destroy_kcq(struct wren_ib_cq *cq);
+int wren_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int wren_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+void wren_ib_kcq_clean(struct wren_ib_cq *cq, u32 qpn);
+
 /* wren_ib_qp.c */
 int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		      struct ib_udata *udata);
 int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+
+/* wren_ib_kqp.c: QPs of kernel consumers, GSI included */
+int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
+		       u8 type);
+void wren_ib_destroy_kqp(struct wren_ib_qp *qp);
+void wren_ib_kqp_reset(struct wren_ib_qp *qp);
+
+/* wren_ib_post.c */
+int wren_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		      const struct ib_send_wr **bad_wr);
+int wren_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr);
 
 /* wren_ib_qp_modify.c */
 int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -254,6 +342,16 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				    struct ib_pd *pd, struct ib_udata *udata);
 int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
 u32 wren_ib_access(int ib_access);
+struct ib_mr *wren_ib_get_dma_mr(struct ib_pd *pd, int access);
+int wren_ib_check_access(struct wren_ib_dev *dev, int access);
+
+/* wren_ib_fastreg.c */
+u32 wren_ib_max_fast_reg_pages(struct wren_ib_dev *dev);
+struct ib_mr *wren_ib_alloc_mr(struct ib_pd *pd, enum ib_mr_type mr_type,
+			       u32 max_num_sg);
+int wren_ib_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		      unsigned int *sg_offset);
+void wren_ib_free_fast_reg(struct wren_ib_dev *dev, struct wren_ib_mr *mr);
 
 /* wren_ib_ah.c */
 int wren_ib_av_from_ah_attr(struct wren_ib_dev *dev,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Address vectors: where an RC QP's packets go (MODIFY_QP) and where a UD
- * work request's go (an AH).  ib_core has already resolved the RoCEv2
+ * or GSI work request's go (an AH; kernel AHs may be made and destroyed
+ * without sleeping, as ib_core's CM does).  ib_core has already resolved the RoCEv2
  * path: the source GID entry (sgid_attr, with its netdev and VLAN) and the
  * destination MAC (rdma_ah_attr.roce.dmac, from the neighbour table).
  */
@@ -89,10 +90,7 @@ int wren_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 	struct wren_acq_entry comp = {};
 	int err;
 
-	if (!(dev->caps & WREN_CAP_RDMA_UD))
-		return -EOPNOTSUPP;
-	/* The admin queue sleeps; an AH made in atomic context cannot be. */
-	if (!(init_attr->flags & RDMA_CREATE_AH_SLEEPABLE))
+	if (!(dev->caps & (WREN_CAP_RDMA_UD | WREN_CAP_RDMA_GSI)))
 		return -EOPNOTSUPP;
 	err = wren_ib_udata_none(udata);
 	if (err)
@@ -101,7 +99,11 @@ int wren_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 	if (err)
 		return err;
 	in.pdn = cpu_to_le32(to_wpd(ibah->pd)->pdn);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	/* The CM creates AHs under its spinlock (cm_alloc_msg()). */
+	if (init_attr->flags & RDMA_CREATE_AH_SLEEPABLE)
+		err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	else
+		err = wren_ib_cmd_atomic(dev, &cmd, &in, sizeof(in), &comp);
 	if (err)
 		return err;
 	ah->handle = le64_to_cpu(comp.result);
@@ -120,10 +122,20 @@ int wren_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 
 int wren_ib_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
-	if (!(flags & RDMA_DESTROY_AH_SLEEPABLE))
-		return -EOPNOTSUPP;
-	return wren_ib_destroy_obj(to_wdev(ibah->device), WREN_AQ_OP_DESTROY_AH,
-				   to_wah(ibah)->handle);
+	struct wren_ib_dev *dev = to_wdev(ibah->device);
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_DESTROY_AH };
+	struct wren_acq_entry comp = {};
+	int err;
+
+	if (flags & RDMA_DESTROY_AH_SLEEPABLE)
+		return wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_AH,
+					   to_wah(ibah)->handle);
+	/* As wren_ib_destroy_obj(): a dead device took the AH with it. */
+	cmd.u.handle.handle = cpu_to_le32(to_wah(ibah)->handle);
+	err = wren_ib_cmd_atomic(dev, &cmd, NULL, 0, &comp);
+	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK)
+		return 0;
+	return err;
 }
 
 int wren_ib_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)

@@ -69,6 +69,36 @@ out:
 	return err;
 }
 
+/*
+ * The same without sleeping, for the AHs ib_core's CM creates and destroys
+ * under a spinlock: the input goes through the device's preallocated
+ * buffer (one user at a time) and the core spins for the completion.
+ */
+int wren_ib_cmd_atomic(struct wren_ib_dev *dev, struct wren_aq_cmd *cmd,
+		       const void *in, size_t in_len, struct wren_acq_entry *comp)
+{
+	struct wren_acq_entry local = {};
+	unsigned long flags;
+	int err;
+
+	if (in_len > WREN_IB_ACMD_BUF_LEN)
+		return -EINVAL;
+	if (!comp)
+		comp = &local;
+	spin_lock_irqsave(&dev->acmd_lock, flags);
+	if (in_len) {
+		memcpy(dev->acmd_buf, in, in_len);
+		cmd->in_addr = cpu_to_le64(dev->acmd_dma);
+		cmd->in_len = cpu_to_le32(in_len);
+	}
+	err = wren_core_exec_cmd_atomic(dev->cdev, cmd, comp);
+	spin_unlock_irqrestore(&dev->acmd_lock, flags);
+	if (err)
+		ibdev_dbg(&dev->ibdev, "%s (atomic) failed: %d (status %u)\n",
+			  wren_core_opcode_name(cmd->opcode), err, comp->status);
+	return err;
+}
+
 int wren_ib_cmd_handle(struct wren_ib_dev *dev, u8 opcode, u32 handle)
 {
 	struct wren_aq_cmd cmd = { .opcode = opcode };

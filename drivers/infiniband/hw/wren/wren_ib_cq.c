@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Completion queues of user contexts.  The ring and its doorbell record
- * are the provider's memory (uapi.rst); the CQ is bound to the context's
- * doorbell page and reports to the completion EQ of its comp_vector.
- * Kernel CQs (poll_cq/req_notify_cq from in-kernel ULPs) come with the
- * kernel verbs and are refused until then.
+ * Completion queues.  A user CQ's ring and doorbell record are the
+ * provider's memory (uapi.rst) and the CQ is bound to the context's
+ * doorbell page; a kernel CQ (no udata) is wren_ib_kcq.c's.  Both report
+ * to the completion EQ of their comp_vector.
  */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
@@ -53,12 +52,12 @@ static int __wren_ib_create_cq(struct ib_cq *ibcq,
 	u64 bytes;
 	int err;
 
-	if (!udata)
-		return -EOPNOTSUPP;	/* kernel CQs: not yet */
 	if (attr->flags)
 		return -EOPNOTSUPP;
 	if (attr->comp_vector >= dev->ibdev.num_comp_vectors)
 		return -EINVAL;
+	if (!udata)
+		return wren_ib_create_kcq(cq, attr);
 	err = wren_ib_cq_req(dev, attr, udata, &req);
 	if (err)
 		return err;
@@ -135,7 +134,10 @@ int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	/* No completion or event handler runs for it after this. */
 	xa_erase_irq(&dev->cqs, cq->cqn);
 	wren_ib_obj_wait(&cq->ref);
-	wren_ib_uring_put(&cq->ring);
+	if (cq->kernel)
+		wren_ib_destroy_kcq(cq);
+	else
+		wren_ib_uring_put(&cq->ring);
 	return 0;
 }
 

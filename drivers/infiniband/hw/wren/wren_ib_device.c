@@ -45,6 +45,13 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 	props->max_qp_wr = le32_to_cpu(a->max_qp_wr);
 	/* The responder sends RNR NAKs when no receive WQE is posted. */
 	props->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN;
+	if (dev->reserved_lkey)
+		props->kernel_cap_flags |= IBK_LOCAL_DMA_LKEY;
+	/* Fast registration, local invalidation and send with invalidate. */
+	if (wren_ib_max_fast_reg_pages(dev) && (caps & WREN_CAP_RDMA_SEND_INV)) {
+		props->device_cap_flags |= IB_DEVICE_MEM_MGT_EXTENSIONS;
+		props->max_fast_reg_page_list_len = wren_ib_max_fast_reg_pages(dev);
+	}
 	props->max_send_sge = le16_to_cpu(a->max_sge);
 	props->max_recv_sge = le16_to_cpu(a->max_sge);
 	props->max_sge_rd = le16_to_cpu(a->max_sge_rd);

@@ -7,12 +7,15 @@
  * contexts with a private doorbell page, PDs, CQs, RC and UD QPs, SRQs,
  * AHs, MRs, RoCEv2 GIDs, async events and counters.
  *
- * Kernel verbs (post_send, poll_cq, ... for in-kernel ULPs, and with them
- * the GSI QP, MADs and the CM) are not implemented yet.  Without them
- * ib_core marks the device as no kverbs provider, so kernel ULPs do not
- * attach to it; kernel object creation fails with -EOPNOTSUPP.
+ * Kernel verbs serve in-kernel consumers: kernel PDs (the reserved lkey
+ * as local_dma_lkey), CQs and RC/UD QPs with post_send, post_recv,
+ * poll_cq and req_notify_cq, and the GSI QP with which ib_core's MAD
+ * layer and the RDMA CM run over RoCEv2.  Kernel SRQs, fast registration
+ * and memory windows are not implemented (-EOPNOTSUPP).
  */
 #include <linux/auxiliary_bus.h>
+#include <linux/dma-mapping.h>
+#include <linux/dmapool.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <rdma/wren-abi.h>
@@ -27,6 +30,7 @@ static const struct ib_device_ops wren_ib_dev_ops = {
 	.uverbs_abi_ver = WREN_IB_UVERBS_ABI_VERSION,
 
 	.add_gid = wren_ib_add_gid,
+	.alloc_mr = wren_ib_alloc_mr,
 	.alloc_pd = wren_ib_alloc_pd,
 	.alloc_ucontext = wren_ib_alloc_ucontext,
 	.create_ah = wren_ib_create_ah,
@@ -45,17 +49,23 @@ static const struct ib_device_ops wren_ib_dev_ops = {
 	.fill_res_mr_entry = wren_ib_fill_res_mr_entry,
 	.fill_res_qp_entry = wren_ib_fill_res_qp_entry,
 	.get_dev_fw_str = wren_ib_get_dev_fw_str,
+	.get_dma_mr = wren_ib_get_dma_mr,
 	.get_link_layer = wren_ib_get_link_layer,
 	.get_port_immutable = wren_ib_get_port_immutable,
+	.map_mr_sg = wren_ib_map_mr_sg,
 	.mmap = wren_ib_mmap,
 	.mmap_free = wren_ib_mmap_free,
 	.modify_qp = wren_ib_modify_qp,
+	.poll_cq = wren_ib_poll_cq,
+	.post_recv = wren_ib_post_recv,
+	.post_send = wren_ib_post_send,
 	.query_ah = wren_ib_query_ah,
 	.query_device = wren_ib_query_device,
 	.query_pkey = wren_ib_query_pkey,
 	.query_port = wren_ib_query_port,
 	.query_qp = wren_ib_query_qp,
 	.reg_user_mr = wren_ib_reg_user_mr,
+	.req_notify_cq = wren_ib_req_notify_cq,
 	.rereg_user_mr = wren_ib_rereg_user_mr,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, wren_ib_ah, ibah),
@@ -95,6 +105,11 @@ static void wren_ib_dev_init(struct wren_ib_dev *dev, struct wren_aux_dev *wadev
 	bar_pages = pci_resource_len(pdev, WREN_BAR_DB) >> WREN_DB_PAGE_SHIFT;
 	dev->num_db_pages = min_t(u32, le16_to_cpu(dev->attr->num_db_pages),
 				  bar_pages);
+	dev->kdb = wadev->kernel_db;
+	if (dev->caps & WREN_CAP_RDMA_RESERVED_LKEY)
+		dev->reserved_lkey = le32_to_cpu(dev->attr->reserved_lkey);
+	dev->ibdev.local_dma_lkey = dev->reserved_lkey;
+	spin_lock_init(&dev->acmd_lock);
 	xa_init_flags(&dev->cqs, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->qps, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->srqs, XA_FLAGS_LOCK_IRQ);
@@ -130,6 +145,15 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 		return -ENOMEM;
 	ibdev = &dev->ibdev;
 	wren_ib_dev_init(dev, wadev);
+	dev->acmd_buf = dma_alloc_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN,
+					   &dev->acmd_dma, GFP_KERNEL);
+	dev->dbrec_pool = dma_pool_create("wren_ib_dbrec", dev->dmadev,
+					  sizeof(struct wren_qp_dbrec),
+					  sizeof(struct wren_qp_dbrec), 0);
+	if (!dev->acmd_buf || !dev->dbrec_pool) {
+		err = -ENOMEM;
+		goto err_dealloc;
+	}
 	dev->event_wq = alloc_ordered_workqueue("wren_ib_ev_%s", 0,
 						dev_name(&adev->dev));
 	if (!dev->event_wq) {
@@ -160,9 +184,10 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 		goto err_events;
 	}
 	auxiliary_set_drvdata(adev, dev);
-	ibdev_info(ibdev, "RoCEv2 on %s: RC%s%s%s, %u completion vectors, %u doorbell pages\n",
+	ibdev_info(ibdev, "RoCEv2 on %s: RC%s%s%s%s, %u completion vectors, %u doorbell pages\n",
 		   netdev_name(dev->netdev),
 		   dev->caps & WREN_CAP_RDMA_UD ? ", UD" : "",
+		   dev->caps & WREN_CAP_RDMA_GSI ? ", GSI" : "",
 		   dev->caps & WREN_CAP_RDMA_SRQ ? ", SRQ" : "",
 		   dev->caps & WREN_CAP_RDMA_ATOMIC ? ", atomics" : "",
 		   ibdev->num_comp_vectors, dev->num_db_pages);
@@ -174,6 +199,10 @@ err_wq:
 	if (dev->event_wq)
 		destroy_workqueue(dev->event_wq);
 err_dealloc:
+	dma_pool_destroy(dev->dbrec_pool);
+	if (dev->acmd_buf)
+		dma_free_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN,
+				  dev->acmd_buf, dev->acmd_dma);
 	ib_dealloc_device(ibdev);
 	return err;
 }
@@ -193,6 +222,9 @@ static void wren_ib_remove(struct auxiliary_device *adev)
 	xa_destroy(&dev->cqs);
 	xa_destroy(&dev->qps);
 	xa_destroy(&dev->srqs);
+	dma_pool_destroy(dev->dbrec_pool);
+	dma_free_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN, dev->acmd_buf,
+			  dev->acmd_dma);
 	ib_dealloc_device(&dev->ibdev);
 }
 

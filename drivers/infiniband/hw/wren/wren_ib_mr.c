@@ -34,7 +34,7 @@ u32 wren_ib_access(int ib_access)
 	return a;
 }
 
-static int wren_ib_check_access(struct wren_ib_dev *dev, int access)
+int wren_ib_check_access(struct wren_ib_dev *dev, int access)
 {
 	if (access & ~WREN_IB_MR_ACCESS)
 		return -EOPNOTSUPP;
@@ -155,10 +155,37 @@ err_free:
 	return ERR_PTR(err);
 }
 
+/*
+ * ib_core's DMA MR (ib_alloc_pd() without IBK_LOCAL_DMA_LKEY, or a ULP's
+ * ib_get_dma_mr()): the reserved lkey, which maps bus addresses 1:1 for
+ * local access on kernel QPs.  It is never an rkey, so remote rights are
+ * refused; without the capability there is no DMA MR at all.
+ */
+struct ib_mr *wren_ib_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	struct wren_ib_dev *dev = to_wdev(ibpd->device);
+	struct wren_ib_mr *mr;
+
+	if (!dev->reserved_lkey || (access & ~IB_ACCESS_LOCAL_WRITE))
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->kind = WREN_IB_MR_DMA;
+	mr->ibmr.lkey = dev->reserved_lkey;
+	mr->ibmr.rkey = 0;
+	return &mr->ibmr;
+}
+
 int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct wren_ib_mr *mr = to_wmr(ibmr);
 	int err;
+
+	if (mr->kind == WREN_IB_MR_DMA) {
+		kfree(mr);	/* nothing on the device */
+		return 0;
+	}
 
 	/* After DESTROY_MR completes no DMA through the MR runs or starts,
 	 * so the pages may be unpinned.
@@ -167,6 +194,8 @@ int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 				  mr->index);
 	if (err)
 		return err;
+	if (mr->kind == WREN_IB_MR_FAST_REG)
+		wren_ib_free_fast_reg(to_wdev(ibmr->device), mr);
 	ib_umem_release(mr->umem);
 	kfree(mr);
 	return 0;

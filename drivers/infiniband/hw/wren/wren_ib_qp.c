@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Creating and destroying QPs of user contexts (RC and UD).  The provider
+ * Creating and destroying QPs.  For user contexts (RC and UD) the provider
  * chooses the layout of its SQ+RQ buffer (uapi.rst); this file checks that
  * the layout holds what the consumer asked for and fits the device, pins
- * it, and reports the capacities it really has.  Kernel QPs (including the
- * GSI QP) come with the kernel verbs and are refused until then.
+ * it, and reports the capacities it really has.  Kernel QPs (RC, UD and
+ * the GSI QP) are wren_ib_kqp.c's.
  */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
@@ -100,6 +100,9 @@ static int wren_ib_qp_type(struct wren_ib_dev *dev, enum ib_qp_type type,
 	case IB_QPT_UD:
 		*wtype = WREN_QPT_UD;
 		return dev->caps & WREN_CAP_RDMA_UD ? 0 : -EOPNOTSUPP;
+	case IB_QPT_GSI:
+		*wtype = WREN_QPT_GSI;
+		return dev->caps & WREN_CAP_RDMA_GSI ? 0 : -EOPNOTSUPP;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -123,8 +126,6 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	void *list;
 	int err;
 
-	if (!udata)
-		return -EOPNOTSUPP;	/* kernel QPs: not yet */
 	err = wren_ib_qp_type(dev, attr->qp_type, &in.type);
 	if (err)
 		return err;
@@ -134,6 +135,10 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		return -EOPNOTSUPP;
 	if (!attr->send_cq || !attr->recv_cq)
 		return -EINVAL;
+	if (!udata)
+		return wren_ib_create_kqp(qp, attr, in.type);
+	if (in.type == WREN_QPT_GSI)
+		return -EINVAL;		/* the kernel's own */
 	err = wren_ib_udata_in(udata, &req, sizeof(req));
 	if (err)
 		return err;
@@ -229,7 +234,10 @@ int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase_irq(&dev->qps, qp->qpn);
 	wren_ib_obj_wait(&qp->ref);
 	mutex_destroy(&qp->lock);
-	wren_ib_uring_put(&qp->ring);
+	if (qp->kernel)
+		wren_ib_destroy_kqp(qp);
+	else
+		wren_ib_uring_put(&qp->ring);
 	return 0;
 }
 

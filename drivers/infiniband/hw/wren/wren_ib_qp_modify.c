@@ -180,6 +180,8 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	if (err)
 		goto out;
 	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, NULL);
+	if (!err && new == IB_QPS_RESET && qp->kernel)
+		wren_ib_kqp_reset(qp);
 	if (!err)
 		WRITE_ONCE(qp->state, new);
 out:

@@ -188,12 +188,12 @@ int wren_ib_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	struct wren_acq_entry comp = {};
 	int err;
 
+	/* A kernel PD's local_dma_lkey is the reserved lkey: ib_core sets it
+	 * from ibdev->local_dma_lkey (IBK_LOCAL_DMA_LKEY).
+	 */
 	err = wren_ib_udata_none(udata);
 	if (err)
 		return err;
-	/* ib_core's own PD (ib_alloc_pd) needs kernel verbs: issue 5. */
-	if (!udata)
-		return -EOPNOTSUPP;
 	err = wren_ib_cmd(dev, &cmd, NULL, 0, NULL, 0, &comp);
 	if (err)
 		return err;

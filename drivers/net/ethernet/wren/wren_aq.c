@@ -15,6 +15,7 @@
 #include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/jiffies.h>
+#include <linux/ktime.h>
 #include <linux/slab.h>
 
 #include "wren.h"
@@ -261,20 +262,47 @@ static void wren_aq_timed_out(struct wren_dev *wdev, u8 opcode, u16 cmd_id)
 		wren_report_broken(wdev, "admin command timed out");
 }
 
-int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
-		 struct wren_acq_entry *comp)
+/* Atomic callers (ib_core's CM creates address handles under a spinlock)
+ * cannot sleep on the semaphore or the completion: they take a free slot
+ * and reap completions themselves, spinning for at most the command
+ * timeout.  jiffies may not advance with interrupts off, so the clock is
+ * ktime.
+ */
+static bool wren_aq_spin_until(struct wren_dev *wdev, struct wren_aq_slot *slot,
+			       ktime_t deadline)
+{
+	for (;;) {
+		wren_aq_process(wdev);
+		if (!slot) {
+			if (!down_trylock(&wdev->aq.avail))
+				return true;
+		} else if (wren_aq_slot_done(&wdev->aq, slot)) {
+			return true;
+		}
+		if (ktime_after(ktime_get(), deadline))
+			return false;
+		udelay(2);
+	}
+}
+
+static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+			  struct wren_acq_entry *comp, bool atomic)
 {
 	struct wren_aq *aq = &wdev->aq;
 	struct wren_aq_slot *slot;
 	unsigned long flags;
+	ktime_t deadline;
 	u16 cmd_id;
 	int err;
 
-	might_sleep();
 	if (wren_is_dead(wdev))
 		return -EIO;
 
-	down(&aq->avail);
+	deadline = ktime_add_ms(ktime_get(), aq->timeout_ms);
+	if (!atomic)
+		down(&aq->avail);
+	else if (!wren_aq_spin_until(wdev, NULL, deadline))
+		return -EBUSY;	/* every slot stayed in use */
 	if (wren_is_dead(wdev)) {
 		up(&aq->avail);
 		return -EIO;
@@ -309,7 +337,11 @@ int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	wren_wr(wdev, WREN_REG_AQ_PI, aq->sq_pi);
 	spin_unlock_irqrestore(&aq->lock, flags);
 
-	wren_aq_wait(wdev, slot);
+	if (atomic)
+		wren_aq_spin_until(wdev, slot, ktime_add_ms(ktime_get(),
+							    aq->timeout_ms));
+	else
+		wren_aq_wait(wdev, slot);
 
 	spin_lock_irqsave(&aq->lock, flags);
 	if (slot->completed) {
@@ -342,6 +374,13 @@ int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	return err;
 }
 
+int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+		 struct wren_acq_entry *comp)
+{
+	might_sleep();
+	return __wren_aq_exec(wdev, cmd, comp, false);
+}
+
 /* Run @cmd with @in (@len bytes) as its input buffer: the device reads it
  * by DMA, so it is copied into coherent memory for the command's lifetime.
  */
@@ -370,6 +409,14 @@ int wren_core_exec_cmd(struct wren_core_dev *cdev, struct wren_aq_cmd *cmd,
 	return wren_aq_exec(wren_from_core(cdev), cmd, comp);
 }
 EXPORT_SYMBOL_NS_GPL(wren_core_exec_cmd, WREN_CORE_NS);
+
+int wren_core_exec_cmd_atomic(struct wren_core_dev *cdev,
+			      struct wren_aq_cmd *cmd,
+			      struct wren_acq_entry *comp)
+{
+	return __wren_aq_exec(wren_from_core(cdev), cmd, comp, true);
+}
+EXPORT_SYMBOL_NS_GPL(wren_core_exec_cmd_atomic, WREN_CORE_NS);
 
 /* From here on, completions are signalled on the management vector. */
 void wren_aq_enable_irq(struct wren_dev *wdev)

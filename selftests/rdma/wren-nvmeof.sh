@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test, run by both guests at once (N=2): NVMe over RoCE on Wren,
+# entirely through the kernel verbs.  Guest 0 exports a memory-backed
+# null_blk namespace with nvmet-rdma (RC QPs and CQs of the kernel, RDMA
+# READ/WRITE with the reserved lkey); guest 1 connects with nvme-rdma
+# (fast registration, send with invalidate, local invalidate), writes
+# WREN_NVME_MB MiB (default 256) of random data with O_DIRECT, reads it
+# back and compares checksums, then disconnects.  No nvme-cli is needed:
+# the host writes its connect options to /dev/nvme-fabrics.  Afterwards
+# both devices hold only the MAD layer's objects again, the modules
+# unload and no kernel warning was logged.
+#
+#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-nvmeof.sh N=2
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/pair.sh"
+. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/rdma-setup.sh"
+
+mb=${WREN_NVME_MB:-256}
+nqn=wren-nvmeof-test
+pair_init nvme "NVMe-oF"
+plan 8
+dmesg -C
+
+rdma_wren_up || bail "$RDMA_SETUP_ERR" "$(dmesg | tail -n 20)"
+ok "$RDMA_WREN_DEV on $RDMA_WREN_IF for $WREN_IP"
+# Object counts without the CQs: ib_core's CQ pool (ib_cq_pool_get(),
+# which both NVMe drivers use) keeps its CQs until the device unregisters.
+counts() {
+	rdma resource show 2>/dev/null |
+		sed -n "s/^[0-9]*: $RDMA_WREN_DEV: //p" | sed 's/ cq [0-9]*//'
+}
+base=$(counts)
+diag "objects before: $base"
+
+cfg=/sys/kernel/config
+subsys=$cfg/nvmet/subsystems/$nqn
+port=$cfg/nvmet/ports/1
+
+target_up() {
+	# /sys/kernel/config appears when configfs (a module) loads.
+	modprobe configfs && modprobe null_blk nr_devices=0 || return 1
+	grep -q " $cfg configfs" /proc/mounts || mount -t configfs none "$cfg" || return 1
+	mkdir "$cfg/nullb/nullb0" &&
+		echo 1 >"$cfg/nullb/nullb0/memory_backed" &&
+		echo "$mb" >"$cfg/nullb/nullb0/size" &&
+		echo 1 >"$cfg/nullb/nullb0/power" || return 1
+	wait_for 10 test -b /dev/nullb0 || return 1
+	modprobe nvmet-rdma || return 1
+	mkdir "$subsys" &&
+		echo 1 >"$subsys/attr_allow_any_host" &&
+		mkdir "$subsys/namespaces/1" &&
+		echo /dev/nullb0 >"$subsys/namespaces/1/device_path" &&
+		echo 1 >"$subsys/namespaces/1/enable" || return 1
+	mkdir "$port" &&
+		echo rdma >"$port/addr_trtype" &&
+		echo ipv4 >"$port/addr_adrfam" &&
+		echo "$WREN_IP" >"$port/addr_traddr" &&
+		echo 4420 >"$port/addr_trsvcid" &&
+		ln -s "$subsys" "$port/subsystems/$nqn"
+}
+
+target_down() {
+	rm -f "$port/subsystems/$nqn"
+	rmdir "$port" 2>/dev/null
+	echo 0 >"$subsys/namespaces/1/enable" 2>/dev/null
+	rmdir "$subsys/namespaces/1" "$subsys" 2>/dev/null
+	modprobe -r nvmet-rdma nvmet
+	echo 0 >"$cfg/nullb/nullb0/power" 2>/dev/null
+	rmdir "$cfg/nullb/nullb0" 2>/dev/null
+	modprobe -r null_blk
+}
+
+# The controller connected to our subsystem, and the namespace's block
+# device (the guests have no other NVMe; with native multipath the disk
+# belongs to the subsystem, not to the controller).
+nvme_ctrl() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		grep -qx "$nqn" "$c/subsysnqn" 2>/dev/null && echo "${c##*/}" && return 0
+	done
+	return 1
+}
+nvme_disk() {
+	local d
+	nvme_ctrl >/dev/null || return 1
+	for d in /sys/block/nvme*n1; do
+		[[ ${d##*/} =~ ^nvme[0-9]+n1$ ]] && echo "/dev/${d##*/}" && return 0
+	done
+	return 1
+}
+
+if [ "$me" = 0 ]; then
+	if target_up 2>"$res/nvme-target.err"; then
+		ok "nvmet-rdma exports a $mb MiB null_blk namespace on $WREN_IP:4420"
+	else
+		bail "nvmet-rdma exports a $mb MiB null_blk namespace" "$(cat "$res/nvme-target.err"; dmesg | tail -n 20)"
+	fi
+	barrier target-up
+	barrier host-done 900
+	skip "connect, write, read back" "the host's part (guest 1)"
+	skip "read back equals what was written" "the host's part (guest 1)"
+	skip "disconnect" "the host's part (guest 1)"
+	target_down
+else
+	ok "host ready"
+	barrier target-up
+	modprobe nvme-rdma
+	conn=$(echo "transport=rdma,traddr=$WREN_PEER_IP,trsvcid=4420,nqn=$nqn" 2>&1 >/dev/nvme-fabrics)
+	disk=
+	wait_for 30 nvme_disk >/dev/null && disk=$(nvme_disk)
+	if [ -z "$disk" ]; then
+		bail "nvme-rdma connects to $WREN_PEER_IP:4420" "$conn $(dmesg | tail -n 20)"
+	fi
+	fifo=/dev/shm/wren-nvme.fifo
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	t0=$(date +%s.%N)
+	dd if="$fifo" of="$disk" bs=1M iflag=fullblock oflag=direct 2>"$res/nvme-dd.err" &
+	ddpid=$!
+	wsum=$(head -c "$((mb << 20))" /dev/urandom | tee "$fifo" | sha256sum)
+	wait "$ddpid"
+	ddrc=$?
+	rm -f "$fifo"
+	t1=$(date +%s.%N)
+	rsum=$(dd if="$disk" bs=1M count="$mb" iflag=direct 2>/dev/null | sha256sum)
+	t2=$(date +%s.%N)
+	wr=$(awk -v m="$mb" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", m / (b - a) }')
+	rd=$(awk -v m="$mb" -v a="$t1" -v b="$t2" 'BEGIN { printf "%.1f", m / (b - a) }')
+	diag "write $mb MiB: $wr MiB/s (with the random source), read: $rd MiB/s"
+	diag "$(cat "$res/nvme-dd.err")"
+	check "connect to $WREN_PEER_IP, write and read $mb MiB through $disk (dd exit $ddrc)" \
+		test "$ddrc" = 0 -a -n "$rsum"
+	check "read back equals what was written (sha256)" test "$wsum" = "$rsum"
+	ctrl=$(nvme_ctrl)
+	echo 1 >"/sys/class/nvme/$ctrl/delete_controller"
+	check "disconnect: controller $ctrl goes away" wait_for 30 test ! -e "/sys/class/nvme/$ctrl"
+	modprobe -r nvme-rdma
+	barrier host-done
+fi
+
+wait_for 20 test "$(counts)" = "$base"
+now=$(counts)
+check "only the MAD layer's objects (and pooled CQs) left ($now)" test "$now" = "$base"
+barrier counted 300
+# Later tests of a shared boot load the modules themselves.
+check "wren_ib.ko and wren.ko unload" rmmod wren_ib wren
+bad=$(wren_bad_dmesg)
+check "no kernel warnings" test -z "$bad"
+[ -z "$bad" ] || diag "$bad"
+tap_done
