@@ -10,7 +10,7 @@ set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 CHECK=$BUILD/check
-LAYERS=${CHECK_LAYERS:-"hw fabric docs qemu modules lint provider bench driver"}
+LAYERS=${CHECK_LAYERS:-"hw fabric docs qemu modules lint provider bench driver interop"}
 
 mkdir -p "$CHECK"
 rm -f "$CHECK"/*.tap "$CHECK"/*.log

@@ -3,12 +3,13 @@
 #
 # Packages needed to fetch rdma-core 56.1 (trixie's source) and build it with
 # the Wren provider and pyverbs, plus Debian's perftest, whose binaries the
-# guests run against that build through LD_LIBRARY_PATH.  libdrm-dev gives
-# pyverbs its dma-buf support (GPU memory tests).
+# guests run against that build through LD_LIBRARY_PATH, and nvme-cli for
+# the NVMe over RoCE test.  libdrm-dev gives pyverbs its dma-buf support
+# (GPU memory tests).
 set -eu
 
 pkgs="dpkg-dev cmake ninja-build pkg-config gcc libnl-3-dev
-libnl-route-3-dev libudev-dev python3-dev cython3 libdrm-dev perftest"
+libnl-route-3-dev libudev-dev python3-dev cython3 libdrm-dev perftest nvme-cli"
 
 missing=
 for p in $pkgs; do

@@ -10,7 +10,7 @@
 set -u
 
 dir=$(cd "$(dirname "$0")" && pwd)
-tests=${WREN_DRIVER_TESTS:-"wren-probe.sh wren-load-loop.sh wren-fatal.sh wren-aq-timeout.sh wren-ib.sh ../rdma/wren-rdma.sh wren-eth-fabric.sh wren-eth-udp.sh wren-eth.sh"}
+tests=${WREN_DRIVER_TESTS:-"wren-probe.sh wren-load-loop.sh wren-fatal.sh wren-aq-timeout.sh wren-ib.sh ../rdma/wren-rdma.sh ../rdma/wren-cm.sh ../rdma/wren-nvmeof.sh wren-eth-fabric.sh wren-eth-udp.sh wren-eth.sh"}
 # Data sizes for a shared boot under `make check`'s time budget (TCG
 # moves a few MiB/s): every check still runs, on less data than each test
 # uses when run alone (wren-eth.sh alone streams 256 MiB each way).

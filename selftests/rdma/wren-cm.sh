@@ -5,7 +5,8 @@
 # ib_core's MAD layer must have created the GSI QP (QP1) on wren_0 through
 # the kernel verbs, and rdma-core's librdmacm examples connect through it
 # between the two Wren NICs: rping (RC, data validated with -V), ucmatose
-# (RC), udaddy (UD, CM SIDR) and perftest's ib_write_bw -R.  Guest 0
+# (RC), rdma_server/rdma_client (the endpoint API), udaddy (UD, CM SIDR)
+# and perftest's ib_write_bw -R.  Guest 0
 # serves, guest 1 connects, both on the Wren addresses.  Afterwards the device's kernel object counts are
 # back to what they were before, and wren_ib.ko and wren.ko unload with
 # no kernel warning.
@@ -21,7 +22,7 @@ set -u
 
 rping_count=${WREN_CM_RPING_COUNT:-10}
 pair_init cm "CM"
-plan 10
+plan 11
 dmesg -C
 
 rdma_env_check 2>"$res/cm-env.err" ||
@@ -59,7 +60,8 @@ client_retry() {
 		[ "$rc" = 0 ] && return 0
 		case $out in
 		*REJECTED* | *UNREACHABLE* | *"error 111"* | *"connect error"* | \
-		*"Unable to perform rdma_client"* | *"Couldn't connect"*) ;;
+		*"Unable to perform rdma_client"* | *"Couldn't connect"* | \
+		*"Connection refused"*) ;;
 		*) return 0 ;;
 		esac
 		sleep 1
@@ -93,6 +95,19 @@ fi
 diag "$(tail -n 5 <<<"$out")"
 check "ucmatose: RC connection, data both ways (exit $rc)" test "$rc" = 0
 barrier ucmatose 300
+
+# rdma_server/rdma_client: librdmacm's endpoint API (rdma_create_ep,
+# rdma_get_request, rdma_post_send/recv) with inline sends.
+if [ "$me" = 0 ]; then
+	out=$(timeout 180 rdma_server -s "$WREN_IP" -p 7471 2>&1)
+	rc=$?
+else
+	client_retry rdma_client -s "$WREN_PEER_IP" -p 7471
+fi
+diag "$(tail -n 3 <<<"$out")"
+check "rdma_server/rdma_client: endpoint API, a message each way (exit $rc)" \
+	test "$rc/${out##*end }" = 0/0
+barrier rdma_server 300
 
 # udaddy: UD QPs whose address the CM resolves with SIDR over QP1.
 if [ "$me" = 0 ]; then
