@@ -63,7 +63,7 @@ all_sizes() {
 }
 ud_sizes() {
 	local s mtu
-	read -r mtu _ <"/sys/class/infiniband/$RDMA_WREN_DEV/ports/1/active_mtu" 2>/dev/null
+	mtu=$(ibv_devinfo -d "$RDMA_WREN_DEV" | awk '$1 == "active_mtu:" { print $2; exit }')
 	for ((s = 2; s <= ${mtu:-1024}; s <<= 1)); do
 		echo "$s"
 	done
