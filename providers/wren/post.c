@@ -205,6 +205,13 @@ static void wren_sq_doorbell(struct wren_qp *qp)
 	wren_ring_db(ctx, WREN_DB_SQ, WREN_DB_VAL(qp->qpn, 0, qp->sq.pi));
 }
 
+/* Sends need RTS (or a later state, where they complete flushed). */
+static bool wren_sq_open(const struct ibv_qp *ibqp)
+{
+	return ibqp->state != IBV_QPS_RESET && ibqp->state != IBV_QPS_INIT &&
+	       ibqp->state != IBV_QPS_RTR;
+}
+
 int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		   struct ibv_send_wr **bad_wr)
 {
@@ -212,10 +219,7 @@ int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	uint32_t start;
 	int ret = 0;
 
-	/* Sends need RTS (or a later state, where they complete flushed). */
-	if (unlikely(ibqp->state == IBV_QPS_RESET ||
-		     ibqp->state == IBV_QPS_INIT ||
-		     ibqp->state == IBV_QPS_RTR)) {
+	if (unlikely(!wren_sq_open(ibqp))) {
 		*bad_wr = wr;
 		return EINVAL;
 	}
@@ -339,7 +343,8 @@ static void wren_wr_start(struct ibv_qp_ex *qpx)
 
 	pthread_spin_lock(&qp->sq.lock);
 	qp->session_pi = qp->sq.pi;
-	qp->session_err = 0;
+	/* As ibv_post_send: the session fails at wr_complete, posting nothing. */
+	qp->session_err = wren_sq_open(&qp->verbs_qp.qp) ? 0 : EINVAL;
 	qp->cur_ctrl = NULL;
 }
 

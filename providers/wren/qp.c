@@ -54,7 +54,12 @@ static int wren_qp_check(struct wren_context *ctx,
 	const struct ibv_qp_cap *cap = &attr->cap;
 
 	if (!check_comp_mask(attr->comp_mask, IBV_QP_INIT_ATTR_PD |
+					      IBV_QP_INIT_ATTR_CREATE_FLAGS |
 					      IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+		return EOPNOTSUPP;
+	/* No creation flags are supported; naming none is fine. */
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
+	    attr->create_flags)
 		return EOPNOTSUPP;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
 		return EINVAL;
@@ -131,6 +136,7 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	struct wren_create_qp_resp resp = {};
 	struct wren_create_qp cmd = {};
 	size_t sq_bytes, rq_off, rq_bytes, ring_bytes;
+	uint32_t comp_mask;
 	struct wren_qp *qp;
 	int ret;
 
@@ -186,9 +192,16 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	attr->cap.max_recv_wr = rq_bytes ? qp->rq.entries : 0;
 	attr->cap.max_recv_sge = rq_bytes ? qp->rq.max_sge : 0;
 
+	/*
+	 * The create_flags wren_qp_check() let through are none, and the
+	 * command (the non-extended one) refuses the mask bit: leave it out.
+	 */
+	comp_mask = attr->comp_mask;
+	attr->comp_mask &= ~IBV_QP_INIT_ATTR_CREATE_FLAGS;
 	ret = ibv_cmd_create_qp_ex(ibctx, &qp->verbs_qp, attr,
 				   &cmd.ibv_cmd, sizeof(cmd),
 				   &resp.ibv_resp, sizeof(resp));
+	attr->comp_mask = comp_mask;
 	if (ret)
 		goto err_buf;
 

@@ -26,12 +26,23 @@
 				 IB_QP_MIN_RNR_TIMER | IB_QP_SQ_PSN | \
 				 IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_DEST_QPN)
 
+/*
+ * IB_ACCESS_FLUSH_GLOBAL and IB_ACCESS_FLUSH_PERSISTENT (uapi bits 8 and 9,
+ * named from 6.2 on).  A QP may grant them and they mean nothing here:
+ * FLUSH needs an MR with the same right, which ib_core refuses since the
+ * device does not report IB_DEVICE_FLUSH_*, and the device answers a FLUSH
+ * request as an unsupported opcode.  Refusing them would fail every QP of
+ * an application that grants all the rights there are (rdma-core's tests
+ * do), as mlx5 and rxe do not.
+ */
+#define WREN_IB_ACCESS_FLUSH	(BIT(8) | BIT(9))
+
 static int wren_ib_check_qp_attr(struct wren_ib_dev *dev,
 				 const struct ib_qp_attr *attr, int mask)
 {
 	const struct wren_device_attr *a = dev->attr;
 	int rights = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
-		     IB_ACCESS_LOCAL_WRITE;
+		     IB_ACCESS_LOCAL_WRITE | WREN_IB_ACCESS_FLUSH;
 
 	if (dev->caps & WREN_CAP_RDMA_ATOMIC)
 		rights |= IB_ACCESS_REMOTE_ATOMIC;

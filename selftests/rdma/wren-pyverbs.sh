@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test: rdma-core 56.1's python test suite (tests/run_tests.py over
+# pyverbs, from the bench's build) against the local Wren device alone.
+# Its tests pair QPs on the one device, so their traffic goes through the
+# device's loopback; no peer is needed, and both guests of a pair may run
+# this at the same time.  One TAP line per unittest result: a pass, a
+# failure or error, or a skip with unittest's reason (the device said a
+# feature is absent, or the test is for another vendor's device).  The
+# suite crashing, hanging past WREN_PYVERBS_TIMEOUT (default 900 s), or
+# its summary disagreeing with the parsed lines is a failure.  The full
+# output is kept in $WREN_RESULTS/pyverbs.{err,out}.
+#
+#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-pyverbs.sh
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/rdma-env.sh"
+. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/rdma-setup.sh"
+
+limit=${WREN_PYVERBS_TIMEOUT:-900}
+res=${WREN_RESULTS:-/tmp}
+dmesg -C
+
+# setup_failed DESC [DIAG]: nothing can run; say so and stop.
+setup_failed() {
+	not_ok "$1"
+	[ -n "${2:-}" ] && diag "$2"
+	rmmod wren_ib 2>/dev/null
+	rmmod wren 2>/dev/null
+	tap_done
+	exit 1
+}
+
+rdma_env_check 2>"$res/pyverbs-env.err" ||
+	setup_failed "the bench's rdma-core build with libwren is in place" "$(cat "$res/pyverbs-env.err")"
+suite=$WREN_RDMA_CORE/bin/run_tests.py
+if [ ! -x "$suite" ] || ! ls "$WREN_RDMA_CORE"/python/pyverbs/device.*.so >/dev/null 2>&1; then
+	setup_failed "rdma-core was built with pyverbs and tests/run_tests.py"
+fi
+# The rdma_cm tests need the user CM.
+modprobe rdma_ucm || setup_failed "modprobe rdma_ucm"
+rdma_wren_up || setup_failed "$RDMA_SETUP_ERR" "$(dmesg | tail -n 20)"
+ok "$RDMA_WREN_DEV on $RDMA_WREN_IF, RoCE v2 GID index $RDMA_WREN_GID for $WREN_IP"
+
+# A few 2 MiB huge pages, so that the tests which use them get as far as
+# asking the device (they skip for "no huge pages allocated" otherwise).
+hp=/proc/sys/vm/nr_hugepages
+hp_was=$(cat "$hp" 2>/dev/null || echo 0)
+echo 8 >"$hp" 2>/dev/null || diag "could not reserve huge pages"
+
+# The GID of the Wren address, as the other RoCE tests use; unittest's
+# stream (stderr) is what gets parsed, the tests' own prints stay apart.
+t0=$SECONDS
+timeout -k 10 "$limit" "$suite" --dev "$RDMA_WREN_DEV" --port 1 --gid "$RDMA_WREN_GID" -v \
+	</dev/null >"$res/pyverbs.out" 2>"$res/pyverbs.err"
+rc=$?
+took=$((SECONDS - t0))
+[ "$rc" = 124 ] && diag "run_tests.py killed after $limit s"
+while IFS=$'\t' read -r kind desc reason; do
+	case $kind in
+	ok) ok "$desc" ;;
+	fail) not_ok "$desc" ;;
+	skip) skip "$desc" "$reason" ;;
+	*) diag "$desc" ;;
+	esac
+done < <(python3 "$WREN_TOP/selftests/rdma/unittest_tap.py" --rc "$rc" --elapsed "$took" "$res/pyverbs.err" ||
+	printf 'fail\tunittest_tap.py read the suite output\n')
+
+echo "$hp_was" >"$hp" 2>/dev/null
+
+bad=$(wren_bad_dmesg)
+check "no kernel warnings" test -z "$bad"
+[ -z "$bad" ] || diag "$bad"
+# The next test of a shared boot loads the modules itself.
+check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
+tap_done
