@@ -15,11 +15,12 @@ BUILD=${BUILD:-$top/build}
 # kver:iommu:guests:test[:VAR=value,...], the optional last field giving
 # more bench variables.  A pair of 6.12 guests runs every driver test
 # (run-all.sh, with the fabric capturing for the VLAN checks); a pair of
-# 6.1 guests runs the Ethernet and RDMA tests, rdma-core's pingpongs and
-# perftest's sweep (run-net.sh); one 6.1 guest behind intel-iommu runs
-# the load loop, fatal error and admin timeout tests (run-core.sh); a 6.1
-# pair with two vCPUs each runs RSS (run-rss.sh).
-configs=${DRIVER_CONFIGS:-"6.1:0:2:driver/run-net.sh 6.12:0:2:driver/run-all.sh:PCAP=1 6.1:1:1:driver/run-core.sh 6.1:0:2:driver/run-rss.sh:SMP=2"}
+# 6.1 guests runs the Ethernet and RDMA tests, rdma-core's pingpongs,
+# perftest's sweep, the CM and NVMe-oF (run-net.sh); a 6.1 pair behind
+# intel-iommu runs the load loop, fatal error and admin timeout tests on
+# one guest and rdma-core's python suite on the other (run-core.sh); a
+# 6.1 pair with two vCPUs each runs RSS (run-rss.sh).
+configs=${DRIVER_CONFIGS:-"6.1:0:2:driver/run-net.sh 6.12:0:2:driver/run-all.sh:PCAP=1 6.1:1:2:driver/run-core.sh 6.1:0:2:driver/run-rss.sh:SMP=2"}
 status=0
 # A TCG vCPU starved by a busy host can stall for 20 s inside any kernel
 # code (seen: clear_page_erms in a page fault) and trip the soft-lockup

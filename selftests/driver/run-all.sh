@@ -7,10 +7,13 @@
 # non-zero without saying why or gives fewer results than it planned.
 #
 # WREN_DRIVER_TESTS overrides the list (scripts, relative to this directory).
+# An entry "gN:script" runs on guest N only: in a pair boot the two guests
+# run different single-guest tests side by side (each has its own core)
+# before the next test for both, whose barriers wait for the slower one.
 set -u
 
 dir=$(cd "$(dirname "$0")" && pwd)
-tests=${WREN_DRIVER_TESTS:-"wren-probe.sh wren-load-loop.sh wren-fatal.sh wren-aq-timeout.sh wren-ib.sh ../rdma/wren-rdma.sh ../rdma/wren-cm.sh ../rdma/wren-nvmeof.sh wren-eth-fabric.sh wren-eth-udp.sh wren-eth.sh"}
+tests=${WREN_DRIVER_TESTS:-"wren-probe.sh g0:../rdma/wren-pyverbs.sh g0:wren-aq-timeout.sh g1:wren-load-loop.sh g1:wren-fatal.sh g1:wren-ib.sh ../rdma/wren-rdma.sh ../rdma/wren-cm.sh ../rdma/wren-nvmeof.sh wren-eth-fabric.sh wren-eth-udp.sh wren-eth.sh"}
 # Data sizes for a shared boot under `make check`'s time budget (TCG
 # moves a few MiB/s): every check still runs, on less data than each test
 # uses when run alone (wren-eth.sh alone streams 256 MiB each way).
@@ -28,6 +31,12 @@ result() {
 }
 
 for t in $tests; do
+	case $t in
+	g[0-9]:*)
+		[ "${t%%:*}" = "g${WREN_GUEST_INDEX:-0}" ] || continue
+		t=${t#*:}
+		;;
+	esac
 	name=$(basename "$t" .sh)
 	t0=$SECONDS
 	out=$("$dir/$t" </dev/null 2>&1)

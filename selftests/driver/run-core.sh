@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# The driver tests that need no peer (probe, load loop, fatal error, admin
-# timeout): for the configurations that boot a single guest.
-export WREN_DRIVER_TESTS="wren-probe.sh wren-load-loop.sh wren-fatal.sh wren-aq-timeout.sh"
+# The tests that need no peer, for the intel-iommu configuration: probe on
+# both guests, then side by side guest 0's load loop, fatal error and
+# admin timeout tests and guest 1's run of rdma-core's python suite
+# (a single guest runs guest 0's share only).
+export WREN_DRIVER_TESTS="wren-probe.sh g0:wren-load-loop.sh g0:wren-fatal.sh g0:wren-aq-timeout.sh g1:../rdma/wren-pyverbs.sh"
 exec "$(dirname "$0")/run-all.sh"
