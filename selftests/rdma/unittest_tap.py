@@ -111,56 +111,89 @@ def parse(text):
     end, ran = split_sections(lines)
     res = Results()
     diags = []
-    pending = None      # (desc, counts_as_test, separator seen)
+    pending = None
 
-    def finish(status):
+    class Pending:
+        """The test whose name was printed and whose status was not yet."""
+        def __init__(self, desc, is_test):
+            self.desc = desc
+            self.is_test = is_test
+            self.sep = False    # " ... " seen: the status comes next
+            self.subs = 0       # subtest results printed under it
+
+    def close(why):
+        # A test that failed only in subtests prints no status of its
+        # own: its subtests' results stand for it (unittest counts it
+        # once in "Ran").  Any other test without a status failed.
         nonlocal pending
-        desc, is_test, _ = pending
-        kind, reason = status
-        res.add(kind, desc, reason, is_test)
+        if pending is None:
+            return
+        if pending.subs:
+            res.tests += 1
+        else:
+            res.add('fail', pending.desc, why, pending.is_test)
+            diags.append(f'{pending.desc}: {why}')
         pending = None
+
+    def status_after_sep(p, text):
+        nonlocal pending
+        p.sep = True
+        st = status_of(text)
+        if st:
+            kind, reason = st
+            if p.subs:
+                # The parent's own status after its subtests' (an error
+                # in the test body): one test.
+                res.add(kind, p.desc, reason, False)
+                res.tests += 1
+            else:
+                res.add(kind, p.desc, reason, p.is_test)
+            pending = None
 
     for line in lines[:end]:
         m = HEADER.match(line)
-        if m and (pending is None or pending[2] or not m.group('sub')):
-            if pending is not None:
-                res.add('fail', pending[0], 'no result reported', pending[1])
-                diags.append(f'{pending[0]}: no result before the next test started')
+        if m:
             name, test_id = m.group('name'), m.group('id')
             desc = short(test_id)
             if name in CLASS_LEVEL:
                 desc = f'{desc} ({name})'
-            if m.group('params'):
-                desc += m.group('params')
-            pending = (desc, name not in CLASS_LEVEL and not m.group('sub'), False)
             rest = m.group('rest')
-            if ' ... ' in rest or rest.endswith(' ...'):
-                pending = (pending[0], pending[1], True)
-                st = status_of(rest.split(' ...', 1)[1])
+            if m.group('sub') and m.group('params') and pending is not None and \
+                    pending.desc == desc:
+                # "  test_x (tests.m.C.test_x) (i=1) ... FAIL": a subtest
+                # of the pending test; its status is on the same line.
+                st = status_of(rest.split(' ...', 1)[1]) if ' ...' in rest else None
                 if st:
-                    finish(st)
-            continue
+                    res.add(st[0], desc + m.group('params'), st[1], False)
+                    pending.subs += 1
+                    continue
+            elif not m.group('sub') and not m.group('params'):
+                if pending is not None and pending.subs and pending.desc == desc:
+                    # The parent's own status, its name printed again.
+                    p = pending
+                else:
+                    close('no result before the next test started')
+                    pending = p = Pending(desc, name not in CLASS_LEVEL)
+                if ' ... ' in rest or rest.endswith(' ...'):
+                    status_after_sep(p, rest.split(' ...', 1)[1])
+                continue
         if pending is None:
             if line.strip():
                 diags.append(line)
             continue
-        if not pending[2]:
+        if not pending.sep:
             # The test's docstring line, which ends with " ... STATUS".
             if ' ... ' in line or line.endswith(' ...'):
-                pending = (pending[0], pending[1], True)
-                st = status_of(line.rsplit(' ...', 1)[1])
-                if st:
-                    finish(st)
+                status_after_sep(pending, line.rsplit(' ...', 1)[1])
             elif line.strip():
                 diags.append(line)
             continue
         st = status_of(line)
         if st:
-            finish(st)
+            status_after_sep(pending, line)
         elif line.strip():
             diags.append(line)
-    if pending is not None:
-        res.add('fail', pending[0], 'no result: the suite stopped during it', pending[1])
+    close('no result: the suite stopped during it')
 
     # The error reports: every test named there failed, whatever the
     # per-test lines said; its traceback's last line goes with it.
@@ -185,7 +218,9 @@ def parse(text):
                 while k < len(lines) and lines[k] not in (SEP1, SEP2):
                     k += 1
                 tb = [ln for ln in lines[j + 1:k] if ln.strip()]
-                reported.append((m.group(1), desc, tb[-1] if tb else ''))
+                is_test = bool(h) and h.group('name') not in CLASS_LEVEL and \
+                    not h.group('params')
+                reported.append((m.group(1), desc, tb[-1] if tb else '', is_test))
                 i = k
                 continue
         i += 1
@@ -203,15 +238,10 @@ def main():
     res, diags, reported, ran_line, tail = parse(text)
     out = []
 
-    for kind, desc, why in reported:
-        if desc in res.by_id:
-            old = res.records[res.by_id[desc]][0]
-            if old != 'fail':
-                res.add('fail', desc, why)
-        else:
-            is_test = not desc.endswith(tuple(f'({n})' for n in CLASS_LEVEL))
-            res.add('fail', desc, why, is_test)
-    why_of = {desc: why for _, desc, why in reported}
+    for kind, desc, why, is_test in reported:
+        # Named in an error report: failed, whatever its line said.
+        res.add('fail', desc, why, is_test)
+    why_of = {desc: why for _, desc, why, _ in reported}
 
     for kind, desc, reason in res.records:
         if kind == 'fail':
