@@ -3,7 +3,8 @@
 # rdma-core 56.1 (Debian's source) with libwren, the Wren provider, built in
 # tree for the bench: `make rdma-core` -> $(BUILD)/rdma-core (bin/, lib/,
 # etc/libibverbs.d, python/) and $(BUILD)/rdma-core.env.
-# `make check-provider` builds it and runs the provider's host tests.
+# `make check-provider` builds it and runs the provider's host tests, and the
+# host test of the parser that turns rdma-core's python suite into TAP.
 # scripts/rdma-core-build.sh decides from its cache whether anything needs
 # compiling, so the target is always run and is cheap when nothing changed.
 
@@ -19,3 +20,6 @@ rdma-core:
 check-provider:
 	$(TOP)/scripts/deps-rdma-core.sh
 	$(TOP)/scripts/rdma-core-check.sh
+	@mkdir -p $(BUILD)/check
+	@rc=0; $(TOP)/selftests/host/unittest-tap-test.py >$(BUILD)/check/unittest-tap-host.tap || rc=$$?; \
+	cat $(BUILD)/check/unittest-tap-host.tap; exit $$rc

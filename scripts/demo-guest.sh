@@ -3,7 +3,7 @@
 #
 # Runs inside each demo server (see scripts/demo.sh): bind wren.ko to the
 # Wren NIC and show what an operator would look at, then RDMA between
-# the servers (ib_write_bw, ib_send_lat).  Exits non-zero, saying
+# the servers (ib_write_bw, ib_send_lat, rping through the RDMA CM).  Exits non-zero, saying
 # "RDMA FAILED", when the RDMA part fails.
 set -eu
 mods=$WREN_TOP/build/modules/$WREN_KVER
@@ -67,6 +67,32 @@ rdma_demo() {
 			failed=1
 		fi
 	done
+	# rping connects through the RDMA CM (its MADs go over the GSI QP1
+	# that ib_core made on wren_0) and checks every ping's data (-V).
+	if [ "$WREN_GUEST_INDEX" = 1 ]; then
+		say "serving rping for server 0 (connection through rdma_cm)"
+		if ! timeout 120 rping -s -a "$WREN_IP" -C 5 -V >"$res/demo-rping.out" 2>&1; then
+			say "RDMA FAILED: rping (server):"
+			tail -n 5 "$res/demo-rping.out"
+			failed=1
+		fi
+	else
+		say "rping -C 5 -V to server 1 (connection through rdma_cm):"
+		local i rc=1
+		# Until server 1 listens, its CM rejects the connection.
+		for ((i = 0; i < 30 && rc != 0; i++)); do
+			[ "$i" = 0 ] || sleep 1
+			timeout 60 rping -c -a "$WREN_PEER_IP" -C 5 -V -v >"$res/demo-rping.out" 2>&1
+			rc=$?
+		done
+		if [ "$rc" = 0 ]; then
+			say "$(grep -c '^ping data' "$res/demo-rping.out") pings, data validated"
+		else
+			say "RDMA FAILED: rping did not complete:"
+			tail -n 5 "$res/demo-rping.out"
+			failed=1
+		fi
+	fi
 	say "RDMA counters of $RDMA_WREN_DEV:"
 	rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1 | tr ' ' '\n' | paste -d ' ' - - |
 		grep -E 'packets|bytes|retrans|seq|rnr|icrc|timeout' | tr '\n' ' '
@@ -79,8 +105,10 @@ lspci -nn -d 1f57:
 modprobe devlink 2>/dev/null || true
 modprobe auxiliary 2>/dev/null || true
 insmod "$mods/wren.ko"
-# wren_ib.ko needs ib_core and, for the RDMA part, ib_uverbs (no udev here).
+# wren_ib.ko needs ib_core and, for the RDMA part, ib_uverbs and rdma_ucm
+# (no udev here).
 modprobe ib_uverbs
+modprobe rdma_ucm
 insmod "$mods/wren_ib.ko"
 dev=$(basename "$(readlink -f /sys/bus/pci/drivers/wren/0000:* 2>/dev/null | head -n1)")
 [ -n "$dev" ] || { say "wren.ko did not bind"; dmesg | tail -n 20; exit 1; }
