@@ -12,10 +12,11 @@
 # MAD layer's objects again, the modules unload and no kernel warning was
 # logged.
 #
-# WREN_NVME_SRQ=1 loads nvmet-rdma with use_srq=1: the target receives its
-# commands through kernel SRQs (one per completion vector) shared by all
-# its queues, and checks, while the host is still connected after its I/O,
-# that the device really has them (`rdma resource show srq`).
+# WREN_NVME_SRQ=1 loads nvmet-rdma with use_srq=1 srq_size=256: the target
+# receives its commands through kernel SRQs (one per completion vector)
+# shared by all its queues, and checks, while the host is still connected
+# after its I/O, that the device really has them (`rdma resource show
+# srq`).
 #
 #   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-nvmeof.sh N=2
 set -u
@@ -60,7 +61,9 @@ target_up() {
 		echo 1 >"$cfg/nullb/nullb0/power" || return 1
 	wait_for 10 test -b /dev/nullb0 || return 1
 	if [ "$use_srq" = 1 ]; then
-		modprobe nvmet-rdma use_srq=1 &&
+		# The smallest SRQ nvmet-rdma takes: the I/O below wraps
+		# around it, so its slots are reused many times.
+		modprobe nvmet-rdma use_srq=1 srq_size=256 &&
 			grep -qx Y /sys/module/nvmet_rdma/parameters/use_srq || return 1
 	else
 		modprobe nvmet-rdma || return 1
@@ -118,7 +121,7 @@ if [ "$me" = 0 ]; then
 	if [ "$use_srq" = 1 ]; then
 		barrier io-done 900
 		srqs=$(rdma resource show srq 2>&1 | grep -c "dev $RDMA_WREN_DEV ")
-		diag "$(rdma resource show srq 2>&1)"
+		diag "$(rdma -dd resource show srq 2>&1)"
 		diag "objects with the host connected: $(counts)"
 		# nvmet-rdma says so when it falls back to an RQ per queue.
 		check "nvmet-rdma receives through $srqs kernel SRQ(s) of $RDMA_WREN_DEV" \
