@@ -158,12 +158,18 @@ struct wren_ib_srq {
 	 * Kernel SRQs: the ring, and per slot the wr_id and whether the
 	 * device may still own it.  SRQ WQEs complete in any order across
 	 * the QPs sharing them, so slots are freed one by one, by poll_cq.
+	 * WQEs posted while the slot at pi is still busy wait, formatted, in
+	 * the backlog (positions pi .. spi - 1, each at its own slot).
 	 */
 	struct wren_ib_kring kring;
 	spinlock_t lock;		/* posters and pollers */
-	u32 pi;				/* next WQE, free-running */
+	u32 pi;				/* next WQE the device sees, free-running */
+	u32 spi;			/* next WQE posted (pi + backlog) */
+	u32 outstanding;		/* posted, not yet completed */
 	u64 *wrid;
 	unsigned long *busy;
+	void *backlog;			/* a ring's worth of WQEs */
+	u64 *backlog_wrid;
 };
 
 static inline struct wren_ib_srq *to_wsrq(struct ib_srq *srq)

@@ -8,7 +8,13 @@
  *
  * The device takes SRQ WQEs in ring order, but the QPs sharing them
  * complete them in any order: a slot is reused only after its own
- * completion was polled (the busy bitmap), not when an older one was.
+ * completion was polled (the busy bitmap), not when an older one was.  A
+ * ULP that keeps its SRQ full (nvmet-rdma reposts each buffer as its
+ * command completes) would then see -ENOMEM whenever one QP's message
+ * overtakes another's, and lose the buffer; so a WQE posted while the slot
+ * at the producer index is busy waits in a backlog, and the completion
+ * that frees that slot moves it into the ring.  -ENOMEM means max_wr WQEs
+ * are outstanding, as the verbs say.
  */
 #include <linux/bitmap.h>
 #include <linux/slab.h>
@@ -53,9 +59,16 @@ static int wren_ib_ksrq_size(struct wren_ib_dev *dev, struct wren_ib_srq *srq,
 
 static void wren_ib_ksrq_free(struct wren_ib_dev *dev, struct wren_ib_srq *srq)
 {
+	kvfree(srq->backlog);
+	kfree(srq->backlog_wrid);
 	bitmap_free(srq->busy);
 	kfree(srq->wrid);
 	wren_ib_kring_free(dev, &srq->kring);
+}
+
+static void *wren_ib_ksrq_wqe(struct wren_ib_srq *srq, void *base, u32 slot)
+{
+	return base + ((size_t)slot << srq->wqe_shift);
 }
 
 int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr)
@@ -78,12 +91,17 @@ int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr)
 		return err;
 	srq->wrid = kcalloc(srq->max_wr, sizeof(*srq->wrid), GFP_KERNEL);
 	srq->busy = bitmap_zalloc(srq->max_wr, GFP_KERNEL);
-	if (!srq->wrid || !srq->busy) {
+	srq->backlog_wrid = kcalloc(srq->max_wr, sizeof(*srq->backlog_wrid),
+				    GFP_KERNEL);
+	srq->backlog = kvzalloc(srq->kring.ring_bytes, GFP_KERNEL);
+	if (!srq->wrid || !srq->busy || !srq->backlog_wrid || !srq->backlog) {
 		err = -ENOMEM;
 		goto err_free;
 	}
 	spin_lock_init(&srq->lock);
 	srq->pi = 0;
+	srq->spi = 0;
+	srq->outstanding = 0;
 	err = wren_ib_kring_desc(dev, &srq->kring, &in.buf, &list, &list_dma,
 				 &list_size);
 	if (err)
@@ -124,12 +142,47 @@ void wren_ib_destroy_ksrq(struct wren_ib_srq *srq)
 	wren_ib_ksrq_free(to_wdev(srq->ibsrq.device), srq);
 }
 
+/* The device may read the WQE at pi: it takes the slot's wr_id. */
+static void wren_ib_ksrq_ring_one(struct wren_ib_srq *srq, u32 slot, u64 wr_id)
+{
+	lockdep_assert_held(&srq->lock);
+	srq->wrid[slot] = wr_id;
+	__set_bit(slot, srq->busy);
+	srq->pi++;
+}
+
+/*
+ * Backlogged WQEs into the ring, oldest first, while the slot at pi is
+ * free; a WQE's index is its position, so it moves unchanged.
+ */
+static void wren_ib_ksrq_drain_backlog(struct wren_ib_srq *srq)
+{
+	u32 mask = srq->max_wr - 1, slot;
+	struct wren_rqe *rqe;
+
+	lockdep_assert_held(&srq->lock);
+	while (srq->pi != srq->spi && !test_bit(srq->pi & mask, srq->busy)) {
+		slot = srq->pi & mask;
+		rqe = wren_ib_ksrq_wqe(srq, srq->backlog, slot);
+		memcpy(wren_ib_ksrq_wqe(srq, srq->kring.buf, slot), rqe,
+		       sizeof(*rqe) + rqe->ds_count * WREN_IB_SEG);
+		wren_ib_ksrq_ring_one(srq, slot, srq->backlog_wrid[slot]);
+	}
+}
+
+static void wren_ib_ksrq_publish(struct wren_ib_srq *srq)
+{
+	/* WQEs in memory before the producer index that covers them. */
+	dma_wmb();
+	WRITE_ONCE(*srq->kring.dbrec, cpu_to_le32(srq->pi));
+}
+
 int wren_ib_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			  const struct ib_recv_wr **bad_wr)
 {
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
+	u32 mask = srq->max_wr - 1, start, slot;
 	unsigned long flags;
-	u32 start, slot;
 	int err = 0;
 
 	/* A user SRQ's ring is the provider's. */
@@ -140,44 +193,59 @@ int wren_ib_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 	spin_lock_irqsave(&srq->lock, flags);
 	start = srq->pi;
 	for (; wr; wr = wr->next) {
-		slot = srq->pi & (srq->max_wr - 1);
-		/*
-		 * The slot the producer index reaches must have completed:
-		 * until then the device may still be filling it.
-		 */
-		if (test_bit(slot, srq->busy))
-			err = -ENOMEM;
-		else if (wr->num_sge < 0 || wr->num_sge > srq->max_sge)
+		if (wr->num_sge < 0 || wr->num_sge > srq->max_sge)
 			err = -EINVAL;
+		else if (srq->outstanding == srq->max_wr)
+			err = -ENOMEM;
 		if (err) {
 			*bad_wr = wr;
 			break;
 		}
-		wren_ib_write_rqe(srq->kring.buf +
-				  ((size_t)slot << srq->wqe_shift), srq->pi, wr);
-		srq->wrid[slot] = wr->wr_id;
-		__set_bit(slot, srq->busy);
-		srq->pi++;
+		slot = srq->spi & mask;
+		/*
+		 * The slot the producer index reaches must have completed:
+		 * until then the device may still be filling it.  At most
+		 * max_wr are outstanding, so backlog positions never share
+		 * a slot.
+		 */
+		if (srq->spi == srq->pi && !test_bit(slot, srq->busy)) {
+			wren_ib_write_rqe(wren_ib_ksrq_wqe(srq, srq->kring.buf,
+							   slot), srq->spi, wr);
+			wren_ib_ksrq_ring_one(srq, slot, wr->wr_id);
+		} else {
+			wren_ib_write_rqe(wren_ib_ksrq_wqe(srq, srq->backlog,
+							   slot), srq->spi, wr);
+			srq->backlog_wrid[slot] = wr->wr_id;
+		}
+		srq->spi++;
+		srq->outstanding++;
 	}
-	if (srq->pi != start) {
-		/* WQEs in memory before the producer index that covers them. */
-		dma_wmb();
-		WRITE_ONCE(*srq->kring.dbrec, cpu_to_le32(srq->pi));
-	}
+	if (srq->pi != start)
+		wren_ib_ksrq_publish(srq);
 	spin_unlock_irqrestore(&srq->lock, flags);
 	return err;
 }
 
-/* The wr_id of the SRQ WQE a receive CQE names; its slot is free again. */
+/*
+ * The wr_id of the SRQ WQE a receive CQE names; its slot is free again,
+ * for the backlog first.
+ */
 u64 wren_ib_ksrq_complete(struct wren_ib_srq *srq, u16 idx16)
 {
-	u32 slot = idx16 & (srq->max_wr - 1);
+	u32 slot = idx16 & (srq->max_wr - 1), start;
 	unsigned long flags;
 	u64 wr_id;
 
 	spin_lock_irqsave(&srq->lock, flags);
 	wr_id = srq->wrid[slot];
-	__clear_bit(slot, srq->busy);
+	/* A confused device's CQE for a free slot frees nothing. */
+	if (__test_and_clear_bit(slot, srq->busy)) {
+		srq->outstanding--;
+		start = srq->pi;
+		wren_ib_ksrq_drain_backlog(srq);
+		if (srq->pi != start)
+			wren_ib_ksrq_publish(srq);
+	}
 	spin_unlock_irqrestore(&srq->lock, flags);
 	return wr_id;
 }
