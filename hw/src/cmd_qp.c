@@ -185,6 +185,7 @@ struct whw_err whw_cmd_destroy_qp(struct wrenhw *hw, struct whw_cmd *c)
 
 	if (!qp)
 		return err;
+	whw_roce_qp_destroying(hw, qp);
 	whw_qp_free(hw, qp);
 	return WHW_OK;
 }

@@ -68,12 +68,46 @@ void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp)
 	qp->roce = NULL;
 }
 
+/* The receive WQE of a message cut short completes flushed. */
+static void flush_held_rwqe(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct wren_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
+	cqe.opcode = WREN_CQE_OP_RECV;
+	cqe.status = WREN_CQE_WR_FLUSH_ERR;
+	whw_roce_recv_cqe(hw, qp, &cqe, false);
+	r->in_send = false;
+}
+
+/*
+ * A QP that forgets a message in progress (RESET, DESTROY_QP) still
+ * returns the SRQ WQE the message held: the SRQ is consumed in ring order
+ * and software reuses a slot only once it completed, so a WQE that never
+ * completes would block the SRQ for good.  An RQ of its own goes with it.
+ */
+static void return_srq_rwqe(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+
+	if (r && r->in_send && r->rwqe.srq)
+		flush_held_rwqe(hw, qp);
+}
+
+void whw_roce_qp_destroying(struct wrenhw *hw, struct whw_qp *qp)
+{
+	return_srq_rwqe(hw, qp);
+}
+
 /* RESET: the engine forgets the QP's traffic (the SQ window stays). */
 static void engine_reset(struct wrenhw *hw, struct whw_qp *qp)
 {
 	struct whw_roce_qp *r = qp->roce;
 	struct whw_swqe *sw = r->sw;
 
+	return_srq_rwqe(hw, qp);
 	timers_del(hw, r);
 	memset(r, 0, sizeof(*r));
 	r->qp = qp;
@@ -165,17 +199,8 @@ void whw_roce_flush(struct wrenhw *hw, struct whw_qp *qp)
 	r->sq_fetch = qp->sq_pi;
 	r->tx_idx = qp->sq_pi;
 	r->rd_out = 0;
-	if (r->in_send) {
-		struct wren_cqe cqe;
-
-		/* The receive WQE of a message cut short. */
-		memset(&cqe, 0, sizeof(cqe));
-		cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
-		cqe.opcode = WREN_CQE_OP_RECV;
-		cqe.status = WREN_CQE_WR_FLUSH_ERR;
-		whw_roce_recv_cqe(hw, qp, &cqe, false);
-		r->in_send = false;
-	}
+	if (r->in_send)
+		flush_held_rwqe(hw, qp);
 	r->in_write = false;
 	r->ack_pending = false;
 	for (uint32_t i = 0; i < WHW_MAX_RD_ATOM; i++)

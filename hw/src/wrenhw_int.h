@@ -691,6 +691,8 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 void whw_roce_process(struct wrenhw *hw);
 int whw_roce_qp_init(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp);
+/* DESTROY_QP, before whw_qp_free(): returns an SRQ WQE still held. */
+void whw_roce_qp_destroying(struct wrenhw *hw, struct whw_qp *qp);
 /* MODIFY_QP moved @qp from @cur to its new state. */
 void whw_roce_qp_modified(struct wrenhw *hw, struct whw_qp *qp, uint8_t cur,
 			  bool drain_notify);

@@ -5,11 +5,13 @@
  * header, immediate data, the sender's QPN and MAC in the CQE, the Q_Key
  * check (and bit 31 meaning "the QP's own"), no receive posted (dropped,
  * no RNR), a message over the MTU, a receive too small; SRQ receives
- * shared by two QPs with the limit event; COMM_EST; counters.
+ * shared by two QPs with the limit event, and the SRQ WQE of a message cut
+ * short returned when its QP is reset or destroyed; COMM_EST; counters.
  */
 #include <stdlib.h>
 
 #include "roce_tests.h"
+#include "roce.h"
 
 #define ALL_ACCESS	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \
 			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC)
@@ -237,6 +239,72 @@ static void srq(void)
 	rc_env_fini(&e);
 }
 
+/*
+ * A QP on an SRQ that is reset, or destroyed, while a SEND it receives is
+ * cut short (its last packet lost) returns the SRQ WQE it held with a
+ * flush CQE.  The SRQ's ring is consumed in order: a WQE that never
+ * completes stays busy for software, which could then never post past it.
+ */
+static void srq_cut_short(bool destroy)
+{
+	struct ro_conn cn = { .mtu = 1, .timeout = 14, .retry = 7,
+			      .rnr_retry = 7, .min_rnr = 1, .rd_atomic = 1,
+			      .access = ALL_ACCESS };
+	struct ro_wqe w = { .opcode = WREN_WQE_SEND, .nsge = 1 };
+	struct ro_qp_opts o = { .type = WREN_QPT_RC };
+	struct wren_modify_qp_in m;
+	struct wren_wqe_sge sg;
+	struct wren_cqe c[4];
+	struct ro_cq rcq;
+	struct ro_srq s;
+	struct rc_env e;
+	struct ro_qp q;
+	unsigned int before, n;
+
+	rc_env_init(&e, NULL);
+	ro_srq_create(&e.p.n[1], &s, 2, 0);
+	ro_cq_create(&e.p.n[1], &rcq, 6, 0);
+	o.srq = &s;
+	o.scq = o.rcq = rcq.cqn;
+	ro_qp_create(&e.p.n[1], &q, &o);
+	ro_connect(&e.p, 1, &q, &e.qp[0], &cn);
+	memset(&m, 0, sizeof(m));
+	m.qpn = e.qp[0].qpn;
+	m.attr_mask = WREN_QP_ATTR_STATE;
+	m.new_state = WREN_QPS_RESET;
+	ro_modify(&e.p.n[0], &m);
+	ro_connect(&e.p, 0, &e.qp[0], &q, &cn);
+
+	sg = rc_sge(&e, 1, 0, 2000);
+	ro_srq_post(&s, &sg, 1);
+	ro_srq_post(&s, &sg, 1);
+	/* 1000 bytes at MTU 256: FIRST, 2 x MIDDLE, LAST (lost, and again). */
+	e.p.drop_opcode = WHW_OP_SEND_LAST;
+	e.p.drop_opcode_n = 100;
+	w.sge[0] = rc_sge(&e, 0, 0, 1000);
+	ro_post_send(&e.qp[0], &w);
+	ro_settle(&e.p, 1000000ull);
+	before = ro_cq_drain(&rcq, c, 4);
+
+	if (destroy) {
+		td_handle_cmd(e.p.n[1].d, WREN_AQ_OP_DESTROY_QP, q.qpn, NULL, 0);
+	} else {
+		memset(&m, 0, sizeof(m));
+		m.qpn = q.qpn;
+		m.attr_mask = WREN_QP_ATTR_STATE;
+		m.new_state = WREN_QPS_RESET;
+		ro_modify(&e.p.n[1], &m);
+	}
+	n = ro_cq_drain(&rcq, c, 4);
+	tap_ok(before == 0 && n == 1 && c[0].wqe_idx == 0 &&
+	       c[0].opcode == WREN_CQE_OP_RECV &&
+	       c[0].status == WREN_CQE_WR_FLUSH_ERR && c[0].qpn == q.qpn,
+	       "SRQ: a QP %s in the middle of a SEND returns the SRQ WQE it "
+	       "held, flushed (%u CQE(s) before, %u after)",
+	       destroy ? "destroyed" : "reset", before, n);
+	rc_env_fini(&e);
+}
+
 static void comm_est_and_counters(void)
 {
 	struct rc_env e;
@@ -374,5 +442,7 @@ void test_roce_ud(void)
 	ud_basic(true);
 	ud_checks();
 	srq();
+	srq_cut_short(false);
+	srq_cut_short(true);
 	comm_est_and_counters();
 }

@@ -12,6 +12,12 @@
 # MAD layer's objects again, the modules unload and no kernel warning was
 # logged.
 #
+# WREN_NVME_SRQ=1 loads nvmet-rdma with use_srq=1 srq_size=256: the target
+# receives its commands through kernel SRQs (one per completion vector)
+# shared by all its queues, and checks, while the host is still connected
+# after its I/O, that the device really has them (`rdma resource show
+# srq`).
+#
 #   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-nvmeof.sh N=2
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
@@ -21,11 +27,12 @@ set -u
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 
 mb=${WREN_NVME_MB:-256}
+use_srq=${WREN_NVME_SRQ:-0}
 pattern=$WREN_TOP/build/tools/wren-pattern
 seed=4420
 nqn=wren-nvmeof-test
 pair_init nvme "NVMe-oF"
-plan 8
+if [ "$use_srq" = 1 ]; then plan 9; else plan 8; fi
 dmesg -C
 
 command -v nvme >/dev/null || bail "nvme-cli is installed" "make deps installs it"
@@ -53,7 +60,14 @@ target_up() {
 		echo "$mb" >"$cfg/nullb/nullb0/size" &&
 		echo 1 >"$cfg/nullb/nullb0/power" || return 1
 	wait_for 10 test -b /dev/nullb0 || return 1
-	modprobe nvmet-rdma || return 1
+	if [ "$use_srq" = 1 ]; then
+		# The smallest SRQ nvmet-rdma takes: the I/O below wraps
+		# around it, so its slots are reused many times.
+		modprobe nvmet-rdma use_srq=1 srq_size=256 &&
+			grep -qx Y /sys/module/nvmet_rdma/parameters/use_srq || return 1
+	else
+		modprobe nvmet-rdma || return 1
+	fi
 	mkdir "$subsys" &&
 		echo 1 >"$subsys/attr_allow_any_host" &&
 		mkdir "$subsys/namespaces/1" &&
@@ -104,6 +118,16 @@ if [ "$me" = 0 ]; then
 		bail "nvmet-rdma exports a $mb MiB null_blk namespace" "$(cat "$res/nvme-target.err"; dmesg | tail -n 20)"
 	fi
 	barrier target-up
+	if [ "$use_srq" = 1 ]; then
+		barrier io-done 900
+		srqs=$(rdma resource show srq 2>&1 | grep -c "dev $RDMA_WREN_DEV ")
+		diag "$(rdma -dd resource show srq 2>&1)"
+		diag "objects with the host connected: $(counts)"
+		# nvmet-rdma says so when it falls back to an RQ per queue.
+		check "nvmet-rdma receives through $srqs kernel SRQ(s) of $RDMA_WREN_DEV" \
+			test "$srqs" -ge 1 -a -z "$(dmesg | grep 'SRQ requested but not supported')"
+		barrier srq-checked
+	fi
 	barrier host-done 900
 	skip "connect, write" "the host's part (guest 1)"
 	skip "read back equals what was written" "the host's part (guest 1)"
@@ -136,6 +160,12 @@ else
 		test "$ddrc" = 0
 	check "read back equals what was written, byte for byte" test "$checkrc" = 0
 	[ "$checkrc" = 0 ] || diag "$(cat "$res/nvme-check.out")"
+	if [ "$use_srq" = 1 ]; then
+		# The target looks at its SRQs while we are still connected.
+		barrier io-done
+		barrier srq-checked 300
+		skip "the target's SRQs" "the target's part (guest 0)"
+	fi
 	ctrl=$(nvme_ctrl)
 	out=$(nvme disconnect -n "$nqn" 2>&1)
 	diag "$out"

@@ -151,8 +151,25 @@ struct wren_ib_srq {
 	u32 max_sge;
 	u8 log_size;
 	u8 wqe_shift;
-	struct wren_ib_uring ring;
+	bool kernel;
+	struct wren_ib_uring ring;	/* user SRQs */
 	struct wren_ib_obj_ref ref;
+	/*
+	 * Kernel SRQs: the ring, and per slot the wr_id and whether the
+	 * device may still own it.  SRQ WQEs complete in any order across
+	 * the QPs sharing them, so slots are freed one by one, by poll_cq.
+	 * WQEs posted while the slot at pi is still busy wait, formatted, in
+	 * the backlog (positions pi .. spi - 1, each at its own slot).
+	 */
+	struct wren_ib_kring kring;
+	spinlock_t lock;		/* posters and pollers */
+	u32 pi;				/* next WQE the device sees, free-running */
+	u32 spi;			/* next WQE posted (pi + backlog) */
+	u32 outstanding;		/* posted, not yet completed */
+	u64 *wrid;
+	unsigned long *busy;
+	void *backlog;			/* a ring's worth of WQEs */
+	u64 *backlog_wrid;
 };
 
 static inline struct wren_ib_srq *to_wsrq(struct ib_srq *srq)
@@ -298,7 +315,7 @@ int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr
 void wren_ib_destroy_kcq(struct wren_ib_cq *cq);
 int wren_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int wren_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
-void wren_ib_kcq_clean(struct wren_ib_cq *cq, u32 qpn);
+void wren_ib_kcq_clean(struct wren_ib_cq *cq, struct wren_ib_qp *qp);
 
 /* wren_ib_qp.c */
 int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
@@ -309,6 +326,7 @@ int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 /* wren_ib_kqp.c: QPs of kernel consumers, GSI included */
 int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 		       u8 type);
+void wren_ib_kqp_clean(struct wren_ib_qp *qp);
 void wren_ib_destroy_kqp(struct wren_ib_qp *qp);
 void wren_ib_kqp_reset(struct wren_ib_qp *qp);
 
@@ -317,6 +335,7 @@ int wren_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		      const struct ib_send_wr **bad_wr);
 int wren_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
+void wren_ib_write_rqe(void *slot, u32 idx, const struct ib_recv_wr *wr);
 
 /* wren_ib_qp_modify.c */
 int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
@@ -332,6 +351,13 @@ int wren_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 int wren_ib_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
 int wren_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int wren_ib_fill_res_srq_entry(struct sk_buff *msg, struct ib_srq *ibsrq);
+
+/* wren_ib_ksrq.c: SRQs of kernel consumers */
+int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr);
+void wren_ib_destroy_ksrq(struct wren_ib_srq *srq);
+int wren_ib_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+			  const struct ib_recv_wr **bad_wr);
+u64 wren_ib_ksrq_complete(struct wren_ib_srq *srq, u16 idx16);
 
 /* wren_ib_mr.c */
 struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,

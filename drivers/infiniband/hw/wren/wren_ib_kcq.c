@@ -5,6 +5,7 @@
  * (WREN_KERNEL_UAR) and is polled here, in any context, under a spinlock.
  * Arming follows queues.rst: the consumer index travels with the arm, and
  * IB_CQ_REPORT_MISSED_EVENTS is answered by looking at the next slot.
+ * A receive CQE of a QP on an SRQ names the SRQ's slot, which it frees.
  */
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
@@ -103,14 +104,22 @@ static bool wren_ib_kcq_next(struct wren_ib_cq *cq, struct wren_cqe *out)
 	return true;
 }
 
-/*
- * The QP is gone: make its CQEs still in the ring name QP 0, which never
- * exists, so that pollers drop them rather than hand a later QP of the
- * same number a stale completion.  Taking the lock also waits for a
- * poller that may have looked the QP up already.
- */
-void wren_ib_kcq_clean(struct wren_ib_cq *cq, u32 qpn)
+static bool wren_ib_cqe_is_recv(u8 opcode)
 {
+	return opcode == WREN_CQE_OP_RECV || opcode == WREN_CQE_OP_RECV_RDMA_IMM;
+}
+
+/*
+ * The QP is gone (or reset): make its CQEs still in the ring name QP 0,
+ * which never exists, so that pollers drop them rather than hand a later
+ * QP of the same number a stale completion.  The SRQ slots its receive
+ * CQEs name are free again (their buffers stay the consumer's, as posted).
+ * Taking the lock also waits for a poller that may have looked the QP up
+ * already.
+ */
+void wren_ib_kcq_clean(struct wren_ib_cq *cq, struct wren_ib_qp *qp)
+{
+	struct wren_ib_srq *srq = qp->ibqp.srq ? to_wsrq(qp->ibqp.srq) : NULL;
 	unsigned long flags;
 	u32 i;
 
@@ -120,8 +129,11 @@ void wren_ib_kcq_clean(struct wren_ib_cq *cq, u32 qpn)
 		struct wren_cqe *cqe = wren_ib_kcqe(cq, i);
 
 		dma_rmb();
-		if ((le32_to_cpu(cqe->qpn) & WREN_DB_QUEUE_MASK) == qpn)
-			cqe->qpn = 0;
+		if ((le32_to_cpu(cqe->qpn) & WREN_DB_QUEUE_MASK) != qp->qpn)
+			continue;
+		if (srq && wren_ib_cqe_is_recv(cqe->opcode))
+			wren_ib_ksrq_complete(srq, le16_to_cpu(cqe->wqe_idx));
+		cqe->qpn = 0;
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 }
@@ -211,13 +223,16 @@ static void wren_ib_fill_ud_wc(const struct wren_cqe *cqe, struct ib_wc *wc)
 static void wren_ib_fill_wc(struct wren_ib_qp *qp, const struct wren_cqe *cqe,
 			    struct ib_wc *wc)
 {
-	bool recv = cqe->opcode == WREN_CQE_OP_RECV ||
-		    cqe->opcode == WREN_CQE_OP_RECV_RDMA_IMM;
+	bool recv = wren_ib_cqe_is_recv(cqe->opcode);
+	u16 idx16 = le16_to_cpu(cqe->wqe_idx);
 	u16 f;
 
 	memset(wc, 0, sizeof(*wc));
-	wc->wr_id = wren_ib_kwq_complete(recv ? &qp->rq : &qp->sq,
-					 le16_to_cpu(cqe->wqe_idx));
+	if (recv && qp->ibqp.srq)
+		wc->wr_id = wren_ib_ksrq_complete(to_wsrq(qp->ibqp.srq), idx16);
+	else
+		wc->wr_id = wren_ib_kwq_complete(recv ? &qp->rq : &qp->sq,
+						 idx16);
 	wc->status = wren_ib_wc_status(cqe->status);
 	wc->vendor_err = cqe->vendor_err;
 	wc->opcode = wren_ib_wc_opcode(cqe->opcode);

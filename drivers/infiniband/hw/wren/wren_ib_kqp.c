@@ -4,7 +4,8 @@
  * ib_core's MAD layer creates for the CM.  The driver lays out the SQ+RQ
  * buffer itself (coherent memory), binds the QP to the kernel's doorbell
  * page (WREN_KERNEL_UAR, where the reserved lkey is valid) and posts
- * through wren_ib_post.c.
+ * through wren_ib_post.c.  RC and UD QPs may receive through a kernel SRQ
+ * instead of an RQ of their own.
  */
 #include <linux/slab.h>
 
@@ -26,9 +27,12 @@ static unsigned int wren_ib_kstride(unsigned int bytes)
 	return max_t(unsigned int, WREN_WQE_SHIFT_MIN, order_base_2(bytes));
 }
 
-/* Size the SQ and RQ for @cap, and report what they really hold. */
+/*
+ * Size the SQ and RQ for @cap, and report what they really hold.  A QP on
+ * an SRQ has no RQ (mask and stride 0).
+ */
 static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
-			    struct ib_qp_cap *cap)
+			    struct ib_qp_cap *cap, bool srq)
 {
 	const struct wren_device_attr *a = dev->attr;
 	unsigned int max_log = wren_ib_kwq_max_log(le32_to_cpu(a->max_qp_wr));
@@ -36,6 +40,10 @@ static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 	u32 dev_inline = le16_to_cpu(a->max_inline);
 	unsigned int sq_log, rq_log, ds, stride;
 
+	if (srq) {
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+	}
 	if (cap->max_send_sge > dev_sge || cap->max_recv_sge > dev_sge ||
 	    cap->max_inline_data > dev_inline)
 		return -EINVAL;
@@ -59,17 +67,23 @@ static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 		return -EINVAL;
 	qp->sq.mask = BIT(sq_log) - 1;
 	qp->rq.mask = BIT(rq_log) - 1;
+	if (srq) {
+		qp->rq.mask = 0;
+		qp->rq.wqe_shift = 0;
+		qp->rq.max_sge = 0;
+	}
 
 	stride = BIT(qp->sq.wqe_shift);
 	qp->sq.max_sge = min_t(u32, dev_sge,
 			       (stride - WREN_IB_KSQ_BASE) / WREN_IB_KSEG);
 	qp->max_inline = min_t(u32, dev_inline, stride - WREN_IB_KSQ_BASE -
 			       WREN_IB_KSQ_INLINE_HDR);
-	qp->rq.max_sge = min_t(u32, dev_sge,
-			       (BIT(qp->rq.wqe_shift) - sizeof(struct wren_rqe)) /
-			       WREN_IB_KSEG);
+	if (!srq)
+		qp->rq.max_sge = min_t(u32, dev_sge,
+				       (BIT(qp->rq.wqe_shift) -
+					sizeof(struct wren_rqe)) / WREN_IB_KSEG);
 	cap->max_send_wr = BIT(sq_log);
-	cap->max_recv_wr = BIT(rq_log);
+	cap->max_recv_wr = srq ? 0 : BIT(rq_log);
 	cap->max_send_sge = qp->sq.max_sge;
 	cap->max_recv_sge = qp->rq.max_sge;
 	cap->max_inline_data = qp->max_inline;
@@ -82,6 +96,8 @@ static int wren_ib_kwq_init(struct wren_ib_kwq *wq, void *base)
 	wq->base = base;
 	wq->pi = 0;
 	wq->tail = 0;
+	if (!base)
+		return 0;	/* the RQ of a QP on an SRQ */
 	wq->wrid = kcalloc(wq->mask + 1, sizeof(*wq->wrid), GFP_KERNEL);
 	return wq->wrid ? 0 : -ENOMEM;
 }
@@ -91,6 +107,7 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 {
 	struct wren_ib_dev *dev = to_wdev(qp->ibqp.device);
 	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_QP };
+	struct wren_ib_srq *srq = attr->srq ? to_wsrq(attr->srq) : NULL;
 	struct wren_create_qp_in in = {};
 	struct wren_acq_entry comp = {};
 	size_t sq_bytes, rq_offset, list_size;
@@ -98,23 +115,25 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 	void *list;
 	int err;
 
-	if (attr->srq)
-		return -EOPNOTSUPP;	/* no kernel SRQs */
 	if (!to_wcq(attr->send_cq)->kernel || !to_wcq(attr->recv_cq)->kernel)
 		return -EINVAL;
-	err = wren_ib_kqp_size(dev, qp, &attr->cap);
+	/* The device has SRQs for RC and UD; QP1 receives on its own RQ. */
+	if (srq && (!srq->kernel || type == WREN_QPT_GSI))
+		return -EINVAL;
+	err = wren_ib_kqp_size(dev, qp, &attr->cap, srq);
 	if (err)
 		return err;
 
 	sq_bytes = (size_t)(qp->sq.mask + 1) << qp->sq.wqe_shift;
-	rq_offset = ALIGN(sq_bytes, BIT(qp->rq.wqe_shift));
-	err = wren_ib_kring_alloc(dev, &qp->kring, rq_offset +
+	rq_offset = srq ? 0 : ALIGN(sq_bytes, BIT(qp->rq.wqe_shift));
+	err = wren_ib_kring_alloc(dev, &qp->kring, srq ? sq_bytes : rq_offset +
 				  ((size_t)(qp->rq.mask + 1) << qp->rq.wqe_shift));
 	if (err)
 		return err;
 	err = wren_ib_kwq_init(&qp->sq, qp->kring.buf);
 	if (!err)
-		err = wren_ib_kwq_init(&qp->rq, qp->kring.buf + rq_offset);
+		err = wren_ib_kwq_init(&qp->rq, srq ? NULL :
+				       qp->kring.buf + rq_offset);
 	if (err)
 		goto err_free;
 	err = wren_ib_kring_desc(dev, &qp->kring, &in.buf, &list, &list_dma,
@@ -126,9 +145,14 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 	if (attr->sq_sig_type == IB_SIGNAL_ALL_WR)
 		in.flags |= WREN_QP_F_SQ_SIG_ALL;
 	in.sq_wqe_shift = qp->sq.wqe_shift;
-	in.rq_wqe_shift = qp->rq.wqe_shift;
 	in.sq_log_size = order_base_2(qp->sq.mask + 1);
-	in.rq_log_size = order_base_2(qp->rq.mask + 1);
+	if (srq) {
+		in.flags |= WREN_QP_F_USE_SRQ;
+		in.srqn = cpu_to_le32(srq->srqn);
+	} else {
+		in.rq_wqe_shift = qp->rq.wqe_shift;
+		in.rq_log_size = order_base_2(qp->rq.mask + 1);
+	}
 	in.max_inline = cpu_to_le16(qp->max_inline);
 	in.pdn = cpu_to_le32(to_wpd(qp->ibqp.pd)->pdn);
 	in.send_cqn = cpu_to_le32(to_wcq(attr->send_cq)->cqn);
@@ -171,14 +195,23 @@ err_free:
 	return err;
 }
 
-/* After DESTROY_QP and the xarray erase: no poller sees the QP again. */
+/* Drops the QP's CQEs still in its CQs; frees the SRQ slots they name. */
+void wren_ib_kqp_clean(struct wren_ib_qp *qp)
+{
+	wren_ib_kcq_clean(to_wcq(qp->ibqp.send_cq), qp);
+	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
+		wren_ib_kcq_clean(to_wcq(qp->ibqp.recv_cq), qp);
+}
+
+/*
+ * After DESTROY_QP, wren_ib_kqp_clean() and the xarray erase, in this
+ * order: the cleaning needs the QP still findable, so that no poller drops
+ * one of its SRQ completions without freeing the slot.
+ */
 void wren_ib_destroy_kqp(struct wren_ib_qp *qp)
 {
 	struct wren_ib_dev *dev = to_wdev(qp->ibqp.device);
 
-	wren_ib_kcq_clean(to_wcq(qp->ibqp.send_cq), qp->qpn);
-	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
-		wren_ib_kcq_clean(to_wcq(qp->ibqp.recv_cq), qp->qpn);
 	kfree(qp->sq.wrid);
 	kfree(qp->rq.wrid);
 	wren_ib_kring_free(dev, &qp->kring);
@@ -193,9 +226,7 @@ void wren_ib_kqp_reset(struct wren_ib_qp *qp)
 {
 	unsigned long flags;
 
-	wren_ib_kcq_clean(to_wcq(qp->ibqp.send_cq), qp->qpn);
-	if (qp->ibqp.recv_cq != qp->ibqp.send_cq)
-		wren_ib_kcq_clean(to_wcq(qp->ibqp.recv_cq), qp->qpn);
+	wren_ib_kqp_clean(qp);
 	spin_lock_irqsave(&qp->sq.lock, flags);
 	qp->sq.pi = 0;
 	/* Tails pair with the posters' smp_load_acquire(). */

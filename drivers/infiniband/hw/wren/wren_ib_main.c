@@ -82,6 +82,7 @@ static const struct ib_device_ops wren_ib_srq_ops = {
 	.fill_res_srq_entry = wren_ib_fill_res_srq_entry,
 #endif
 	.modify_srq = wren_ib_modify_srq,
+	.post_srq_recv = wren_ib_post_srq_recv,
 	.query_srq = wren_ib_query_srq,
 
 	INIT_RDMA_OBJ_SIZE(ib_srq, wren_ib_srq, ibsrq),

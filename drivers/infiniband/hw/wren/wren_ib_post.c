@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The kernel data path's posting side: post_send and post_recv of kernel
- * QPs.  WQEs take the contract's format (queues.rst), the same libwren
- * writes; a send batch ends with one doorbell on the kernel's page, a
- * receive batch with the producer index in the doorbell record.  Both run
- * in any context (ULPs post from softirq and under their own spinlocks):
- * no sleeping, no allocation, a spinlock per queue.
+ * QPs (post_srq_recv is wren_ib_ksrq.c's).  WQEs take the contract's
+ * format (queues.rst), the same libwren writes; a send batch ends with one
+ * doorbell on the kernel's page, a receive batch with the producer index
+ * in the doorbell record.  Both run in any context (ULPs post from
+ * softirq and under their own spinlocks): no sleeping, no allocation, a
+ * spinlock per queue.
  */
 #include <linux/io.h>
 
@@ -256,24 +257,29 @@ int wren_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	return err;
 }
 
-static int wren_ib_build_recv(struct wren_ib_kwq *rq, const struct ib_recv_wr *wr)
+/* A receive WQE of an RQ or SRQ, @idx its free-running index; SGEs checked. */
+void wren_ib_write_rqe(void *slot, u32 idx, const struct ib_recv_wr *wr)
 {
-	struct wren_wqe_sge *sge;
-	struct wren_rqe *rqe;
+	struct wren_rqe *rqe = slot;
+	struct wren_wqe_sge *sge = (struct wren_wqe_sge *)(rqe + 1);
 	int i;
 
+	for (i = 0; i < wr->num_sge; i++)
+		wren_ib_set_sge(&sge[i], &wr->sg_list[i]);
+	memset(rqe, 0, sizeof(*rqe));
+	rqe->ds_count = wr->num_sge;
+	rqe->wqe_idx = cpu_to_le16((u16)idx);
+}
+
+static int wren_ib_build_recv(struct wren_ib_kwq *rq, const struct ib_recv_wr *wr)
+{
 	/* Pairs with the poller's smp_store_release() of the tail. */
 	if (rq->pi - smp_load_acquire(&rq->tail) > rq->mask)
 		return -ENOMEM;
 	if (wr->num_sge < 0 || wr->num_sge > rq->max_sge)
 		return -EINVAL;
-	rqe = rq->base + ((size_t)(rq->pi & rq->mask) << rq->wqe_shift);
-	sge = (struct wren_wqe_sge *)(rqe + 1);
-	for (i = 0; i < wr->num_sge; i++)
-		wren_ib_set_sge(&sge[i], &wr->sg_list[i]);
-	memset(rqe, 0, sizeof(*rqe));
-	rqe->ds_count = wr->num_sge;
-	rqe->wqe_idx = cpu_to_le16((u16)rq->pi);
+	wren_ib_write_rqe(rq->base + ((size_t)(rq->pi & rq->mask) << rq->wqe_shift),
+			  rq->pi, wr);
 	rq->wrid[rq->pi & rq->mask] = wr->wr_id;
 	rq->pi++;
 	return 0;
@@ -293,7 +299,8 @@ int wren_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		*bad_wr = wr;
 		return -EOPNOTSUPP;
 	}
-	if (state == IB_QPS_RESET) {
+	/* A QP on an SRQ has no RQ of its own: receives go to the SRQ. */
+	if (state == IB_QPS_RESET || ibqp->srq) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}

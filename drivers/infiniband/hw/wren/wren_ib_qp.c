@@ -231,6 +231,8 @@ int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	err = wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn);
 	if (err)
 		return err;
+	if (qp->kernel)
+		wren_ib_kqp_clean(qp);
 	xa_erase_irq(&dev->qps, qp->qpn);
 	wren_ib_obj_wait(&qp->ref);
 	mutex_destroy(&qp->lock);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Shared receive queues of user contexts, with the limit event: armed by
+ * Shared receive queues, with the limit event: armed by
  * modify_srq(IB_SRQ_LIMIT), fired once (IB_EVENT_SRQ_LIMIT_REACHED) when
  * fewer WQEs remain posted, then disarmed.  Resizing is not in the
- * contract (IB_SRQ_MAX_WR fails with -EOPNOTSUPP).
+ * contract (IB_SRQ_MAX_WR fails with -EOPNOTSUPP).  User SRQs live in the
+ * provider's memory; kernel SRQs are wren_ib_ksrq.c's.
  */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
@@ -66,10 +67,10 @@ int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 
 	if (!(dev->caps & WREN_CAP_RDMA_SRQ))
 		return -EOPNOTSUPP;
-	if (!udata)
-		return -EOPNOTSUPP;	/* kernel SRQs: not yet */
 	if (attr->srq_type != IB_SRQT_BASIC)
 		return -EOPNOTSUPP;
+	if (!udata)
+		return wren_ib_create_ksrq(srq, attr);
 	err = wren_ib_srq_req(dev, udata, &attr->attr, &req);
 	if (err)
 		return err;
@@ -172,7 +173,10 @@ int wren_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 		return err;
 	xa_erase_irq(&dev->srqs, srq->srqn);
 	wren_ib_obj_wait(&srq->ref);
-	wren_ib_uring_put(&srq->ring);
+	if (srq->kernel)
+		wren_ib_destroy_ksrq(srq);
+	else
+		wren_ib_uring_put(&srq->ring);
 	return 0;
 }
 
