@@ -472,9 +472,11 @@ int wren_destroy_cq(struct ibv_cq *ibcq)
  * Forget the CQEs still queued for a QP that is being destroyed or reset:
  * the written entries past the consumer index that name it are relabelled
  * with qpn 0xffffff, which the NIC never assigns and polling skips, so a
- * later QP that reuses the number does not inherit them.
+ * later QP that reuses the number does not inherit them.  A dropped
+ * receive completion of an SRQ (@srq, or NULL) gives its slot back, or the
+ * slot would stay busy for good.
  */
-void wren_cq_clean(struct wren_cq *cq, uint32_t qpn)
+void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq)
 {
 	uint32_t mask = (1u << cq->log_size) - 1;
 	uint32_t i;
@@ -487,8 +489,14 @@ void wren_cq_clean(struct wren_cq *cq, uint32_t qpn)
 				    cq->log_size) || i - cq->ci > mask)
 			break;
 		udma_from_device_barrier();
-		if ((le32toh(cqe->qpn) & 0xffffff) == qpn)
-			cqe->qpn = htole32(0xffffff);
+		if ((le32toh(cqe->qpn) & 0xffffff) != qpn)
+			continue;
+		cqe->qpn = htole32(0xffffff);
+		if (srq && wren_cqe_is_recv(cqe->opcode)) {
+			pthread_spin_lock(&srq->wq.lock);
+			srq->busy[le16toh(cqe->wqe_idx) & (srq->wq.entries - 1)] = 0;
+			pthread_spin_unlock(&srq->wq.lock);
+		}
 	}
 	pthread_spin_unlock(&cq->lock);
 }

@@ -266,9 +266,9 @@ static void wren_qp_reset(struct wren_qp *qp)
 {
 	struct ibv_qp *ibqp = &qp->verbs_qp.qp;
 
-	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn);
+	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn, qp->srq);
 	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
-		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn);
+		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn, qp->srq);
 
 	pthread_spin_lock(&qp->sq.lock);
 	qp->sq.pi = qp->sq.tail = 0;
@@ -325,9 +325,9 @@ int wren_destroy_qp(struct ibv_qp *ibqp)
 	if (ret)
 		return ret;
 	/* The NIC writes no more CQEs for it: drop those still queued. */
-	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn);
+	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn, qp->srq);
 	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
-		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn);
+		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn, qp->srq);
 	wren_clear_qp(ctx, qp->qpn);
 	wren_buf_free(&qp->buf);
 	wren_wq_fini(&qp->sq);

@@ -213,7 +213,7 @@ struct ibv_cq_ex *wren_create_cq_ex(struct ibv_context *context,
 int wren_destroy_cq(struct ibv_cq *cq);
 int wren_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 int wren_arm_cq(struct ibv_cq *cq, int solicited_only);
-void wren_cq_clean(struct wren_cq *cq, uint32_t qpn);
+void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq);
 
 /* qp.c */
 struct ibv_qp *wren_create_qp(struct ibv_pd *pd,

@@ -464,9 +464,29 @@ static void test_clean(void)
 	struct ibv_wc wc;
 
 	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_WR_FLUSH_ERR, 2, 0, 0, 0);
-	wren_cq_clean(&cq, qp.qpn);
+	wren_cq_clean(&cq, qp.qpn, NULL);
 	ok(wren_poll_cq(&cq.verbs_cq.cq, 1, &wc) == 0 && cq.ci == dev_cq_pi,
 	   "CQEs of a destroyed QP are dropped");
+}
+
+/* The dropped receive completions of a QP on an SRQ free their slots. */
+static void test_srq_clean(void)
+{
+	struct wren_srq srq = {};
+	uint8_t busy[4] = { 1, 1, 1, 0 };
+	struct ibv_wc wc;
+
+	srq.wq.entries = 4;
+	srq.busy = busy;
+	pthread_spin_init(&srq.wq.lock, PTHREAD_PROCESS_PRIVATE);
+	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_WR_FLUSH_ERR, 1, 0, 0, 0);
+	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 6, 0, 64, 0);
+	dev_cqe(WREN_WQE_SEND, WREN_CQE_SUCCESS, 0, 0, 0, 0);
+	wren_cq_clean(&cq, qp.qpn, &srq);
+	ok(wren_poll_cq(&cq.verbs_cq.cq, 1, &wc) == 0 &&
+	   !busy[1] && !busy[2] && busy[0],
+	   "a destroyed QP's SRQ receive completions free their slots, its send completion none");
+	pthread_spin_destroy(&srq.wq.lock);
 }
 
 int main(void)
@@ -480,6 +500,7 @@ int main(void)
 	test_wr_api();
 	test_cq_ex_and_arm();
 	test_clean();
+	test_srq_clean();
 	printf("1..%d\n", test_no);
 	return failures != 0;
 }
