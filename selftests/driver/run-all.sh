@@ -21,6 +21,9 @@ export WREN_ETH_STREAM_MB=${WREN_ETH_STREAM_MB:-64}
 export WREN_ETH_SMALL_MB=${WREN_ETH_SMALL_MB:-16}
 export WREN_UDP_COUNT=${WREN_UDP_COUNT:-1000}
 export WREN_RSS_FLOWS=${WREN_RSS_FLOWS:-8}
+# nvmet-rdma on the kernel SRQ here; run-net.sh (6.1) keeps a receive
+# queue per QP, so make check covers both.
+export WREN_NVME_SRQ=${WREN_NVME_SRQ:-1}
 n=0
 failed=0
 

@@ -8,5 +8,6 @@
 # and UDP tests, which exercise the NIC model and the fabric more than
 # the kernel, run on the 6.12 pair (run-all.sh) only, to keep the check
 # short.
+export WREN_NVME_SRQ=${WREN_NVME_SRQ:-0}
 export WREN_DRIVER_TESTS="wren-probe.sh wren-ib.sh ../rdma/wren-rdma.sh ../rdma/wren-pingpong.sh ../rdma/wren-perftest.sh ../rdma/wren-cm.sh ../rdma/wren-nvmeof.sh wren-eth.sh"
 exec "$(dirname "$0")/run-all.sh"
