@@ -122,14 +122,7 @@ static uint64_t wren_cqe_wr_id(struct wren_qp *qp, const struct wren_cqe *cqe)
 	if (!wren_cqe_is_recv(cqe->opcode)) {
 		wq = &qp->sq;
 	} else if (qp->srq) {
-		struct wren_srq *srq = qp->srq;
-		uint32_t slot = idx16 & (srq->wq.entries - 1);
-
-		pthread_spin_lock(&srq->wq.lock);
-		wr_id = srq->wq.wrid[slot];
-		srq->busy[slot] = 0;
-		pthread_spin_unlock(&srq->wq.lock);
-		return wr_id;
+		return wren_srq_complete(qp->srq, idx16);
 	} else {
 		wq = &qp->rq;
 	}
@@ -492,11 +485,8 @@ void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq)
 		if ((le32toh(cqe->qpn) & 0xffffff) != qpn)
 			continue;
 		cqe->qpn = htole32(0xffffff);
-		if (srq && wren_cqe_is_recv(cqe->opcode)) {
-			pthread_spin_lock(&srq->wq.lock);
-			srq->busy[le16toh(cqe->wqe_idx) & (srq->wq.entries - 1)] = 0;
-			pthread_spin_unlock(&srq->wq.lock);
-		}
+		if (srq && wren_cqe_is_recv(cqe->opcode))
+			wren_srq_complete(srq, le16toh(cqe->wqe_idx));
 	}
 	pthread_spin_unlock(&cq->lock);
 }

@@ -297,6 +297,39 @@ int wren_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	return ret;
 }
 
+/* The WQE at the producer index goes to the NIC with the next update. */
+static void wren_srq_take(struct wren_srq *srq)
+{
+	srq->busy[srq->wq.pi & (srq->wq.entries - 1)] = 1;
+	srq->wq.pi++;
+}
+
+/* Backlogged WQEs into the ring, oldest first, while the slot at pi is free. */
+static void wren_srq_drain_backlog(struct wren_srq *srq)
+{
+	struct wren_wq *wq = &srq->wq;
+	uint32_t slot;
+
+	for (;;) {
+		slot = wq->pi & (wq->entries - 1);
+		if (wq->pi == srq->spi || srq->busy[slot])
+			break;
+		/* A WQE's index is its position: it moves unchanged. */
+		memcpy(wren_wq_slot(wq, wq->pi),
+		       wren_wq_slot(&srq->backlog, wq->pi),
+		       (size_t)1 << wq->wqe_shift);
+		wq->wrid[slot] = srq->backlog.wrid[slot];
+		wren_srq_take(srq);
+	}
+}
+
+static void wren_srq_publish(struct wren_srq *srq)
+{
+	/* WQEs in memory before the producer index that covers them. */
+	udma_to_device_barrier();
+	srq->dbrec->pi = htole32(srq->wq.pi);
+}
+
 int wren_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad_wr)
 {
@@ -308,31 +341,56 @@ int wren_post_srq_recv(struct ibv_srq *ibsrq, struct ibv_recv_wr *wr,
 	pthread_spin_lock(&wq->lock);
 	start = wq->pi;
 	for (; wr; wr = wr->next) {
-		uint32_t slot = wq->pi & (wq->entries - 1);
+		bool direct = srq->spi == wq->pi &&
+			      !srq->busy[srq->spi & (wq->entries - 1)];
 
 		/*
-		 * SRQ WQEs complete in any order across QPs; the slot the
-		 * producer index reaches must have completed, or the NIC
-		 * may still be using it.
+		 * At most entries WQEs are outstanding, so the backlog's
+		 * positions never share a slot with one still waiting.
 		 */
-		if (unlikely(srq->busy[slot])) {
+		if (unlikely(srq->outstanding == wq->entries))
 			ret = ENOMEM;
-		} else {
-			ret = wren_build_recv(wq, wr, wq->pi);
-		}
+		else
+			ret = wren_build_recv(direct ? wq : &srq->backlog, wr,
+					      srq->spi);
 		if (unlikely(ret)) {
 			*bad_wr = wr;
 			break;
 		}
-		srq->busy[slot] = 1;
-		wq->pi++;
+		if (direct)
+			wren_srq_take(srq);
+		srq->spi++;
+		srq->outstanding++;
 	}
-	if (wq->pi != start) {
-		udma_to_device_barrier();
-		srq->dbrec->pi = htole32(wq->pi);
-	}
+	if (wq->pi != start)
+		wren_srq_publish(srq);
 	pthread_spin_unlock(&wq->lock);
 	return ret;
+}
+
+/*
+ * An SRQ WQE completed (or its completion was dropped): its wr_id, and
+ * its slot is free again, for the backlog first.  A confused NIC's
+ * completion of a free slot frees nothing.
+ */
+uint64_t wren_srq_complete(struct wren_srq *srq, uint16_t wqe_idx)
+{
+	struct wren_wq *wq = &srq->wq;
+	uint32_t slot = wqe_idx & (wq->entries - 1), start;
+	uint64_t wr_id;
+
+	pthread_spin_lock(&wq->lock);
+	wr_id = wq->wrid[slot];
+	if (srq->busy[slot]) {
+		srq->busy[slot] = 0;
+		srq->outstanding--;
+		start = wq->pi;
+		wren_srq_drain_backlog(srq);
+		if (wq->pi != start)
+			wren_srq_publish(srq);
+	}
+	pthread_spin_unlock(&wq->lock);
+	return wr_id;
 }
 
 /* ------------------------------------------------ ibv_qp_ex (ibv_wr_*) */

@@ -224,8 +224,12 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 		srq->wq.max_sge = ctx->max_sge;
 	srq->wq.wrid = calloc(want, sizeof(*srq->wq.wrid));
 	srq->busy = calloc(want, 1);
+	srq->backlog = srq->wq;
+	srq->backlog.wrid = calloc(want, sizeof(*srq->backlog.wrid));
+	srq->backlog.ring = calloc(want, (size_t)1 << shift);
 	ret = ENOMEM;
-	if (!srq->wq.wrid || !srq->busy)
+	if (!srq->wq.wrid || !srq->busy || !srq->backlog.wrid ||
+	    !srq->backlog.ring)
 		goto err_free;
 	if (pthread_spin_init(&srq->wq.lock, PTHREAD_PROCESS_PRIVATE))
 		goto err_free;
@@ -257,6 +261,8 @@ err_buf:
 err_lock:
 	pthread_spin_destroy(&srq->wq.lock);
 err_free:
+	free(srq->backlog.ring);
+	free(srq->backlog.wrid);
 	free(srq->busy);
 	free(srq->wq.wrid);
 	free(srq);
@@ -298,6 +304,8 @@ int wren_destroy_srq(struct ibv_srq *ibsrq)
 		return ret;
 	wren_buf_free(&srq->buf);
 	pthread_spin_destroy(&srq->wq.lock);
+	free(srq->backlog.ring);
+	free(srq->backlog.wrid);
 	free(srq->busy);
 	free(srq->wq.wrid);
 	free(srq);

@@ -90,11 +90,21 @@ struct wren_wq {
 	pthread_spinlock_t lock;
 };
 
+/*
+ * The NIC takes SRQ WQEs in ring order, but they complete in any order
+ * across QPs, and a slot is rewritten only after its completion.  A WQE
+ * posted while the slot at the producer index is still busy waits,
+ * already formatted, at the same position in the backlog (a host-memory
+ * copy of the ring) and moves in when that slot completes.
+ */
 struct wren_srq {
 	struct verbs_srq verbs_srq;
 	struct wren_buf buf;
-	struct wren_wq wq;
-	uint8_t *busy;			/* per slot: posted, not completed */
+	struct wren_wq wq;		/* wq.pi: WQEs handed to the NIC */
+	struct wren_wq backlog;		/* ring and wrid only */
+	uint32_t spi;			/* WQEs posted, backlog included */
+	uint32_t outstanding;		/* posted, not completed */
+	uint8_t *busy;			/* per slot: in the ring, not completed */
 	struct wren_srq_dbrec *dbrec;
 	uint32_t srqn;
 };
@@ -230,6 +240,7 @@ int wren_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,
 		   struct ibv_send_wr **bad_wr);
 int wren_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 		   struct ibv_recv_wr **bad_wr);
+uint64_t wren_srq_complete(struct wren_srq *srq, uint16_t wqe_idx);
 int wren_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad_wr);
 void wren_qp_fill_wr_ops(struct wren_qp *qp,

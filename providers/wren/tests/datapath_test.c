@@ -328,6 +328,9 @@ static void test_srq(void)
 	srq.busy = calloc(4, 1);
 	srq.wq.ring = zalloc_pages(4096);
 	srq.dbrec = zalloc_pages(4096);
+	srq.backlog = srq.wq;
+	srq.backlog.wrid = calloc(4, sizeof(uint64_t));
+	srq.backlog.ring = zalloc_pages(4096);
 	pthread_spin_init(&srq.wq.lock, PTHREAD_PROCESS_PRIVATE);
 
 	for (i = 0; i < 5; i++) {
@@ -343,16 +346,24 @@ static void test_srq(void)
 						    .wqe_idx = htole16(1) }) == 401,
 	   "an SRQ completion out of order finds its wr_id");
 	wr.wr_id = 404;
-	ok(wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == ENOMEM,
-	   "slot 0 still busy: the SRQ refuses a new receive");
-	ok(wren_cqe_wr_id(&sqp, &(struct wren_cqe){ .opcode = WREN_CQE_OP_RECV,
-						    .wqe_idx = htole16(0) }) == 400,
-	   "slot 0 completes");
 	ok(wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == 0 &&
-	   wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == 0 &&
-	   wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == ENOMEM,
-	   "slots 0 and 1 take new receives, slot 2 is still busy");
+	   le32toh(srq.dbrec->pi) == 4,
+	   "slot 0 still busy: a new receive waits in the backlog, the NIC is not told");
+	ok(wren_cqe_wr_id(&sqp, &(struct wren_cqe){ .opcode = WREN_CQE_OP_RECV,
+						    .wqe_idx = htole16(0) }) == 400 &&
+	   le32toh(srq.dbrec->pi) == 5 && srq.wq.wrid[0] == 404 &&
+	   le16toh(((struct wren_rqe *)srq.wq.ring)->wqe_idx) == 4,
+	   "slot 0 completes: the backlogged receive moves in as WQE 4");
+	wr.wr_id = 405;
+	ok(wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == 0 &&
+	   le32toh(srq.dbrec->pi) == 6,
+	   "slot 1 is free: the next receive goes straight to the NIC");
+	ok(wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == ENOMEM &&
+	   bad == &wr,
+	   "4 receives outstanding: ENOMEM");
 	pthread_spin_destroy(&srq.wq.lock);
+	free(srq.backlog.ring);
+	free(srq.backlog.wrid);
 	free(srq.wq.ring);
 	free(srq.dbrec);
 	free(srq.busy);
@@ -474,17 +485,20 @@ static void test_srq_clean(void)
 {
 	struct wren_srq srq = {};
 	uint8_t busy[4] = { 1, 1, 1, 0 };
+	uint64_t wrid[4] = {};
 	struct ibv_wc wc;
 
 	srq.wq.entries = 4;
+	srq.wq.wrid = wrid;
 	srq.busy = busy;
+	srq.outstanding = 3;
 	pthread_spin_init(&srq.wq.lock, PTHREAD_PROCESS_PRIVATE);
 	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_WR_FLUSH_ERR, 1, 0, 0, 0);
 	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 6, 0, 64, 0);
 	dev_cqe(WREN_WQE_SEND, WREN_CQE_SUCCESS, 0, 0, 0, 0);
 	wren_cq_clean(&cq, qp.qpn, &srq);
 	ok(wren_poll_cq(&cq.verbs_cq.cq, 1, &wc) == 0 &&
-	   !busy[1] && !busy[2] && busy[0],
+	   !busy[1] && !busy[2] && busy[0] && srq.outstanding == 1,
 	   "a destroyed QP's SRQ receive completions free their slots, its send completion none");
 	pthread_spin_destroy(&srq.wq.lock);
 }
