@@ -44,29 +44,11 @@ static void wren_cq_update_ci(struct wren_cq *cq)
 	cq->dbrec->ci = htole32(cq->ci);
 }
 
+/* The contract uses the ib_wc_status values themselves. */
 static enum ibv_wc_status wren_wc_status(uint8_t status)
 {
-	switch (status) {
-	case WREN_CQE_SUCCESS:
-	case WREN_CQE_LOC_LEN_ERR:
-	case WREN_CQE_LOC_QP_OP_ERR:
-	case WREN_CQE_LOC_PROT_ERR:
-	case WREN_CQE_WR_FLUSH_ERR:
-	case WREN_CQE_BAD_RESP_ERR:
-	case WREN_CQE_LOC_ACCESS_ERR:
-	case WREN_CQE_REM_INV_REQ_ERR:
-	case WREN_CQE_REM_ACCESS_ERR:
-	case WREN_CQE_REM_OP_ERR:
-	case WREN_CQE_RETRY_EXC_ERR:
-	case WREN_CQE_RNR_RETRY_EXC_ERR:
-	case WREN_CQE_REM_ABORT_ERR:
-	case WREN_CQE_FATAL_ERR:
-	case WREN_CQE_GENERAL_ERR:
-		/* The contract uses the ib_wc_status values themselves. */
-		return (enum ibv_wc_status)status;
-	default:
-		return IBV_WC_GENERAL_ERR;
-	}
+	return wren_cqe_status_known(status) ? (enum ibv_wc_status)status :
+					       IBV_WC_GENERAL_ERR;
 }
 
 static enum ibv_wc_opcode wren_wc_opcode(uint8_t opcode)

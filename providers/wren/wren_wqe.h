@@ -230,22 +230,6 @@ static inline void wren_rqe_set(struct wren_rqe *r, uint8_t ds_count,
 /* --------------------------------------------------------------- CQEs */
 
 /*
- * The entry at consumer index @ci of a ring of 2^@log_size entries belongs
- * to software when its phase bit equals the pass software expects: 1 on
- * the first pass, flipping at every wrap.
- */
-static inline bool wren_cqe_owned(uint8_t owner, uint32_t ci,
-				  unsigned int log_size)
-{
-	return (owner & 1) == (((ci >> log_size) & 1) ^ 1);
-}
-
-static inline bool wren_cqe_is_recv(uint8_t opcode)
-{
-	return opcode == WREN_CQE_OP_RECV || opcode == WREN_CQE_OP_RECV_RDMA_IMM;
-}
-
-/*
  * A CQE names its WQE by the low 16 bits of its index; recover the full
  * free-running index from the oldest outstanding one (@tail).  Rings hold
  * at most 2^15 entries, so the distance always fits 16 bits.

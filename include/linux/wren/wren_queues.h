@@ -100,9 +100,53 @@ enum wren_cqe_status {
 	WREN_CQE_GENERAL_ERR		= 21,
 };
 
+/*
+ * Whether a status is one of the above: anything else from a confused
+ * device is reported as a general error.
+ */
+static inline int wren_cqe_status_known(__u8 status)
+{
+	switch (status) {
+	case WREN_CQE_SUCCESS:
+	case WREN_CQE_LOC_LEN_ERR:
+	case WREN_CQE_LOC_QP_OP_ERR:
+	case WREN_CQE_LOC_PROT_ERR:
+	case WREN_CQE_WR_FLUSH_ERR:
+	case WREN_CQE_BAD_RESP_ERR:
+	case WREN_CQE_LOC_ACCESS_ERR:
+	case WREN_CQE_REM_INV_REQ_ERR:
+	case WREN_CQE_REM_ACCESS_ERR:
+	case WREN_CQE_REM_OP_ERR:
+	case WREN_CQE_RETRY_EXC_ERR:
+	case WREN_CQE_RNR_RETRY_EXC_ERR:
+	case WREN_CQE_REM_ABORT_ERR:
+	case WREN_CQE_FATAL_ERR:
+	case WREN_CQE_GENERAL_ERR:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* Requester completions carry the WQE opcode; responder ones these. */
 #define WREN_CQE_OP_RECV		0x80
 #define WREN_CQE_OP_RECV_RDMA_IMM	0x81
+
+/*
+ * The entry at consumer index @ci of a ring of 2^@log_size entries belongs
+ * to software when its phase bit equals the pass software expects: 1 on
+ * the first pass, flipping at every wrap.
+ */
+static inline int wren_cqe_owned(__u8 owner, __u32 ci, unsigned int log_size)
+{
+	return (owner & 1) == (((ci >> log_size) & 1) ^ 1);
+}
+
+/* A receive completion (of an RQ or SRQ WQE), not a send queue one. */
+static inline int wren_cqe_is_recv(__u8 opcode)
+{
+	return opcode == WREN_CQE_OP_RECV || opcode == WREN_CQE_OP_RECV_RDMA_IMM;
+}
 
 #define WREN_CQE_F_IMM			0x0001
 #define WREN_CQE_F_INV			0x0002

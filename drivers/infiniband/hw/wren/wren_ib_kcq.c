@@ -86,9 +86,8 @@ static struct wren_cqe *wren_ib_kcqe(struct wren_ib_cq *cq, u32 index)
 
 static bool wren_ib_kcqe_owned(struct wren_ib_cq *cq, u32 index)
 {
-	u8 owner = READ_ONCE(wren_ib_kcqe(cq, index)->owner);
-
-	return (owner & 1) == (((index >> cq->log_size) & 1) ^ 1);
+	return wren_cqe_owned(READ_ONCE(wren_ib_kcqe(cq, index)->owner), index,
+			      cq->log_size);
 }
 
 /* The next written CQE, copied out, or false when there is none. */
@@ -102,11 +101,6 @@ static bool wren_ib_kcq_next(struct wren_ib_cq *cq, struct wren_cqe *out)
 	memcpy(out, wren_ib_kcqe(cq, cq->ci), sizeof(*out));
 	cq->ci++;
 	return true;
-}
-
-static bool wren_ib_cqe_is_recv(u8 opcode)
-{
-	return opcode == WREN_CQE_OP_RECV || opcode == WREN_CQE_OP_RECV_RDMA_IMM;
 }
 
 /*
@@ -131,7 +125,7 @@ void wren_ib_kcq_clean(struct wren_ib_cq *cq, struct wren_ib_qp *qp)
 		dma_rmb();
 		if ((le32_to_cpu(cqe->qpn) & WREN_DB_QUEUE_MASK) != qp->qpn)
 			continue;
-		if (srq && wren_ib_cqe_is_recv(cqe->opcode))
+		if (srq && wren_cqe_is_recv(cqe->opcode))
 			wren_ib_ksrq_complete(srq, le16_to_cpu(cqe->wqe_idx));
 		cqe->qpn = 0;
 	}
@@ -163,29 +157,11 @@ static enum ib_wc_opcode wren_ib_wc_opcode(u8 opcode)
 	}
 }
 
+/* The contract uses the ib_wc_status values themselves. */
 static enum ib_wc_status wren_ib_wc_status(u8 status)
 {
-	switch (status) {
-	case WREN_CQE_SUCCESS:
-	case WREN_CQE_LOC_LEN_ERR:
-	case WREN_CQE_LOC_QP_OP_ERR:
-	case WREN_CQE_LOC_PROT_ERR:
-	case WREN_CQE_WR_FLUSH_ERR:
-	case WREN_CQE_BAD_RESP_ERR:
-	case WREN_CQE_LOC_ACCESS_ERR:
-	case WREN_CQE_REM_INV_REQ_ERR:
-	case WREN_CQE_REM_ACCESS_ERR:
-	case WREN_CQE_REM_OP_ERR:
-	case WREN_CQE_RETRY_EXC_ERR:
-	case WREN_CQE_RNR_RETRY_EXC_ERR:
-	case WREN_CQE_REM_ABORT_ERR:
-	case WREN_CQE_FATAL_ERR:
-	case WREN_CQE_GENERAL_ERR:
-		/* The contract uses the ib_wc_status values themselves. */
-		return (enum ib_wc_status)status;
-	default:
-		return IB_WC_GENERAL_ERR;
-	}
+	return wren_cqe_status_known(status) ? (enum ib_wc_status)status :
+					       IB_WC_GENERAL_ERR;
 }
 
 /* The wr_id of the WQE a CQE completes; retires it and earlier ones. */
@@ -223,7 +199,7 @@ static void wren_ib_fill_ud_wc(const struct wren_cqe *cqe, struct ib_wc *wc)
 static void wren_ib_fill_wc(struct wren_ib_qp *qp, const struct wren_cqe *cqe,
 			    struct ib_wc *wc)
 {
-	bool recv = wren_ib_cqe_is_recv(cqe->opcode);
+	bool recv = wren_cqe_is_recv(cqe->opcode);
 	u16 idx16 = le16_to_cpu(cqe->wqe_idx);
 	u16 f;
 
