@@ -68,15 +68,28 @@ client_retry() {
 	done
 }
 
+# cm_run SERVER_CMD... -- CLIENT_CMD...: guest 0 serves, guest 1 connects
+# (retrying until the server listens); out and rc are this guest's.
+cm_run() {
+	local server=()
+
+	while [ "$1" != -- ]; do
+		server+=("$1")
+		shift
+	done
+	shift
+	if [ "$me" = 0 ]; then
+		out=$(timeout 180 "${server[@]}" 2>&1)
+		rc=$?
+	else
+		client_retry "$@"
+	fi
+}
+
 # rping: -V makes both sides compare every ping buffer with the pattern.
-if [ "$me" = 0 ]; then
-	out=$(timeout 180 rping -s -a "$WREN_IP" -v -V -C "$rping_count" 2>&1)
-	rc=$?
-	n=$(grep -c "server ping data: rdma-ping-" <<<"$out")
-else
-	client_retry rping -c -a "$WREN_PEER_IP" -v -V -C "$rping_count"
-	n=$(grep -c "^ping data: rdma-ping-" <<<"$out")
-fi
+cm_run rping -s -a "$WREN_IP" -v -V -C "$rping_count" -- \
+	rping -c -a "$WREN_PEER_IP" -v -V -C "$rping_count"
+n=$(grep -cE "^(server )?ping data: rdma-ping-" <<<"$out")
 diag "$(tail -n 5 <<<"$out")"
 if [ "$rc" = 0 ] && [ "$n" = "$rping_count" ]; then
 	ok "rping: $rping_count pings validated"
@@ -86,48 +99,28 @@ fi
 barrier rping 300
 
 # ucmatose: RC connections through the CM, messages sent both ways.
-if [ "$me" = 0 ]; then
-	out=$(timeout 180 ucmatose -b "$WREN_IP" 2>&1)
-	rc=$?
-else
-	client_retry ucmatose -s "$WREN_PEER_IP"
-fi
+cm_run ucmatose -b "$WREN_IP" -- ucmatose -s "$WREN_PEER_IP"
 diag "$(tail -n 5 <<<"$out")"
 check "ucmatose: RC connection, data both ways (exit $rc)" test "$rc" = 0
 barrier ucmatose 300
 
 # rdma_server/rdma_client: librdmacm's endpoint API (rdma_create_ep,
 # rdma_get_request, rdma_post_send/recv) with inline sends.
-if [ "$me" = 0 ]; then
-	out=$(timeout 180 rdma_server -s "$WREN_IP" -p 7471 2>&1)
-	rc=$?
-else
-	client_retry rdma_client -s "$WREN_PEER_IP" -p 7471
-fi
+cm_run rdma_server -s "$WREN_IP" -p 7471 -- rdma_client -s "$WREN_PEER_IP" -p 7471
 diag "$(tail -n 3 <<<"$out")"
 check "rdma_server/rdma_client: endpoint API, a message each way (exit $rc)" \
 	test "$rc/${out##*end }" = 0/0
 barrier rdma_server 300
 
 # udaddy: UD QPs whose address the CM resolves with SIDR over QP1.
-if [ "$me" = 0 ]; then
-	out=$(timeout 180 udaddy -b "$WREN_IP" 2>&1)
-	rc=$?
-else
-	client_retry udaddy -s "$WREN_PEER_IP"
-fi
+cm_run udaddy -b "$WREN_IP" -- udaddy -s "$WREN_PEER_IP"
 diag "$(tail -n 5 <<<"$out")"
 check "udaddy: UD through CM SIDR, data both ways (exit $rc)" test "$rc" = 0
 barrier udaddy 300
 
 # perftest with -R: the connection through rdma_cm instead of a socket.
 bw_args=(ib_write_bw -R -d "$RDMA_WREN_DEV" -p 18650 -s 65536 -n 200)
-if [ "$me" = 0 ]; then
-	out=$(timeout 180 "${bw_args[@]}" 2>&1)
-	rc=$?
-else
-	client_retry "${bw_args[@]}" "$WREN_PEER_IP"
-fi
+cm_run "${bw_args[@]}" -- "${bw_args[@]}" "$WREN_PEER_IP"
 # All of it when it failed (one unexplained failure in about ten runs).
 if [ "$rc" = 0 ]; then diag "$(tail -n 4 <<<"$out")"; else diag "$out"; fi
 check "ib_write_bw -R: connected through rdma_cm, 200 x 64 KiB (exit $rc)" test "$rc" = 0
