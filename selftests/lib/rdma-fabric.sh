@@ -34,17 +34,9 @@ rdma_fabric_rxe_up() {
 	ip link set "$RDMA_IF" up
 	wait_for 30 grep -qx 1 "/sys/class/net/$RDMA_IF/carrier" ||
 		rdma_setup_fail "no carrier on $RDMA_IF" || return 1
-	modprobe ib_uverbs || rdma_setup_fail "modprobe ib_uverbs failed" || return 1
-	modprobe rdma_rxe || rdma_setup_fail "modprobe rdma_rxe failed" || return 1
-	RDMA_DEV=rxe0
-	if [ ! -e /sys/class/infiniband/rxe0 ]; then
-		rdma link add rxe0 type rxe netdev "$RDMA_IF" ||
-			rdma_setup_fail "rdma link add rxe0 netdev $RDMA_IF failed" || return 1
-	fi
-	rdma_port_active rxe0 || rdma_setup_fail "rxe0 port 1 not ACTIVE" || return 1
-	wait_for 10 rdma_gid_index rxe0 "$WREN_IP" >/dev/null
-	RDMA_GID=$(rdma_gid_index rxe0 "$WREN_IP") ||
-		rdma_setup_fail "rxe0 has no RoCE v2 GID for $WREN_IP" || return 1
+	rdma_rxe_on "$RDMA_IF" "$WREN_IP" || return 1
+	RDMA_DEV=$RDMA_RXE_DEV
+	RDMA_GID=$RDMA_RXE_GID
 }
 
 rdma_fabric_up() {

@@ -92,15 +92,21 @@ rdma_rxe_up() {
 	done < <(ip -o -4 addr show)
 	[ -n "$RDMA_RXE_IF" ] ||
 		rdma_setup_fail "no interface holds $WREN_VIRTIO_IP" || return 1
+	rdma_rxe_on "$RDMA_RXE_IF" "$WREN_VIRTIO_IP"
+}
+
+# rdma_rxe_on IF IP: rxe0 on netdev IF, active, with a RoCE v2 GID for
+# IP; sets RDMA_RXE_DEV and RDMA_RXE_GID.
+rdma_rxe_on() {
 	modprobe ib_uverbs || rdma_setup_fail "modprobe ib_uverbs failed" || return 1
 	modprobe rdma_rxe || rdma_setup_fail "modprobe rdma_rxe failed" || return 1
 	RDMA_RXE_DEV=rxe0
 	if [ ! -e /sys/class/infiniband/rxe0 ]; then
-		rdma link add rxe0 type rxe netdev "$RDMA_RXE_IF" ||
-			rdma_setup_fail "rdma link add rxe0 netdev $RDMA_RXE_IF failed" || return 1
+		rdma link add rxe0 type rxe netdev "$1" ||
+			rdma_setup_fail "rdma link add rxe0 netdev $1 failed" || return 1
 	fi
 	rdma_port_active rxe0 || rdma_setup_fail "rxe0 port 1 not ACTIVE" || return 1
-	wait_for 10 rdma_gid_index rxe0 "$WREN_VIRTIO_IP" >/dev/null
-	RDMA_RXE_GID=$(rdma_gid_index rxe0 "$WREN_VIRTIO_IP") ||
-		rdma_setup_fail "rxe0 has no RoCE v2 GID for $WREN_VIRTIO_IP" || return 1
+	wait_for 10 rdma_gid_index rxe0 "$2" >/dev/null
+	RDMA_RXE_GID=$(rdma_gid_index rxe0 "$2") ||
+		rdma_setup_fail "rxe0 has no RoCE v2 GID for $2" || return 1
 }
