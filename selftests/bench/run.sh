@@ -67,12 +67,13 @@ rc=$?
 run=$out/failure-build/bench/vmtest-$kver-bench_guest-fail.sh
 diag "$(cat "$out/failure.log")"
 check "vmrun/vmtest exit non-zero when a guest's script fails" test $rc != 0
-check "the failing script's status (3) came back" test "$(cat "$run/guest0.rc" 2>/dev/null)" = 3
-check "vmrun reports the failure" grep -q 'guest0 script FAILED with exit status 3' "$out/failure.log"
+check "kselftest's runner reports the failing script's status (3)" \
+	grep -q '^not ok 1 selftests: bench: guest-fail.sh # exit=3' "$run/guest0.out"
+check "vmrun reports the failure" grep -q 'guest0 script FAILED with exit status' "$out/failure.log"
 check "a hanging guest is killed at TIMEOUT and reported" grep -q 'guest1 TIMED OUT' "$out/failure.log"
 tap0=$out/failure-check/guest-$kver-bench_guest-fail.sh-g0.tap
 tap1=$out/failure-check/guest-$kver-bench_guest-fail.sh-g1.tap
-check "vmtest keeps the guest's own result, prefixed" grep -qx "ok 1 - g0/$kver: before failing" "$tap0"
+check "vmtest keeps the guest's own result, prefixed" grep -qx "ok 1 - g0/$kver: guest-fail: before failing" "$tap0"
 check "vmtest files a failing exit status as not ok" grep -q "^not ok .*exited with status 3" "$tap0"
 check "vmtest files an unmet plan as not ok" grep -q "^not ok .*planned 3 results" "$tap0"
 check "vmtest files a hang as not ok" grep -q "^not ok .*did not finish: timeout" "$tap1"
