@@ -20,27 +20,8 @@ kver=${KVER:-6.1}
 # guest_tap RUN_DIR GUEST LABEL: re-emit the guest's TAP results as our
 # own, prefixed so they read as coming from that guest and run.
 guest_tap() {
-	local file=$1/guest$2.out tag="g$2/$3" line status desc n=0
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "* | "not ok "*)
-			status=${line%%ok *}ok
-			desc=${line#*ok }
-			desc=${desc#* }
-			desc=${desc#- }
-			n=$((n + 1))
-			if [ "$status" = ok ]; then
-				case "$desc" in
-				*"# SKIP"*) skip "$tag: ${desc%% # SKIP*}" "${desc#*# SKIP }" ;;
-				*) ok "$tag: $desc" ;;
-				esac
-			else
-				not_ok "$tag: $desc"
-			fi
-			;;
-		esac
-	done <"$file"
-	[ "$n" -gt 0 ] || not_ok "$tag: guest produced TAP results"
+	tap_relay "g$2/$3: " "$1/guest$2.out" 2>/dev/null
+	[ "$TAP_RELAY_COUNT" -gt 0 ] || not_ok "g$2/$3: guest produced TAP results"
 }
 
 # 1. Two guests run the basic checks and ping each other.

@@ -5,9 +5,9 @@
  * scripts/kselftest-tree.sh; build with -I$(BUILD)/kselftest-src).
  *
  *   tap_plan(n)                 "1..n" up front (ksft_set_plan)
- *   tap_ok(cond, fmt, ...)      "ok N desc" / "not ok N desc"; returns cond
+ *   tap_ok(cond, fmt, ...)      "ok N - desc" / "not ok N - desc"; returns cond
  *   tap_vok(cond, fmt, ap)      the same with a va_list
- *   tap_skipped(reason, fmt, ...)  "ok N # SKIP desc: reason"
+ *   tap_skipped(reason, fmt, ...)  "ok N - desc # SKIP reason"
  *   tap_diag(fmt, ...)          "# ..." (a newline is added)
  *   tap_done()                  the plan if none was set (ksft_set_plan), the
  *                               kselftest totals; returns the exit status
@@ -60,10 +60,11 @@ bool tap_vok(bool cond, const char *fmt, va_list ap)
 
 	tap_header();
 	vsnprintf(desc, sizeof(desc), fmt, ap);
+	/* "ok N - desc": the " - " the shell consumers of older output expect. */
 	if (cond)
-		ksft_test_result_pass("%s\n", desc);
+		ksft_test_result_pass("- %s\n", desc);
 	else
-		ksft_test_result_fail("%s\n", desc);
+		ksft_test_result_fail("- %s\n", desc);
 	fflush(stdout);
 	return cond;
 }
@@ -87,7 +88,9 @@ void tap_skipped(const char *reason, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(desc, sizeof(desc), fmt, ap);
 	va_end(ap);
-	ksft_test_result_skip("%s: %s\n", desc, reason);
+	/* kselftest.h's own skip puts the directive before the description. */
+	ksft_inc_xskip_cnt();
+	printf("ok %u - %s # SKIP %s\n", ksft_test_num(), desc, reason);
 	fflush(stdout);
 }
 

@@ -143,16 +143,7 @@ else
 		>"$res/initiator.out" 2>"$res/initiator.err"
 	rc=$?
 	n0=$TAP_COUNT
-	while IFS= read -r line; do
-		case $line in
-		"ok "*"# SKIP "*)
-			desc=${line#ok * - }
-			skip "${desc% # SKIP *}" "${desc##* # SKIP }" ;;
-		"ok "*) ok "${line#ok * - }" ;;
-		"not ok "*) not_ok "${line#not ok * - }" ;;
-		"#"*) diag "${line#\# }" ;;
-		esac
-	done <"$res/initiator.out"
+	tap_relay "" "$res/initiator.out"
 	while [ $((TAP_COUNT - n0)) -lt "$ncases" ]; do
 		not_ok "verbs case $((TAP_COUNT - n0 + 1)) did not run (initiator exit $rc)"
 	done
