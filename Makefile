@@ -27,6 +27,7 @@ help:
 	@echo "make demo     build everything, boot two emulated servers, run work between them"
 	@echo "make check    every test; ends with 'N passed, N failed'"
 	@echo "make deps     install build/test dependencies with apt-get"
+	@echo "make check-plan  what make check runs: layers, guest pairs, guest matrix (selftests/plan)"
 
 deps:
 	$(TOP)/scripts/deps.sh

@@ -22,10 +22,10 @@ for l in $(plan_layers); do
 	echo "check-$l: guest pairs in order (make vmtest B=<boot>)"
 	for b in $boots; do
 		plan_boot "$b" >/dev/null
-		printf '  %s: KVER=%s %s\n' "$b" "$PLAN_KVER" "$PLAN_MAKEVARS"
-		[ -n "$PLAN_GUESTENV" ] && printf '      env: %s\n' "$PLAN_GUESTENV"
+		echo "  $b: KVER=$PLAN_KVER ${PLAN_MAKEVARS% }" | sed 's/ *$//'
+		[ -z "$PLAN_GUESTENV" ] || echo "      env: ${PLAN_GUESTENV% }"
 		for g in 0 1; do
-			printf '      g%s: %s\n' "$g" "$(plan_tests "$b" "$g" | tr '\n' ' ')"
+			echo "      g$g: $(plan_tests "$b" "$g" | tr '\n' ' ' | sed 's/ *$//')"
 		done
 	done
 done
@@ -34,13 +34,15 @@ echo "guest matrix (* both guests, gN guest N only, - not run):"
 awk '$1 == "boot" { b[++n] = $2 }
      $1 == "test" { t[++m] = $0 }
      END {
-	printf "  %-30s", "test"
-	for (i = 1; i <= n; i++) printf " %-8s", b[i]
-	printf "\n"
+	line = sprintf("  %-30s", "test")
+	for (i = 1; i <= n; i++) line = line sprintf(" %-8s", b[i])
+	sub(/ +$/, "", line)
+	print line
 	for (j = 1; j <= m; j++) {
 		k = split(t[j], f)
-		printf "  %-30s", f[2]
-		for (i = 1; i <= n; i++) printf " %-8s", f[i + 2]
-		printf "\n"
+		line = sprintf("  %-30s", f[2])
+		for (i = 1; i <= n; i++) line = line sprintf(" %-8s", f[i + 2])
+		sub(/ +$/, "", line)
+		print line
 	}
      }' "$PLAN"
