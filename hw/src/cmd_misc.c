@@ -10,6 +10,14 @@
 
 /* ------------------------------------------------------------- UAR, PD */
 
+/* Names the UAR of a queue's doorbells: UAR 0, the kernel's, always exists. */
+struct whw_uar *whw_lookup_uar(struct wrenhw *hw, uint32_t page)
+{
+	if (page == WREN_KERNEL_UAR)
+		return &hw->kernel_uar;
+	return whw_table_get(&hw->uars, page);
+}
+
 struct whw_err whw_cmd_alloc_uar(struct wrenhw *hw, struct whw_cmd *c)
 {
 	struct whw_uar *u = calloc(1, sizeof(*u));

@@ -147,3 +147,22 @@ void whw_db_write(struct wrenhw *hw, uint64_t off, uint64_t val,
 		break;
 	}
 }
+
+void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
+		     bool arm)
+{
+	if (eq->pi - ci > (1u << eq->log_size)) {
+		whw_db_error(hw, &eq->db_err_reported, eq->hdr.id,
+			     WREN_KERNEL_UAR, WREN_DB_EQ);
+		return;
+	}
+	eq->ci = ci;
+	if (eq->overrun_pending && !eq->broken &&
+	    eq->pi - ci < (1u << eq->log_size))
+		eq->overrun_pending = false;
+	if (arm && !eq->armed) {
+		eq->armed = true;
+		if (eq->pi != ci)
+			whw_eq_pending(hw, eq, eq->pi - ci);
+	}
+}

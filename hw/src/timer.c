@@ -60,3 +60,15 @@ void whw_timers_run(struct wrenhw *hw, uint64_t now)
 		t->fn(hw, t);
 	}
 }
+
+void whw_timer_rearm(struct wrenhw *hw)
+{
+	uint64_t deadline = UINT64_MAX;
+
+	if (hw->port.flapping)
+		deadline = hw->port.flap_until_ns;
+	if (whw_timers_next(hw) < deadline)
+		deadline = whw_timers_next(hw);
+	if (hw->ops->timer_mod)
+		hw->ops->timer_mod(hw->opaque, deadline);
+}

@@ -577,6 +577,10 @@ struct whw_err whw_cmd_query_cc(struct wrenhw *hw, struct whw_cmd *c);
 /* Variable-length input (WRITE_MTT): bytes the command defines. */
 uint32_t whw_write_mtt_in_size(const struct wren_aq_cmd *cmd);
 
+/* cmd_dispatch.c: the shared checks of @cmd, then its handler. */
+struct whw_err whw_cmd_run(struct wrenhw *hw, const struct wren_aq_cmd *cmd,
+			   struct whw_cmd *c);
+
 /* Looks up the object named by the inline handle of @c. */
 void *whw_cmd_handle_obj(const struct whw_cmd *c, const struct whw_table *t,
 			 struct whw_err *err);
@@ -587,6 +591,7 @@ void whw_log(struct wrenhw *hw, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 uint64_t whw_now(struct wrenhw *hw);
 void whw_irq(struct wrenhw *hw, unsigned int vector);
+uint32_t whw_heartbeat(struct wrenhw *hw);
 
 /* regs.c */
 uint32_t whw_reg_read(struct wrenhw *hw, uint64_t off);
