@@ -368,6 +368,7 @@ void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp);
 /* The QP goes to ERR: everything outstanding is flushed. */
 void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_flush(struct wrenhw *hw, struct whw_qp *qp);
+void whw_roce_flush_rwqe(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_send_cqe(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx,
 		       uint8_t opcode, uint8_t status, uint8_t vendor,
 		       uint32_t byte_len);
