@@ -7,7 +7,14 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_cmd.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_ring.h"
+#include "whw_services.h"
 
 #define OUT_MAX		1024u	/* largest output structure, with margin */
 

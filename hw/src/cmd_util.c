@@ -4,7 +4,10 @@
  * object an inline handle names.  A leaf below the cmd_*.c handlers, so
  * that they never call back into the dispatcher.
  */
-#include "wrenhw_int.h"
+#include "whw_cmd.h"
+#include "whw_err.h"
+#include "whw_le.h"
+#include "whw_table.h"
 
 bool whw_all_zero(const void *p, size_t len, size_t *first_nonzero)
 {

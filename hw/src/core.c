@@ -7,7 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_services.h"
+#include "whw_table.h"
+#include "whw_timer.h"
+#include "wrenhw.h"
+#include "wrenhw.h"
 
 static uint32_t pick(unsigned int v, uint32_t def, uint32_t ceil)
 {

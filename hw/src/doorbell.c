@@ -5,7 +5,12 @@
  * only answers doorbells rung through the page it was bound to; anything
  * else is ignored, counted, and reported once per queue.
  */
-#include "wrenhw_int.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_roce_api.h"
+#include "whw_table.h"
 
 void whw_db_error(struct wrenhw *hw, bool *reported, uint32_t queue,
 		  uint32_t page, uint32_t db_off)

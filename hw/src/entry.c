@@ -4,7 +4,14 @@
  * doorbell BARs, deferred work and the host timer.  They sit on top of the
  * engines and are called by nothing inside the model.
  */
-#include "wrenhw_int.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_roce_api.h"
+#include "whw_services.h"
+#include "whw_timer.h"
+#include "wrenhw.h"
+#include "wrenhw.h"
 
 void wrenhw_timer_expired(struct wrenhw *hw)
 {

@@ -12,7 +12,12 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_services.h"
 
 static void fill_eqe(struct wren_eqe *e, uint8_t type, uint8_t sub,
 		     uint32_t data, uint32_t data2, uint32_t pi,

@@ -5,7 +5,11 @@
  * for the EQ's MSI-X vector.  Below the event code, which calls in here
  * when EQEs become pending on an armed EQ.
  */
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_services.h"
+#include "whw_timer.h"
 
 static void eq_fire(struct wrenhw *hw, struct whw_eq *eq)
 {

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_eth.h"
 
 #define IPPROTO_TCP_	6
 #define IPPROTO_UDP_	17

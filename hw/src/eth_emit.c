@@ -6,7 +6,10 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_objects.h"
 
 static void wr16(uint8_t *p, uint16_t v)
 {

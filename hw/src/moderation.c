@@ -14,7 +14,11 @@
  * interrupt, counted in EQEs: eq_moderation.c, below the event code that
  * this file posts to.  Both kinds use the model's timer list.
  */
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_services.h"
+#include "whw_timer.h"
 
 static void cq_fire(struct wrenhw *hw, struct whw_cq *cq)
 {

@@ -26,6 +26,13 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_table.h"
 
 /* Vendor codes of a WQE the requester refuses (wren_cqe.vendor_err). */
 #define V_OPCODE	0x01

@@ -6,6 +6,8 @@
  * that the completer never calls into the requester.
  */
 #include "roce.h"
+#include "whw_device.h"
+#include "whw_objects.h"
 
 static bool is_rd_atomic(uint8_t op)
 {

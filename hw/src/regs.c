@@ -8,7 +8,13 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_events.h"
+#include "whw_ring.h"
+#include "whw_services.h"
 
 uint32_t whw_reg_read(struct wrenhw *hw, uint64_t off)
 {

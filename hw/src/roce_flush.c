@@ -7,6 +7,14 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_services.h"
+#include "whw_timer.h"
 
 /* The receive WQE of a message cut short completes flushed. */
 void whw_roce_flush_rwqe(struct wrenhw *hw, struct whw_qp *qp)

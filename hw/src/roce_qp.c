@@ -12,6 +12,13 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_roce_api.h"
+#include "whw_services.h"
+#include "whw_table.h"
+#include "whw_timer.h"
 
 /* A QP in ERR flushes receives posted since, every WHW_RQ_FLUSH_NS. */
 static void flush_timer_fn(struct wrenhw *hw, struct whw_timer *t)

@@ -13,6 +13,11 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_roce_api.h"
+#include "whw_table.h"
 
 #define RDMA_CAPS	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | WREN_CAP_RDMA_GSI)
 

@@ -10,6 +10,11 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_le.h"
+#include "whw_objects.h"
 
 /* rdma_get_udp_sport(): the flow label, or one made of the two QPNs. */
 uint16_t whw_roce_sport(const struct wren_av *av, uint32_t lqpn,

@@ -7,7 +7,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_services.h"
 
 void whw_log(struct wrenhw *hw, const char *fmt, ...)
 {

@@ -5,7 +5,8 @@
  * retransmission) embed a struct whw_timer and register it here; the list
  * is kept sorted so the host timer is always armed for the earliest one.
  */
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_timer.h"
 
 void whw_timer_del(struct wrenhw *hw, struct whw_timer *t)
 {
