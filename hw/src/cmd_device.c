@@ -5,7 +5,17 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_services.h"
+#include "whw_table.h"
+#include "whw_timer.h"
 
 struct whw_err whw_cmd_nop(struct wrenhw *hw, struct whw_cmd *c)
 {

@@ -7,7 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_roce_api.h"
+#include "whw_table.h"
 
 #define SYND_CQP(f)	WHW_SYND_IN(struct wren_create_qp_in, f)
 #define SYND_MQP(f)	WHW_SYND_IN(struct wren_modify_qp_in, f)

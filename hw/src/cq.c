@@ -6,7 +6,11 @@
  * doorbell record, and if it is really full the CQ goes into error with
  * WREN_EVENT_CQ_ERR / WREN_CQ_SYND_OVERRUN, as hardware does.
  */
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
 
 static void cq_error(struct wrenhw *hw, struct whw_cq *cq, uint8_t synd)
 {

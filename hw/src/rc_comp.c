@@ -16,6 +16,12 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_services.h"
+#include "whw_timer.h"
 
 #define V_BAD_RESP	0x10
 #define V_RESP_DMA	0x11

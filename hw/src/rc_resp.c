@@ -23,6 +23,12 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 
 #define V_RQE_DMA	0x30
 #define V_RESP_PROT	0x31

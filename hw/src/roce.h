@@ -5,13 +5,17 @@
  * engine state and the requester (rc_req.c), completer (rc_comp.c),
  * responder (rc_resp.c), receive queues (roce_rq.c), UD receive
  * (ud_recv.c), frame output (roce_tx.c), steering and dispatch
- * (roce_rx.c) and the QP life cycle: flush, CQEs, process loop
+ * (roce_rx.c), the send window (rc_sq.c), flush (roce_flush.c), CQEs
+ * and scheduling (roce_util.c) and the QP life cycle and process loop
  * (roce_qp.c).
  */
 #ifndef WRENHW_ROCE_H
 #define WRENHW_ROCE_H
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_objects.h"
+#include "whw_timer.h"
 
 #define WHW_ROCE_PORT		4791u
 #define WHW_ROCE_PKEY		0xffffu
@@ -368,6 +372,7 @@ void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp);
 /* The QP goes to ERR: everything outstanding is flushed. */
 void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_flush(struct wrenhw *hw, struct whw_qp *qp);
+void whw_roce_flush_rwqe(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_send_cqe(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx,
 		       uint8_t opcode, uint8_t status, uint8_t vendor,
 		       uint32_t byte_len);

@@ -9,6 +9,12 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
 
 /* Vendor codes of a malformed receive WQE (wren_cqe.vendor_err). */
 #define RQ_V_DMA	0x21
