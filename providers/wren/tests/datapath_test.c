@@ -12,6 +12,8 @@
  * TAP output.
  */
 #include "../wren.c"
+#include "../buf.c"
+#include "../qp_table.c"
 #include "../cq.c"
 #include "../post.c"
 #include "../qp.c"

@@ -7,11 +7,15 @@
  * contexts with a private doorbell page, PDs, CQs, RC and UD QPs, SRQs,
  * AHs, MRs, RoCEv2 GIDs, async events and counters.
  *
- * Kernel verbs serve in-kernel consumers: kernel PDs (the reserved lkey
- * as local_dma_lkey), CQs and RC/UD QPs with post_send, post_recv,
- * poll_cq and req_notify_cq, and the GSI QP with which ib_core's MAD
- * layer and the RDMA CM run over RoCEv2.  Kernel SRQs, fast registration
- * and memory windows are not implemented (-EOPNOTSUPP).
+ * Kernel verbs serve in-kernel consumers (the RDMA CM, nvme-rdma and
+ * nvmet-rdma, iSER, SRP, NFS/RDMA): kernel PDs (the reserved lkey as
+ * local_dma_lkey), CQs, RC/UD QPs and SRQs with post_send, post_recv,
+ * post_srq_recv, poll_cq and req_notify_cq, fast registration (alloc_mr,
+ * map_mr_sg, IB_WR_REG_MR) with local and remote invalidation, and the
+ * GSI QP with which ib_core's MAD layer and the RDMA CM run over RoCEv2.
+ * Memory windows, integrity MRs, XRC, UC, raw packet QPs, multicast, CQ
+ * and SRQ resize, ODP and device memory are not implemented (-EOPNOTSUPP;
+ * rdma.rst lists them).
  */
 #include <linux/auxiliary_bus.h>
 #include <linux/dma-mapping.h>

@@ -131,6 +131,21 @@ static inline void wren_wr_addr(struct wren_dev *wdev, u32 reg_lo, dma_addr_t ad
 	wren_wr(wdev, reg_lo + 4, upper_32_bits(addr));
 }
 
+/* True (and remembered) when reads return all-ones and the function is
+ * gone from the bus: surprise removal, or a device that fell off the link.
+ */
+static inline bool wren_check_gone(struct wren_dev *wdev)
+{
+	if (test_bit(WREN_FLAG_GONE, &wdev->flags))
+		return true;
+	if (wren_rd(wdev, WREN_REG_MAGIC) != U32_MAX)
+		return false;
+	if (pci_device_is_present(wdev->pdev))
+		return false;
+	set_bit(WREN_FLAG_GONE, &wdev->flags);
+	return true;
+}
+
 static inline bool wren_is_dead(struct wren_dev *wdev)
 {
 	return test_bit(WREN_FLAG_FATAL, &wdev->flags) ||
@@ -138,9 +153,15 @@ static inline bool wren_is_dead(struct wren_dev *wdev)
 	       test_bit(WREN_FLAG_GONE, &wdev->flags);
 }
 
-/* wren_main.c */
+/* wren_health.c */
 int wren_wait_status(struct wren_dev *wdev, u32 mask, u32 want, unsigned int timeout_ms);
-bool wren_check_gone(struct wren_dev *wdev);
+void wren_report_broken(struct wren_dev *wdev, const char *reason);
+void wren_declare_fatal(struct wren_dev *wdev, const char *reason);
+void wren_health_start(struct wren_dev *wdev);
+void wren_health_stop(struct wren_dev *wdev);
+
+/* wren_fatal.c */
+void wren_fatal_work(struct work_struct *work);
 
 /* wren_aq.c */
 int wren_aq_init(struct wren_dev *wdev);
@@ -157,11 +178,6 @@ int wren_aq_exec_in(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 int wren_aeq_init(struct wren_dev *wdev);
 void wren_aeq_process(struct wren_dev *wdev);
 void wren_aeq_free(struct wren_dev *wdev);
-void wren_fatal_work(struct work_struct *work);
-void wren_report_broken(struct wren_dev *wdev, const char *reason);
-void wren_declare_fatal(struct wren_dev *wdev, const char *reason);
-void wren_health_start(struct wren_dev *wdev);
-void wren_health_stop(struct wren_dev *wdev);
 
 /* wren_irq.c */
 int wren_irq_alloc_vectors(struct wren_dev *wdev);

@@ -71,18 +71,6 @@ static void wren_eq_arm(struct wren_channel *ch)
 	       ch->priv->wdev->db + WREN_DB_EQ);
 }
 
-/* Publish the CQ consumer index and ask for an event for the next entry;
- * the device raises one at once if entries are already waiting.
- */
-void wren_cq_arm(struct wren_channel *ch)
-{
-	/* Finish reading the entries before the device may reuse them. */
-	mb();
-	WRITE_ONCE(ch->dbrec->ci, cpu_to_le32(ch->cq_ci));
-	writeq(WREN_DB_VAL(ch->cqn, WREN_DB_CQ_ARM_NEXT, ch->cq_ci),
-	       ch->priv->wdev->db + WREN_DB_CQ);
-}
-
 /* One EQ per channel, one CQ per EQ: any event means "poll the channel". */
 static irqreturn_t wren_eth_irq(int irq, void *data)
 {

@@ -15,44 +15,6 @@
 
 #include "wren.h"
 
-/* True (and remembered) when reads return all-ones: the device is gone. */
-bool wren_check_gone(struct wren_dev *wdev)
-{
-	if (test_bit(WREN_FLAG_GONE, &wdev->flags))
-		return true;
-	if (wren_rd(wdev, WREN_REG_MAGIC) != U32_MAX)
-		return false;
-	if (pci_device_is_present(wdev->pdev))
-		return false;
-	set_bit(WREN_FLAG_GONE, &wdev->flags);
-	return true;
-}
-
-/* Wait until (STATUS & @mask) == @want.  Gives up early, with -EIO, when
- * the device declares a fatal error, and with -ENODEV when it is gone.
- */
-int wren_wait_status(struct wren_dev *wdev, u32 mask, u32 want,
-		     unsigned int timeout_ms)
-{
-	u32 val;
-	int err;
-
-	err = readl_poll_timeout(wdev->regs + WREN_REG_STATUS, val,
-				 (val & mask) == want || val == U32_MAX ||
-				 (val & WREN_STATUS_FATAL),
-				 1000, timeout_ms * USEC_PER_MSEC);
-	/* All-ones is no valid STATUS (FATAL and RESETTING at once). */
-	if (val == U32_MAX) {
-		wren_check_gone(wdev);
-		return -ENODEV;
-	}
-	if ((val & mask) == want)
-		return 0;
-	if (val & WREN_STATUS_FATAL)
-		return -EIO;
-	return err;
-}
-
 static int wren_reset(struct wren_dev *wdev)
 {
 	struct device *dev = &wdev->pdev->dev;
