@@ -162,6 +162,7 @@ void whw_state_reset(struct wrenhw *hw)
 	hw->mgmt_vector = 0;
 	hw->aq_error = 0;
 	hw->aq_stall_armed = false;
+	whw_aq_late_cancel(hw);
 	hw->aq_stalled = false;
 	hw->diag_fatal_pending = false;
 	hw->aeq_broken = false;

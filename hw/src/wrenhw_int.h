@@ -86,6 +86,7 @@
 #define WHW_ETH_LOG_SIZE_MAX	15u
 #define WHW_PORT_BUFFER_BYTES	(512u * 1024u)
 #define WHW_MAX_FLAP_MS		60000u
+#define WHW_MAX_LATE_MS		120000u	/* DIAG AQ_LATE delay */
 /* Ethernet engine bounds (hw/README.md). */
 #define WHW_ETH_HLEN		14u
 #define WHW_VLAN_HLEN		4u
@@ -451,6 +452,10 @@ struct wrenhw {
 	/* Admin engine. */
 	bool aq_stall_armed;	/* DIAG AQ_STALL: swallow the next command */
 	bool aq_stalled;	/* a command was swallowed: AQ stops */
+	uint32_t aq_late_ms;	/* DIAG AQ_LATE: delay the next command */
+	bool aq_late_pending;	/* aq_late_cmd waits for aq_late_timer */
+	struct wren_aq_cmd aq_late_cmd;
+	struct whw_timer aq_late_timer;
 	bool diag_fatal_pending;	/* DIAG FATAL: after its completion */
 	uint32_t drop_eqes;	/* DIAG DROP_EQE budget */
 	uint32_t last_db_err_queue;	/* rate limit for unknown queues */
@@ -601,6 +606,7 @@ void whw_timer_rearm(struct wrenhw *hw);
 void whw_aq_doorbell(struct wrenhw *hw, uint32_t pi);
 void whw_acq_doorbell(struct wrenhw *hw, uint32_t val);
 void whw_aq_process(struct wrenhw *hw);
+void whw_aq_late_cancel(struct wrenhw *hw);
 
 /* eq.c */
 void whw_aeq_post(struct wrenhw *hw, uint8_t type, uint8_t sub,
