@@ -15,6 +15,7 @@
 #include "whw_le.h"
 #include "whw_ring.h"
 #include "whw_services.h"
+#include "whw_timer.h"
 
 #define OUT_MAX		1024u	/* largest output structure, with margin */
 
@@ -51,7 +52,72 @@ static bool post_completion(struct wrenhw *hw, struct wren_acq_entry *e)
 static bool aq_can_run(const struct wrenhw *hw)
 {
 	return hw->aq.enabled && !(hw->status & WREN_STATUS_FATAL) &&
-	       !hw->aq_stalled;
+	       !hw->aq_stalled && !hw->aq_late_pending;
+}
+
+/* Run one fetched command and answer it; false when the device went fatal. */
+static bool exec_one(struct wrenhw *hw, const struct wren_aq_cmd *cmd)
+{
+	/* Handlers build their output structure in place. */
+	_Alignas(8) uint8_t out[OUT_MAX];
+	struct wren_acq_entry e;
+	struct whw_cmd c;
+	struct whw_err err;
+
+	memset(&c, 0, sizeof(c));
+	memset(out, 0, sizeof(out));
+	c.cmd = cmd;
+	c.out = out;
+	c.out_cap = sizeof(out);
+	err = whw_cmd_run(hw, cmd, &c);
+	memset(&e, 0, sizeof(e));
+	e.cmd_id = cmd->cmd_id;
+	e.status = err.status;
+	e.syndrome = whw_le32(err.synd);
+	if (!err.status) {
+		e.out_len = whw_le32(c.out_size);
+		e.result = whw_le64(c.result);
+		e.result2 = whw_le32(c.result2);
+	} else {
+		whw_log(hw, "wren: cmd op 0x%02x id %u: status %u synd 0x%x",
+			cmd->opcode, whw_le16(cmd->cmd_id), err.status,
+			err.synd);
+	}
+	if (!post_completion(hw, &e))
+		return false;
+	if (hw->diag_fatal_pending) {
+		hw->diag_fatal_pending = false;
+		whw_go_fatal(hw, WREN_FATAL_INJECTED, 0);
+	}
+	return true;
+}
+
+/*
+ * DIAG AQ_LATE: the held command runs now, long after it was fetched -
+ * its output DMA lands in whatever the driver left at out_addr - and the
+ * queue moves on behind it.
+ */
+static void aq_late_fn(struct wrenhw *hw, struct whw_timer *t)
+{
+	(void)t;
+	if (!hw->aq_late_pending)
+		return;
+	hw->aq_late_pending = false;
+	if (!hw->aq.enabled || (hw->status & WREN_STATUS_FATAL))
+		return;
+	whw_log(hw, "wren: late cmd_id %u runs now (injected)",
+		whw_le16(hw->aq_late_cmd.cmd_id));
+	if (exec_one(hw, &hw->aq_late_cmd))
+		whw_aq_process(hw);
+}
+
+/* Forget a held AQ_LATE command: reset, AQ disable or re-enable. */
+void whw_aq_late_cancel(struct wrenhw *hw)
+{
+	hw->aq_late_ms = 0;
+	hw->aq_late_pending = false;
+	hw->aq_late_timer.fn = aq_late_fn;
+	whw_timer_del(hw, &hw->aq_late_timer);
 }
 
 /* Commands per wrenhw_process() call, so the host's loop is never starved. */
@@ -69,12 +135,7 @@ void whw_aq_process(struct wrenhw *hw)
 		}
 		uint32_t slot = hw->aq.ci & ((1u << hw->aq.log_size) - 1);
 		uint64_t addr = hw->aq.base + (uint64_t)slot * WREN_AQ_CMD_SIZE;
-		/* Handlers build their output structure in place. */
-		_Alignas(8) uint8_t out[OUT_MAX];
 		struct wren_aq_cmd cmd;
-		struct wren_acq_entry e;
-		struct whw_cmd c;
-		struct whw_err err;
 
 		if (hw->ops->dma_read(hw->opaque, addr, &cmd, sizeof(cmd))) {
 			whw_go_fatal(hw, WREN_FATAL_AQ_DMA, (uint32_t)addr);
@@ -89,31 +150,20 @@ void whw_aq_process(struct wrenhw *hw)
 				whw_le16(cmd.cmd_id));
 			return;
 		}
-		memset(&c, 0, sizeof(c));
-		memset(out, 0, sizeof(out));
-		c.cmd = &cmd;
-		c.out = out;
-		c.out_cap = sizeof(out);
-		err = whw_cmd_run(hw, &cmd, &c);
-		memset(&e, 0, sizeof(e));
-		e.cmd_id = cmd.cmd_id;
-		e.status = err.status;
-		e.syndrome = whw_le32(err.synd);
-		if (!err.status) {
-			e.out_len = whw_le32(c.out_size);
-			e.result = whw_le64(c.result);
-			e.result2 = whw_le32(c.result2);
-		} else {
-			whw_log(hw, "wren: cmd op 0x%02x id %u: status %u synd 0x%x",
-				cmd.opcode, whw_le16(cmd.cmd_id), err.status,
-				err.synd);
-		}
-		if (!post_completion(hw, &e))
+		if (hw->aq_late_ms) {
+			/* DIAG AQ_LATE: hold it; commands behind it wait. */
+			hw->aq_late_cmd = cmd;
+			hw->aq_late_pending = true;
+			hw->aq_late_timer.fn = aq_late_fn;
+			whw_timer_add(hw, &hw->aq_late_timer, whw_now(hw) +
+				      (uint64_t)hw->aq_late_ms * 1000000u);
+			whw_log(hw, "wren: cmd_id %u held for %u ms (injected)",
+				whw_le16(cmd.cmd_id), hw->aq_late_ms);
+			hw->aq_late_ms = 0;
 			return;
-		if (hw->diag_fatal_pending) {
-			hw->diag_fatal_pending = false;
-			whw_go_fatal(hw, WREN_FATAL_INJECTED, 0);
 		}
+		if (!exec_one(hw, &cmd))
+			return;
 	}
 }
 

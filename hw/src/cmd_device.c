@@ -253,6 +253,12 @@ struct whw_err whw_cmd_diag_fault(struct wrenhw *hw, struct whw_cmd *c)
 				       SYND_DIAG(arg));
 		hw->aq_stall_armed = true;
 		return WHW_OK;
+	case WREN_DIAG_AQ_LATE:
+		if (!arg || arg > WHW_MAX_LATE_MS)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_DIAG(arg));
+		hw->aq_late_ms = arg;
+		return WHW_OK;
 	case WREN_DIAG_DROP_EQE:
 		if (!arg || arg > 65536)
 			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,

@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_control.h"
 #include "whw_device.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_services.h"
 #include "whw_table.h"
 #include "whw_timer.h"
-#include "wrenhw.h"
 #include "wrenhw.h"
 
 static uint32_t pick(unsigned int v, uint32_t def, uint32_t ceil)
@@ -144,6 +144,7 @@ void whw_state_reset(struct wrenhw *hw)
 	hw->mgmt_vector = 0;
 	hw->aq_error = 0;
 	hw->aq_stall_armed = false;
+	whw_aq_late_cancel(hw);
 	hw->aq_stalled = false;
 	hw->diag_fatal_pending = false;
 	hw->aeq_broken = false;

@@ -125,6 +125,7 @@ static uint8_t aq_enable(struct wrenhw *hw)
 	whw_ring_link(hw, &hw->acq.ring);
 	hw->aq_stalled = false;
 	hw->aq_stall_armed = false;
+	whw_aq_late_cancel(hw);
 	hw->control |= WREN_CONTROL_AQ_ENABLE;
 	hw->status |= WREN_STATUS_AQ_READY;
 	return WREN_AQ_STATUS_OK;
@@ -136,6 +137,7 @@ static void aq_disable(struct wrenhw *hw)
 	regq_disable(hw, &hw->acq);
 	hw->aq_stalled = false;
 	hw->aq_stall_armed = false;
+	whw_aq_late_cancel(hw);
 	hw->control &= ~WREN_CONTROL_AQ_ENABLE;
 	hw->status &= ~WREN_STATUS_AQ_READY;
 }

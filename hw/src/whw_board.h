@@ -75,6 +75,7 @@
 #define WHW_ETH_LOG_SIZE_MAX	15u
 #define WHW_PORT_BUFFER_BYTES	(512u * 1024u)
 #define WHW_MAX_FLAP_MS		60000u
+#define WHW_MAX_LATE_MS		120000u	/* DIAG AQ_LATE delay */
 /* Ethernet engine bounds (hw/README.md). */
 #define WHW_ETH_HLEN		14u
 #define WHW_VLAN_HLEN		4u

@@ -20,6 +20,7 @@ void whw_reg_write(struct wrenhw *hw, uint64_t off, uint32_t val);
 void whw_aq_doorbell(struct wrenhw *hw, uint32_t pi);
 void whw_acq_doorbell(struct wrenhw *hw, uint32_t val);
 void whw_aq_process(struct wrenhw *hw);
+void whw_aq_late_cancel(struct wrenhw *hw);
 
 /* doorbell.c */
 void whw_db_write(struct wrenhw *hw, uint64_t off, uint64_t val,

@@ -100,6 +100,10 @@ struct wrenhw {
 	/* Admin engine. */
 	bool aq_stall_armed;	/* DIAG AQ_STALL: swallow the next command */
 	bool aq_stalled;	/* a command was swallowed: AQ stops */
+	uint32_t aq_late_ms;	/* DIAG AQ_LATE: delay the next command */
+	bool aq_late_pending;	/* aq_late_cmd waits for aq_late_timer */
+	struct wren_aq_cmd aq_late_cmd;
+	struct whw_timer aq_late_timer;
 	bool diag_fatal_pending;	/* DIAG FATAL: after its completion */
 	uint32_t drop_eqes;	/* DIAG DROP_EQE budget */
 	uint32_t last_db_err_queue;	/* rate limit for unknown queues */

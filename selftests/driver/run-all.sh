@@ -13,7 +13,7 @@
 set -u
 
 dir=$(cd "$(dirname "$0")" && pwd)
-tests=${WREN_DRIVER_TESTS:-"wren-probe.sh g0:../rdma/wren-pyverbs.sh g0:wren-aq-timeout.sh g1:wren-load-loop.sh g1:wren-fatal.sh g1:wren-ib.sh ../rdma/wren-rdma.sh ../rdma/wren-cm.sh ../rdma/wren-nvmeof.sh wren-eth-fabric.sh wren-eth-udp.sh wren-eth.sh"}
+tests=${WREN_DRIVER_TESTS:-"wren-probe.sh g0:../rdma/wren-pyverbs.sh g0:wren-aq-timeout.sh g1:wren-aq-late.sh g1:wren-load-loop.sh g1:wren-fatal.sh g1:wren-ib.sh ../rdma/wren-rdma.sh ../rdma/wren-cm.sh ../rdma/wren-nvmeof.sh wren-eth-fabric.sh wren-eth-udp.sh wren-eth.sh"}
 # Data sizes for a shared boot under `make check`'s time budget (TCG
 # moves a few MiB/s): every check still runs, on less data than each test
 # uses when run alone (wren-eth.sh alone streams 256 MiB each way).

@@ -202,6 +202,7 @@ enum wren_diag_fault {
 	WREN_DIAG_AQ_STALL		= 2, /* never complete the next command */
 	WREN_DIAG_DROP_EQE		= 3, /* drop the next arg EQEs */
 	WREN_DIAG_LINK_FLAP		= 4, /* link down for arg ms */
+	WREN_DIAG_AQ_LATE		= 5, /* run the next command arg ms late */
 };
 
 struct wren_aq_diag_fault {

@@ -17,9 +17,7 @@ int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr
 {
 	struct wren_ib_dev *dev = to_wdev(cq->ibcq.device);
 	u32 max_cqe = le32_to_cpu(dev->attr->max_cqe);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_CQ };
 	struct wren_create_cq_in in = {};
-	struct wren_acq_entry comp = {};
 	unsigned int log_size, max_log;
 	size_t list_size;
 	dma_addr_t list_dma;
@@ -50,13 +48,12 @@ int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr
 	in.eqn = cpu_to_le32(wren_core_comp_eqn(dev->wadev, cq->eq_index));
 	in.uar = cpu_to_le32(WREN_KERNEL_UAR);
 	in.log_size = log_size;
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_cq(dev->cdev, &in, &cq->cqn);
 	if (err == -ETIMEDOUT)
 		return err;	/* the device may still use the ring */
 	wren_ib_buf_desc_free(dev, list, list_dma, list_size);
 	if (err)
 		goto err_ring;
-	cq->cqn = le64_to_cpu(comp.result);
 	cq->ibcq.cqe = BIT(log_size);
 
 	wren_ib_obj_ref_init(&cq->ref);
@@ -66,7 +63,7 @@ int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr
 	return 0;
 
 err_destroy:
-	if (wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_CQ, cq->cqn))
+	if (wren_cmd_destroy_cq(dev->cdev, cq->cqn))
 		return err;	/* leave the ring to the device */
 err_ring:
 	wren_ib_kring_free(dev, &cq->kring);

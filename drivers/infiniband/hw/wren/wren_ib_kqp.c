@@ -106,10 +106,8 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 		       u8 type)
 {
 	struct wren_ib_dev *dev = to_wdev(qp->ibqp.device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_QP };
 	struct wren_ib_srq *srq = attr->srq ? to_wsrq(attr->srq) : NULL;
 	struct wren_create_qp_in in = {};
-	struct wren_acq_entry comp = {};
 	size_t sq_bytes, rq_offset, list_size;
 	dma_addr_t list_dma;
 	void *list;
@@ -160,7 +158,7 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 	in.uar = cpu_to_le32(WREN_KERNEL_UAR);
 	in.rq_offset = cpu_to_le32(rq_offset);
 	in.dbrec_addr = cpu_to_le64(qp->kring.dbrec_dma);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_qp(dev->cdev, &in, &qp->qpn);
 	if (err == -ETIMEDOUT)
 		return err;	/* the device may still use the buffer */
 	wren_ib_buf_desc_free(dev, list, list_dma, list_size);
@@ -168,7 +166,6 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 		goto err_free;
 
 	qp->kernel = true;
-	qp->qpn = le64_to_cpu(comp.result);
 	qp->ibqp.qp_num = qp->qpn;
 	qp->sq_log_size = in.sq_log_size;
 	qp->rq_log_size = in.rq_log_size;
@@ -182,7 +179,7 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 	err = xa_insert_irq(&dev->qps, qp->qpn, qp, GFP_KERNEL);
 	if (err) {
 		mutex_destroy(&qp->lock);
-		if (wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn))
+		if (wren_cmd_destroy_qp(dev->cdev, qp->qpn))
 			return err;
 		goto err_free;
 	}

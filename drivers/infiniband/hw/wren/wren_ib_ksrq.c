@@ -74,9 +74,7 @@ static void *wren_ib_ksrq_wqe(struct wren_ib_srq *srq, void *base, u32 slot)
 int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr)
 {
 	struct wren_ib_dev *dev = to_wdev(srq->ibsrq.device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_SRQ };
 	struct wren_create_srq_in in = {};
-	struct wren_acq_entry comp = {};
 	size_t list_size;
 	dma_addr_t list_dma;
 	void *list;
@@ -113,7 +111,7 @@ int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr)
 	in.wqe_shift = srq->wqe_shift;
 	in.limit = cpu_to_le32(attr->attr.srq_limit);
 	in.dbrec_addr = cpu_to_le64(srq->kring.dbrec_dma);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_srq(dev->cdev, &in, &srq->srqn);
 	if (err == -ETIMEDOUT)
 		return err;	/* the device may still use the ring */
 	wren_ib_buf_desc_free(dev, list, list_dma, list_size);
@@ -121,11 +119,10 @@ int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr)
 		goto err_free;
 
 	srq->kernel = true;
-	srq->srqn = le64_to_cpu(comp.result);
 	wren_ib_obj_ref_init(&srq->ref);
 	err = xa_insert_irq(&dev->srqs, srq->srqn, srq, GFP_KERNEL);
 	if (err) {
-		if (wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_SRQ, srq->srqn))
+		if (wren_cmd_destroy_srq(dev->cdev, srq->srqn))
 			return err;	/* leave the ring to the device */
 		goto err_free;
 	}

@@ -114,9 +114,7 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	struct wren_ib_dev *dev = to_wdev(ibqp->device);
 	struct wren_ib_qp *qp = to_wqp(ibqp);
 	struct wren_ib_create_qp_resp resp = {};
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_QP };
 	struct wren_create_qp_in in = {};
-	struct wren_acq_entry comp = {};
 	struct wren_ib_ucontext *uctx;
 	struct wren_ib_create_qp req;
 	u64 sq_bytes, bytes;
@@ -184,13 +182,12 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	}
 	in.uar = cpu_to_le32(uctx->uar);
 	in.dbrec_addr = cpu_to_le64(qp->ring.dbrec_dma);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_qp(dev->cdev, &in, &qp->qpn);
 	if (err != -ETIMEDOUT)
 		wren_ib_buf_desc_free(dev, list, list_dma, list_size);
 	if (err)
 		goto err_ring;
 
-	qp->qpn = le64_to_cpu(comp.result);
 	ibqp->qp_num = qp->qpn;
 	qp->sq_wqe_shift = req.sq_wqe_shift;
 	qp->sq_log_size = req.sq_log_size;
@@ -215,7 +212,7 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 err_erase:
 	xa_erase_irq(&dev->qps, qp->qpn);
 err_destroy:
-	wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn);
+	wren_cmd_destroy_qp(dev->cdev, qp->qpn);
 	mutex_destroy(&qp->lock);
 err_ring:
 	wren_ib_uring_put(&qp->ring);
@@ -228,7 +225,7 @@ int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct wren_ib_qp *qp = to_wqp(ibqp);
 	int err;
 
-	err = wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn);
+	err = wren_cmd_destroy_qp(dev->cdev, qp->qpn);
 	if (err)
 		return err;
 	if (qp->kernel)

@@ -163,7 +163,6 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 {
 	struct wren_ib_dev *dev = to_wdev(ibqp->device);
 	struct wren_ib_qp *qp = to_wqp(ibqp);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_QP };
 	struct wren_modify_qp_in in = {};
 	enum ib_qp_state cur, new;
 	int err;
@@ -190,7 +189,7 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	err = wren_ib_fill_modify(dev, qp, attr, attr_mask, cur, new, &in);
 	if (err)
 		goto out;
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, NULL);
+	err = wren_cmd_modify_qp(dev->cdev, &in);
 	if (!err && new == IB_QPS_RESET && qp->kernel)
 		wren_ib_kqp_reset(qp);
 	if (!err)
@@ -218,13 +217,11 @@ int wren_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 {
 	struct wren_ib_dev *dev = to_wdev(ibqp->device);
 	struct wren_ib_qp *qp = to_wqp(ibqp);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_QP };
 	struct wren_query_qp_out out;
 	int err;
 
-	cmd.u.handle.handle = cpu_to_le32(qp->qpn);
 	mutex_lock(&qp->lock);
-	err = wren_ib_cmd(dev, &cmd, NULL, 0, &out, sizeof(out), NULL);
+	err = wren_cmd_query_qp(dev->cdev, qp->qpn, &out);
 	if (err)
 		goto out;
 	if (out.state > IB_QPS_ERR) {

@@ -13,46 +13,24 @@
 
 #include "wren_eth.h"
 
-/* Run a command whose input is @in; used for the port-wide settings. */
-static int wren_eth_cmd_in(struct wren_eth_priv *priv, u8 opcode,
-			   const void *in, size_t len)
+/* Port-wide settings fail loudly unless the device is already dead. */
+static int wren_eth_cmd_err(struct wren_eth_priv *priv, const char *what,
+			    int err)
 {
-	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = { .opcode = opcode };
-	int err;
-
-	err = wren_aq_exec_in(priv->wdev, &cmd, in, len, &comp);
 	if (err && !wren_is_dead(priv->wdev))
-		netdev_err(priv->netdev, "%s failed: %d (status %u, syndrome 0x%08x)\n",
-			   wren_core_opcode_name(opcode), err, comp.status,
-			   le32_to_cpu(comp.syndrome));
+		netdev_err(priv->netdev, "%s failed: %d\n", what, err);
 	return err;
 }
 
 int wren_eth_set_port(struct wren_eth_priv *priv, struct wren_set_port_in *in)
 {
-	return wren_eth_cmd_in(priv, WREN_AQ_OP_SET_PORT, in, sizeof(*in));
+	return wren_eth_cmd_err(priv, "SET_PORT",
+				wren_cmd_set_port(priv->wdev, in));
 }
 
 int wren_eth_query_port(struct wren_eth_priv *priv, struct wren_port_attr *out)
 {
-	struct device *dev = &priv->wdev->pdev->dev;
-	struct wren_aq_cmd cmd = {};
-	struct wren_port_attr *port;
-	dma_addr_t dma;
-	int err;
-
-	port = dma_alloc_coherent(dev, sizeof(*port), &dma, GFP_KERNEL);
-	if (!port)
-		return -ENOMEM;
-	cmd.opcode = WREN_AQ_OP_QUERY_PORT;
-	cmd.out_addr = cpu_to_le64(dma);
-	cmd.out_len = cpu_to_le32(sizeof(*port));
-	err = wren_aq_exec(priv->wdev, &cmd, NULL);
-	if (!err)
-		memcpy(out, port, sizeof(*out));
-	dma_free_coherent(dev, sizeof(*port), port, dma);
-	return err;
+	return wren_cmd_query_port(&priv->wdev->core, out);
 }
 
 /* RSS over the open RX queues, or off (before RX queues are destroyed). */
@@ -75,7 +53,7 @@ int wren_eth_set_rss(struct wren_eth_priv *priv, bool on)
 			in->table[i] = cpu_to_le32(priv->chans[priv->rss_table[i] %
 							       priv->num_chans].rxqn);
 	}
-	err = wren_eth_cmd_in(priv, WREN_AQ_OP_SET_RSS, in, sizeof(*in));
+	err = wren_eth_cmd_err(priv, "SET_RSS", wren_cmd_set_rss(priv->wdev, in));
 	kfree(in);
 	if (!err)
 		priv->rss_on = on;
@@ -286,7 +264,8 @@ static void wren_eth_rx_mode_work(struct work_struct *work)
 	netif_addr_unlock_bh(netdev);
 	in->flags = cpu_to_le32(flags);
 	in->num_macs = cpu_to_le32(n);
-	wren_eth_cmd_in(priv, WREN_AQ_OP_SET_RX_MODE, in, sizeof(*in));
+	wren_eth_cmd_err(priv, "SET_RX_MODE",
+			 wren_cmd_set_rx_mode(priv->wdev, in));
 	kfree(in);
 }
 
