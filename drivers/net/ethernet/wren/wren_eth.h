@@ -173,9 +173,13 @@ static inline void wren_cq_arm(struct wren_channel *ch)
 /* wren_netdev.c (probe, remove and port events: wren.h) */
 int wren_eth_reconfigure(struct wren_eth_priv *priv, unsigned int chans,
 			 unsigned int tx_size, unsigned int rx_size);
+
+/* wren_eth_port.c */
 int wren_eth_set_rss(struct wren_eth_priv *priv, bool on);
 int wren_eth_query_port(struct wren_eth_priv *priv, struct wren_port_attr *out);
 int wren_eth_set_port(struct wren_eth_priv *priv, struct wren_set_port_in *in);
+int wren_eth_set_rx_filter(struct wren_eth_priv *priv,
+			   const struct wren_set_rx_mode_in *in);
 
 /* wren_eth_queues.c */
 int wren_eth_open_channels(struct wren_eth_priv *priv);

@@ -3,8 +3,9 @@
  * The Wren netdev: created once the device is up (after the admin queue
  * and the event queue work), with as many queue pairs as there are CPUs,
  * completion vectors and device queues.  Port settings (MTU, MAC, filter,
- * RSS) go through admin commands, which sleep: ndo_set_rx_mode, called
- * under a spinlock, defers its command to a work item.
+ * RSS; wren_eth_port.c) go through admin commands, which sleep:
+ * ndo_set_rx_mode, called under a spinlock, defers its command to a work
+ * item.
  */
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
@@ -12,53 +13,6 @@
 #include <linux/rtnetlink.h>
 
 #include "wren_eth.h"
-
-/* Port-wide settings fail loudly unless the device is already dead. */
-static int wren_eth_cmd_err(struct wren_eth_priv *priv, const char *what,
-			    int err)
-{
-	if (err && !wren_is_dead(priv->wdev))
-		netdev_err(priv->netdev, "%s failed: %d\n", what, err);
-	return err;
-}
-
-int wren_eth_set_port(struct wren_eth_priv *priv, struct wren_set_port_in *in)
-{
-	return wren_eth_cmd_err(priv, "SET_PORT",
-				wren_cmd_set_port(priv->wdev, in));
-}
-
-int wren_eth_query_port(struct wren_eth_priv *priv, struct wren_port_attr *out)
-{
-	return wren_cmd_query_port(&priv->wdev->core, out);
-}
-
-/* RSS over the open RX queues, or off (before RX queues are destroyed). */
-int wren_eth_set_rss(struct wren_eth_priv *priv, bool on)
-{
-	struct wren_set_rss_in *in;
-	unsigned int i;
-	int err;
-
-	if (!(priv->wdev->core.caps & WREN_CAP_ETH_RSS))
-		return 0;
-	in = kzalloc(sizeof(*in), GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	if (on) {
-		memcpy(in->key, priv->rss_key, sizeof(in->key));
-		in->table_size = cpu_to_le16(WREN_RSS_TABLE_MAX);
-		in->hash_types = priv->rss_hash_types;
-		for (i = 0; i < WREN_RSS_TABLE_MAX; i++)
-			in->table[i] = cpu_to_le32(priv->chans[priv->rss_table[i] %
-							       priv->num_chans].rxqn);
-	}
-	err = wren_eth_cmd_err(priv, "SET_RSS", wren_cmd_set_rss(priv->wdev, in));
-	kfree(in);
-	if (!err)
-		priv->rss_on = on;
-	return err;
-}
 
 void wren_eth_port_event(struct wren_dev *wdev, u8 state, u32 speed)
 {
@@ -264,8 +218,7 @@ static void wren_eth_rx_mode_work(struct work_struct *work)
 	netif_addr_unlock_bh(netdev);
 	in->flags = cpu_to_le32(flags);
 	in->num_macs = cpu_to_le32(n);
-	wren_eth_cmd_err(priv, "SET_RX_MODE",
-			 wren_cmd_set_rx_mode(priv->wdev, in));
+	wren_eth_set_rx_filter(priv, in);
 	kfree(in);
 }
 
