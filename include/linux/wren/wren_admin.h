@@ -244,8 +244,6 @@ struct wren_acq_entry {
 	__u8 owner;			/* bit 0: phase, written last */
 };
 
-#define WREN_OWNER_PHASE		0x01
-
 /* ---------------------------------------------------------- device */
 
 struct wren_device_attr {

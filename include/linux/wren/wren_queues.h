@@ -18,6 +18,41 @@
 
 #include <linux/types.h>
 
+/* ------------------------------------------------------------ rings */
+
+/* Bit 0 of the owner byte of ACQ entries, EQEs and CQEs. */
+#define WREN_OWNER_PHASE		0x01
+
+/**
+ * wren_ring_phase() - owner bits of an entry of a device-written ring
+ * @index: free-running producer index of the entry
+ * @log_size: log2 of the ring's entries
+ *
+ * The phase is set on the first pass over the ring and flips on every
+ * wrap; software zeroes a ring before handing it over, so no slot looks
+ * written on the first pass.  The device writes this into the owner byte.
+ *
+ * Return: WREN_OWNER_PHASE or 0.
+ */
+static inline __u8 wren_ring_phase(__u32 index, unsigned int log_size)
+{
+	return ((index >> log_size) & 1) ? 0 : WREN_OWNER_PHASE;
+}
+
+/**
+ * wren_ring_owned() - whether the device has written the entry at @ci
+ * @owner: the entry's owner byte, read before the rest of the entry
+ * @ci: software's free-running consumer index
+ * @log_size: log2 of the ring's entries
+ *
+ * Return: non-zero when the entry belongs to software on the pass it is
+ * on; read the rest only after a dma_rmb() / udma_from_device_barrier().
+ */
+static inline int wren_ring_owned(__u8 owner, __u32 ci, unsigned int log_size)
+{
+	return (owner & WREN_OWNER_PHASE) == wren_ring_phase(ci, log_size);
+}
+
 /* ------------------------------------------------------------ events */
 
 #define WREN_EQE_SIZE			16
@@ -132,14 +167,17 @@ static inline int wren_cqe_status_known(__u8 status)
 #define WREN_CQE_OP_RECV		0x80
 #define WREN_CQE_OP_RECV_RDMA_IMM	0x81
 
-/*
- * The entry at consumer index @ci of a ring of 2^@log_size entries belongs
- * to software when its phase bit equals the pass software expects: 1 on
- * the first pass, flipping at every wrap.
+/**
+ * wren_cqe_owned() - wren_ring_owned() for a CQE
+ * @owner: the CQE's owner byte
+ * @ci: the CQ's consumer index
+ * @log_size: log2 of the CQ's entries
+ *
+ * Return: non-zero when the CQE at @ci belongs to software.
  */
 static inline int wren_cqe_owned(__u8 owner, __u32 ci, unsigned int log_size)
 {
-	return (owner & 1) == (((ci >> log_size) & 1) ^ 1);
+	return wren_ring_owned(owner, ci, log_size);
 }
 
 /* A receive completion (of an RQ or SRQ WQE), not a send queue one. */

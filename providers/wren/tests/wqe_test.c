@@ -170,6 +170,10 @@ static void test_cqe(void)
 	   "phase flips at every wrap");
 	ok(wren_cqe_owned(0xff, 0, 2) && !wren_cqe_owned(0xfe, 0, 2),
 	   "only bit 0 of owner is the phase");
+	ok(wren_ring_phase(0, 4) == 1 && wren_ring_phase(15, 4) == 1 &&
+	   wren_ring_phase(16, 4) == 0 && wren_ring_phase(32, 4) == 1 &&
+	   wren_ring_phase(0x80000000u, 1) == 1,
+	   "the device writes phase 1 on even passes, 0 on odd ones");
 	ok(wren_cqe_is_recv(WREN_CQE_OP_RECV) &&
 	   wren_cqe_is_recv(WREN_CQE_OP_RECV_RDMA_IMM) &&
 	   !wren_cqe_is_recv(WREN_WQE_SEND),
@@ -183,14 +187,14 @@ static void test_cqe(void)
 
 int main(void)
 {
-	printf("1..28\n");
+	printf("1..29\n");
 	test_sizes();
 	test_geometry();
 	test_send_wqe();
 	test_inline();
 	test_rqe();
 	test_cqe();
-	if (test_no != 28)
-		printf("# planned 28, ran %d\n", test_no);
-	return failures || test_no != 28;
+	if (test_no != 29)
+		printf("# planned 29, ran %d\n", test_no);
+	return failures || test_no != 29;
 }
