@@ -73,7 +73,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 		return err;
 	/* Inline data shares the WQE with the control and one fixed segment. */
 	if (max_inline > WHW_MAX_INLINE ||
-	    48u + max_inline > (1u << in->sq_wqe_shift))
+	    max_inline > wren_sq_max_inline(in->sq_wqe_shift))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(max_inline));
 	pd = whw_table_get(&hw->pds, whw_le32(in->pdn));
 	if (!pd)

@@ -116,7 +116,8 @@ static uint8_t parse_sges(struct whw_swqe *w, const uint8_t *seg, uint32_t n)
 	if (n > WHW_MAX_SGE)
 		return V_SGES;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct wren_wqe_sge *s = (const void *)(seg + i * 16);
+		const struct wren_wqe_sge *s =
+			(const void *)(seg + i * WREN_WQE_DS_SIZE);
 
 		w->sge[i].addr = whw_le64(s->addr);
 		w->sge[i].len = whw_le32(s->length);
@@ -138,9 +139,9 @@ static uint8_t parse_inline(const struct whw_qp *qp, struct whw_swqe *w,
 
 	if (!n || h->rsvd[0] || h->rsvd[1] || h->rsvd[2] ||
 	    len > qp->max_inline || len > WHW_MAX_INLINE ||
-	    n != 1 + (len + 15) / 16)
+	    n != wren_inline_ds(len))
 		return V_INLINE;
-	memcpy(w->inl_data, seg + 16, len);
+	memcpy(w->inl_data, seg + sizeof(*h), len);
 	w->inl = true;
 	w->len = len;
 	return 0;
@@ -167,17 +168,10 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	if (whw_le16(c->wqe_idx) != (uint16_t)w->idx)
 		return V_IDX;
 	memcpy(w->imm, &c->imm_data, 4);
-	if (qp->type != WREN_QPT_RC && op != WREN_WQE_NOP)
-		fixed = 16;
-	else if (op == WREN_WQE_REG_MR)
-		fixed = sizeof(struct wren_wqe_reg_mr);
-	else if (op >= WREN_WQE_RDMA_WRITE && op <= WREN_WQE_RDMA_READ)
-		fixed = 16;
-	else if (is_rd_atomic(op))
-		fixed = 32;
-	if (16 + fixed + n * 16 > stride)
+	fixed = wren_sq_fixed_size(op, qp->type != WREN_QPT_RC) - sizeof(*c);
+	if (sizeof(*c) + fixed + n * WREN_WQE_DS_SIZE > stride)
 		return V_STRIDE;
-	seg = buf + 16;
+	seg = buf + sizeof(*c);
 	if (op == WREN_WQE_REG_MR || op == WREN_WQE_LOCAL_INV) {
 		const struct wren_wqe_reg_mr *rm = (const void *)seg;
 
@@ -215,9 +209,9 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 				return V_RSVD;
 			w->raddr = whw_le64(ra->raddr);
 			w->rkey = whw_le32(ra->rkey);
-			if (fixed == 32) {
+			if (fixed > sizeof(*ra)) {
 				const struct wren_wqe_atomic *a =
-					(const void *)(seg + 16);
+					(const void *)(ra + 1);
 
 				w->swap = whw_le64(a->swap_add);
 				w->cmp = whw_le64(a->compare);
@@ -318,7 +312,7 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 		/* Local: done when the SQ reaches it. */
 		memcpy(&key, w->imm, 4);
 		w->status = w->opcode == WREN_WQE_REG_MR ?
-			    whw_fastreg_reg(hw, qp, (const void *)(buf + 16)) :
+			    whw_fastreg_reg(hw, qp, (const void *)(c + 1)) :
 			    whw_fastreg_inv(hw, qp, whw_le32(key));
 		w->vendor = w->status ? V_KEY : 0;
 		w->done = true;

@@ -42,7 +42,7 @@ static int load(struct wrenhw *hw, const struct whw_ring *ring, uint64_t off,
 		return -1;
 	}
 	n = h->ds_count;
-	if (n > WHW_MAX_SGE || 16u + n * 16u > (1u << stride_shift)) {
+	if (n > WHW_MAX_SGE || n > wren_rq_max_sge(stride_shift)) {
 		*vendor = RQ_V_SGES;
 		return -1;
 	}

@@ -289,8 +289,6 @@ struct wren_device_attr {
 	__le32 rsvd[27];
 };
 
-#define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
-
 enum wren_port_state {
 	WREN_PORT_DOWN			= 1,
 	WREN_PORT_ACTIVE		= 4,

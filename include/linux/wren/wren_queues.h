@@ -303,6 +303,162 @@ struct wren_rqe {
 	__le32 rsvd[3];
 };
 
+/* ------------------------------------------------------ WQE geometry */
+/*
+ * What a WQE stride holds.  A send WQE's capacity is counted after the
+ * largest fixed part every opcode of its QP may use: the control segment
+ * and one 16-byte fixed segment (raddr, or the UD address); inline data
+ * also needs its wren_wqe_inline header.  Atomics carry wren_wqe_atomic as
+ * well, but only ever one SGE, and REG_MR none: both fit the smallest
+ * stride.  A receive WQE holds its wren_rqe header and SGEs.
+ */
+#define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
+#define WREN_WQE_DS_SIZE		16	/* one data segment */
+#define WREN_SQ_WQE_SGE_BASE		32	/* ctrl + raddr or UD address */
+#define WREN_SQ_WQE_INLINE_BASE		48	/* ... + wren_wqe_inline */
+#define WREN_RQ_WQE_SGE_BASE		16	/* wren_rqe */
+
+/**
+ * wren_sq_fixed_size() - offset of a send WQE's first data segment
+ * @opcode: enum wren_wqe_opcode
+ * @ud: the QP is UD or GSI (sends carry wren_wqe_ud)
+ *
+ * Return: the bytes of the control segment and of the fixed segments
+ * @opcode needs, before its ds_count data segments.
+ */
+static inline unsigned int wren_sq_fixed_size(__u8 opcode, int ud)
+{
+	switch (opcode) {
+	case WREN_WQE_SEND:
+	case WREN_WQE_SEND_IMM:
+	case WREN_WQE_SEND_INV:
+		return sizeof(struct wren_wqe_ctrl) +
+		       (ud ? sizeof(struct wren_wqe_ud) : 0);
+	case WREN_WQE_RDMA_WRITE:
+	case WREN_WQE_RDMA_WRITE_IMM:
+	case WREN_WQE_RDMA_READ:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_raddr);
+	case WREN_WQE_ATOMIC_CMP_SWP:
+	case WREN_WQE_ATOMIC_FETCH_ADD:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_raddr) +
+		       sizeof(struct wren_wqe_atomic);
+	case WREN_WQE_REG_MR:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_reg_mr);
+	default:
+		return sizeof(struct wren_wqe_ctrl);
+	}
+}
+
+/**
+ * wren_inline_ds() - data segments of an inline payload
+ * @len: payload bytes
+ *
+ * Return: the wren_wqe_inline header's segment plus @len bytes rounded up
+ * to whole segments: the ds_count of an inline WQE.
+ */
+static inline unsigned int wren_inline_ds(__u32 len)
+{
+	return 1 + (len + WREN_WQE_DS_SIZE - 1) / WREN_WQE_DS_SIZE;
+}
+
+/**
+ * wren_wqe_shift() - the stride that holds a WQE
+ * @bytes: bytes the WQE needs
+ *
+ * Return: log2 of the smallest power of two, at least 2^WREN_WQE_SHIFT_MIN,
+ * that holds @bytes.
+ */
+static inline unsigned int wren_wqe_shift(__u64 bytes)
+{
+	unsigned int shift = WREN_WQE_SHIFT_MIN;
+
+	while ((1ULL << shift) < bytes)
+		shift++;
+	return shift;
+}
+
+/**
+ * wren_sq_wqe_shift() - the SQ stride for a QP's send capacities
+ * @max_sge: SGEs a send WQE must hold
+ * @max_inline: inline bytes a send WQE must hold, 0 for none
+ *
+ * Return: log2 of the smallest stride with wren_sq_max_sge() >= @max_sge
+ * and wren_sq_max_inline() >= @max_inline.
+ */
+static inline unsigned int wren_sq_wqe_shift(__u32 max_sge, __u32 max_inline)
+{
+	__u64 ds = max_sge;
+
+	if (max_inline && wren_inline_ds(max_inline) > ds)
+		ds = wren_inline_ds(max_inline);
+	return wren_wqe_shift(WREN_SQ_WQE_SGE_BASE + ds * WREN_WQE_DS_SIZE);
+}
+
+/**
+ * wren_sq_max_sge() - SGEs a send WQE of stride 2^@shift holds
+ * @shift: the SQ's sq_wqe_shift, WREN_WQE_SHIFT_MIN or more
+ *
+ * Return: the data segments after the largest fixed part (see above).
+ */
+static inline __u32 wren_sq_max_sge(unsigned int shift)
+{
+	return ((1U << shift) - WREN_SQ_WQE_SGE_BASE) / WREN_WQE_DS_SIZE;
+}
+
+/**
+ * wren_sq_max_inline() - inline bytes a send WQE of stride 2^@shift holds
+ * @shift: the SQ's sq_wqe_shift, WREN_WQE_SHIFT_MIN or more
+ *
+ * Return: the bytes after the largest fixed part and the inline header;
+ * the device rejects a QP whose max_inline exceeds it.
+ */
+static inline __u32 wren_sq_max_inline(unsigned int shift)
+{
+	return (1U << shift) - WREN_SQ_WQE_INLINE_BASE;
+}
+
+/**
+ * wren_rq_wqe_shift() - the RQ or SRQ stride that holds @max_sge SGEs
+ * @max_sge: SGEs a receive WQE must hold
+ *
+ * Return: log2 of the smallest stride with wren_rq_max_sge() >= @max_sge.
+ */
+static inline unsigned int wren_rq_wqe_shift(__u32 max_sge)
+{
+	return wren_wqe_shift(WREN_RQ_WQE_SGE_BASE +
+			      (__u64)max_sge * WREN_WQE_DS_SIZE);
+}
+
+/**
+ * wren_rq_max_sge() - SGEs a receive WQE of stride 2^@shift holds
+ * @shift: the RQ's rq_wqe_shift or the SRQ's wqe_shift
+ *
+ * Return: the SGEs after the wren_rqe header.
+ */
+static inline __u32 wren_rq_max_sge(unsigned int shift)
+{
+	return ((1U << shift) - WREN_RQ_WQE_SGE_BASE) / WREN_WQE_DS_SIZE;
+}
+
+/**
+ * wren_wq_log_size_max() - the largest SQ, RQ or SRQ a device allows
+ * @max_wr: the device's max_qp_wr or max_srq_wr
+ *
+ * Return: log2 of the largest power-of-two ring of at most @max_wr
+ * entries, within WREN_WQ_LOG_SIZE_MIN .. WREN_WQ_LOG_SIZE_MAX.
+ */
+static inline unsigned int wren_wq_log_size_max(__u32 max_wr)
+{
+	unsigned int log = WREN_WQ_LOG_SIZE_MIN;
+
+	while (log < WREN_WQ_LOG_SIZE_MAX && (2ULL << log) <= max_wr)
+		log++;
+	return log;
+}
+
 /* ---------------------------------------------------------- Ethernet */
 /*
  * A packet is one or more TX descriptors; the first carries the offload

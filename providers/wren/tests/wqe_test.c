@@ -71,11 +71,20 @@ static void test_geometry(void)
 	ok(wren_rq_wqe_shift(1) == 6 && wren_rq_wqe_shift(3) == 6 &&
 	   wren_rq_wqe_shift(4) == 7 && wren_rq_max_sge(6) == 3,
 	   "receive strides: 16-byte header plus SGEs, at least 64 bytes");
-	ok(wren_sq_fixed_size(WREN_WQE_ATOMIC_CMP_SWP, false) + WREN_DS_SIZE == 64 &&
+	ok(wren_sq_fixed_size(WREN_WQE_ATOMIC_CMP_SWP, false) +
+	   WREN_WQE_DS_SIZE == 64 &&
 	   wren_sq_fixed_size(WREN_WQE_SEND, true) == 32 &&
 	   wren_sq_fixed_size(WREN_WQE_SEND, false) == 16 &&
-	   wren_sq_fixed_size(WREN_WQE_RDMA_READ, false) == 32,
+	   wren_sq_fixed_size(WREN_WQE_RDMA_READ, false) == 32 &&
+	   wren_sq_fixed_size(WREN_WQE_REG_MR, false) == 64 &&
+	   wren_sq_fixed_size(WREN_WQE_NOP, true) == 16,
 	   "fixed segment sizes per opcode (atomic WQE is 64 bytes)");
+	ok(wren_wq_log_size_max(0) == 1 && wren_wq_log_size_max(5) == 2 &&
+	   wren_wq_log_size_max(4096) == 12 &&
+	   wren_wq_log_size_max(0xffffffffu) == WREN_WQ_LOG_SIZE_MAX &&
+	   wren_inline_ds(0) == 1 && wren_inline_ds(16) == 2 &&
+	   wren_inline_ds(17) == 3,
+	   "ring size limit from max_wr; inline data segments");
 	ok(wren_roundup_pow2(1) == 1 && wren_roundup_pow2(5) == 8 &&
 	   wren_ilog2(1) == 0 && wren_ilog2(4096) == 12,
 	   "power-of-two helpers");
@@ -187,14 +196,14 @@ static void test_cqe(void)
 
 int main(void)
 {
-	printf("1..29\n");
+	printf("1..30\n");
 	test_sizes();
 	test_geometry();
 	test_send_wqe();
 	test_inline();
 	test_rqe();
 	test_cqe();
-	if (test_no != 29)
-		printf("# planned 29, ran %d\n", test_no);
-	return failures || test_no != 29;
+	if (test_no != 30)
+		printf("# planned 30, ran %d\n", test_no);
+	return failures || test_no != 30;
 }
