@@ -295,11 +295,11 @@ static struct whw_err check_values(struct wrenhw *hw,
 	if ((mask & A_MAX_DEST) && in->max_dest_rd_atomic > WHW_MAX_RD_ATOM)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_MQP(max_dest_rd_atomic));
-	if ((mask & A_SQ_PSN) && whw_le32(in->sq_psn) > 0xffffff)
+	if ((mask & A_SQ_PSN) && whw_le32(in->sq_psn) > WREN_PSN_MASK)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(sq_psn));
-	if ((mask & A_RQ_PSN) && whw_le32(in->rq_psn) > 0xffffff)
+	if ((mask & A_RQ_PSN) && whw_le32(in->rq_psn) > WREN_PSN_MASK)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(rq_psn));
-	if ((mask & A_DEST_QPN) && whw_le32(in->dest_qpn) > 0xffffff)
+	if ((mask & A_DEST_QPN) && whw_le32(in->dest_qpn) > WREN_QPN_MASK)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(dest_qpn));
 	if (mask & A_AV)
 		return whw_check_av(hw, &in->av, SYND_MQP(av));

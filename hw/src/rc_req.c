@@ -187,7 +187,7 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 		if (qp->type != WREN_QPT_RC) {
 			const struct wren_wqe_ud *u = (const void *)seg;
 
-			if (u->rsvd || whw_le32(u->dest_qpn) > WHW_QPN_MASK)
+			if (u->rsvd || whw_le32(u->dest_qpn) > WREN_QPN_MASK)
 				return V_RSVD;
 			w->dqpn = whw_le32(u->dest_qpn);
 			w->qkey = whw_le32(u->qkey);

@@ -354,7 +354,7 @@ static void duplicate(struct wrenhw *hw, struct whw_qp *qp,
 		}
 		return;	/* forgotten: the requester will time out */
 	}
-	queue_ack(hw, qp, whw_psn_add(qp->attr.rq_psn, WHW_PSN_MASK),
+	queue_ack(hw, qp, whw_psn_add(qp->attr.rq_psn, WREN_PSN_MASK),
 		  WHW_AETH_ACK);
 }
 

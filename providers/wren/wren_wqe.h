@@ -90,7 +90,7 @@ static inline void wren_wqe_ud_set(struct wren_wqe_ud *u, uint32_t ah,
 				   uint32_t dest_qpn, uint32_t qkey)
 {
 	u->ah = htole32(ah);
-	u->dest_qpn = htole32(dest_qpn & 0xffffff);
+	u->dest_qpn = htole32(dest_qpn & WREN_QPN_MASK);
 	u->qkey = htole32(qkey);
 	u->rsvd = 0;
 }

@@ -53,6 +53,14 @@ static inline int wren_ring_owned(__u8 owner, __u32 ci, unsigned int log_size)
 	return (owner & WREN_OWNER_PHASE) == wren_ring_phase(ci, log_size);
 }
 
+/*
+ * QPNs and PSNs are 24 bits, as in the BTH: PSN arithmetic is modulo
+ * 2^24, and a QPN, PSN or destination QPN given to the device above that
+ * is an error.
+ */
+#define WREN_QPN_MASK			0x00ffffffu
+#define WREN_PSN_MASK			0x00ffffffu
+
 /* ------------------------------------------------------------ events */
 
 #define WREN_EQE_SIZE			16

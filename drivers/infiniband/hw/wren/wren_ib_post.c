@@ -118,7 +118,7 @@ static void *wren_ib_build_fixed(const struct wren_ib_qp *qp, void *wqe, u8 op,
 			return p;
 		ud->ah = cpu_to_le32(to_wah(ud_wr(wr)->ah)->handle);
 		ud->dest_qpn = cpu_to_le32(ud_wr(wr)->remote_qpn &
-					   WREN_DB_QUEUE_MASK);
+					   WREN_QPN_MASK);
 		ud->qkey = cpu_to_le32(ud_wr(wr)->remote_qkey);
 		ud->rsvd = 0;
 		return p + sizeof(*ud);
