@@ -171,6 +171,58 @@ static inline int wren_cqe_status_known(__u8 status)
 	}
 }
 
+/*
+ * wren_cqe.vendor_err: which of its own checks the device failed a WQE on.
+ * 0 with success, flushes and errors the remote side reported (NAKs,
+ * retries exhausted).  A diagnostic for people (ib_wc.vendor_err): no
+ * software may act on it, and new codes may appear in any minor version.
+ */
+enum wren_cqe_vendor_err {
+	WREN_VERR_NONE			= 0x00,
+	/* Send WQEs: the opcode is unknown, not for the QP type, or off. */
+	WREN_VERR_SQ_OPCODE		= 0x01,
+	/* A reserved field is non-zero, or a UD dest_qpn has 25+ bits. */
+	WREN_VERR_SQ_RSVD		= 0x02,
+	/* ctrl.wqe_idx is not the low 16 bits of the WQE's index. */
+	WREN_VERR_SQ_IDX		= 0x03,
+	/* The segments overrun the stride, or NOP/REG_MR/LOCAL_INV has any. */
+	WREN_VERR_SQ_STRIDE		= 0x04,
+	/* More SGEs than the device's max_sge. */
+	WREN_VERR_SQ_SGES		= 0x05,
+	/* Bad inline header or length, or inline on a READ or atomic. */
+	WREN_VERR_SQ_INLINE		= 0x06,
+	/* An atomic without exactly one 8-byte SGE. */
+	WREN_VERR_SQ_ATOMIC		= 0x07,
+	/* A READ or atomic on a QP whose max_rd_atomic is 0. */
+	WREN_VERR_SQ_RD_ATOMIC		= 0x08,
+	/* An unknown ctrl.flags bit. */
+	WREN_VERR_SQ_FLAGS		= 0x09,
+	/* The AH is unknown or of another PD, or its source GID is gone. */
+	WREN_VERR_SQ_AH			= 0x0a,
+	/* Longer than the largest message, or a UD send above the path MTU. */
+	WREN_VERR_SQ_LENGTH		= 0x0b,
+	/* An SGE's lkey check failed, or REG_MR / LOCAL_INV was refused. */
+	WREN_VERR_SQ_KEY		= 0x0c,
+	/* Reading the payload from local memory failed. */
+	WREN_VERR_SQ_DMA		= 0x0d,
+	/* Requester: a response it cannot take (bad NAK code, opcode, size). */
+	WREN_VERR_BAD_RESP		= 0x10,
+	/* Requester: writing a READ response or atomic result failed. */
+	WREN_VERR_RESP_DMA		= 0x11,
+	/* Receive WQEs: reading the WQE or the doorbell record failed. */
+	WREN_VERR_RQ_DMA		= 0x21,
+	/* ds_count is above max_sge or overruns the stride. */
+	WREN_VERR_RQ_SGES		= 0x22,
+	/* A reserved field of the wren_rqe is non-zero. */
+	WREN_VERR_RQ_RSVD		= 0x23,
+	/* wren_rqe.wqe_idx is not the low 16 bits of the WQE's index. */
+	WREN_VERR_RQ_IDX		= 0x24,
+	/* The RQ's doorbell record is more than the ring ahead. */
+	WREN_VERR_RQ_INDEX		= 0x25,
+	/* Responder: writing the receive buffer or SEND_INV's invalidation. */
+	WREN_VERR_RECV_PROT		= 0x31,
+};
+
 /* Requester completions carry the WQE opcode; responder ones these. */
 #define WREN_CQE_OP_RECV		0x80
 #define WREN_CQE_OP_RECV_RDMA_IMM	0x81
@@ -214,7 +266,7 @@ struct wren_cqe {
 	__le16 vlan_tci;
 	__u8 opcode;			/* wren_wqe_opcode or WREN_CQE_OP_* */
 	__u8 status;			/* enum wren_cqe_status */
-	__u8 vendor_err;		/* device detail for errors */
+	__u8 vendor_err;		/* enum wren_cqe_vendor_err */
 	__u8 owner;
 };
 
