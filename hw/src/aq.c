@@ -34,8 +34,7 @@ static bool post_completion(struct wrenhw *hw, struct wren_acq_entry *e)
 	uint32_t slot = hw->acq.pi & ((1u << hw->acq.log_size) - 1);
 	uint64_t off = (uint64_t)slot * WREN_ACQ_ENTRY_SIZE;
 
-	e->owner = ((hw->acq.pi >> hw->acq.log_size) & 1) ? 0 :
-		   WREN_OWNER_PHASE;
+	e->owner = wren_ring_phase(hw->acq.pi, hw->acq.log_size);
 	if (whw_ring_write_entry(hw, &hw->acq.ring, off, e, sizeof(*e))) {
 		whw_go_fatal(hw, WREN_FATAL_AQ_DMA,
 			     (uint32_t)whw_ring_addr(&hw->acq.ring, off));

@@ -28,7 +28,7 @@ static void fill_eqe(struct wren_eqe *e, uint8_t type, uint8_t sub,
 	e->data2 = whw_le32(data2);
 	e->type = type;
 	e->sub = sub;
-	e->owner = ((pi >> log_size) & 1) ? 0 : WREN_OWNER_PHASE;
+	e->owner = wren_ring_phase(pi, log_size);
 }
 
 static bool drop_injected(struct wrenhw *hw)

@@ -23,9 +23,6 @@
 #include "whw_services.h"
 #include "whw_timer.h"
 
-#define V_BAD_RESP	0x10
-#define V_RESP_DMA	0x11
-
 /* rnr_retry timer codes (IBTA table 45), in microseconds. */
 static const uint32_t rnr_us[32] = {
 	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
@@ -260,7 +257,7 @@ static void rx_nak(struct wrenhw *hw, struct whw_qp *qp,
 		fail_at(qp, p->psn, WREN_CQE_REM_OP_ERR, 0);
 		return;
 	default:
-		fail_at(qp, p->psn, WREN_CQE_BAD_RESP_ERR, V_BAD_RESP);
+		fail_at(qp, p->psn, WREN_CQE_BAD_RESP_ERR, WREN_VERR_BAD_RESP);
 		return;
 	}
 }
@@ -304,13 +301,13 @@ static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 		     p->opcode == WHW_OP_READ_RESP_MIDDLE;
 	want = w->len - i * mtu < mtu ? w->len - i * mtu : mtu;
 	if (!ok || p->paylen != want) {
-		wqe_done(r, w, WREN_CQE_BAD_RESP_ERR, V_BAD_RESP);
+		wqe_done(r, w, WREN_CQE_BAD_RESP_ERR, WREN_VERR_BAD_RESP);
 		return;
 	}
 	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, i * mtu, (void *)p->payload,
 			 want, true);
 	if (e) {
-		wqe_done(r, w, whw_mem_local_status(e), V_RESP_DMA);
+		wqe_done(r, w, whw_mem_local_status(e), WREN_VERR_RESP_DMA);
 		return;
 	}
 	w->acked++;
@@ -338,7 +335,7 @@ static void rx_atomic_ack(struct wrenhw *hw, struct whw_qp *qp,
 		return;
 	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, 0, &v, 8, true);
 	progress(hw, qp);
-	wqe_done(r, w, whw_mem_local_status(e), e ? V_RESP_DMA : 0);
+	wqe_done(r, w, whw_mem_local_status(e), e ? WREN_VERR_RESP_DMA : 0);
 }
 
 void whw_comp_rx(struct wrenhw *hw, struct whw_qp *qp,

@@ -34,21 +34,6 @@
 #include "whw_ring.h"
 #include "whw_table.h"
 
-/* Vendor codes of a WQE the requester refuses (wren_cqe.vendor_err). */
-#define V_OPCODE	0x01
-#define V_RSVD		0x02
-#define V_IDX		0x03
-#define V_STRIDE	0x04
-#define V_SGES		0x05
-#define V_INLINE	0x06
-#define V_ATOMIC	0x07
-#define V_RD_ATOMIC	0x08
-#define V_FLAGS		0x09
-#define V_AH		0x0a
-#define V_LENGTH	0x0b
-#define V_KEY		0x0c
-#define V_DMA		0x0d
-
 #define WQE_FLAGS	(WREN_WQE_F_SIGNALED | WREN_WQE_F_FENCE | \
 			 WREN_WQE_F_SOLICITED | WREN_WQE_F_INLINE)
 
@@ -103,9 +88,10 @@ static uint8_t parse_sges(struct whw_swqe *w, const uint8_t *seg, uint32_t n)
 	uint64_t total = 0;
 
 	if (n > WHW_MAX_SGE)
-		return V_SGES;
+		return WREN_VERR_SQ_SGES;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct wren_wqe_sge *s = (const void *)(seg + i * 16);
+		const struct wren_wqe_sge *s =
+			(const void *)(seg + i * WREN_WQE_DS_SIZE);
 
 		w->sge[i].addr = whw_le64(s->addr);
 		w->sge[i].len = whw_le32(s->length);
@@ -113,7 +99,7 @@ static uint8_t parse_sges(struct whw_swqe *w, const uint8_t *seg, uint32_t n)
 		total += w->sge[i].len;
 	}
 	if (total > WHW_MAX_MSG_SIZE)
-		return V_LENGTH;
+		return WREN_VERR_SQ_LENGTH;
 	w->nsge = (uint8_t)n;
 	w->len = (uint32_t)total;
 	return 0;
@@ -127,9 +113,9 @@ static uint8_t parse_inline(const struct whw_qp *qp, struct whw_swqe *w,
 
 	if (!n || h->rsvd[0] || h->rsvd[1] || h->rsvd[2] ||
 	    len > qp->max_inline || len > WHW_MAX_INLINE ||
-	    n != 1 + (len + 15) / 16)
-		return V_INLINE;
-	memcpy(w->inl_data, seg + 16, len);
+	    n != wren_inline_ds(len))
+		return WREN_VERR_SQ_INLINE;
+	memcpy(w->inl_data, seg + sizeof(*h), len);
 	w->inl = true;
 	w->len = len;
 	return 0;
@@ -148,42 +134,35 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	w->opcode = op;
 	w->flags = c->flags;
 	if (!opcode_ok(hw, qp, op))
-		return V_OPCODE;
+		return WREN_VERR_SQ_OPCODE;
 	if (c->flags & ~WQE_FLAGS)
-		return V_FLAGS;
+		return WREN_VERR_SQ_FLAGS;
 	if (c->rsvd0 || c->rsvd1 || c->rsvd2)
-		return V_RSVD;
+		return WREN_VERR_SQ_RSVD;
 	if (whw_le16(c->wqe_idx) != (uint16_t)w->idx)
-		return V_IDX;
+		return WREN_VERR_SQ_IDX;
 	memcpy(w->imm, &c->imm_data, 4);
-	if (qp->type != WREN_QPT_RC && op != WREN_WQE_NOP)
-		fixed = 16;
-	else if (op == WREN_WQE_REG_MR)
-		fixed = sizeof(struct wren_wqe_reg_mr);
-	else if (op >= WREN_WQE_RDMA_WRITE && op <= WREN_WQE_RDMA_READ)
-		fixed = 16;
-	else if (is_rd_atomic(op))
-		fixed = 32;
-	if (16 + fixed + n * 16 > stride)
-		return V_STRIDE;
-	seg = buf + 16;
+	fixed = wren_sq_fixed_size(op, qp->type != WREN_QPT_RC) - sizeof(*c);
+	if (sizeof(*c) + fixed + n * WREN_WQE_DS_SIZE > stride)
+		return WREN_VERR_SQ_STRIDE;
+	seg = buf + sizeof(*c);
 	if (op == WREN_WQE_REG_MR || op == WREN_WQE_LOCAL_INV) {
 		const struct wren_wqe_reg_mr *rm = (const void *)seg;
 
 		if (n || (c->flags & WREN_WQE_F_INLINE))
-			return V_STRIDE;
+			return WREN_VERR_SQ_STRIDE;
 		if (op == WREN_WQE_REG_MR &&
 		    (rm->rsvd0[0] || rm->rsvd0[1] || rm->rsvd0[2] ||
 		     rm->rsvd[0] || rm->rsvd[1]))
-			return V_RSVD;
+			return WREN_VERR_SQ_RSVD;
 		return 0;
 	}
 	if (fixed) {
 		if (qp->type != WREN_QPT_RC) {
 			const struct wren_wqe_ud *u = (const void *)seg;
 
-			if (u->rsvd || whw_le32(u->dest_qpn) > WHW_QPN_MASK)
-				return V_RSVD;
+			if (u->rsvd || whw_le32(u->dest_qpn) > WREN_QPN_MASK)
+				return WREN_VERR_SQ_RSVD;
 			w->dqpn = whw_le32(u->dest_qpn);
 			w->qkey = whw_le32(u->qkey);
 			/* As InfiniBand: bit 31 set sends the QP's Q_Key. */
@@ -194,19 +173,19 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 					&hw->ahs, whw_le32(u->ah));
 
 				if (!ah || ah->pd != qp->pd)
-					return V_AH;
+					return WREN_VERR_SQ_AH;
 				w->av = ah->av;
 			}
 		} else {
 			const struct wren_wqe_raddr *ra = (const void *)seg;
 
 			if (ra->rsvd)
-				return V_RSVD;
+				return WREN_VERR_SQ_RSVD;
 			w->raddr = whw_le64(ra->raddr);
 			w->rkey = whw_le32(ra->rkey);
-			if (fixed == 32) {
+			if (fixed > sizeof(*ra)) {
 				const struct wren_wqe_atomic *a =
-					(const void *)(seg + 16);
+					(const void *)(ra + 1);
 
 				w->swap = whw_le64(a->swap_add);
 				w->cmp = whw_le64(a->compare);
@@ -215,28 +194,28 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 		seg += fixed;
 	}
 	if (op == WREN_WQE_NOP)
-		return n ? V_STRIDE : 0;
+		return n ? WREN_VERR_SQ_STRIDE : 0;
 	if (c->flags & WREN_WQE_F_INLINE) {
 		if (op == WREN_WQE_RDMA_READ || is_rd_atomic(op))
-			return V_INLINE;
+			return WREN_VERR_SQ_INLINE;
 		v = parse_inline(qp, w, seg, n);
 	} else {
 		v = parse_sges(w, seg, n);
 	}
 	if (v) {
-		if (v == V_LENGTH)
+		if (v == WREN_VERR_SQ_LENGTH)
 			*status = WREN_CQE_LOC_LEN_ERR;
 		return v;
 	}
 	if (is_rd_atomic(op) && op != WREN_WQE_RDMA_READ &&
 	    (n != 1 || w->sge[0].len != 8))
-		return V_ATOMIC;
+		return WREN_VERR_SQ_ATOMIC;
 	if (qp->type != WREN_QPT_RC && w->len > whw_roce_pmtu(hw, qp)) {
 		*status = WREN_CQE_LOC_LEN_ERR;
-		return V_LENGTH;
+		return WREN_VERR_SQ_LENGTH;
 	}
 	if (is_rd_atomic(op) && !qp->attr.max_rd_atomic)
-		return V_RD_ATOMIC;
+		return WREN_VERR_SQ_RD_ATOMIC;
 	if (!w->inl) {
 		enum whw_mem_err e = whw_sgl_check(
 			hw, qp, w->sge, w->nsge,
@@ -244,7 +223,7 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 
 		if (e) {
 			*status = whw_mem_local_status(e);
-			return V_KEY;
+			return WREN_VERR_SQ_KEY;
 		}
 	}
 	return 0;
@@ -307,9 +286,9 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 		/* Local: done when the SQ reaches it. */
 		memcpy(&key, w->imm, 4);
 		w->status = w->opcode == WREN_WQE_REG_MR ?
-			    whw_fastreg_reg(hw, qp, (const void *)(buf + 16)) :
+			    whw_fastreg_reg(hw, qp, (const void *)(c + 1)) :
 			    whw_fastreg_inv(hw, qp, whw_le32(key));
-		w->vendor = w->status ? V_KEY : 0;
+		w->vendor = w->status ? WREN_VERR_SQ_KEY : 0;
 		w->done = true;
 		return !w->status;
 	}
@@ -372,7 +351,7 @@ static bool gather(struct wrenhw *hw, struct whw_qp *qp, struct whw_swqe *w,
 	}
 	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, off, p, n, false);
 	if (e) {
-		fail_wqe(w, whw_mem_local_status(e), V_DMA);
+		fail_wqe(w, whw_mem_local_status(e), WREN_VERR_SQ_DMA);
 		return false;
 	}
 	return true;
@@ -440,7 +419,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 				 whw_roce_sport(av, qp->hdr.id, dqpn), op, se,
 				 dqpn, ackreq, psn)) {
 		/* The source GID was removed: the WQE cannot go out. */
-		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, V_AH);
+		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, WREN_VERR_SQ_AH);
 		return;
 	}
 	if (!rc) {

@@ -24,8 +24,6 @@
 #define WHW_BTH_LEN		12u
 #define WHW_ICRC_LEN		4u
 #define WHW_GRH_LEN		40u
-#define WHW_PSN_MASK		0xffffffu
-#define WHW_QPN_MASK		0xffffffu
 #define WHW_SQ_WINDOW		64u	/* WQEs started and not completed */
 /*
  * The RC send window: an RC requester has at most whw_rc_window() PSNs
@@ -205,7 +203,7 @@ static inline int32_t whw_psn_diff(uint32_t a, uint32_t b)
 
 static inline uint32_t whw_psn_add(uint32_t a, uint32_t n)
 {
-	return (a + n) & WHW_PSN_MASK;
+	return (a + n) & WREN_PSN_MASK;
 }
 
 /* PSNs an RC requester may have in flight at path MTU @mtu. */

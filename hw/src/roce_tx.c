@@ -96,9 +96,9 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 	b[o + 1] = se ? 0x80 : 0;
 	whw_wr16be(b + o + 2, WHW_ROCE_PKEY);
 	b[o + 4] = 0;
-	whw_wr24be(b + o + 5, dqpn & WHW_QPN_MASK);
+	whw_wr24be(b + o + 5, dqpn & WREN_QPN_MASK);
 	b[o + 8] = ackreq ? 0x80 : 0;
-	whw_wr24be(b + o + 9, psn & WHW_PSN_MASK);
+	whw_wr24be(b + o + 9, psn & WREN_PSN_MASK);
 	f->len = o + WHW_BTH_LEN;
 	return true;
 }

@@ -245,8 +245,6 @@ struct wren_acq_entry {
 	__u8 owner;			/* bit 0: phase, written last */
 };
 
-#define WREN_OWNER_PHASE		0x01
-
 /* ---------------------------------------------------------- device */
 
 struct wren_device_attr {
@@ -291,8 +289,6 @@ struct wren_device_attr {
 	__le32 reserved_lkey;		/* WREN_CAP_RDMA_RESERVED_LKEY */
 	__le32 rsvd[27];
 };
-
-#define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
 
 enum wren_port_state {
 	WREN_PORT_DOWN			= 1,

@@ -120,7 +120,7 @@ void wren_ib_kcq_clean(struct wren_ib_cq *cq, struct wren_ib_qp *qp)
 		struct wren_cqe *cqe = wren_ib_kcqe(cq, i);
 
 		dma_rmb();
-		if ((le32_to_cpu(cqe->qpn) & WREN_DB_QUEUE_MASK) != qp->qpn)
+		if ((le32_to_cpu(cqe->qpn) & WREN_QPN_MASK) != qp->qpn)
 			continue;
 		if (srq && wren_cqe_is_recv(cqe->opcode))
 			wren_ib_ksrq_complete(srq, le16_to_cpu(cqe->wqe_idx));
@@ -177,7 +177,7 @@ static void wren_ib_fill_ud_wc(const struct wren_cqe *cqe, struct ib_wc *wc)
 {
 	u16 f = le16_to_cpu(cqe->flags);
 
-	wc->src_qp = le32_to_cpu(cqe->src_qp) & WREN_DB_QUEUE_MASK;
+	wc->src_qp = le32_to_cpu(cqe->src_qp) & WREN_QPN_MASK;
 	memcpy(wc->smac, cqe->smac, ETH_ALEN);
 	wc->wc_flags |= IB_WC_WITH_SMAC | IB_WC_WITH_NETWORK_HDR_TYPE;
 	wc->network_hdr_type = f & WREN_CQE_F_IPV4 ? RDMA_NETWORK_IPV4 :
@@ -242,7 +242,7 @@ int wren_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	spin_lock_irqsave(&cq->lock, flags);
 	start = cq->ci;
 	while (n < num_entries && wren_ib_kcq_next(cq, &cqe)) {
-		qpn = le32_to_cpu(cqe.qpn) & WREN_DB_QUEUE_MASK;
+		qpn = le32_to_cpu(cqe.qpn) & WREN_QPN_MASK;
 		/* destroy_qp erases the QP, then cleans under this lock. */
 		qp = xa_load(&dev->qps, qpn);
 		if (!qp || !qp->kernel)

@@ -11,22 +11,6 @@
 
 #include "wren_ib.h"
 
-/* Control segment plus the largest fixed segment (raddr or UD address). */
-#define WREN_IB_KSQ_BASE	32
-#define WREN_IB_KSQ_INLINE_HDR	16
-#define WREN_IB_KSEG		16
-
-static unsigned int wren_ib_kwq_max_log(u32 max_wr)
-{
-	return min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
-		     ilog2(max_t(u32, max_wr, 2)));
-}
-
-static unsigned int wren_ib_kstride(unsigned int bytes)
-{
-	return max_t(unsigned int, WREN_WQE_SHIFT_MIN, order_base_2(bytes));
-}
-
 /*
  * Size the SQ and RQ for @cap, and report what they really hold.  A QP on
  * an SRQ has no RQ (mask and stride 0).
@@ -35,10 +19,10 @@ static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 			    struct ib_qp_cap *cap, bool srq)
 {
 	const struct wren_device_attr *a = dev->attr;
-	unsigned int max_log = wren_ib_kwq_max_log(le32_to_cpu(a->max_qp_wr));
+	unsigned int max_log = wren_wq_log_size_max(le32_to_cpu(a->max_qp_wr));
 	u32 dev_sge = le16_to_cpu(a->max_sge);
 	u32 dev_inline = le16_to_cpu(a->max_inline);
-	unsigned int sq_log, rq_log, ds, stride;
+	unsigned int sq_log, rq_log;
 
 	if (srq) {
 		cap->max_recv_wr = 0;
@@ -54,14 +38,9 @@ static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 	if (sq_log > max_log || rq_log > max_log)
 		return -EINVAL;
 
-	ds = max_t(u32, cap->max_send_sge, 1);
-	if (cap->max_inline_data)
-		ds = max_t(u32, ds, 1 + DIV_ROUND_UP(cap->max_inline_data,
-						     WREN_IB_KSEG));
-	qp->sq.wqe_shift = wren_ib_kstride(WREN_IB_KSQ_BASE + ds * WREN_IB_KSEG);
-	qp->rq.wqe_shift = wren_ib_kstride(sizeof(struct wren_rqe) +
-					   max_t(u32, cap->max_recv_sge, 1) *
-					   WREN_IB_KSEG);
+	qp->sq.wqe_shift = wren_sq_wqe_shift(max_t(u32, cap->max_send_sge, 1),
+					     cap->max_inline_data);
+	qp->rq.wqe_shift = wren_rq_wqe_shift(max_t(u32, cap->max_recv_sge, 1));
 	if (qp->sq.wqe_shift > a->max_sq_wqe_shift ||
 	    qp->rq.wqe_shift > a->max_rq_wqe_shift)
 		return -EINVAL;
@@ -73,15 +52,12 @@ static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 		qp->rq.max_sge = 0;
 	}
 
-	stride = BIT(qp->sq.wqe_shift);
-	qp->sq.max_sge = min_t(u32, dev_sge,
-			       (stride - WREN_IB_KSQ_BASE) / WREN_IB_KSEG);
-	qp->max_inline = min_t(u32, dev_inline, stride - WREN_IB_KSQ_BASE -
-			       WREN_IB_KSQ_INLINE_HDR);
+	qp->sq.max_sge = min_t(u32, dev_sge, wren_sq_max_sge(qp->sq.wqe_shift));
+	qp->max_inline = min_t(u32, dev_inline,
+			       wren_sq_max_inline(qp->sq.wqe_shift));
 	if (!srq)
 		qp->rq.max_sge = min_t(u32, dev_sge,
-				       (BIT(qp->rq.wqe_shift) -
-					sizeof(struct wren_rqe)) / WREN_IB_KSEG);
+				       wren_rq_max_sge(qp->rq.wqe_shift));
 	cap->max_send_wr = BIT(sq_log);
 	cap->max_recv_wr = srq ? 0 : BIT(rq_log);
 	cap->max_send_sge = qp->sq.max_sge;

@@ -11,47 +11,31 @@
 
 #include "wren_ib.h"
 
-/* SQ WQE: control and up to two fixed segments, then data segments;
- * inline data also needs its 16-byte header after one fixed segment
- * (the device's rule: 48 + max_inline bytes fit the stride).
- */
-#define WREN_IB_SQ_SGE_BASE	32
-#define WREN_IB_SQ_INLINE_BASE	48
-#define WREN_IB_RQ_SGE_BASE	sizeof(struct wren_rqe)
-#define WREN_IB_SEG		16
-
-static unsigned int wren_ib_max_wq_log(u32 max_wr)
-{
-	return min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
-		     ilog2(max_t(u32, max_wr, 2)));
-}
-
 static int wren_ib_check_sq(struct wren_ib_dev *dev,
 			    const struct wren_ib_create_qp *req,
 			    struct ib_qp_cap *cap, u32 *max_inline)
 {
 	const struct wren_device_attr *a = dev->attr;
-	unsigned int stride;
 	u32 dev_inline = le16_to_cpu(a->max_inline);
 	u32 dev_sge = le16_to_cpu(a->max_sge);
 
 	if (req->sq_wqe_shift < WREN_WQE_SHIFT_MIN ||
 	    req->sq_wqe_shift > a->max_sq_wqe_shift ||
 	    req->sq_log_size < WREN_WQ_LOG_SIZE_MIN ||
-	    req->sq_log_size > wren_ib_max_wq_log(le32_to_cpu(a->max_qp_wr)))
+	    req->sq_log_size > wren_wq_log_size_max(le32_to_cpu(a->max_qp_wr)))
 		return -EINVAL;
 	if (cap->max_send_wr > BIT(req->sq_log_size) ||
 	    cap->max_send_sge > dev_sge || cap->max_inline_data > dev_inline)
 		return -EINVAL;
-	stride = BIT(req->sq_wqe_shift);
-	if (WREN_IB_SQ_SGE_BASE + WREN_IB_SEG * cap->max_send_sge > stride ||
-	    WREN_IB_SQ_INLINE_BASE + cap->max_inline_data > stride)
+	if (cap->max_send_sge > wren_sq_max_sge(req->sq_wqe_shift) ||
+	    cap->max_inline_data > wren_sq_max_inline(req->sq_wqe_shift))
 		return -EINVAL;
 
 	cap->max_send_wr = BIT(req->sq_log_size);
 	cap->max_send_sge = min_t(u32, dev_sge,
-				  (stride - WREN_IB_SQ_SGE_BASE) / WREN_IB_SEG);
-	*max_inline = min_t(u32, dev_inline, stride - WREN_IB_SQ_INLINE_BASE);
+				  wren_sq_max_sge(req->sq_wqe_shift));
+	*max_inline = min_t(u32, dev_inline,
+			    wren_sq_max_inline(req->sq_wqe_shift));
 	cap->max_inline_data = *max_inline;
 	return 0;
 }
@@ -75,18 +59,18 @@ static int wren_ib_check_rq(struct wren_ib_dev *dev,
 	if (req->rq_wqe_shift < WREN_WQE_SHIFT_MIN ||
 	    req->rq_wqe_shift > a->max_rq_wqe_shift ||
 	    req->rq_log_size < WREN_WQ_LOG_SIZE_MIN ||
-	    req->rq_log_size > wren_ib_max_wq_log(le32_to_cpu(a->max_qp_wr)))
+	    req->rq_log_size > wren_wq_log_size_max(le32_to_cpu(a->max_qp_wr)))
 		return -EINVAL;
 	stride = BIT(req->rq_wqe_shift);
 	if (req->rq_offset < sq_bytes || req->rq_offset % stride)
 		return -EINVAL;
 	if (cap->max_recv_wr > BIT(req->rq_log_size) ||
 	    cap->max_recv_sge > dev_sge ||
-	    WREN_IB_RQ_SGE_BASE + WREN_IB_SEG * cap->max_recv_sge > stride)
+	    cap->max_recv_sge > wren_rq_max_sge(req->rq_wqe_shift))
 		return -EINVAL;
 	cap->max_recv_wr = BIT(req->rq_log_size);
 	cap->max_recv_sge = min_t(u32, dev_sge,
-				  (stride - WREN_IB_RQ_SGE_BASE) / WREN_IB_SEG);
+				  wren_rq_max_sge(req->rq_wqe_shift));
 	return 0;
 }
 

@@ -10,9 +10,6 @@
 
 #include "wren_ib.h"
 
-#define WREN_IB_PSN_MASK	0xffffff
-#define WREN_IB_QPN_MASK	0xffffff
-
 /* Attributes this driver understands; the rest (alternate paths, path
  * migration, resizing, rate limits) the device does not do.
  */
@@ -69,11 +66,11 @@ static int wren_ib_check_qp_attr(struct wren_ib_dev *dev,
 	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
 	    attr->max_dest_rd_atomic > a->max_qp_rd_atom)
 		return -EINVAL;
-	if ((mask & IB_QP_SQ_PSN) && attr->sq_psn > WREN_IB_PSN_MASK)
+	if ((mask & IB_QP_SQ_PSN) && attr->sq_psn > WREN_PSN_MASK)
 		return -EINVAL;
-	if ((mask & IB_QP_RQ_PSN) && attr->rq_psn > WREN_IB_PSN_MASK)
+	if ((mask & IB_QP_RQ_PSN) && attr->rq_psn > WREN_PSN_MASK)
 		return -EINVAL;
-	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > WREN_IB_QPN_MASK)
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > WREN_QPN_MASK)
 		return -EINVAL;
 	return 0;
 }
@@ -236,9 +233,9 @@ int wren_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->path_mtu = out.path_mtu;
 	attr->path_mig_state = IB_MIG_MIGRATED;
 	attr->qkey = le32_to_cpu(out.qkey);
-	attr->rq_psn = le32_to_cpu(out.rq_psn) & WREN_IB_PSN_MASK;
-	attr->sq_psn = le32_to_cpu(out.sq_psn) & WREN_IB_PSN_MASK;
-	attr->dest_qp_num = le32_to_cpu(out.dest_qpn) & WREN_IB_QPN_MASK;
+	attr->rq_psn = le32_to_cpu(out.rq_psn) & WREN_PSN_MASK;
+	attr->sq_psn = le32_to_cpu(out.sq_psn) & WREN_PSN_MASK;
+	attr->dest_qp_num = le32_to_cpu(out.dest_qpn) & WREN_QPN_MASK;
 	attr->qp_access_flags = wren_ib_access_to_ib(le16_to_cpu(out.access_flags));
 	attr->cap = qp->cap;
 	if (ibqp->qp_type == IB_QPT_RC)

@@ -11,8 +11,6 @@
 
 #include "wren_ib.h"
 
-#define WREN_IB_SEG		16
-
 static int wren_ib_srq_req(struct wren_ib_dev *dev, struct ib_udata *udata,
 			   struct ib_srq_attr *sattr,
 			   struct wren_ib_create_srq *req)
@@ -20,7 +18,7 @@ static int wren_ib_srq_req(struct wren_ib_dev *dev, struct ib_udata *udata,
 	const struct wren_device_attr *a = dev->attr;
 	u32 max_wr = le32_to_cpu(a->max_srq_wr);
 	u32 dev_sge = le16_to_cpu(a->max_sge);
-	unsigned int max_log, stride;
+	unsigned int max_log;
 	int err;
 
 	err = wren_ib_udata_in(udata, req, sizeof(*req));
@@ -30,21 +28,18 @@ static int wren_ib_srq_req(struct wren_ib_dev *dev, struct ib_udata *udata,
 		return -EOPNOTSUPP;
 	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
 		return -EINVAL;
-	max_log = min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
-			ilog2(max_t(u32, max_wr, 2)));
+	max_log = wren_wq_log_size_max(max_wr);
 	if (req->log_size < WREN_WQ_LOG_SIZE_MIN || req->log_size > max_log ||
 	    req->wqe_shift < WREN_WQE_SHIFT_MIN ||
 	    req->wqe_shift > a->max_rq_wqe_shift)
 		return -EINVAL;
-	stride = BIT(req->wqe_shift);
 	if (!sattr->max_wr || sattr->max_wr > BIT(req->log_size) ||
 	    sattr->max_sge > dev_sge ||
-	    sizeof(struct wren_rqe) + WREN_IB_SEG * sattr->max_sge > stride ||
+	    sattr->max_sge > wren_rq_max_sge(req->wqe_shift) ||
 	    sattr->srq_limit > BIT(req->log_size))
 		return -EINVAL;
 	sattr->max_wr = BIT(req->log_size);
-	sattr->max_sge = min_t(u32, dev_sge,
-			       (stride - sizeof(struct wren_rqe)) / WREN_IB_SEG);
+	sattr->max_sge = min_t(u32, dev_sge, wren_rq_max_sge(req->wqe_shift));
 	return 0;
 }
 

@@ -106,8 +106,7 @@ int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 	resp.min_wqe_shift = WREN_WQE_SHIFT_MIN;
 	resp.max_sq_wqe_shift = a->max_sq_wqe_shift;
 	resp.max_rq_wqe_shift = a->max_rq_wqe_shift;
-	resp.max_wq_log_size = min_t(u32, WREN_WQ_LOG_SIZE_MAX,
-				     ilog2(max_t(u32, resp.max_qp_wr, 2)));
+	resp.max_wq_log_size = wren_wq_log_size_max(resp.max_qp_wr);
 	resp.max_cq_log_size = min_t(u32, WREN_CQ_LOG_SIZE_MAX,
 				     ilog2(max_t(u32, resp.max_cqe, 2)));
 	err = wren_ib_udata_out(udata, &resp, sizeof(resp));

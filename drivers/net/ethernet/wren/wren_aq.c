@@ -117,12 +117,6 @@ static u32 wren_aq_mask(const struct wren_aq *aq)
 	return aq->depth - 1;
 }
 
-/* Phase bit the device writes on the pass over the ring @index is in. */
-static u8 wren_ring_phase(u32 index, unsigned int log_size)
-{
-	return ((index >> log_size) & 1) ^ 1;
-}
-
 static void wren_aq_process_locked(struct wren_dev *wdev)
 {
 	struct wren_aq *aq = &wdev->aq;
@@ -135,8 +129,8 @@ static void wren_aq_process_locked(struct wren_dev *wdev)
 
 	for (;;) {
 		e = &aq->cq[aq->cq_ci & wren_aq_mask(aq)];
-		if ((READ_ONCE(e->owner) & WREN_OWNER_PHASE) !=
-		    wren_ring_phase(aq->cq_ci, aq->log_depth))
+		if (!wren_ring_owned(READ_ONCE(e->owner), aq->cq_ci,
+				     aq->log_depth))
 			break;
 		/* The owner byte is written last: read the rest after it. */
 		dma_rmb();

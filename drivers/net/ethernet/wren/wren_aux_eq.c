@@ -44,12 +44,11 @@ static void wren_comp_eq_process(struct wren_comp_eq *eq)
 	u32 mask = BIT(eq->log_size) - 1;
 	unsigned int budget = mask + 1;
 	struct wren_eqe *eqe;
-	u8 phase;
 
 	while (budget--) {
 		eqe = &eq->ring[eq->ci & mask];
-		phase = ((eq->ci >> eq->log_size) & 1) ^ 1;
-		if ((READ_ONCE(eqe->owner) & WREN_OWNER_PHASE) != phase)
+		if (!wren_ring_owned(READ_ONCE(eqe->owner), eq->ci,
+				     eq->log_size))
 			break;
 		/* The owner byte is written last: read the rest after it. */
 		dma_rmb();

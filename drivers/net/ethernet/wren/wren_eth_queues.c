@@ -57,8 +57,8 @@ static irqreturn_t wren_eth_irq(int irq, void *data)
 
 	for (;;) {
 		eqe = &ch->eq[ch->eq_ci & mask];
-		if ((READ_ONCE(eqe->owner) & WREN_OWNER_PHASE) !=
-		    (((ch->eq_ci >> WREN_ETH_EQ_LOG_SIZE) & 1) ^ 1))
+		if (!wren_ring_owned(READ_ONCE(eqe->owner), ch->eq_ci,
+				     WREN_ETH_EQ_LOG_SIZE))
 			break;
 		dma_rmb();
 		ch->eq_ci++;
