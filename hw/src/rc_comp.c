@@ -30,12 +30,6 @@ static const uint32_t rnr_us[32] = {
 	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
 };
 
-static bool is_rd_atomic(uint8_t op)
-{
-	return op == WREN_WQE_RDMA_READ || op == WREN_WQE_ATOMIC_CMP_SWP ||
-	       op == WREN_WQE_ATOMIC_FETCH_ADD;
-}
-
 static void wqe_done(struct whw_roce_qp *r, struct whw_swqe *w, uint8_t status,
 		     uint8_t vendor)
 {
@@ -44,7 +38,7 @@ static void wqe_done(struct whw_roce_qp *r, struct whw_swqe *w, uint8_t status,
 	w->done = true;
 	w->status = status;
 	w->vendor = vendor;
-	if (is_rd_atomic(w->opcode) && r->rd_out)
+	if (wren_wqe_is_rd_atomic(w->opcode) && r->rd_out)
 		r->rd_out--;
 }
 
@@ -173,9 +167,9 @@ static bool ack_before(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
 			continue;
 		if (d <= 0)
 			break;
-		if (is_rd_atomic(w->opcode) && (uint32_t)d < w->npkts)
+		if (wren_wqe_is_rd_atomic(w->opcode) && (uint32_t)d < w->npkts)
 			break;	/* a response of this READ itself */
-		if (is_rd_atomic(w->opcode)) {
+		if (wren_wqe_is_rd_atomic(w->opcode)) {
 			/* Its response never came, yet later PSNs were ACKed. */
 			if (moved)
 				progress(hw, qp);
@@ -330,10 +324,9 @@ static void rx_atomic_ack(struct wrenhw *hw, struct whw_qp *qp,
 	if (!ack_before(hw, qp, p->psn))
 		return;
 	w = oldest(qp);
-	if (!w || !is_rd_atomic(w->opcode) ||
-	    w->opcode == WREN_WQE_RDMA_READ || w->first_psn != p->psn)
+	if (!w || !wren_wqe_is_atomic(w->opcode) || w->first_psn != p->psn)
 		return;
-	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, 0, &v, 8, true);
+	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, 0, &v, WREN_ATOMIC_LEN, true);
 	progress(hw, qp);
 	wqe_done(r, w, whw_mem_local_status(e), e ? WREN_VERR_RESP_DMA : 0);
 }

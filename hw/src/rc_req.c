@@ -37,12 +37,6 @@
 #define WQE_FLAGS	(WREN_WQE_F_SIGNALED | WREN_WQE_F_FENCE | \
 			 WREN_WQE_F_SOLICITED | WREN_WQE_F_INLINE)
 
-static bool is_rd_atomic(uint8_t op)
-{
-	return op == WREN_WQE_RDMA_READ || op == WREN_WQE_ATOMIC_CMP_SWP ||
-	       op == WREN_WQE_ATOMIC_FETCH_ADD;
-}
-
 /* Which opcodes this QP may post, given its type and the capabilities. */
 static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
 		      uint8_t op)
@@ -196,7 +190,7 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	if (op == WREN_WQE_NOP)
 		return n ? WREN_VERR_SQ_STRIDE : 0;
 	if (c->flags & WREN_WQE_F_INLINE) {
-		if (op == WREN_WQE_RDMA_READ || is_rd_atomic(op))
+		if (op == WREN_WQE_RDMA_READ || wren_wqe_is_rd_atomic(op))
 			return WREN_VERR_SQ_INLINE;
 		v = parse_inline(qp, w, seg, n);
 	} else {
@@ -207,19 +201,19 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 			*status = WREN_CQE_LOC_LEN_ERR;
 		return v;
 	}
-	if (is_rd_atomic(op) && op != WREN_WQE_RDMA_READ &&
-	    (n != 1 || w->sge[0].len != 8))
+	if (wren_wqe_is_atomic(op) &&
+	    (n != 1 || w->sge[0].len != WREN_ATOMIC_LEN))
 		return WREN_VERR_SQ_ATOMIC;
 	if (qp->type != WREN_QPT_RC && w->len > whw_roce_pmtu(hw, qp)) {
 		*status = WREN_CQE_LOC_LEN_ERR;
 		return WREN_VERR_SQ_LENGTH;
 	}
-	if (is_rd_atomic(op) && !qp->attr.max_rd_atomic)
+	if (wren_wqe_is_rd_atomic(op) && !qp->attr.max_rd_atomic)
 		return WREN_VERR_SQ_RD_ATOMIC;
 	if (!w->inl) {
 		enum whw_mem_err e = whw_sgl_check(
 			hw, qp, w->sge, w->nsge,
-			is_rd_atomic(op) ? WREN_ACCESS_LOCAL_WRITE : 0);
+			wren_wqe_is_rd_atomic(op) ? WREN_ACCESS_LOCAL_WRITE : 0);
 
 		if (e) {
 			*status = whw_mem_local_status(e);
@@ -267,7 +261,7 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 	/* Ordering rules first: they make the WQE wait, not fail. */
 	if ((c->flags & WREN_WQE_F_FENCE) && r->rd_out)
 		return false;
-	if (is_rd_atomic(c->opcode) && qp->attr.max_rd_atomic &&
+	if (wren_wqe_is_rd_atomic(c->opcode) && qp->attr.max_rd_atomic &&
 	    r->rd_out >= qp->attr.max_rd_atomic)
 		return false;
 	memset(w, 0, offsetof(struct whw_swqe, sge));
@@ -297,7 +291,7 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 	qp->attr.sq_psn = whw_psn_add(qp->attr.sq_psn, w->npkts);
 	if (!w->npkts)
 		w->done = true;
-	if (is_rd_atomic(w->opcode))
+	if (wren_wqe_is_rd_atomic(w->opcode))
 		r->rd_out++;
 	return true;
 }
@@ -394,7 +388,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		op = WHW_OP_READ_REQ;
 		psn = whw_psn_add(w->first_psn, i);
 		last = true;
-	} else if (is_rd_atomic(w->opcode)) {
+	} else if (wren_wqe_is_rd_atomic(w->opcode)) {
 		op = w->opcode == WREN_WQE_ATOMIC_CMP_SWP ? WHW_OP_CMP_SWAP
 							   : WHW_OP_FETCH_ADD;
 		psn = w->first_psn;
@@ -492,7 +486,7 @@ static bool wqe_has_more(const struct whw_swqe *w)
 {
 	if (w->done)
 		return false;
-	if (is_rd_atomic(w->opcode) && w->opcode != WREN_WQE_RDMA_READ)
+	if (wren_wqe_is_rd_atomic(w->opcode) && w->opcode != WREN_WQE_RDMA_READ)
 		return !w->sent;
 	return w->sent < w->npkts;
 }
@@ -512,7 +506,7 @@ static uint32_t rd_reqs_out(struct whw_qp *qp, uint32_t c)
 	for (uint32_t i = qp->sq_ci; i != r->sq_fetch; i++) {
 		const struct whw_swqe *w = whw_swqe(r, i);
 
-		if (w->done || !is_rd_atomic(w->opcode))
+		if (w->done || !wren_wqe_is_rd_atomic(w->opcode))
 			continue;
 		if (w->opcode != WREN_WQE_RDMA_READ)
 			n += w->sent ? 1 : 0;
@@ -536,7 +530,7 @@ static bool may_send(struct wrenhw *hw, struct whw_qp *qp, struct whw_swqe *w)
 
 	if (qp->type != WREN_QPT_RC)
 		return true;
-	if (is_rd_atomic(w->opcode)) {
+	if (wren_wqe_is_rd_atomic(w->opcode)) {
 		if (rd_reqs_out(qp, c) >= qp->attr.max_rd_atomic)
 			return false;
 		if (w->opcode == WREN_WQE_RDMA_READ)

@@ -9,12 +9,6 @@
 #include "whw_device.h"
 #include "whw_objects.h"
 
-static bool is_rd_atomic(uint8_t op)
-{
-	return op == WREN_WQE_RDMA_READ || op == WREN_WQE_ATOMIC_CMP_SWP ||
-	       op == WREN_WQE_ATOMIC_FETCH_ADD;
-}
-
 struct whw_swqe *whw_swqe(struct whw_roce_qp *r, uint32_t idx)
 {
 	return &r->sw[idx % WHW_SQ_WINDOW];
@@ -61,7 +55,7 @@ void whw_req_retransmit(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
 				if ((uint32_t)d < w->acked)
 					w->acked = (uint32_t)d;
 				w->sent = w->acked;
-			} else if (!is_rd_atomic(w->opcode)) {
+			} else if (!wren_wqe_is_rd_atomic(w->opcode)) {
 				w->sent = w->acked = (uint32_t)d;
 			} else {
 				w->sent = 0;

@@ -290,6 +290,35 @@ enum wren_wqe_opcode {
 	WREN_WQE_REG_MR			= 0x0a,
 };
 
+/* An atomic's one data segment: where the original 8 bytes are written. */
+#define WREN_ATOMIC_LEN			8
+
+/**
+ * wren_wqe_is_atomic() - is @opcode a compare-and-swap or fetch-and-add
+ * @opcode: enum wren_wqe_opcode
+ *
+ * An atomic WQE carries exactly one data segment of WREN_ATOMIC_LEN bytes
+ * and no inline data; the device refuses any other (WREN_VERR_SQ_ATOMIC).
+ */
+static inline int wren_wqe_is_atomic(__u8 opcode)
+{
+	return opcode == WREN_WQE_ATOMIC_CMP_SWP ||
+	       opcode == WREN_WQE_ATOMIC_FETCH_ADD;
+}
+
+/**
+ * wren_wqe_is_rd_atomic() - does @opcode need a responder resource
+ * @opcode: enum wren_wqe_opcode
+ *
+ * RDMA READ and the atomics wait for a response that holds one of the
+ * remote QP's resources; at most max_rd_atomic of them are outstanding,
+ * and none on a QP whose max_rd_atomic is 0 (WREN_VERR_SQ_RD_ATOMIC).
+ */
+static inline int wren_wqe_is_rd_atomic(__u8 opcode)
+{
+	return opcode == WREN_WQE_RDMA_READ || wren_wqe_is_atomic(opcode);
+}
+
 #define WREN_WQE_F_SIGNALED		0x01
 #define WREN_WQE_F_FENCE		0x02
 #define WREN_WQE_F_SOLICITED		0x04

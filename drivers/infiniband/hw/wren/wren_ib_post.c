@@ -177,9 +177,8 @@ static int wren_ib_build_send(struct wren_ib_qp *qp, const struct ib_send_wr *wr
 	if (op == WREN_WQE_LOCAL_INV || op == WREN_WQE_REG_MR) {
 		nds = 0;
 		flags &= ~WREN_WQE_F_INLINE;
-	} else if (op == WREN_WQE_ATOMIC_CMP_SWP ||
-		   op == WREN_WQE_ATOMIC_FETCH_ADD) {
-		if (wr->num_sge != 1 || wr->sg_list[0].length != 8 ||
+	} else if (wren_wqe_is_atomic(op)) {
+		if (wr->num_sge != 1 || wr->sg_list[0].length != WREN_ATOMIC_LEN ||
 		    (flags & WREN_WQE_F_INLINE))
 			return -EINVAL;
 		wren_ib_set_sge(ds, &wr->sg_list[0]);
