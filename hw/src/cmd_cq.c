@@ -1,27 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Completion queues: CREATE_CQ, DESTROY_CQ, MODIFY_CQ.  RESIZE_CQ is
- * reserved by contract 1.0 (aq.c answers NOT_SUPPORTED): drivers resize by
- * creating a new CQ.
+ * reserved by contract 1.0 (cmd_dispatch.c answers NOT_SUPPORTED):
+ * drivers resize by creating a new CQ.
  */
 #include <stdlib.h>
 
-#include "wrenhw_int.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_events.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_table.h"
 
 #define SYND_CQ(f)	WHW_SYND_IN(struct wren_create_cq_in, f)
-
-static struct whw_uar *lookup_uar(struct wrenhw *hw, uint32_t page)
-{
-	if (page == WREN_KERNEL_UAR)
-		return &hw->kernel_uar;
-	return whw_table_get(&hw->uars, page);
-}
-
-/* Exported for the other queue types: UAR 0 always exists. */
-struct whw_uar *whw_lookup_uar(struct wrenhw *hw, uint32_t page)
-{
-	return lookup_uar(hw, page);
-}
 
 struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c)
 {
@@ -46,7 +41,7 @@ struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c)
 	eq = whw_table_get(&hw->eqs, whw_le32(in->eqn));
 	if (!eq)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQ(eqn));
-	uar = lookup_uar(hw, whw_le32(in->uar));
+	uar = whw_lookup_uar(hw, whw_le32(in->uar));
 	if (!uar)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQ(uar));
 	if (hw->cqs.used >= hw->cqs.size)

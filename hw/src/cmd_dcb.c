@@ -7,7 +7,13 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
 
 #define SYND_ETS(f)	WHW_SYND_IN(struct wren_ets, f)
 #define SYND_PFC(f)	WHW_SYND_IN(struct wren_pfc, f)

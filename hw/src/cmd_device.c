@@ -5,7 +5,17 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_services.h"
+#include "whw_table.h"
+#include "whw_timer.h"
 
 struct whw_err whw_cmd_nop(struct wrenhw *hw, struct whw_cmd *c)
 {
@@ -242,6 +252,12 @@ struct whw_err whw_cmd_diag_fault(struct wrenhw *hw, struct whw_cmd *c)
 			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 				       SYND_DIAG(arg));
 		hw->aq_stall_armed = true;
+		return WHW_OK;
+	case WREN_DIAG_AQ_LATE:
+		if (!arg || arg > WHW_MAX_LATE_MS)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_DIAG(arg));
+		hw->aq_late_ms = arg;
 		return WHW_OK;
 	case WREN_DIAG_DROP_EQE:
 		if (!arg || arg > 65536)

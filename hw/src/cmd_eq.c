@@ -2,7 +2,15 @@
 /* Completion event queues: CREATE_EQ and DESTROY_EQ. */
 #include <stdlib.h>
 
-#include "wrenhw_int.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_events.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_table.h"
 
 #define SYND_EQ(f)	WHW_SYND_CMD(u.create_eq.f)
 

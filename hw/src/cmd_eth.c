@@ -7,7 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_table.h"
 
 #define SYND_EQ(f)	WHW_SYND_IN(struct wren_create_eth_q_in, f)
 #define SYND_RSS(f)	WHW_SYND_IN(struct wren_set_rss_in, f)

@@ -6,9 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 
 /* ------------------------------------------------------------- UAR, PD */
+
+/* Names the UAR of a queue's doorbells: UAR 0, the kernel's, always exists. */
+struct whw_uar *whw_lookup_uar(struct wrenhw *hw, uint32_t page)
+{
+	if (page == WREN_KERNEL_UAR)
+		return &hw->kernel_uar;
+	return whw_table_get(&hw->uars, page);
+}
 
 struct whw_err whw_cmd_alloc_uar(struct wrenhw *hw, struct whw_cmd *c)
 {

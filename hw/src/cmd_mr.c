@@ -8,7 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 
 #define SYND_CMR(f)	WHW_SYND_IN(struct wren_create_mr_in, f)
 #define SYND_MMR(f)	WHW_SYND_IN(struct wren_modify_mr_in, f)

@@ -7,7 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_roce_api.h"
+#include "whw_table.h"
 
 #define SYND_CQP(f)	WHW_SYND_IN(struct wren_create_qp_in, f)
 #define SYND_MQP(f)	WHW_SYND_IN(struct wren_modify_qp_in, f)
@@ -73,7 +82,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 		return err;
 	/* Inline data shares the WQE with the control and one fixed segment. */
 	if (max_inline > WHW_MAX_INLINE ||
-	    48u + max_inline > (1u << in->sq_wqe_shift))
+	    max_inline > wren_sq_max_inline(in->sq_wqe_shift))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(max_inline));
 	pd = whw_table_get(&hw->pds, whw_le32(in->pdn));
 	if (!pd)
@@ -295,11 +304,11 @@ static struct whw_err check_values(struct wrenhw *hw,
 	if ((mask & A_MAX_DEST) && in->max_dest_rd_atomic > WHW_MAX_RD_ATOM)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_MQP(max_dest_rd_atomic));
-	if ((mask & A_SQ_PSN) && whw_le32(in->sq_psn) > 0xffffff)
+	if ((mask & A_SQ_PSN) && whw_le32(in->sq_psn) > WREN_PSN_MASK)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(sq_psn));
-	if ((mask & A_RQ_PSN) && whw_le32(in->rq_psn) > 0xffffff)
+	if ((mask & A_RQ_PSN) && whw_le32(in->rq_psn) > WREN_PSN_MASK)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(rq_psn));
-	if ((mask & A_DEST_QPN) && whw_le32(in->dest_qpn) > 0xffffff)
+	if ((mask & A_DEST_QPN) && whw_le32(in->dest_qpn) > WREN_QPN_MASK)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(dest_qpn));
 	if (mask & A_AV)
 		return whw_check_av(hw, &in->av, SYND_MQP(av));

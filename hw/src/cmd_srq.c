@@ -2,7 +2,15 @@
 /* Shared receive queues: CREATE, MODIFY, QUERY and DESTROY_SRQ. */
 #include <stdlib.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_cmd.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_handlers.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_table.h"
 
 #define SYND_SRQ(f)	WHW_SYND_IN(struct wren_create_srq_in, f)
 #define SYND_MSRQ(f)	WHW_SYND_CMD(u.modify_srq.f)

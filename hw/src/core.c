@@ -1,39 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The device's life: creation from a board configuration, power-on/reset
- * state, the host entry points that are not register- or queue-specific,
- * fatal errors and the single host timer.
+ * state and destruction.  The running device's entry points are entry.c's;
+ * log, time and interrupts are services.c's.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrenhw_int.h"
-
-void whw_log(struct wrenhw *hw, const char *fmt, ...)
-{
-	char line[160];
-	va_list ap;
-
-	if (!hw->ops->log)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	hw->ops->log(hw->opaque, line);
-}
-
-uint64_t whw_now(struct wrenhw *hw)
-{
-	return hw->ops->now_ns ? hw->ops->now_ns(hw->opaque) : 0;
-}
-
-void whw_irq(struct wrenhw *hw, unsigned int vector)
-{
-	if (vector < hw->num_msix)
-		hw->ops->irq_notify(hw->opaque, vector);
-}
+#include "whw_board.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_services.h"
+#include "whw_table.h"
+#include "whw_timer.h"
+#include "wrenhw.h"
 
 static uint32_t pick(unsigned int v, uint32_t def, uint32_t ceil)
 {
@@ -162,6 +144,7 @@ void whw_state_reset(struct wrenhw *hw)
 	hw->mgmt_vector = 0;
 	hw->aq_error = 0;
 	hw->aq_stall_armed = false;
+	whw_aq_late_cancel(hw);
 	hw->aq_stalled = false;
 	hw->diag_fatal_pending = false;
 	hw->aeq_broken = false;
@@ -207,96 +190,3 @@ void whw_test_set_caps(struct wrenhw *hw, uint64_t caps)
 	hw->caps = caps & ~(uint64_t)WHW_CAPS_NEVER;
 }
 #endif
-
-/* The device stops: no more admin commands, doorbells or events. */
-void whw_go_fatal(struct wrenhw *hw, uint32_t syndrome, uint32_t info)
-{
-	/*
-	 * The first cause wins: posting the fatal event may itself fail
-	 * (e.g. bus mastering off) and come back here with AEQ_DMA.
-	 */
-	if ((hw->status & WREN_STATUS_FATAL) || hw->fatal_syndrome)
-		return;
-	whw_log(hw, "wren: fatal error, syndrome %u info 0x%x", syndrome,
-		info);
-	hw->fatal_syndrome = syndrome;
-	hw->fatal_info = info;
-	hw->heartbeat_frozen = whw_reg_read(hw, WREN_REG_HEARTBEAT);
-	/* Posted before FATAL is set, so that it gets out if it can. */
-	whw_aeq_post(hw, WREN_EVENT_DEVICE_FATAL, 0, syndrome, info);
-	hw->status |= WREN_STATUS_FATAL;
-}
-
-void whw_timer_rearm(struct wrenhw *hw)
-{
-	uint64_t deadline = UINT64_MAX;
-
-	if (hw->port.flapping)
-		deadline = hw->port.flap_until_ns;
-	if (whw_timers_next(hw) < deadline)
-		deadline = whw_timers_next(hw);
-	if (hw->ops->timer_mod)
-		hw->ops->timer_mod(hw->opaque, deadline);
-}
-
-void wrenhw_timer_expired(struct wrenhw *hw)
-{
-	uint64_t now = whw_now(hw);
-
-	whw_port_timer(hw, now);
-	whw_timers_run(hw, now);
-	whw_timer_rearm(hw);
-}
-
-uint64_t wrenhw_bar_size(const struct wrenhw *hw, unsigned int bar)
-{
-	switch (bar) {
-	case WREN_BAR_REGS:
-		return WREN_REGS_SIZE;
-	case WREN_BAR_DB:
-		return (uint64_t)hw->num_db_pages << WREN_DB_PAGE_SHIFT;
-	default:
-		return 0;
-	}
-}
-
-uint64_t wrenhw_mmio_read(struct wrenhw *hw, unsigned int bar, uint64_t off,
-			  unsigned int size)
-{
-	if (bar != WREN_BAR_REGS)
-		return 0;	/* doorbell pages are write-only */
-	if (off >= WREN_REGS_SIZE || (off & (size - 1)))
-		return UINT64_MAX;
-	if (size == 4)
-		return whw_reg_read(hw, off);
-	if (size == 8)
-		return whw_reg_read(hw, off) |
-		       (uint64_t)whw_reg_read(hw, off + 4) << 32;
-	return UINT64_MAX;
-}
-
-void wrenhw_mmio_write(struct wrenhw *hw, unsigned int bar, uint64_t off,
-		       uint64_t val, unsigned int size)
-{
-	if (bar == WREN_BAR_DB) {
-		whw_db_write(hw, off, val, size);
-		return;
-	}
-	if (bar != WREN_BAR_REGS || off >= WREN_REGS_SIZE || !size ||
-	    (off & (size - 1)))
-		return;
-	if (size == 4) {
-		whw_reg_write(hw, off, (uint32_t)val);
-	} else if (size == 8) {
-		/* A 64-bit access is two 32-bit ones, low half first. */
-		whw_reg_write(hw, off, (uint32_t)val);
-		whw_reg_write(hw, off + 4, (uint32_t)(val >> 32));
-	}
-}
-
-void wrenhw_process(struct wrenhw *hw)
-{
-	whw_aq_process(hw);
-	whw_eth_tx_process(hw);
-	whw_roce_process(hw);
-}

@@ -6,7 +6,11 @@
  * doorbell record, and if it is really full the CQ goes into error with
  * WREN_EVENT_CQ_ERR / WREN_CQ_SYND_OVERRUN, as hardware does.
  */
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
 
 static void cq_error(struct wrenhw *hw, struct whw_cq *cq, uint8_t synd)
 {
@@ -53,8 +57,7 @@ int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 	for (unsigned int i = 0; i < sizeof(e); i++)
 		e[i] = ((const uint8_t *)cqe)[i];
 	/* owner is the last byte of both wren_cqe and wren_eth_cqe. */
-	e[WREN_CQE_SIZE - 1] = ((cq->pi >> cq->log_size) & 1) ? 0
-							       : WREN_OWNER_PHASE;
+	e[WREN_CQE_SIZE - 1] = wren_ring_phase(cq->pi, cq->log_size);
 	off = (uint64_t)(cq->pi & (size - 1)) * WREN_CQE_SIZE;
 	if (whw_ring_write_entry(hw, &cq->ring, off, e, sizeof(e))) {
 		cq_error(hw, cq, WREN_CQ_SYND_DMA);

@@ -5,7 +5,12 @@
  * only answers doorbells rung through the page it was bound to; anything
  * else is ignored, counted, and reported once per queue.
  */
-#include "wrenhw_int.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_roce_api.h"
+#include "whw_table.h"
 
 void whw_db_error(struct wrenhw *hw, bool *reported, uint32_t queue,
 		  uint32_t page, uint32_t db_off)
@@ -145,5 +150,24 @@ void whw_db_write(struct wrenhw *hw, uint64_t off, uint64_t val,
 		/* Unknown offsets and the (unadvertised) push window. */
 		whw_db_error(hw, NULL, queue, page, reg);
 		break;
+	}
+}
+
+void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
+		     bool arm)
+{
+	if (eq->pi - ci > (1u << eq->log_size)) {
+		whw_db_error(hw, &eq->db_err_reported, eq->hdr.id,
+			     WREN_KERNEL_UAR, WREN_DB_EQ);
+		return;
+	}
+	eq->ci = ci;
+	if (eq->overrun_pending && !eq->broken &&
+	    eq->pi - ci < (1u << eq->log_size))
+		eq->overrun_pending = false;
+	if (arm && !eq->armed) {
+		eq->armed = true;
+		if (eq->pi != ci)
+			whw_eq_pending(hw, eq, eq->pi - ci);
 	}
 }

@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Event posting: the asynchronous event queue (AEQ, registers) and the
- * completion EQs (admin commands, doorbells in page 0).  Both follow the
- * ring rules of wren_queues.h; neither is ever overrun: an event that finds
- * its queue full is dropped, counted, and an EQ_OVERRUN event says so.
- * Interrupt arming is one-shot.
+ * completion EQs (admin commands; their doorbells are doorbell.c's).  Both
+ * follow the ring rules of wren_queues.h; neither is ever overrun: an
+ * event that finds its queue full is dropped, counted, and an EQ_OVERRUN
+ * event says so.  Interrupt arming is one-shot.
+ *
+ * Fatal errors live here too: the device's last word is a DEVICE_FATAL
+ * event, and an AEQ write that fails is itself fatal, so the two call each
+ * other.
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_services.h"
 
 static void fill_eqe(struct wren_eqe *e, uint8_t type, uint8_t sub,
 		     uint32_t data, uint32_t data2, uint32_t pi,
@@ -19,7 +28,7 @@ static void fill_eqe(struct wren_eqe *e, uint8_t type, uint8_t sub,
 	e->data2 = whw_le32(data2);
 	e->type = type;
 	e->sub = sub;
-	e->owner = ((pi >> log_size) & 1) ? 0 : WREN_OWNER_PHASE;
+	e->owner = wren_ring_phase(pi, log_size);
 }
 
 static bool drop_injected(struct wrenhw *hw)
@@ -127,21 +136,21 @@ void whw_eq_post(struct wrenhw *hw, struct whw_eq *eq, uint8_t type,
 		whw_eq_pending(hw, eq, 1);
 }
 
-void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
-		     bool arm)
+/* The device stops: no more admin commands, doorbells or events. */
+void whw_go_fatal(struct wrenhw *hw, uint32_t syndrome, uint32_t info)
 {
-	if (eq->pi - ci > (1u << eq->log_size)) {
-		whw_db_error(hw, &eq->db_err_reported, eq->hdr.id,
-			     WREN_KERNEL_UAR, WREN_DB_EQ);
+	/*
+	 * The first cause wins: posting the fatal event may itself fail
+	 * (e.g. bus mastering off) and come back here with AEQ_DMA.
+	 */
+	if ((hw->status & WREN_STATUS_FATAL) || hw->fatal_syndrome)
 		return;
-	}
-	eq->ci = ci;
-	if (eq->overrun_pending && !eq->broken &&
-	    eq->pi - ci < (1u << eq->log_size))
-		eq->overrun_pending = false;
-	if (arm && !eq->armed) {
-		eq->armed = true;
-		if (eq->pi != ci)
-			whw_eq_pending(hw, eq, eq->pi - ci);
-	}
+	whw_log(hw, "wren: fatal error, syndrome %u info 0x%x", syndrome,
+		info);
+	hw->fatal_syndrome = syndrome;
+	hw->fatal_info = info;
+	hw->heartbeat_frozen = whw_heartbeat(hw);
+	/* Posted before FATAL is set, so that it gets out if it can. */
+	whw_aeq_post(hw, WREN_EVENT_DEVICE_FATAL, 0, syndrome, info);
+	hw->status |= WREN_STATUS_FATAL;
 }

@@ -7,7 +7,12 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_eth.h"
+
+#define IPPROTO_TCP_	6
+#define IPPROTO_UDP_	17
+#define TCP_CSUM_OFF	16
+#define UDP_CSUM_OFF	6
 
 static inline uint64_t add_carry(uint64_t sum, uint64_t v)
 {
@@ -91,4 +96,31 @@ uint64_t whw_csum_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
 	tail[2] = (uint8_t)(l4_len >> 8);
 	tail[3] = (uint8_t)l4_len;
 	return whw_csum_add(sum, tail, 4);
+}
+
+void whw_ipv4_csum(uint8_t *ip)
+{
+	uint32_t ihl = (ip[0] & 0xfu) * 4u;
+	uint16_t c;
+
+	ip[10] = ip[11] = 0;
+	c = (uint16_t)~whw_csum_fold(whw_csum_add(0, ip, ihl));
+	memcpy(ip + 10, &c, 2);
+}
+
+void whw_tcp_udp_csum(uint8_t *pkt, const struct whw_l34 *h,
+		      uint32_t l4_len)
+{
+	uint8_t *l4 = pkt + h->l4;
+	uint8_t *field = l4 + (h->udp ? UDP_CSUM_OFF : TCP_CSUM_OFF);
+	uint64_t sum;
+	uint16_t c;
+
+	field[0] = field[1] = 0;
+	sum = whw_csum_pseudo(pkt + h->l3, h->ipv6,
+			      h->udp ? IPPROTO_UDP_ : IPPROTO_TCP_, l4_len);
+	c = (uint16_t)~whw_csum_fold(whw_csum_add(sum, l4, l4_len));
+	if (h->udp && !c)
+		c = 0xffff;	/* 0 means "no checksum" for UDP */
+	memcpy(field, &c, 2);
 }

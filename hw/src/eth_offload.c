@@ -2,9 +2,9 @@
 /*
  * TX offloads of one gathered packet: header offsets from the first
  * descriptor are validated against the packet, then the IPv4 header
- * checksum and the TCP/UDP checksum are computed (or TSO splits the
- * packet, eth_tso.c), and the frame goes to the wire with its 802.1Q tag
- * inserted if asked.
+ * checksum and the TCP/UDP checksum are computed (eth_csum.c), or TSO
+ * splits the packet (eth_tso.c), and the frame goes to the wire
+ * (eth_emit.c).
  *
  * WREN_ETH_TX_F_CSUM: the device computes the whole L4 checksum,
  * pseudo-header included, over the L4 length the IP header gives (so
@@ -14,49 +14,15 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
-
-#define IPPROTO_TCP_	6
-#define IPPROTO_UDP_	17
-#define TCP_CSUM_OFF	16
-#define UDP_CSUM_OFF	6
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_le.h"
+#include "whw_objects.h"
 
 static uint16_t rd16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static void wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-void whw_ipv4_csum(uint8_t *ip)
-{
-	uint32_t ihl = (ip[0] & 0xfu) * 4u;
-	uint16_t c;
-
-	ip[10] = ip[11] = 0;
-	c = (uint16_t)~whw_csum_fold(whw_csum_add(0, ip, ihl));
-	memcpy(ip + 10, &c, 2);
-}
-
-void whw_tcp_udp_csum(uint8_t *pkt, const struct whw_l34 *h,
-		      uint32_t l4_len)
-{
-	uint8_t *l4 = pkt + h->l4;
-	uint8_t *field = l4 + (h->udp ? UDP_CSUM_OFF : TCP_CSUM_OFF);
-	uint64_t sum;
-	uint16_t c;
-
-	field[0] = field[1] = 0;
-	sum = whw_csum_pseudo(pkt + h->l3, h->ipv6,
-			      h->udp ? IPPROTO_UDP_ : IPPROTO_TCP_, l4_len);
-	c = (uint16_t)~whw_csum_fold(whw_csum_add(sum, l4, l4_len));
-	if (h->udp && !c)
-		c = 0xffff;	/* 0 means "no checksum" for UDP */
-	memcpy(field, &c, 2);
 }
 
 /*
@@ -115,30 +81,6 @@ static uint32_t l4_length(const uint8_t *pkt, uint32_t len,
 	if (end > len || end < h->l4 + h->l4_hlen)
 		return 0;
 	return end - h->l4;
-}
-
-void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q, uint8_t *frame,
-		  uint32_t len, uint16_t flags, uint16_t vlan_tci)
-{
-	uint32_t prio = q->prio;
-
-	if (flags & WREN_ETH_TX_F_VLAN) {
-		/* The caller left WHW_VLAN_HLEN bytes of headroom. */
-		frame -= WHW_VLAN_HLEN;
-		memmove(frame, frame + WHW_VLAN_HLEN, 12);
-		wr16(frame + 12, 0x8100);
-		wr16(frame + 14, vlan_tci);
-		len += WHW_VLAN_HLEN;
-		prio = vlan_tci >> 13;
-	}
-	if (hw->ops->tx_frame)
-		hw->ops->tx_frame(hw->opaque, frame, len);
-	q->counters[WREN_ETHQ_CNT_PACKETS]++;
-	q->counters[WREN_ETHQ_CNT_BYTES] += len;
-	hw->cnt_port[WREN_CNT_TX_PACKETS]++;
-	hw->cnt_port[WREN_CNT_TX_BYTES] += len;
-	hw->cnt_prio[prio][WREN_PRIO_CNT_TX_PRIO_PACKETS]++;
-	hw->cnt_prio[prio][WREN_PRIO_CNT_TX_PRIO_BYTES] += len;
 }
 
 uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,

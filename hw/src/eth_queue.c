@@ -11,7 +11,14 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_services.h"
 
 static uint32_t desc_size(const struct whw_eth_q *q)
 {

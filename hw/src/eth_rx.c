@@ -17,7 +17,12 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_roce_api.h"
 #include "eth_rx.h"
 
 static bool mac_eq(const uint8_t *a, const uint8_t *b)

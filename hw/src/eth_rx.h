@@ -3,7 +3,7 @@
 #ifndef WRENHW_ETH_RX_H
 #define WRENHW_ETH_RX_H
 
-#include "wrenhw_int.h"
+#include "whw_objects.h"
 
 struct whw_rx_info {
 	uint16_t flags;		/* WREN_ETH_RX_F_* */

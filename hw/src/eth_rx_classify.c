@@ -18,7 +18,11 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 #include "eth_rx.h"
 
 #define IPPROTO_TCP_	6

@@ -13,7 +13,11 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_le.h"
+#include "whw_objects.h"
 
 #define TCP_FIN		0x01
 #define TCP_PSH		0x08

@@ -15,7 +15,12 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 
 #define TX_FLAGS	(WREN_ETH_TX_F_EOP | WREN_ETH_TX_F_CSUM | \
 			 WREN_ETH_TX_F_IP_CSUM | WREN_ETH_TX_F_TSO | \

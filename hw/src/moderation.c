@@ -11,9 +11,14 @@
  * arming is never delayed: it exists to wake a consumer at once.
  *
  * Completion EQs take the same two fields (CREATE_EQ) for their MSI-X
- * interrupt, counted in EQEs.  Both kinds use the model's timer list.
+ * interrupt, counted in EQEs: eq_moderation.c, below the event code that
+ * this file posts to.  Both kinds use the model's timer list.
  */
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_services.h"
+#include "whw_timer.h"
 
 static void cq_fire(struct wrenhw *hw, struct whw_cq *cq)
 {
@@ -85,46 +90,4 @@ void whw_cq_arm(struct wrenhw *hw, struct whw_cq *cq, uint32_t ci,
 	 */
 	if ((flags & WREN_DB_CQ_ARM_NEXT) && !was_armed && cq->pi != ci)
 		cq_pending(hw, cq, cq->pi - ci);
-}
-
-static void eq_fire(struct wrenhw *hw, struct whw_eq *eq)
-{
-	eq->armed = false;
-	eq->mod_pending = 0;
-	whw_timer_del(hw, &eq->mod_timer);
-	whw_irq(hw, eq->vector);
-}
-
-static void eq_mod_expired(struct wrenhw *hw, struct whw_timer *t)
-{
-	struct whw_eq *eq = WHW_CONTAINER_OF(t, struct whw_eq, mod_timer);
-
-	if (eq->armed && eq->mod_pending)
-		eq_fire(hw, eq);
-}
-
-void whw_eq_mod_init(struct whw_eq *eq)
-{
-	eq->mod_timer.fn = eq_mod_expired;
-}
-
-void whw_eq_mod_fini(struct wrenhw *hw, struct whw_eq *eq)
-{
-	whw_timer_del(hw, &eq->mod_timer);
-}
-
-void whw_eq_pending(struct wrenhw *hw, struct whw_eq *eq, uint32_t n)
-{
-	if (!eq->moderation_usec) {
-		eq_fire(hw, eq);
-		return;
-	}
-	eq->mod_pending += n;
-	if (eq->moderation_count && eq->mod_pending >= eq->moderation_count) {
-		eq_fire(hw, eq);
-		return;
-	}
-	if (!eq->mod_timer.pending)
-		whw_timer_add(hw, &eq->mod_timer,
-			      whw_now(hw) + eq->moderation_usec * 1000ull);
 }

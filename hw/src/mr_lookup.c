@@ -11,6 +11,10 @@
  * for local access only, and only for QPs of the kernel's doorbell page.
  */
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 
 #define ACCESS_RIGHTS	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \
 			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC)

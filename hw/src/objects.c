@@ -2,7 +2,9 @@
 /* Tearing every object down, users before what they use (reset, destroy). */
 #include <stdlib.h>
 
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 
 static void free_simple(struct whw_table *t)
 {

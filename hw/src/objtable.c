@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "wrenhw_int.h"
+#include "whw_table.h"
 
 int whw_table_init(struct whw_table *t, uint32_t size, uint32_t first)
 {

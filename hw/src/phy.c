@@ -11,7 +11,8 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_eth.h"
 
 #define PHY_ETHERTYPE	0x88b6
 #define PHY_HDR_LEN	14

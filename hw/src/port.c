@@ -5,7 +5,11 @@
  * ACTIVE when all three allow it; every change of that, and every new
  * speed while it stays ACTIVE, is one WREN_EVENT_PORT_STATE.
  */
-#include "wrenhw_int.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "wrenhw.h"
+#include "wrenhw.h"
 
 static bool port_active(const struct wrenhw *hw)
 {

@@ -16,9 +16,12 @@
 #include <string.h>
 
 #include "roce.h"
-
-#define V_BAD_RESP	0x10
-#define V_RESP_DMA	0x11
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_services.h"
+#include "whw_timer.h"
 
 /* rnr_retry timer codes (IBTA table 45), in microseconds. */
 static const uint32_t rnr_us[32] = {
@@ -26,12 +29,6 @@ static const uint32_t rnr_us[32] = {
 	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
 	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
 };
-
-static bool is_rd_atomic(uint8_t op)
-{
-	return op == WREN_WQE_RDMA_READ || op == WREN_WQE_ATOMIC_CMP_SWP ||
-	       op == WREN_WQE_ATOMIC_FETCH_ADD;
-}
 
 static void wqe_done(struct whw_roce_qp *r, struct whw_swqe *w, uint8_t status,
 		     uint8_t vendor)
@@ -41,7 +38,7 @@ static void wqe_done(struct whw_roce_qp *r, struct whw_swqe *w, uint8_t status,
 	w->done = true;
 	w->status = status;
 	w->vendor = vendor;
-	if (is_rd_atomic(w->opcode) && r->rd_out)
+	if (wren_wqe_is_rd_atomic(w->opcode) && r->rd_out)
 		r->rd_out--;
 }
 
@@ -170,9 +167,9 @@ static bool ack_before(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
 			continue;
 		if (d <= 0)
 			break;
-		if (is_rd_atomic(w->opcode) && (uint32_t)d < w->npkts)
+		if (wren_wqe_is_rd_atomic(w->opcode) && (uint32_t)d < w->npkts)
 			break;	/* a response of this READ itself */
-		if (is_rd_atomic(w->opcode)) {
+		if (wren_wqe_is_rd_atomic(w->opcode)) {
 			/* Its response never came, yet later PSNs were ACKed. */
 			if (moved)
 				progress(hw, qp);
@@ -254,7 +251,7 @@ static void rx_nak(struct wrenhw *hw, struct whw_qp *qp,
 		fail_at(qp, p->psn, WREN_CQE_REM_OP_ERR, 0);
 		return;
 	default:
-		fail_at(qp, p->psn, WREN_CQE_BAD_RESP_ERR, V_BAD_RESP);
+		fail_at(qp, p->psn, WREN_CQE_BAD_RESP_ERR, WREN_VERR_BAD_RESP);
 		return;
 	}
 }
@@ -298,13 +295,13 @@ static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 		     p->opcode == WHW_OP_READ_RESP_MIDDLE;
 	want = w->len - i * mtu < mtu ? w->len - i * mtu : mtu;
 	if (!ok || p->paylen != want) {
-		wqe_done(r, w, WREN_CQE_BAD_RESP_ERR, V_BAD_RESP);
+		wqe_done(r, w, WREN_CQE_BAD_RESP_ERR, WREN_VERR_BAD_RESP);
 		return;
 	}
 	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, i * mtu, (void *)p->payload,
 			 want, true);
 	if (e) {
-		wqe_done(r, w, whw_mem_local_status(e), V_RESP_DMA);
+		wqe_done(r, w, whw_mem_local_status(e), WREN_VERR_RESP_DMA);
 		return;
 	}
 	w->acked++;
@@ -327,12 +324,11 @@ static void rx_atomic_ack(struct wrenhw *hw, struct whw_qp *qp,
 	if (!ack_before(hw, qp, p->psn))
 		return;
 	w = oldest(qp);
-	if (!w || !is_rd_atomic(w->opcode) ||
-	    w->opcode == WREN_WQE_RDMA_READ || w->first_psn != p->psn)
+	if (!w || !wren_wqe_is_atomic(w->opcode) || w->first_psn != p->psn)
 		return;
-	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, 0, &v, 8, true);
+	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, 0, &v, WREN_ATOMIC_LEN, true);
 	progress(hw, qp);
-	wqe_done(r, w, whw_mem_local_status(e), e ? V_RESP_DMA : 0);
+	wqe_done(r, w, whw_mem_local_status(e), e ? WREN_VERR_RESP_DMA : 0);
 }
 
 void whw_comp_rx(struct wrenhw *hw, struct whw_qp *qp,

@@ -10,6 +10,11 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 
 #define ACCESS_KNOWN	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \
 			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC)

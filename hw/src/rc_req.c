@@ -26,48 +26,16 @@
 #include <string.h>
 
 #include "roce.h"
-
-/* Vendor codes of a WQE the requester refuses (wren_cqe.vendor_err). */
-#define V_OPCODE	0x01
-#define V_RSVD		0x02
-#define V_IDX		0x03
-#define V_STRIDE	0x04
-#define V_SGES		0x05
-#define V_INLINE	0x06
-#define V_ATOMIC	0x07
-#define V_RD_ATOMIC	0x08
-#define V_FLAGS		0x09
-#define V_AH		0x0a
-#define V_LENGTH	0x0b
-#define V_KEY		0x0c
-#define V_DMA		0x0d
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
+#include "whw_table.h"
 
 #define WQE_FLAGS	(WREN_WQE_F_SIGNALED | WREN_WQE_F_FENCE | \
 			 WREN_WQE_F_SOLICITED | WREN_WQE_F_INLINE)
-
-struct whw_swqe *whw_swqe(struct whw_roce_qp *r, uint32_t idx)
-{
-	return &r->sw[idx % WHW_SQ_WINDOW];
-}
-
-static bool is_rd_atomic(uint8_t op)
-{
-	return op == WREN_WQE_RDMA_READ || op == WREN_WQE_ATOMIC_CMP_SWP ||
-	       op == WREN_WQE_ATOMIC_FETCH_ADD;
-}
-
-uint32_t whw_req_una(const struct whw_qp *qp)
-{
-	struct whw_roce_qp *r = qp->roce;
-
-	for (uint32_t i = qp->sq_ci; r->sw && i != r->sq_fetch; i++) {
-		const struct whw_swqe *w = whw_swqe(r, i);
-
-		if (!w->done && w->npkts)
-			return whw_psn_add(w->first_psn, w->acked);
-	}
-	return qp->attr.sq_psn;
-}
 
 /* Which opcodes this QP may post, given its type and the capabilities. */
 static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
@@ -114,9 +82,10 @@ static uint8_t parse_sges(struct whw_swqe *w, const uint8_t *seg, uint32_t n)
 	uint64_t total = 0;
 
 	if (n > WHW_MAX_SGE)
-		return V_SGES;
+		return WREN_VERR_SQ_SGES;
 	for (uint32_t i = 0; i < n; i++) {
-		const struct wren_wqe_sge *s = (const void *)(seg + i * 16);
+		const struct wren_wqe_sge *s =
+			(const void *)(seg + i * WREN_WQE_DS_SIZE);
 
 		w->sge[i].addr = whw_le64(s->addr);
 		w->sge[i].len = whw_le32(s->length);
@@ -124,7 +93,7 @@ static uint8_t parse_sges(struct whw_swqe *w, const uint8_t *seg, uint32_t n)
 		total += w->sge[i].len;
 	}
 	if (total > WHW_MAX_MSG_SIZE)
-		return V_LENGTH;
+		return WREN_VERR_SQ_LENGTH;
 	w->nsge = (uint8_t)n;
 	w->len = (uint32_t)total;
 	return 0;
@@ -138,9 +107,9 @@ static uint8_t parse_inline(const struct whw_qp *qp, struct whw_swqe *w,
 
 	if (!n || h->rsvd[0] || h->rsvd[1] || h->rsvd[2] ||
 	    len > qp->max_inline || len > WHW_MAX_INLINE ||
-	    n != 1 + (len + 15) / 16)
-		return V_INLINE;
-	memcpy(w->inl_data, seg + 16, len);
+	    n != wren_inline_ds(len))
+		return WREN_VERR_SQ_INLINE;
+	memcpy(w->inl_data, seg + sizeof(*h), len);
 	w->inl = true;
 	w->len = len;
 	return 0;
@@ -159,42 +128,35 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	w->opcode = op;
 	w->flags = c->flags;
 	if (!opcode_ok(hw, qp, op))
-		return V_OPCODE;
+		return WREN_VERR_SQ_OPCODE;
 	if (c->flags & ~WQE_FLAGS)
-		return V_FLAGS;
+		return WREN_VERR_SQ_FLAGS;
 	if (c->rsvd0 || c->rsvd1 || c->rsvd2)
-		return V_RSVD;
+		return WREN_VERR_SQ_RSVD;
 	if (whw_le16(c->wqe_idx) != (uint16_t)w->idx)
-		return V_IDX;
+		return WREN_VERR_SQ_IDX;
 	memcpy(w->imm, &c->imm_data, 4);
-	if (qp->type != WREN_QPT_RC && op != WREN_WQE_NOP)
-		fixed = 16;
-	else if (op == WREN_WQE_REG_MR)
-		fixed = sizeof(struct wren_wqe_reg_mr);
-	else if (op >= WREN_WQE_RDMA_WRITE && op <= WREN_WQE_RDMA_READ)
-		fixed = 16;
-	else if (is_rd_atomic(op))
-		fixed = 32;
-	if (16 + fixed + n * 16 > stride)
-		return V_STRIDE;
-	seg = buf + 16;
+	fixed = wren_sq_fixed_size(op, qp->type != WREN_QPT_RC) - sizeof(*c);
+	if (sizeof(*c) + fixed + n * WREN_WQE_DS_SIZE > stride)
+		return WREN_VERR_SQ_STRIDE;
+	seg = buf + sizeof(*c);
 	if (op == WREN_WQE_REG_MR || op == WREN_WQE_LOCAL_INV) {
 		const struct wren_wqe_reg_mr *rm = (const void *)seg;
 
 		if (n || (c->flags & WREN_WQE_F_INLINE))
-			return V_STRIDE;
+			return WREN_VERR_SQ_STRIDE;
 		if (op == WREN_WQE_REG_MR &&
 		    (rm->rsvd0[0] || rm->rsvd0[1] || rm->rsvd0[2] ||
 		     rm->rsvd[0] || rm->rsvd[1]))
-			return V_RSVD;
+			return WREN_VERR_SQ_RSVD;
 		return 0;
 	}
 	if (fixed) {
 		if (qp->type != WREN_QPT_RC) {
 			const struct wren_wqe_ud *u = (const void *)seg;
 
-			if (u->rsvd || whw_le32(u->dest_qpn) > WHW_QPN_MASK)
-				return V_RSVD;
+			if (u->rsvd || whw_le32(u->dest_qpn) > WREN_QPN_MASK)
+				return WREN_VERR_SQ_RSVD;
 			w->dqpn = whw_le32(u->dest_qpn);
 			w->qkey = whw_le32(u->qkey);
 			/* As InfiniBand: bit 31 set sends the QP's Q_Key. */
@@ -205,19 +167,19 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 					&hw->ahs, whw_le32(u->ah));
 
 				if (!ah || ah->pd != qp->pd)
-					return V_AH;
+					return WREN_VERR_SQ_AH;
 				w->av = ah->av;
 			}
 		} else {
 			const struct wren_wqe_raddr *ra = (const void *)seg;
 
 			if (ra->rsvd)
-				return V_RSVD;
+				return WREN_VERR_SQ_RSVD;
 			w->raddr = whw_le64(ra->raddr);
 			w->rkey = whw_le32(ra->rkey);
-			if (fixed == 32) {
+			if (fixed > sizeof(*ra)) {
 				const struct wren_wqe_atomic *a =
-					(const void *)(seg + 16);
+					(const void *)(ra + 1);
 
 				w->swap = whw_le64(a->swap_add);
 				w->cmp = whw_le64(a->compare);
@@ -226,36 +188,36 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 		seg += fixed;
 	}
 	if (op == WREN_WQE_NOP)
-		return n ? V_STRIDE : 0;
+		return n ? WREN_VERR_SQ_STRIDE : 0;
 	if (c->flags & WREN_WQE_F_INLINE) {
-		if (op == WREN_WQE_RDMA_READ || is_rd_atomic(op))
-			return V_INLINE;
+		if (op == WREN_WQE_RDMA_READ || wren_wqe_is_rd_atomic(op))
+			return WREN_VERR_SQ_INLINE;
 		v = parse_inline(qp, w, seg, n);
 	} else {
 		v = parse_sges(w, seg, n);
 	}
 	if (v) {
-		if (v == V_LENGTH)
+		if (v == WREN_VERR_SQ_LENGTH)
 			*status = WREN_CQE_LOC_LEN_ERR;
 		return v;
 	}
-	if (is_rd_atomic(op) && op != WREN_WQE_RDMA_READ &&
-	    (n != 1 || w->sge[0].len != 8))
-		return V_ATOMIC;
+	if (wren_wqe_is_atomic(op) &&
+	    (n != 1 || w->sge[0].len != WREN_ATOMIC_LEN))
+		return WREN_VERR_SQ_ATOMIC;
 	if (qp->type != WREN_QPT_RC && w->len > whw_roce_pmtu(hw, qp)) {
 		*status = WREN_CQE_LOC_LEN_ERR;
-		return V_LENGTH;
+		return WREN_VERR_SQ_LENGTH;
 	}
-	if (is_rd_atomic(op) && !qp->attr.max_rd_atomic)
-		return V_RD_ATOMIC;
+	if (wren_wqe_is_rd_atomic(op) && !qp->attr.max_rd_atomic)
+		return WREN_VERR_SQ_RD_ATOMIC;
 	if (!w->inl) {
 		enum whw_mem_err e = whw_sgl_check(
 			hw, qp, w->sge, w->nsge,
-			is_rd_atomic(op) ? WREN_ACCESS_LOCAL_WRITE : 0);
+			wren_wqe_is_rd_atomic(op) ? WREN_ACCESS_LOCAL_WRITE : 0);
 
 		if (e) {
 			*status = whw_mem_local_status(e);
-			return V_KEY;
+			return WREN_VERR_SQ_KEY;
 		}
 	}
 	return 0;
@@ -299,7 +261,7 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 	/* Ordering rules first: they make the WQE wait, not fail. */
 	if ((c->flags & WREN_WQE_F_FENCE) && r->rd_out)
 		return false;
-	if (is_rd_atomic(c->opcode) && qp->attr.max_rd_atomic &&
+	if (wren_wqe_is_rd_atomic(c->opcode) && qp->attr.max_rd_atomic &&
 	    r->rd_out >= qp->attr.max_rd_atomic)
 		return false;
 	memset(w, 0, offsetof(struct whw_swqe, sge));
@@ -318,9 +280,9 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 		/* Local: done when the SQ reaches it. */
 		memcpy(&key, w->imm, 4);
 		w->status = w->opcode == WREN_WQE_REG_MR ?
-			    whw_fastreg_reg(hw, qp, (const void *)(buf + 16)) :
+			    whw_fastreg_reg(hw, qp, (const void *)(c + 1)) :
 			    whw_fastreg_inv(hw, qp, whw_le32(key));
-		w->vendor = w->status ? V_KEY : 0;
+		w->vendor = w->status ? WREN_VERR_SQ_KEY : 0;
 		w->done = true;
 		return !w->status;
 	}
@@ -329,7 +291,7 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 	qp->attr.sq_psn = whw_psn_add(qp->attr.sq_psn, w->npkts);
 	if (!w->npkts)
 		w->done = true;
-	if (is_rd_atomic(w->opcode))
+	if (wren_wqe_is_rd_atomic(w->opcode))
 		r->rd_out++;
 	return true;
 }
@@ -383,7 +345,7 @@ static bool gather(struct wrenhw *hw, struct whw_qp *qp, struct whw_swqe *w,
 	}
 	e = whw_sgl_copy(hw, qp, w->sge, w->nsge, off, p, n, false);
 	if (e) {
-		fail_wqe(w, whw_mem_local_status(e), V_DMA);
+		fail_wqe(w, whw_mem_local_status(e), WREN_VERR_SQ_DMA);
 		return false;
 	}
 	return true;
@@ -426,7 +388,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		op = WHW_OP_READ_REQ;
 		psn = whw_psn_add(w->first_psn, i);
 		last = true;
-	} else if (is_rd_atomic(w->opcode)) {
+	} else if (wren_wqe_is_rd_atomic(w->opcode)) {
 		op = w->opcode == WREN_WQE_ATOMIC_CMP_SWP ? WHW_OP_CMP_SWAP
 							   : WHW_OP_FETCH_ADD;
 		psn = w->first_psn;
@@ -451,7 +413,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 				 whw_roce_sport(av, qp->hdr.id, dqpn), op, se,
 				 dqpn, ackreq, psn)) {
 		/* The source GID was removed: the WQE cannot go out. */
-		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, V_AH);
+		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, WREN_VERR_SQ_AH);
 		return;
 	}
 	if (!rc) {
@@ -524,7 +486,7 @@ static bool wqe_has_more(const struct whw_swqe *w)
 {
 	if (w->done)
 		return false;
-	if (is_rd_atomic(w->opcode) && w->opcode != WREN_WQE_RDMA_READ)
+	if (wren_wqe_is_rd_atomic(w->opcode) && w->opcode != WREN_WQE_RDMA_READ)
 		return !w->sent;
 	return w->sent < w->npkts;
 }
@@ -544,7 +506,7 @@ static uint32_t rd_reqs_out(struct whw_qp *qp, uint32_t c)
 	for (uint32_t i = qp->sq_ci; i != r->sq_fetch; i++) {
 		const struct whw_swqe *w = whw_swqe(r, i);
 
-		if (w->done || !is_rd_atomic(w->opcode))
+		if (w->done || !wren_wqe_is_rd_atomic(w->opcode))
 			continue;
 		if (w->opcode != WREN_WQE_RDMA_READ)
 			n += w->sent ? 1 : 0;
@@ -568,7 +530,7 @@ static bool may_send(struct wrenhw *hw, struct whw_qp *qp, struct whw_swqe *w)
 
 	if (qp->type != WREN_QPT_RC)
 		return true;
-	if (is_rd_atomic(w->opcode)) {
+	if (wren_wqe_is_rd_atomic(w->opcode)) {
 		if (rd_reqs_out(qp, c) >= qp->attr.max_rd_atomic)
 			return false;
 		if (w->opcode == WREN_WQE_RDMA_READ)
@@ -576,48 +538,6 @@ static bool may_send(struct wrenhw *hw, struct whw_qp *qp, struct whw_swqe *w)
 	}
 	return whw_psn_diff(whw_psn_add(w->first_psn, w->sent + n),
 			    whw_req_una(qp)) <= (int32_t)whw_rc_window(mtu);
-}
-
-void whw_req_retransmit(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn)
-{
-	struct whw_roce_qp *r = qp->roce;
-	bool first = true;
-
-	if (!r->sw)
-		return;
-	for (uint32_t i = qp->sq_ci; i != r->sq_fetch; i++) {
-		struct whw_swqe *w = whw_swqe(r, i);
-		int32_t d = whw_psn_diff(psn, w->first_psn);
-
-		if (w->done || !w->npkts)
-			continue;
-		if (first) {
-			r->tx_idx = i;
-			first = false;
-		}
-		if (d > 0 && (uint32_t)d < w->npkts) {
-			/* The PSN falls inside: resume there. */
-			if (w->opcode == WREN_WQE_RDMA_READ) {
-				/*
-				 * Never past a response not received: a
-				 * sequence NAK at a later READ request of
-				 * this WQE says nothing about the earlier.
-				 */
-				if ((uint32_t)d < w->acked)
-					w->acked = (uint32_t)d;
-				w->sent = w->acked;
-			} else if (!is_rd_atomic(w->opcode)) {
-				w->sent = w->acked = (uint32_t)d;
-			} else {
-				w->sent = 0;
-			}
-		} else if (d <= 0) {
-			/* At or after the PSN: from the start. */
-			w->sent = 0;
-			w->acked = 0;
-		}
-	}
-	whw_roce_kick(hw, qp);
 }
 
 void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)

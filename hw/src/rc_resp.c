@@ -23,9 +23,12 @@
 #include <string.h>
 
 #include "roce.h"
-
-#define V_RQE_DMA	0x30
-#define V_RESP_PROT	0x31
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_table.h"
 
 static void queue_ack(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
 		      uint8_t syn)
@@ -157,15 +160,15 @@ static bool do_send(struct wrenhw *hw, struct whw_qp *qp,
 			 (void *)p->payload, p->paylen, true);
 	if (e) {
 		recv_fail(hw, qp, p->psn, whw_mem_local_status(e),
-			  V_RESP_PROT, WHW_AETH_NAK_OP);
+			  WREN_VERR_RECV_PROT, WHW_AETH_NAK_OP);
 		return false;
 	}
 	r->rcv_off += p->paylen;
 	if (!(p->info & WHW_K_LAST))
 		return true;
 	if ((p->info & WHW_H_IETH) && !invalidate(hw, qp, p->ieth)) {
-		recv_fail(hw, qp, p->psn, WREN_CQE_LOC_QP_OP_ERR, V_RESP_PROT,
-			  WHW_AETH_NAK_INV);
+		recv_fail(hw, qp, p->psn, WREN_CQE_LOC_QP_OP_ERR,
+			  WREN_VERR_RECV_PROT, WHW_AETH_NAK_INV);
 		return false;
 	}
 	recv_done(hw, qp, p, WREN_CQE_OP_RECV, r->rcv_off);
@@ -354,7 +357,7 @@ static void duplicate(struct wrenhw *hw, struct whw_qp *qp,
 		}
 		return;	/* forgotten: the requester will time out */
 	}
-	queue_ack(hw, qp, whw_psn_add(qp->attr.rq_psn, WHW_PSN_MASK),
+	queue_ack(hw, qp, whw_psn_add(qp->attr.rq_psn, WREN_PSN_MASK),
 		  WHW_AETH_ACK);
 }
 

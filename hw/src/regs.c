@@ -8,14 +8,13 @@
  */
 #include <string.h>
 
-#include "wrenhw_int.h"
-
-static uint32_t heartbeat(struct wrenhw *hw)
-{
-	if (hw->status & WREN_STATUS_FATAL)
-		return hw->heartbeat_frozen;
-	return (uint32_t)((whw_now(hw) - hw->epoch_ns) / 1000000u);
-}
+#include "whw_board.h"
+#include "whw_control.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_events.h"
+#include "whw_ring.h"
+#include "whw_services.h"
 
 uint32_t whw_reg_read(struct wrenhw *hw, uint64_t off)
 {
@@ -31,7 +30,7 @@ uint32_t whw_reg_read(struct wrenhw *hw, uint64_t off)
 	case WREN_REG_CONTROL:		return hw->control;
 	case WREN_REG_FATAL_SYNDROME:	return hw->fatal_syndrome;
 	case WREN_REG_FATAL_INFO:	return hw->fatal_info;
-	case WREN_REG_HEARTBEAT:	return heartbeat(hw);
+	case WREN_REG_HEARTBEAT:	return whw_heartbeat(hw);
 	case WREN_REG_NUM_MSIX:		return hw->num_msix;
 	case WREN_REG_NUM_DB_PAGES:	return hw->num_db_pages;
 	case WREN_REG_RESET_TIMEOUT_MS:	return WHW_RESET_TIMEOUT_MS;
@@ -126,6 +125,7 @@ static uint8_t aq_enable(struct wrenhw *hw)
 	whw_ring_link(hw, &hw->acq.ring);
 	hw->aq_stalled = false;
 	hw->aq_stall_armed = false;
+	whw_aq_late_cancel(hw);
 	hw->control |= WREN_CONTROL_AQ_ENABLE;
 	hw->status |= WREN_STATUS_AQ_READY;
 	return WREN_AQ_STATUS_OK;
@@ -137,6 +137,7 @@ static void aq_disable(struct wrenhw *hw)
 	regq_disable(hw, &hw->acq);
 	hw->aq_stalled = false;
 	hw->aq_stall_armed = false;
+	whw_aq_late_cancel(hw);
 	hw->control &= ~WREN_CONTROL_AQ_ENABLE;
 	hw->status &= ~WREN_STATUS_AQ_READY;
 }

@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_err.h"
+#include "whw_le.h"
+#include "whw_ring.h"
 
 #define SYND_DESC(base, field) \
 	((base) + (uint32_t)offsetof(struct wren_buf_desc, field))

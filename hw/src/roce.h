@@ -5,13 +5,17 @@
  * engine state and the requester (rc_req.c), completer (rc_comp.c),
  * responder (rc_resp.c), receive queues (roce_rq.c), UD receive
  * (ud_recv.c), frame output (roce_tx.c), steering and dispatch
- * (roce_rx.c) and the QP life cycle: flush, CQEs, process loop
+ * (roce_rx.c), the send window (rc_sq.c), flush (roce_flush.c), CQEs
+ * and scheduling (roce_util.c) and the QP life cycle and process loop
  * (roce_qp.c).
  */
 #ifndef WRENHW_ROCE_H
 #define WRENHW_ROCE_H
 
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_objects.h"
+#include "whw_timer.h"
 
 #define WHW_ROCE_PORT		4791u
 #define WHW_ROCE_PKEY		0xffffu
@@ -20,8 +24,6 @@
 #define WHW_BTH_LEN		12u
 #define WHW_ICRC_LEN		4u
 #define WHW_GRH_LEN		40u
-#define WHW_PSN_MASK		0xffffffu
-#define WHW_QPN_MASK		0xffffffu
 #define WHW_SQ_WINDOW		64u	/* WQEs started and not completed */
 /*
  * The RC send window: an RC requester has at most whw_rc_window() PSNs
@@ -201,7 +203,7 @@ static inline int32_t whw_psn_diff(uint32_t a, uint32_t b)
 
 static inline uint32_t whw_psn_add(uint32_t a, uint32_t n)
 {
-	return (a + n) & WHW_PSN_MASK;
+	return (a + n) & WREN_PSN_MASK;
 }
 
 /* PSNs an RC requester may have in flight at path MTU @mtu. */
@@ -368,6 +370,7 @@ void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp);
 /* The QP goes to ERR: everything outstanding is flushed. */
 void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_flush(struct wrenhw *hw, struct whw_qp *qp);
+void whw_roce_flush_rwqe(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_send_cqe(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx,
 		       uint8_t opcode, uint8_t status, uint8_t vendor,
 		       uint32_t byte_len);

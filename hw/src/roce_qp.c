@@ -2,20 +2,23 @@
 /*
  * The RoCE engine's side of a QP's life: its state next to the QP
  * context, what MODIFY_QP transitions mean for it (RESET forgets
- * everything, ERR flushes, RTR -> RTS arms the retry counters, SQD
- * drains), completions, and the process loop that gives every QP with
+ * everything, ERR flushes (roce_flush.c), RTR -> RTS arms the retry
+ * counters, SQD drains), and the process loop that gives every QP with
  * work a budget of packets per wrenhw_process() call, so that one busy
- * QP neither starves the others nor holds the host's loop.
+ * QP neither starves the others nor holds the host's loop.  The top of
+ * the engine: nothing below calls back in here.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "roce.h"
-
-bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap)
-{
-	return (hw->caps & cap) == cap;
-}
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_roce_api.h"
+#include "whw_services.h"
+#include "whw_table.h"
+#include "whw_timer.h"
 
 /* A QP in ERR flushes receives posted since, every WHW_RQ_FLUSH_NS. */
 static void flush_timer_fn(struct wrenhw *hw, struct whw_timer *t)
@@ -68,20 +71,6 @@ void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp)
 	qp->roce = NULL;
 }
 
-/* The receive WQE of a message cut short completes flushed. */
-static void flush_held_rwqe(struct wrenhw *hw, struct whw_qp *qp)
-{
-	struct whw_roce_qp *r = qp->roce;
-	struct wren_cqe cqe;
-
-	memset(&cqe, 0, sizeof(cqe));
-	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
-	cqe.opcode = WREN_CQE_OP_RECV;
-	cqe.status = WREN_CQE_WR_FLUSH_ERR;
-	whw_roce_recv_cqe(hw, qp, &cqe, false);
-	r->in_send = false;
-}
-
 /*
  * A QP that forgets a message in progress (RESET, DESTROY_QP) still
  * returns the SRQ WQE the message held: the SRQ is consumed in ring order
@@ -93,7 +82,7 @@ static void return_srq_rwqe(struct wrenhw *hw, struct whw_qp *qp)
 	struct whw_roce_qp *r = qp->roce;
 
 	if (r && r->in_send && r->rwqe.srq)
-		flush_held_rwqe(hw, qp);
+		whw_roce_flush_rwqe(hw, qp);
 }
 
 void whw_roce_qp_destroying(struct wrenhw *hw, struct whw_qp *qp)
@@ -113,115 +102,6 @@ static void engine_reset(struct wrenhw *hw, struct whw_qp *qp)
 	r->qp = qp;
 	r->sw = sw;
 	timers_init(r);
-}
-
-void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp)
-{
-	qp->roce->work = true;
-	if (!hw->roce_work) {
-		hw->roce_work = true;
-		if (hw->ops->schedule)
-			hw->ops->schedule(hw->opaque);
-	}
-}
-
-uint32_t whw_roce_pmtu(const struct wrenhw *hw, const struct whw_qp *qp)
-{
-	uint32_t mtu = 4096, port = 256;
-
-	if (qp->type == WREN_QPT_RC && qp->attr.path_mtu >= WREN_MTU_256 &&
-	    qp->attr.path_mtu <= WREN_MTU_4096)
-		mtu = 256u << (qp->attr.path_mtu - 1);
-	/* What the port's MTU carries, as ib_core's iboe_get_mtu() says. */
-	while (port < 4096 && hw->port.mtu >= 2 * port + WHW_ROCE_OVERHEAD)
-		port *= 2;
-	return mtu < port ? mtu : port;
-}
-
-void whw_roce_send_cqe(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx,
-		       uint8_t opcode, uint8_t status, uint8_t vendor,
-		       uint32_t byte_len)
-{
-	struct wren_cqe cqe;
-
-	memset(&cqe, 0, sizeof(cqe));
-	cqe.byte_len = whw_le32(byte_len);
-	cqe.qpn = whw_le32(qp->hdr.id);
-	cqe.wqe_idx = whw_le16((uint16_t)idx);
-	cqe.opcode = opcode;
-	cqe.status = status;
-	cqe.vendor_err = vendor;
-	/* Errors wake a CQ armed for solicited events too. */
-	whw_cq_post(hw, qp->send_cq, &cqe, status != WREN_CQE_SUCCESS);
-}
-
-void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
-		       struct wren_cqe *cqe, bool solicited)
-{
-	cqe->qpn = whw_le32(qp->hdr.id);
-	whw_cq_post(hw, qp->recv_cq, cqe,
-		    solicited || cqe->status != WREN_CQE_SUCCESS);
-}
-
-static uint8_t sq_opcode(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx)
-{
-	uint64_t off = (uint64_t)(idx & ((1u << qp->sq_log_size) - 1))
-		       << qp->sq_wqe_shift;
-	uint8_t op = 0;
-
-	/* Only for the CQE's opcode: a ring read that fails leaves 0. */
-	if (hw->ops->dma_read(hw->opaque, whw_ring_addr(&qp->buf, off), &op, 1))
-		op = 0;
-	return op;
-}
-
-void whw_roce_flush(struct wrenhw *hw, struct whw_qp *qp)
-{
-	struct whw_roce_qp *r = qp->roce;
-	uint32_t n = qp->sq_pi - qp->sq_ci;
-
-	whw_timer_del(hw, &r->ack_timer);
-	whw_timer_del(hw, &r->rnr_timer);
-	r->rnr_wait = false;
-	if (n > (1u << qp->sq_log_size))
-		n = 0;	/* a doorbell beyond the ring never counted */
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t idx = qp->sq_ci + i;
-		uint8_t op;
-
-		if (r->sw && idx - qp->sq_ci < r->sq_fetch - qp->sq_ci)
-			op = whw_swqe(r, idx)->opcode;
-		else
-			op = sq_opcode(hw, qp, idx);
-		whw_roce_send_cqe(hw, qp, idx, op, WREN_CQE_WR_FLUSH_ERR, 0, 0);
-	}
-	qp->sq_ci = qp->sq_pi;
-	r->sq_fetch = qp->sq_pi;
-	r->tx_idx = qp->sq_pi;
-	r->rd_out = 0;
-	if (r->in_send)
-		flush_held_rwqe(hw, qp);
-	r->in_write = false;
-	r->ack_pending = false;
-	for (uint32_t i = 0; i < WHW_MAX_RD_ATOM; i++)
-		r->res[i].valid = false;
-	whw_rq_flush(hw, qp);
-}
-
-void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp)
-{
-	uint8_t cur = qp->state;
-
-	if (cur == WREN_QPS_RESET)
-		return;
-	qp->state = WREN_QPS_ERR;
-	whw_roce_flush(hw, qp);
-	if (cur != WREN_QPS_ERR && qp->srq)
-		whw_aeq_post(hw, WREN_EVENT_QP_LAST_WQE, 0, qp->hdr.id, 0);
-	/* Receives need no doorbell: look for new ones now and then. */
-	if (!qp->srq && qp->rq_log_size && !qp->roce->flush_timer.pending)
-		whw_timer_add(hw, &qp->roce->flush_timer,
-			      whw_now(hw) + WHW_RQ_FLUSH_NS);
 }
 
 void whw_roce_qp_modified(struct wrenhw *hw, struct whw_qp *qp, uint8_t cur,

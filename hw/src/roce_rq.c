@@ -9,13 +9,12 @@
 #include <string.h>
 
 #include "roce.h"
-
-/* Vendor codes of a malformed receive WQE (wren_cqe.vendor_err). */
-#define RQ_V_DMA	0x21
-#define RQ_V_SGES	0x22
-#define RQ_V_RSVD	0x23
-#define RQ_V_IDX	0x24
-#define RQ_V_INDEX	0x25
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+#include "whw_ring.h"
 
 static int read_pi(struct wrenhw *hw, uint64_t dbrec, uint32_t *pi)
 {
@@ -38,25 +37,25 @@ static int load(struct wrenhw *hw, const struct whw_ring *ring, uint64_t off,
 
 	w->idx = idx;
 	if (hw->ops->dma_read(hw->opaque, whw_ring_addr(ring, off), buf, 16)) {
-		*vendor = RQ_V_DMA;
+		*vendor = WREN_VERR_RQ_DMA;
 		return -1;
 	}
 	n = h->ds_count;
-	if (n > WHW_MAX_SGE || 16u + n * 16u > (1u << stride_shift)) {
-		*vendor = RQ_V_SGES;
+	if (n > WHW_MAX_SGE || n > wren_rq_max_sge(stride_shift)) {
+		*vendor = WREN_VERR_RQ_SGES;
 		return -1;
 	}
 	if (h->rsvd0 || h->rsvd[0] || h->rsvd[1] || h->rsvd[2]) {
-		*vendor = RQ_V_RSVD;
+		*vendor = WREN_VERR_RQ_RSVD;
 		return -1;
 	}
 	if (whw_le16(h->wqe_idx) != (uint16_t)idx) {
-		*vendor = RQ_V_IDX;
+		*vendor = WREN_VERR_RQ_IDX;
 		return -1;
 	}
 	if (n && hw->ops->dma_read(hw->opaque, whw_ring_addr(ring, off + 16),
 				   buf + 16, n * 16u)) {
-		*vendor = RQ_V_DMA;
+		*vendor = WREN_VERR_RQ_DMA;
 		return -1;
 	}
 	w->nsge = (uint8_t)n;
@@ -79,7 +78,7 @@ static int srq_fetch(struct wrenhw *hw, struct whw_srq *srq,
 	int rc;
 
 	if (read_pi(hw, srq->dbrec_addr, &pi)) {
-		*vendor = RQ_V_DMA;
+		*vendor = WREN_VERR_RQ_DMA;
 		return -1;
 	}
 	if (pi == srq->ci)
@@ -114,13 +113,13 @@ int whw_rq_fetch(struct wrenhw *hw, struct whw_qp *qp, struct whw_rwqe *w,
 		return 1;
 	size = 1u << qp->rq_log_size;
 	if (read_pi(hw, qp->dbrec_addr, &pi)) {
-		*vendor = RQ_V_DMA;
+		*vendor = WREN_VERR_RQ_DMA;
 		return -1;
 	}
 	if (pi == r->rq_ci)
 		return 1;
 	if (pi - r->rq_ci > size) {
-		*vendor = RQ_V_INDEX;
+		*vendor = WREN_VERR_RQ_INDEX;
 		return -1;
 	}
 	idx = r->rq_ci++;

@@ -7,11 +7,17 @@
  * advertised).  A bad ICRC drops it (WREN_RDMA_CNT_RX_ICRC_ERRORS);
  * malformed packets and packets for no QP, a QP in the wrong state or of
  * the wrong type, or from another peer than an RC QP's, are dropped
- * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).
+ * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).  Frames that roce_tx.c looped back
+ * to our own MAC come in here as well, from the process loop.
  */
 #include <string.h>
 
 #include "roce.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_objects.h"
+#include "whw_roce_api.h"
+#include "whw_table.h"
 
 #define RDMA_CAPS	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | WREN_CAP_RDMA_GSI)
 
@@ -72,4 +78,29 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 	else
 		whw_comp_rx(hw, qp, &p);
 	return true;
+}
+
+void whw_roce_loopback_rx(struct wrenhw *hw)
+{
+	/* Only what is queued now: replies wait for the next call. */
+	for (uint32_t n = hw->lb_count; n && hw->lb_count; n--) {
+		const struct whw_lb_frame *lb = &hw->lb[hw->lb_head];
+		uint32_t len = lb->len;
+		bool tagged = len >= 18 && lb->data[12] == 0x81 &&
+			      lb->data[13] == 0;
+		uint16_t tci = tagged ? whw_rd16be(lb->data + 14) : 0;
+
+		/* Copied out (untagged) first: replies may reuse the slot. */
+		memcpy(hw->rx_buf, lb->data, 12);
+		if (tagged) {
+			memcpy(hw->rx_buf + 12, lb->data + 16, len - 16);
+			len -= 4;
+		} else {
+			memcpy(hw->rx_buf + 12, lb->data + 12, len - 12);
+		}
+		hw->lb_head = (hw->lb_head + 1) % WHW_LB_FRAMES;
+		hw->lb_count--;
+		if (!whw_roce_rx(hw, hw->rx_buf, len, tagged, tci))
+			hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_DISCARDS]++;
+	}
 }

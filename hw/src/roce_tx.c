@@ -10,6 +10,11 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_le.h"
+#include "whw_objects.h"
 
 /* rdma_get_udp_sport(): the flow label, or one made of the two QPNs. */
 uint16_t whw_roce_sport(const struct wren_av *av, uint32_t lqpn,
@@ -91,9 +96,9 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 	b[o + 1] = se ? 0x80 : 0;
 	whw_wr16be(b + o + 2, WHW_ROCE_PKEY);
 	b[o + 4] = 0;
-	whw_wr24be(b + o + 5, dqpn & WHW_QPN_MASK);
+	whw_wr24be(b + o + 5, dqpn & WREN_QPN_MASK);
 	b[o + 8] = ackreq ? 0x80 : 0;
-	whw_wr24be(b + o + 9, psn & WHW_PSN_MASK);
+	whw_wr24be(b + o + 9, psn & WREN_PSN_MASK);
 	f->len = o + WHW_BTH_LEN;
 	return true;
 }
@@ -128,31 +133,6 @@ static void loopback(struct wrenhw *hw, const struct whw_frame *f)
 		hw->roce_work = true;
 		if (hw->ops->schedule)
 			hw->ops->schedule(hw->opaque);
-	}
-}
-
-void whw_roce_loopback_rx(struct wrenhw *hw)
-{
-	/* Only what is queued now: replies wait for the next call. */
-	for (uint32_t n = hw->lb_count; n && hw->lb_count; n--) {
-		const struct whw_lb_frame *lb = &hw->lb[hw->lb_head];
-		uint32_t len = lb->len;
-		bool tagged = len >= 18 && lb->data[12] == 0x81 &&
-			      lb->data[13] == 0;
-		uint16_t tci = tagged ? whw_rd16be(lb->data + 14) : 0;
-
-		/* Copied out (untagged) first: replies may reuse the slot. */
-		memcpy(hw->rx_buf, lb->data, 12);
-		if (tagged) {
-			memcpy(hw->rx_buf + 12, lb->data + 16, len - 16);
-			len -= 4;
-		} else {
-			memcpy(hw->rx_buf + 12, lb->data + 12, len - 12);
-		}
-		hw->lb_head = (hw->lb_head + 1) % WHW_LB_FRAMES;
-		hw->lb_count--;
-		if (!whw_roce_rx(hw, hw->rx_buf, len, tagged, tci))
-			hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_DISCARDS]++;
 	}
 }
 

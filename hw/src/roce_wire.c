@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_le.h"
 
 #define REQ	(WHW_K_VALID | WHW_K_REQ)
 #define RESP	WHW_K_VALID

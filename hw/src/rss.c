@@ -7,7 +7,7 @@
  * network byte order; at most 36 bytes (IPv6 4-tuple), so the 40-byte key
  * always has the 32 bits of window the last input bit needs.
  */
-#include "wrenhw_int.h"
+#include "whw_eth.h"
 
 uint32_t whw_toeplitz(const uint8_t *key, const uint8_t *in, size_t len)
 {

@@ -3,7 +3,11 @@
  * Frames from the wire: PHY status frames go to the port, everything else
  * to the Ethernet receive engine (eth_rx.c) while the link is up.
  */
-#include "wrenhw_int.h"
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "wrenhw.h"
+#include "wrenhw.h"
 
 #define ETH_HLEN	14
 #define ETH_MIN_LEN	ETH_HLEN

@@ -5,7 +5,8 @@
  * retransmission) embed a struct whw_timer and register it here; the list
  * is kept sorted so the host timer is always armed for the earliest one.
  */
-#include "wrenhw_int.h"
+#include "whw_device.h"
+#include "whw_timer.h"
 
 void whw_timer_del(struct wrenhw *hw, struct whw_timer *t)
 {
@@ -59,4 +60,16 @@ void whw_timers_run(struct wrenhw *hw, uint64_t now)
 		t->pending = false;
 		t->fn(hw, t);
 	}
+}
+
+void whw_timer_rearm(struct wrenhw *hw)
+{
+	uint64_t deadline = UINT64_MAX;
+
+	if (hw->port.flapping)
+		deadline = hw->port.flap_until_ns;
+	if (whw_timers_next(hw) < deadline)
+		deadline = whw_timers_next(hw);
+	if (hw->ops->timer_mod)
+		hw->ops->timer_mod(hw->opaque, deadline);
 }

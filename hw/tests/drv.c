@@ -96,13 +96,12 @@ void td_ring(struct td *d)
 bool td_poll(struct td *d, struct td_res *r)
 {
 	uint32_t slot = d->acq_ci & ((1u << d->acq_log) - 1);
-	uint8_t phase = ((d->acq_ci >> d->acq_log) & 1) ? 0 : 1;
 	struct wren_acq_entry e;
 
 	memset(r, 0, sizeof(*r));
 	th_mem_read(d->h, d->acq + (uint64_t)slot * WREN_ACQ_ENTRY_SIZE, &e,
 		    sizeof(e));
-	if ((e.owner & WREN_OWNER_PHASE) != phase)
+	if (!wren_ring_owned(e.owner, d->acq_ci, d->acq_log))
 		return false;
 	r->completed = true;
 	r->status = e.status;
@@ -174,11 +173,10 @@ struct td_res td_handle_cmd(struct td *d, uint8_t op, uint32_t handle,
 bool td_aeq_poll(struct td *d, struct wren_eqe *e)
 {
 	uint32_t slot = d->aeq_ci & ((1u << d->aeq_log) - 1);
-	uint8_t phase = ((d->aeq_ci >> d->aeq_log) & 1) ? 0 : 1;
 
 	th_mem_read(d->h, d->aeq + (uint64_t)slot * WREN_EQE_SIZE, e,
 		    sizeof(*e));
-	if ((e->owner & WREN_OWNER_PHASE) != phase)
+	if (!wren_ring_owned(e->owner, d->aeq_ci, d->aeq_log))
 		return false;
 	d->aeq_ci = (d->aeq_ci + 1) & WREN_INDEX_MASK;
 	th_reg_write(d->h, WREN_REG_AEQ_CI, d->aeq_ci);

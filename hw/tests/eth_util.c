@@ -197,11 +197,10 @@ uint64_t rx_post_n(struct tenv *e, struct tq *q, unsigned int n,
 bool cq_poll(struct tenv *e, struct tcq *cq, struct wren_eth_cqe *c)
 {
 	uint32_t slot = cq->ci & ((1u << cq->log) - 1);
-	uint8_t want = ((cq->ci >> cq->log) & 1) ^ 1;
 	uint32_t ci;
 
 	th_mem_read(e->d->h, cq->ring + (uint64_t)slot * 32, c, sizeof(*c));
-	if ((c->owner & 1) != want)
+	if (!wren_ring_owned(c->owner, cq->ci, cq->log))
 		return false;
 	cq->ci++;
 	ci = cq->ci;
@@ -232,11 +231,10 @@ unsigned int eq_count(struct tenv *e)
 	for (;;) {
 		struct wren_eqe q;
 		uint32_t slot = e->eq.ci & ((1u << e->eq.log) - 1);
-		uint8_t want = ((e->eq.ci >> e->eq.log) & 1) ^ 1;
 
 		th_mem_read(e->d->h, e->eq.ring + (uint64_t)slot * 16, &q,
 			    sizeof(q));
-		if ((q.owner & 1) != want)
+		if (!wren_ring_owned(q.owner, e->eq.ci, e->eq.log))
 			break;
 		e->eq.ci++;
 		n++;

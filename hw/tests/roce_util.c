@@ -228,12 +228,11 @@ int64_t ro_cq_create(struct ro_node *n, struct ro_cq *cq, uint32_t log,
 bool ro_cq_poll(struct ro_cq *cq, struct wren_cqe *c)
 {
 	uint32_t slot = cq->ci & ((1u << cq->log) - 1);
-	uint8_t phase = ((cq->ci >> cq->log) & 1) ? 0 : 1;
 	uint32_t ci;
 
 	th_mem_read(cq->d->h, cq->ring + (uint64_t)slot * WREN_CQE_SIZE, c,
 		    sizeof(*c));
-	if ((c->owner & 1) != phase)
+	if (!wren_ring_owned(c->owner, cq->ci, cq->log))
 		return false;
 	cq->ci++;
 	ci = cq->ci;

@@ -321,10 +321,9 @@ static void aeq_overflow(void)
 	/* Read without acknowledging: only two were written. */
 	for (int i = 0; i < 4; i++) {
 		uint32_t slot = (d->aeq_ci + i) & 1;
-		uint8_t phase = (((d->aeq_ci + i) >> 1) & 1) ? 0 : 1;
 
 		th_mem_read(d->h, d->aeq + slot * 16, &e, sizeof(e));
-		if ((e.owner & 1) == phase)
+		if (wren_ring_owned(e.owner, d->aeq_ci + i, 1))
 			n++;
 	}
 	tap_ok(n == 2, "AEQ of 2 holds 2 events, no overrun of the ring");
@@ -463,6 +462,76 @@ static bool refused(struct td *d, uint8_t op)
 }
 
 /* Commands of optional features are NOT_SUPPORTED without their bit. */
+/*
+ * AQ_LATE: the next command runs arg ms after it was fetched, writing its
+ * output buffer then; the commands behind it wait, and a reset forgets it.
+ */
+static void diag_aq_late(void)
+{
+	struct td *d = td_new(NULL);
+	struct wren_aq_cmd cmd;
+	struct wren_device_attr a;
+	uint8_t fill[sizeof(a)];
+	uint64_t buf = td_alloc(d, sizeof(a), 8);
+	struct td_res r;
+
+	expect(diag(d, WREN_DIAG_AQ_LATE, 0), WREN_AQ_STATUS_BAD_PARAM,
+	       SYND_CMD(u.diag_fault.arg), "AQ_LATE of 0 ms -> BAD_PARAM");
+	expect(diag(d, WREN_DIAG_AQ_LATE, WHW_MAX_LATE_MS + 1),
+	       WREN_AQ_STATUS_BAD_PARAM, SYND_CMD(u.diag_fault.arg),
+	       "AQ_LATE beyond its maximum -> BAD_PARAM");
+	expect(diag(d, WREN_DIAG_AQ_LATE, 100), WREN_AQ_STATUS_OK, 0,
+	       "DIAG AQ_LATE 100 ms completes OK");
+
+	memset(fill, 0xa5, sizeof(fill));
+	th_mem_write(d->h, buf, fill, sizeof(fill));
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = WREN_AQ_OP_QUERY_DEVICE;
+	cmd.out_addr = buf;
+	cmd.out_len = sizeof(a);
+	td_queue(d, &cmd);
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = WREN_AQ_OP_NOP;
+	td_queue(d, &cmd);
+	td_ring(d);
+	tap_ok(!td_poll(d, &r), "the held command does not complete at once");
+	th_mem_read(d->h, buf, &a, sizeof(a));
+	tap_ok(!memcmp(&a, fill, sizeof(a)),
+	       "... and its output buffer is untouched");
+	th_advance(d->h, 99000000);
+	tap_ok(!td_poll(d, &r), "nor after 99 ms");
+	th_advance(d->h, 2000000);
+	tap_ok(td_poll(d, &r) && r.status == 0 && r.out_len == sizeof(a),
+	       "after 100 ms it completes OK");
+	th_mem_read(d->h, buf, &a, sizeof(a));
+	tap_ok(a.fw_version == 0x01020003 && a.contract_major == 1,
+	       "... and only then writes its output buffer");
+	tap_ok(td_poll(d, &r) && r.status == 0,
+	       "the command behind it completes next, in order");
+	expect(td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0),
+	       WREN_AQ_STATUS_OK, 0, "AQ_LATE is one-shot");
+
+	expect(diag(d, WREN_DIAG_AQ_LATE, 100), WREN_AQ_STATUS_OK, 0,
+	       "AQ_LATE again");
+	th_mem_write(d->h, buf, fill, sizeof(fill));
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = WREN_AQ_OP_QUERY_DEVICE;
+	cmd.out_addr = buf;
+	cmd.out_len = sizeof(a);
+	td_queue(d, &cmd);
+	td_ring(d);
+	tap_ok(!td_poll(d, &r), "held");
+	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	td_enable(d);
+	th_advance(d->h, 200000000);
+	th_mem_read(d->h, buf, &a, sizeof(a));
+	tap_ok(!memcmp(&a, fill, sizeof(a)),
+	       "a reset drops the held command: no late write after it");
+	expect(td_cmd(d, WREN_AQ_OP_NOP, NULL, 0, NULL, 0, NULL, 0),
+	       WREN_AQ_STATUS_OK, 0, "the queue works after the reset");
+	td_free(d);
+}
+
 static void caps_gating(void)
 {
 	struct td *d = td_new(NULL);
@@ -514,5 +583,6 @@ void test_aq(void)
 	interrupts();
 	aeq_overflow();
 	diag_faults();
+	diag_aq_late();
 	caps_gating();
 }

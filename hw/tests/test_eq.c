@@ -182,11 +182,9 @@ static void create_checks(void)
 static bool read_eqe(struct td *d, uint64_t ring, uint32_t log, uint32_t ci,
 		     struct wren_eqe *e)
 {
-	uint8_t phase = ((ci >> log) & 1) ? 0 : 1;
-
 	th_mem_read(d->h, ring + (uint64_t)(ci & ((1u << log) - 1)) * 16, e,
 		    sizeof(*e));
-	return (e->owner & 1) == phase;
+	return wren_ring_owned(e->owner, ci, log);
 }
 
 static void events(void)

@@ -86,7 +86,7 @@ static void watch(void *ctx, int from, bool delivered, const uint8_t *f,
 			w->acks++;
 			/* A NAK acknowledges what precedes its PSN. */
 			if (b[12] & 0xe0)
-				psn = whw_psn_add(psn, WHW_PSN_MASK);
+				psn = whw_psn_add(psn, WREN_PSN_MASK);
 		}
 		later(&w->acked_end, whw_psn_add(psn, 1));
 	}

@@ -129,7 +129,7 @@ static struct wren_qp *wren_cq_next_qp(struct wren_cq *cq,
 	struct wren_qp *qp;
 
 	while (wren_cq_next(cq, cqe)) {
-		qp = wren_find_qp(ctx, le32toh(cqe->qpn) & 0xffffff);
+		qp = wren_find_qp(ctx, le32toh(cqe->qpn) & WREN_QPN_MASK);
 		if (qp)
 			return qp;
 	}
@@ -153,7 +153,7 @@ static void wren_fill_wc(struct wren_qp *qp, const struct wren_cqe *cqe,
 		wc->imm_data = cqe->imm_data;
 	else if (wc->wc_flags & IBV_WC_WITH_INV)
 		wc->invalidated_rkey = le32toh(cqe->inv_rkey);
-	wc->src_qp = le32toh(cqe->src_qp) & 0xffffff;
+	wc->src_qp = le32toh(cqe->src_qp) & WREN_QPN_MASK;
 }
 
 int wren_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
@@ -255,7 +255,7 @@ static uint32_t wren_wc_read_qp_num(struct ibv_cq_ex *cqx)
 
 static uint32_t wren_wc_read_src_qp(struct ibv_cq_ex *cqx)
 {
-	return le32toh(to_wren_cq_ex(cqx)->cur.src_qp) & 0xffffff;
+	return le32toh(to_wren_cq_ex(cqx)->cur.src_qp) & WREN_QPN_MASK;
 }
 
 static unsigned int wren_wc_read_wc_flags(struct ibv_cq_ex *cqx)
@@ -464,7 +464,7 @@ void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq)
 				    cq->log_size) || i - cq->ci > mask)
 			break;
 		udma_from_device_barrier();
-		if ((le32toh(cqe->qpn) & 0xffffff) != qpn)
+		if ((le32toh(cqe->qpn) & WREN_QPN_MASK) != qpn)
 			continue;
 		cqe->qpn = htole32(0xffffff);
 		if (srq && wren_cqe_is_recv(cqe->opcode))

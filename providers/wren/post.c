@@ -150,10 +150,10 @@ static int wren_build_send(struct wren_qp *qp, const struct ibv_send_wr *wr)
 	if (op == WREN_WQE_LOCAL_INV) {
 		nds = 0;
 		flags &= ~WREN_WQE_F_INLINE;
-	} else if (op == WREN_WQE_ATOMIC_CMP_SWP ||
-		   op == WREN_WQE_ATOMIC_FETCH_ADD) {
+	} else if (wren_wqe_is_atomic(op)) {
 		/* One 8-byte SGE for the original value. */
-		if (unlikely(wr->num_sge != 1 || wr->sg_list[0].length != 8 ||
+		if (unlikely(wr->num_sge != 1 ||
+			     wr->sg_list[0].length != WREN_ATOMIC_LEN ||
 			     (flags & WREN_WQE_F_INLINE)))
 			return EINVAL;
 		wren_sge_set((struct wren_wqe_sge *)ds, wr->sg_list[0].addr, 8,
@@ -544,9 +544,8 @@ static void wren_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t n,
 
 	if (!ctrl)
 		return;
-	if (ctrl->opcode == WREN_WQE_ATOMIC_CMP_SWP ||
-	    ctrl->opcode == WREN_WQE_ATOMIC_FETCH_ADD) {
-		if (unlikely(n != 1 || sg[0].length != 8)) {
+	if (wren_wqe_is_atomic(ctrl->opcode)) {
+		if (unlikely(n != 1 || sg[0].length != WREN_ATOMIC_LEN)) {
 			qp->session_err = EINVAL;
 			return;
 		}

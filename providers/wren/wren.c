@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * libwren device and context: matching the ib device, opening a context
- * (its doorbell page mapped once here), the QP table and queue memory.
+ * (its doorbell page mapped once here) and the table of its verbs.
  *
  * The device is matched by its PCI parent (vendor 0x1f57, device 0x0001)
  * rather than by an RDMA_DRIVER_* id: a number of our own would collide
@@ -13,7 +13,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <util/mmio.h>
 #include <linux/wren/wren_regs.h>
 
 #include "wren.h"
@@ -51,87 +50,6 @@ static const struct verbs_context_ops wren_ctx_ops = {
 	.create_ah = wren_create_ah,
 	.destroy_ah = wren_destroy_ah,
 };
-
-void wren_ring_db(struct wren_context *ctx, unsigned int offset, uint64_t val)
-{
-	/*
-	 * The page may be mapped write-combining: the caller's
-	 * udma_to_device_barrier() orders its WQE writes before this store,
-	 * and the flush pushes the store out now instead of when the WC
-	 * buffer happens to drain.
-	 */
-	mmio_write64_le((uint8_t *)ctx->db_page + offset, htole64(val));
-	mmio_flush_writes();
-}
-
-struct wren_qp *wren_find_qp(struct wren_context *ctx, uint32_t qpn)
-{
-	uint32_t top = (qpn >> WREN_QP_TABLE_SHIFT) & WREN_QP_TABLE_MASK;
-
-	if (!ctx->qp_table[top].refcnt)
-		return NULL;
-	return ctx->qp_table[top].table[qpn & WREN_QP_TABLE_MASK];
-}
-
-int wren_store_qp(struct wren_context *ctx, struct wren_qp *qp)
-{
-	uint32_t top = (qp->qpn >> WREN_QP_TABLE_SHIFT) & WREN_QP_TABLE_MASK;
-	int ret = 0;
-
-	pthread_mutex_lock(&ctx->qp_table_mutex);
-	if (!ctx->qp_table[top].refcnt) {
-		ctx->qp_table[top].table =
-			calloc(WREN_QP_TABLE_SIZE, sizeof(struct wren_qp *));
-		if (!ctx->qp_table[top].table) {
-			ret = ENOMEM;
-			goto out;
-		}
-	}
-	ctx->qp_table[top].refcnt++;
-	ctx->qp_table[top].table[qp->qpn & WREN_QP_TABLE_MASK] = qp;
-out:
-	pthread_mutex_unlock(&ctx->qp_table_mutex);
-	return ret;
-}
-
-void wren_clear_qp(struct wren_context *ctx, uint32_t qpn)
-{
-	uint32_t top = (qpn >> WREN_QP_TABLE_SHIFT) & WREN_QP_TABLE_MASK;
-
-	pthread_mutex_lock(&ctx->qp_table_mutex);
-	if (!--ctx->qp_table[top].refcnt)
-		free(ctx->qp_table[top].table);
-	else
-		ctx->qp_table[top].table[qpn & WREN_QP_TABLE_MASK] = NULL;
-	pthread_mutex_unlock(&ctx->qp_table_mutex);
-}
-
-int wren_buf_alloc(struct wren_buf *buf, size_t length, size_t page_size)
-{
-	int ret;
-
-	buf->length = align(length, page_size);
-	ret = posix_memalign(&buf->addr, page_size, buf->length);
-	if (ret)
-		return ret;
-	/* Rings start zeroed: no slot may look written by the device. */
-	memset(buf->addr, 0, buf->length);
-	ret = ibv_dontfork_range(buf->addr, buf->length);
-	if (ret) {
-		free(buf->addr);
-		buf->addr = NULL;
-	}
-	return ret;
-}
-
-void wren_buf_free(struct wren_buf *buf)
-{
-	if (!buf->addr)
-		return;
-	ibv_dofork_range(buf->addr, buf->length);
-	free(buf->addr);
-	buf->addr = NULL;
-}
 
 static struct verbs_context *wren_alloc_context(struct ibv_device *ibdev,
 						int cmd_fd, void *private_data)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <infiniband/driver.h>
+#include <util/mmio.h>
 #include <util/udma_barrier.h>
 #include <util/util.h>
 
@@ -178,15 +179,25 @@ static inline void *wren_wq_slot(struct wren_wq *wq, uint32_t idx)
 }
 
 /* Doorbells: 64-bit writes to this context's page (wren_regs.h). */
-void wren_ring_db(struct wren_context *ctx, unsigned int offset,
-		  uint64_t val);
+static inline void wren_ring_db(struct wren_context *ctx, unsigned int offset,
+				uint64_t val)
+{
+	/*
+	 * The page may be mapped write-combining: the caller's
+	 * udma_to_device_barrier() orders its WQE writes before this store,
+	 * and the flush pushes the store out now instead of when the WC
+	 * buffer happens to drain.
+	 */
+	mmio_write64_le((uint8_t *)ctx->db_page + offset, htole64(val));
+	mmio_flush_writes();
+}
 
-/* QP table, used by CQ polling to find a CQE's QP. */
+/* qp_table.c: used by CQ polling to find a CQE's QP. */
 struct wren_qp *wren_find_qp(struct wren_context *ctx, uint32_t qpn);
 int wren_store_qp(struct wren_context *ctx, struct wren_qp *qp);
 void wren_clear_qp(struct wren_context *ctx, uint32_t qpn);
 
-/* Queue memory. */
+/* buf.c: queue memory. */
 int wren_buf_alloc(struct wren_buf *buf, size_t length, size_t page_size);
 void wren_buf_free(struct wren_buf *buf);
 

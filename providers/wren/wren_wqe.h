@@ -20,7 +20,6 @@
 #include <linux/wren/wren_queues.h>
 #include <linux/wren/wren_admin.h>
 
-#define WREN_DS_SIZE		16u	/* one data segment */
 #define WREN_CTRL_SIZE		sizeof(struct wren_wqe_ctrl)
 #define WREN_RQE_HDR_SIZE	sizeof(struct wren_rqe)
 
@@ -41,82 +40,6 @@ static inline unsigned int wren_ilog2(uint32_t v)
 	while ((1u << (l + 1)) <= v && l < 31)
 		l++;
 	return l;
-}
-
-/*
- * Bytes of fixed segments before the data segments of a send WQE: the
- * control segment, plus the remote address (RDMA, atomics) or the UD
- * address.  Atomics also carry wren_wqe_atomic.
- */
-static inline unsigned int wren_sq_fixed_size(uint8_t opcode, bool ud)
-{
-	switch (opcode) {
-	case WREN_WQE_RDMA_WRITE:
-	case WREN_WQE_RDMA_WRITE_IMM:
-	case WREN_WQE_RDMA_READ:
-		return WREN_CTRL_SIZE + sizeof(struct wren_wqe_raddr);
-	case WREN_WQE_ATOMIC_CMP_SWP:
-	case WREN_WQE_ATOMIC_FETCH_ADD:
-		return WREN_CTRL_SIZE + sizeof(struct wren_wqe_raddr) +
-		       sizeof(struct wren_wqe_atomic);
-	case WREN_WQE_SEND:
-	case WREN_WQE_SEND_IMM:
-	case WREN_WQE_SEND_INV:
-		return WREN_CTRL_SIZE + (ud ? sizeof(struct wren_wqe_ud) : 0);
-	default:
-		return WREN_CTRL_SIZE;
-	}
-}
-
-/* Data segments that inline payload of @len bytes takes: header + bytes. */
-static inline unsigned int wren_inline_ds(uint32_t len)
-{
-	return 1 + (len + WREN_DS_SIZE - 1) / WREN_DS_SIZE;
-}
-
-/*
- * log2 of the SQ WQE stride that holds @max_sge SGEs or @max_inline inline
- * bytes after the largest fixed segments a QP of this type uses (32 bytes:
- * control + raddr or UD address; atomics fit 64 bytes with their one SGE).
- */
-static inline unsigned int wren_sq_wqe_shift(uint32_t max_sge,
-					     uint32_t max_inline)
-{
-	uint32_t ds = max_sge;
-	uint32_t size;
-
-	if (max_inline && wren_inline_ds(max_inline) > ds)
-		ds = wren_inline_ds(max_inline);
-	size = WREN_CTRL_SIZE + 16 + ds * WREN_DS_SIZE;
-	if (size < (1u << WREN_WQE_SHIFT_MIN))
-		size = 1u << WREN_WQE_SHIFT_MIN;
-	return wren_ilog2(wren_roundup_pow2(size));
-}
-
-/* The SGEs a send WQE of @stride bytes holds after the largest fixed part. */
-static inline uint32_t wren_sq_max_sge(unsigned int shift)
-{
-	return ((1u << shift) - WREN_CTRL_SIZE - 16) / WREN_DS_SIZE;
-}
-
-/* The inline bytes a send WQE of @stride bytes holds. */
-static inline uint32_t wren_sq_max_inline(unsigned int shift)
-{
-	return (1u << shift) - WREN_CTRL_SIZE - 16 - WREN_DS_SIZE;
-}
-
-static inline unsigned int wren_rq_wqe_shift(uint32_t max_sge)
-{
-	uint32_t size = WREN_RQE_HDR_SIZE + max_sge * WREN_DS_SIZE;
-
-	if (size < (1u << WREN_WQE_SHIFT_MIN))
-		size = 1u << WREN_WQE_SHIFT_MIN;
-	return wren_ilog2(wren_roundup_pow2(size));
-}
-
-static inline uint32_t wren_rq_max_sge(unsigned int shift)
-{
-	return ((1u << shift) - WREN_RQE_HDR_SIZE) / WREN_DS_SIZE;
 }
 
 /* --------------------------------------------------------- send WQEs */
@@ -167,7 +90,7 @@ static inline void wren_wqe_ud_set(struct wren_wqe_ud *u, uint32_t ah,
 				   uint32_t dest_qpn, uint32_t qkey)
 {
 	u->ah = htole32(ah);
-	u->dest_qpn = htole32(dest_qpn & 0xffffff);
+	u->dest_qpn = htole32(dest_qpn & WREN_QPN_MASK);
 	u->qkey = htole32(qkey);
 	u->rsvd = 0;
 }
@@ -210,7 +133,7 @@ static inline int wren_inline_write(void *ds, const struct wren_inline_buf *b,
 		p += b[i].length;
 	}
 	nds = wren_inline_ds(total);
-	memset(p, 0, (nds - 1) * WREN_DS_SIZE - total);
+	memset(p, 0, (nds - 1) * WREN_WQE_DS_SIZE - total);
 	h->length = htole32(total);
 	h->rsvd[0] = h->rsvd[1] = h->rsvd[2] = 0;
 	return nds;

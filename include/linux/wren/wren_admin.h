@@ -202,6 +202,7 @@ enum wren_diag_fault {
 	WREN_DIAG_AQ_STALL		= 2, /* never complete the next command */
 	WREN_DIAG_DROP_EQE		= 3, /* drop the next arg EQEs */
 	WREN_DIAG_LINK_FLAP		= 4, /* link down for arg ms */
+	WREN_DIAG_AQ_LATE		= 5, /* run the next command arg ms late */
 };
 
 struct wren_aq_diag_fault {
@@ -243,8 +244,6 @@ struct wren_acq_entry {
 	__u8 rsvd2[3];
 	__u8 owner;			/* bit 0: phase, written last */
 };
-
-#define WREN_OWNER_PHASE		0x01
 
 /* ---------------------------------------------------------- device */
 
@@ -290,8 +289,6 @@ struct wren_device_attr {
 	__le32 reserved_lkey;		/* WREN_CAP_RDMA_RESERVED_LKEY */
 	__le32 rsvd[27];
 };
-
-#define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
 
 enum wren_port_state {
 	WREN_PORT_DOWN			= 1,

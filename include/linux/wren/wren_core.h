@@ -89,31 +89,7 @@ wren_aux_dev_from(struct auxiliary_device *adev)
 	return container_of(adev, struct wren_aux_dev, adev);
 }
 
-/*
- * Run one admin command and wait for its completion.  The caller fills
- * @cmd except cmd_id (and keeps any in/out DMA buffers mapped until this
- * returns); @comp, when not NULL, receives the completion entry.
- *
- * Returns 0 when the device completed the command with status OK, the
- * errno matching a failed status (-EINVAL, -ENOENT, -ENOMEM, -EBUSY,
- * -EOPNOTSUPP, ...; @comp holds the status and syndrome), -ETIMEDOUT when
- * the device did not answer in time (the device is then marked as needing
- * a reset and later commands fail with -EIO), or -EIO when the device is
- * in a fatal state.  Sleeps; never call it from atomic context.
- */
-int wren_core_exec_cmd(struct wren_core_dev *cdev, struct wren_aq_cmd *cmd,
-		       struct wren_acq_entry *comp);
-
-/*
- * The same from atomic context (a spinlock held, interrupts possibly off):
- * spins instead of sleeping, reaping completions itself, for at most the
- * device's command timeout.  Returns -EBUSY when no admin slot came free
- * in that time.  For the few commands ib_core needs without sleeping
- * (address handles for the CM); everything else uses the sleeping form.
- */
-int wren_core_exec_cmd_atomic(struct wren_core_dev *cdev,
-			      struct wren_aq_cmd *cmd,
-			      struct wren_acq_entry *comp);
+/* Admin commands: one function per command, in wren_cmd.h. */
 
 /* Human-readable name of an admin opcode, for log messages. */
 const char *wren_core_opcode_name(u8 opcode);

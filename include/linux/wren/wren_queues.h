@@ -18,6 +18,49 @@
 
 #include <linux/types.h>
 
+/* ------------------------------------------------------------ rings */
+
+/* Bit 0 of the owner byte of ACQ entries, EQEs and CQEs. */
+#define WREN_OWNER_PHASE		0x01
+
+/**
+ * wren_ring_phase() - owner bits of an entry of a device-written ring
+ * @index: free-running producer index of the entry
+ * @log_size: log2 of the ring's entries
+ *
+ * The phase is set on the first pass over the ring and flips on every
+ * wrap; software zeroes a ring before handing it over, so no slot looks
+ * written on the first pass.  The device writes this into the owner byte.
+ *
+ * Return: WREN_OWNER_PHASE or 0.
+ */
+static inline __u8 wren_ring_phase(__u32 index, unsigned int log_size)
+{
+	return ((index >> log_size) & 1) ? 0 : WREN_OWNER_PHASE;
+}
+
+/**
+ * wren_ring_owned() - whether the device has written the entry at @ci
+ * @owner: the entry's owner byte, read before the rest of the entry
+ * @ci: software's free-running consumer index
+ * @log_size: log2 of the ring's entries
+ *
+ * Return: non-zero when the entry belongs to software on the pass it is
+ * on; read the rest only after a dma_rmb() / udma_from_device_barrier().
+ */
+static inline int wren_ring_owned(__u8 owner, __u32 ci, unsigned int log_size)
+{
+	return (owner & WREN_OWNER_PHASE) == wren_ring_phase(ci, log_size);
+}
+
+/*
+ * QPNs and PSNs are 24 bits, as in the BTH: PSN arithmetic is modulo
+ * 2^24, and a QPN, PSN or destination QPN given to the device above that
+ * is an error.
+ */
+#define WREN_QPN_MASK			0x00ffffffu
+#define WREN_PSN_MASK			0x00ffffffu
+
 /* ------------------------------------------------------------ events */
 
 #define WREN_EQE_SIZE			16
@@ -128,18 +171,73 @@ static inline int wren_cqe_status_known(__u8 status)
 	}
 }
 
+/*
+ * wren_cqe.vendor_err: which of its own checks the device failed a WQE on.
+ * 0 with success, flushes and errors the remote side reported (NAKs,
+ * retries exhausted).  A diagnostic for people (ib_wc.vendor_err): no
+ * software may act on it, and new codes may appear in any minor version.
+ */
+enum wren_cqe_vendor_err {
+	WREN_VERR_NONE			= 0x00,
+	/* Send WQEs: the opcode is unknown, not for the QP type, or off. */
+	WREN_VERR_SQ_OPCODE		= 0x01,
+	/* A reserved field is non-zero, or a UD dest_qpn has 25+ bits. */
+	WREN_VERR_SQ_RSVD		= 0x02,
+	/* ctrl.wqe_idx is not the low 16 bits of the WQE's index. */
+	WREN_VERR_SQ_IDX		= 0x03,
+	/* The segments overrun the stride, or NOP/REG_MR/LOCAL_INV has any. */
+	WREN_VERR_SQ_STRIDE		= 0x04,
+	/* More SGEs than the device's max_sge. */
+	WREN_VERR_SQ_SGES		= 0x05,
+	/* Bad inline header or length, or inline on a READ or atomic. */
+	WREN_VERR_SQ_INLINE		= 0x06,
+	/* An atomic without exactly one 8-byte SGE. */
+	WREN_VERR_SQ_ATOMIC		= 0x07,
+	/* A READ or atomic on a QP whose max_rd_atomic is 0. */
+	WREN_VERR_SQ_RD_ATOMIC		= 0x08,
+	/* An unknown ctrl.flags bit. */
+	WREN_VERR_SQ_FLAGS		= 0x09,
+	/* The AH is unknown or of another PD, or its source GID is gone. */
+	WREN_VERR_SQ_AH			= 0x0a,
+	/* Longer than the largest message, or a UD send above the path MTU. */
+	WREN_VERR_SQ_LENGTH		= 0x0b,
+	/* An SGE's lkey check failed, or REG_MR / LOCAL_INV was refused. */
+	WREN_VERR_SQ_KEY		= 0x0c,
+	/* Reading the payload from local memory failed. */
+	WREN_VERR_SQ_DMA		= 0x0d,
+	/* Requester: a response it cannot take (bad NAK code, opcode, size). */
+	WREN_VERR_BAD_RESP		= 0x10,
+	/* Requester: writing a READ response or atomic result failed. */
+	WREN_VERR_RESP_DMA		= 0x11,
+	/* Receive WQEs: reading the WQE or the doorbell record failed. */
+	WREN_VERR_RQ_DMA		= 0x21,
+	/* ds_count is above max_sge or overruns the stride. */
+	WREN_VERR_RQ_SGES		= 0x22,
+	/* A reserved field of the wren_rqe is non-zero. */
+	WREN_VERR_RQ_RSVD		= 0x23,
+	/* wren_rqe.wqe_idx is not the low 16 bits of the WQE's index. */
+	WREN_VERR_RQ_IDX		= 0x24,
+	/* The RQ's doorbell record is more than the ring ahead. */
+	WREN_VERR_RQ_INDEX		= 0x25,
+	/* Responder: writing the receive buffer or SEND_INV's invalidation. */
+	WREN_VERR_RECV_PROT		= 0x31,
+};
+
 /* Requester completions carry the WQE opcode; responder ones these. */
 #define WREN_CQE_OP_RECV		0x80
 #define WREN_CQE_OP_RECV_RDMA_IMM	0x81
 
-/*
- * The entry at consumer index @ci of a ring of 2^@log_size entries belongs
- * to software when its phase bit equals the pass software expects: 1 on
- * the first pass, flipping at every wrap.
+/**
+ * wren_cqe_owned() - wren_ring_owned() for a CQE
+ * @owner: the CQE's owner byte
+ * @ci: the CQ's consumer index
+ * @log_size: log2 of the CQ's entries
+ *
+ * Return: non-zero when the CQE at @ci belongs to software.
  */
 static inline int wren_cqe_owned(__u8 owner, __u32 ci, unsigned int log_size)
 {
-	return (owner & 1) == (((ci >> log_size) & 1) ^ 1);
+	return wren_ring_owned(owner, ci, log_size);
 }
 
 /* A receive completion (of an RQ or SRQ WQE), not a send queue one. */
@@ -168,7 +266,7 @@ struct wren_cqe {
 	__le16 vlan_tci;
 	__u8 opcode;			/* wren_wqe_opcode or WREN_CQE_OP_* */
 	__u8 status;			/* enum wren_cqe_status */
-	__u8 vendor_err;		/* device detail for errors */
+	__u8 vendor_err;		/* enum wren_cqe_vendor_err */
 	__u8 owner;
 };
 
@@ -191,6 +289,35 @@ enum wren_wqe_opcode {
 	WREN_WQE_LOCAL_INV		= 0x09,
 	WREN_WQE_REG_MR			= 0x0a,
 };
+
+/* An atomic's one data segment: where the original 8 bytes are written. */
+#define WREN_ATOMIC_LEN			8
+
+/**
+ * wren_wqe_is_atomic() - is @opcode a compare-and-swap or fetch-and-add
+ * @opcode: enum wren_wqe_opcode
+ *
+ * An atomic WQE carries exactly one data segment of WREN_ATOMIC_LEN bytes
+ * and no inline data; the device refuses any other (WREN_VERR_SQ_ATOMIC).
+ */
+static inline int wren_wqe_is_atomic(__u8 opcode)
+{
+	return opcode == WREN_WQE_ATOMIC_CMP_SWP ||
+	       opcode == WREN_WQE_ATOMIC_FETCH_ADD;
+}
+
+/**
+ * wren_wqe_is_rd_atomic() - does @opcode need a responder resource
+ * @opcode: enum wren_wqe_opcode
+ *
+ * RDMA READ and the atomics wait for a response that holds one of the
+ * remote QP's resources; at most max_rd_atomic of them are outstanding,
+ * and none on a QP whose max_rd_atomic is 0 (WREN_VERR_SQ_RD_ATOMIC).
+ */
+static inline int wren_wqe_is_rd_atomic(__u8 opcode)
+{
+	return opcode == WREN_WQE_RDMA_READ || wren_wqe_is_atomic(opcode);
+}
 
 #define WREN_WQE_F_SIGNALED		0x01
 #define WREN_WQE_F_FENCE		0x02
@@ -264,6 +391,162 @@ struct wren_rqe {
 	__le16 wqe_idx;
 	__le32 rsvd[3];
 };
+
+/* ------------------------------------------------------ WQE geometry */
+/*
+ * What a WQE stride holds.  A send WQE's capacity is counted after the
+ * largest fixed part every opcode of its QP may use: the control segment
+ * and one 16-byte fixed segment (raddr, or the UD address); inline data
+ * also needs its wren_wqe_inline header.  Atomics carry wren_wqe_atomic as
+ * well, but only ever one SGE, and REG_MR none: both fit the smallest
+ * stride.  A receive WQE holds its wren_rqe header and SGEs.
+ */
+#define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
+#define WREN_WQE_DS_SIZE		16	/* one data segment */
+#define WREN_SQ_WQE_SGE_BASE		32	/* ctrl + raddr or UD address */
+#define WREN_SQ_WQE_INLINE_BASE		48	/* ... + wren_wqe_inline */
+#define WREN_RQ_WQE_SGE_BASE		16	/* wren_rqe */
+
+/**
+ * wren_sq_fixed_size() - offset of a send WQE's first data segment
+ * @opcode: enum wren_wqe_opcode
+ * @ud: the QP is UD or GSI (sends carry wren_wqe_ud)
+ *
+ * Return: the bytes of the control segment and of the fixed segments
+ * @opcode needs, before its ds_count data segments.
+ */
+static inline unsigned int wren_sq_fixed_size(__u8 opcode, int ud)
+{
+	switch (opcode) {
+	case WREN_WQE_SEND:
+	case WREN_WQE_SEND_IMM:
+	case WREN_WQE_SEND_INV:
+		return sizeof(struct wren_wqe_ctrl) +
+		       (ud ? sizeof(struct wren_wqe_ud) : 0);
+	case WREN_WQE_RDMA_WRITE:
+	case WREN_WQE_RDMA_WRITE_IMM:
+	case WREN_WQE_RDMA_READ:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_raddr);
+	case WREN_WQE_ATOMIC_CMP_SWP:
+	case WREN_WQE_ATOMIC_FETCH_ADD:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_raddr) +
+		       sizeof(struct wren_wqe_atomic);
+	case WREN_WQE_REG_MR:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_reg_mr);
+	default:
+		return sizeof(struct wren_wqe_ctrl);
+	}
+}
+
+/**
+ * wren_inline_ds() - data segments of an inline payload
+ * @len: payload bytes
+ *
+ * Return: the wren_wqe_inline header's segment plus @len bytes rounded up
+ * to whole segments: the ds_count of an inline WQE.
+ */
+static inline unsigned int wren_inline_ds(__u32 len)
+{
+	return 1 + (len + WREN_WQE_DS_SIZE - 1) / WREN_WQE_DS_SIZE;
+}
+
+/**
+ * wren_wqe_shift() - the stride that holds a WQE
+ * @bytes: bytes the WQE needs
+ *
+ * Return: log2 of the smallest power of two, at least 2^WREN_WQE_SHIFT_MIN,
+ * that holds @bytes.
+ */
+static inline unsigned int wren_wqe_shift(__u64 bytes)
+{
+	unsigned int shift = WREN_WQE_SHIFT_MIN;
+
+	while ((1ULL << shift) < bytes)
+		shift++;
+	return shift;
+}
+
+/**
+ * wren_sq_wqe_shift() - the SQ stride for a QP's send capacities
+ * @max_sge: SGEs a send WQE must hold
+ * @max_inline: inline bytes a send WQE must hold, 0 for none
+ *
+ * Return: log2 of the smallest stride with wren_sq_max_sge() >= @max_sge
+ * and wren_sq_max_inline() >= @max_inline.
+ */
+static inline unsigned int wren_sq_wqe_shift(__u32 max_sge, __u32 max_inline)
+{
+	__u64 ds = max_sge;
+
+	if (max_inline && wren_inline_ds(max_inline) > ds)
+		ds = wren_inline_ds(max_inline);
+	return wren_wqe_shift(WREN_SQ_WQE_SGE_BASE + ds * WREN_WQE_DS_SIZE);
+}
+
+/**
+ * wren_sq_max_sge() - SGEs a send WQE of stride 2^@shift holds
+ * @shift: the SQ's sq_wqe_shift, WREN_WQE_SHIFT_MIN or more
+ *
+ * Return: the data segments after the largest fixed part (see above).
+ */
+static inline __u32 wren_sq_max_sge(unsigned int shift)
+{
+	return ((1U << shift) - WREN_SQ_WQE_SGE_BASE) / WREN_WQE_DS_SIZE;
+}
+
+/**
+ * wren_sq_max_inline() - inline bytes a send WQE of stride 2^@shift holds
+ * @shift: the SQ's sq_wqe_shift, WREN_WQE_SHIFT_MIN or more
+ *
+ * Return: the bytes after the largest fixed part and the inline header;
+ * the device rejects a QP whose max_inline exceeds it.
+ */
+static inline __u32 wren_sq_max_inline(unsigned int shift)
+{
+	return (1U << shift) - WREN_SQ_WQE_INLINE_BASE;
+}
+
+/**
+ * wren_rq_wqe_shift() - the RQ or SRQ stride that holds @max_sge SGEs
+ * @max_sge: SGEs a receive WQE must hold
+ *
+ * Return: log2 of the smallest stride with wren_rq_max_sge() >= @max_sge.
+ */
+static inline unsigned int wren_rq_wqe_shift(__u32 max_sge)
+{
+	return wren_wqe_shift(WREN_RQ_WQE_SGE_BASE +
+			      (__u64)max_sge * WREN_WQE_DS_SIZE);
+}
+
+/**
+ * wren_rq_max_sge() - SGEs a receive WQE of stride 2^@shift holds
+ * @shift: the RQ's rq_wqe_shift or the SRQ's wqe_shift
+ *
+ * Return: the SGEs after the wren_rqe header.
+ */
+static inline __u32 wren_rq_max_sge(unsigned int shift)
+{
+	return ((1U << shift) - WREN_RQ_WQE_SGE_BASE) / WREN_WQE_DS_SIZE;
+}
+
+/**
+ * wren_wq_log_size_max() - the largest SQ, RQ or SRQ a device allows
+ * @max_wr: the device's max_qp_wr or max_srq_wr
+ *
+ * Return: log2 of the largest power-of-two ring of at most @max_wr
+ * entries, within WREN_WQ_LOG_SIZE_MIN .. WREN_WQ_LOG_SIZE_MAX.
+ */
+static inline unsigned int wren_wq_log_size_max(__u32 max_wr)
+{
+	unsigned int log = WREN_WQ_LOG_SIZE_MIN;
+
+	while (log < WREN_WQ_LOG_SIZE_MAX && (2ULL << log) <= max_wr)
+		log++;
+	return log;
+}
 
 /* ---------------------------------------------------------- Ethernet */
 /*

@@ -12,6 +12,8 @@
  * TAP output.
  */
 #include "../wren.c"
+#include "../buf.c"
+#include "../qp_table.c"
 #include "../cq.c"
 #include "../post.c"
 #include "../qp.c"
@@ -91,7 +93,7 @@ static void dev_cqe(uint8_t opcode, uint8_t status, uint32_t wqe_idx,
 {
 	uint32_t mask = (1u << cq.log_size) - 1;
 	struct wren_cqe *e = &cq.ring[dev_cq_pi & mask];
-	uint8_t phase = ((dev_cq_pi >> cq.log_size) & 1) ^ 1;
+	uint8_t phase = wren_ring_phase(dev_cq_pi, cq.log_size);
 
 	memset(e, 0, sizeof(*e) - 1);
 	e->byte_len = htole32(byte_len);

@@ -69,11 +69,20 @@ static void test_geometry(void)
 	ok(wren_rq_wqe_shift(1) == 6 && wren_rq_wqe_shift(3) == 6 &&
 	   wren_rq_wqe_shift(4) == 7 && wren_rq_max_sge(6) == 3,
 	   "receive strides: 16-byte header plus SGEs, at least 64 bytes");
-	ok(wren_sq_fixed_size(WREN_WQE_ATOMIC_CMP_SWP, false) + WREN_DS_SIZE == 64 &&
+	ok(wren_sq_fixed_size(WREN_WQE_ATOMIC_CMP_SWP, false) +
+	   WREN_WQE_DS_SIZE == 64 &&
 	   wren_sq_fixed_size(WREN_WQE_SEND, true) == 32 &&
 	   wren_sq_fixed_size(WREN_WQE_SEND, false) == 16 &&
-	   wren_sq_fixed_size(WREN_WQE_RDMA_READ, false) == 32,
+	   wren_sq_fixed_size(WREN_WQE_RDMA_READ, false) == 32 &&
+	   wren_sq_fixed_size(WREN_WQE_REG_MR, false) == 64 &&
+	   wren_sq_fixed_size(WREN_WQE_NOP, true) == 16,
 	   "fixed segment sizes per opcode (atomic WQE is 64 bytes)");
+	ok(wren_wq_log_size_max(0) == 1 && wren_wq_log_size_max(5) == 2 &&
+	   wren_wq_log_size_max(4096) == 12 &&
+	   wren_wq_log_size_max(0xffffffffu) == WREN_WQ_LOG_SIZE_MAX &&
+	   wren_inline_ds(0) == 1 && wren_inline_ds(16) == 2 &&
+	   wren_inline_ds(17) == 3,
+	   "ring size limit from max_wr; inline data segments");
 	ok(wren_roundup_pow2(1) == 1 && wren_roundup_pow2(5) == 8 &&
 	   wren_ilog2(1) == 0 && wren_ilog2(4096) == 12,
 	   "power-of-two helpers");
@@ -168,6 +177,10 @@ static void test_cqe(void)
 	   "phase flips at every wrap");
 	ok(wren_cqe_owned(0xff, 0, 2) && !wren_cqe_owned(0xfe, 0, 2),
 	   "only bit 0 of owner is the phase");
+	ok(wren_ring_phase(0, 4) == 1 && wren_ring_phase(15, 4) == 1 &&
+	   wren_ring_phase(16, 4) == 0 && wren_ring_phase(32, 4) == 1 &&
+	   wren_ring_phase(0x80000000u, 1) == 1,
+	   "the device writes phase 1 on even passes, 0 on odd ones");
 	ok(wren_cqe_is_recv(WREN_CQE_OP_RECV) &&
 	   wren_cqe_is_recv(WREN_CQE_OP_RECV_RDMA_IMM) &&
 	   !wren_cqe_is_recv(WREN_WQE_SEND),
@@ -181,7 +194,7 @@ static void test_cqe(void)
 
 int main(void)
 {
-	tap_plan(28);
+	tap_plan(30);
 	test_sizes();
 	test_geometry();
 	test_send_wqe();

@@ -15,10 +15,8 @@
 #include <rdma/iter.h>	/* split out of ib_verbs.h by some kernels */
 #endif
 #include <rdma/ib_verbs.h>
+#include <linux/wren/wren_cmd.h>
 #include <linux/wren/wren_core.h>
-
-/* Input of admin commands run without sleeping: an AH's. */
-#define WREN_IB_ACMD_BUF_LEN	128
 
 /* Port numbers are 1-based in ib_core; the NIC has one port. */
 #define WREN_IB_PORT		1
@@ -40,12 +38,6 @@ struct wren_ib_dev {
 	void __iomem *kdb;		/* WREN_KERNEL_UAR, mapped by wren.ko */
 	u32 reserved_lkey;		/* 0: the device has none */
 
-	/* Input buffer of admin commands run without sleeping (AHs the CM
-	 * creates under its spinlock); acmd_lock serialises its users.
-	 */
-	spinlock_t acmd_lock;
-	void *acmd_buf;
-	dma_addr_t acmd_dma;
 	struct dma_pool *dbrec_pool;	/* kernel queues' doorbell records */
 
 	/* Objects the device names in events: cqn, qpn, srqn -> object.
@@ -238,18 +230,10 @@ static inline struct wren_ib_ah *to_wah(struct ib_ah *ah)
 	return container_of(ah, struct wren_ib_ah, ibah);
 }
 
-/* wren_ib_cmd.c */
-int wren_ib_cmd(struct wren_ib_dev *dev, struct wren_aq_cmd *cmd,
-		const void *in, size_t in_len, void *out, size_t out_len,
-		struct wren_acq_entry *comp);
-int wren_ib_cmd_handle(struct wren_ib_dev *dev, u8 opcode, u32 handle);
-int wren_ib_destroy_obj(struct wren_ib_dev *dev, u8 opcode, u32 handle);
+/* wren_ib_udata.c */
 int wren_ib_udata_in(struct ib_udata *udata, void *req, size_t len);
 int wren_ib_udata_out(struct ib_udata *udata, void *resp, size_t len);
 int wren_ib_udata_none(struct ib_udata *udata);
-
-int wren_ib_cmd_atomic(struct wren_ib_dev *dev, struct wren_aq_cmd *cmd,
-		       const void *in, size_t in_len, struct wren_acq_entry *comp);
 
 /* wren_ib_kring.c */
 int wren_ib_kring_alloc(struct wren_ib_dev *dev, struct wren_ib_kring *r,

@@ -84,10 +84,8 @@ int wren_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 {
 	struct wren_ib_dev *dev = to_wdev(ibah->device);
 	struct wren_ib_ah *ah = to_wah(ibah);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_AH };
 	struct wren_ib_create_ah_resp resp = {};
 	struct wren_create_ah_in in = {};
-	struct wren_acq_entry comp = {};
 	int err;
 
 	if (!(dev->caps & (WREN_CAP_RDMA_UD | WREN_CAP_RDMA_GSI)))
@@ -100,20 +98,18 @@ int wren_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 		return err;
 	in.pdn = cpu_to_le32(to_wpd(ibah->pd)->pdn);
 	/* The CM creates AHs under its spinlock (cm_alloc_msg()). */
-	if (init_attr->flags & RDMA_CREATE_AH_SLEEPABLE)
-		err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
-	else
-		err = wren_ib_cmd_atomic(dev, &cmd, &in, sizeof(in), &comp);
+	err = wren_cmd_create_ah(dev->cdev, &in,
+				 init_attr->flags & RDMA_CREATE_AH_SLEEPABLE,
+				 &ah->handle);
 	if (err)
 		return err;
-	ah->handle = le64_to_cpu(comp.result);
 	ah->av = in.av;
 
 	if (udata) {
 		resp.ah = ah->handle;
 		err = wren_ib_udata_out(udata, &resp, sizeof(resp));
 		if (err) {
-			wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_AH, ah->handle);
+			wren_cmd_destroy_ah(dev->cdev, ah->handle, true);
 			return err;
 		}
 	}
@@ -123,19 +119,9 @@ int wren_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,
 int wren_ib_destroy_ah(struct ib_ah *ibah, u32 flags)
 {
 	struct wren_ib_dev *dev = to_wdev(ibah->device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_DESTROY_AH };
-	struct wren_acq_entry comp = {};
-	int err;
 
-	if (flags & RDMA_DESTROY_AH_SLEEPABLE)
-		return wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_AH,
-					   to_wah(ibah)->handle);
-	/* As wren_ib_destroy_obj(): a dead device took the AH with it. */
-	cmd.u.handle.handle = cpu_to_le32(to_wah(ibah)->handle);
-	err = wren_ib_cmd_atomic(dev, &cmd, NULL, 0, &comp);
-	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK)
-		return 0;
-	return err;
+	return wren_cmd_destroy_ah(dev->cdev, to_wah(ibah)->handle,
+				   flags & RDMA_DESTROY_AH_SLEEPABLE);
 }
 
 int wren_ib_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *ah_attr)

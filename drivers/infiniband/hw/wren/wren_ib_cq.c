@@ -42,10 +42,8 @@ static int __wren_ib_create_cq(struct ib_cq *ibcq,
 	struct wren_ib_cq *cq = to_wcq(ibcq);
 	struct wren_ib_ucontext *uctx;
 	struct wren_ib_create_cq_resp resp = {};
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_CQ };
 	struct wren_ib_create_cq req;
 	struct wren_create_cq_in in = {};
-	struct wren_acq_entry comp = {};
 	size_t list_size;
 	dma_addr_t list_dma;
 	void *list;
@@ -79,12 +77,11 @@ static int __wren_ib_create_cq(struct ib_cq *ibcq,
 	in.eqn = cpu_to_le32(wren_core_comp_eqn(dev->wadev, cq->eq_index));
 	in.uar = cpu_to_le32(uctx->uar);
 	in.log_size = req.log_size;
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_cq(dev->cdev, &in, &cq->cqn);
 	if (err != -ETIMEDOUT)
 		wren_ib_buf_desc_free(dev, list, list_dma, list_size);
 	if (err)
 		goto err_ring;
-	cq->cqn = le64_to_cpu(comp.result);
 	ibcq->cqe = BIT(req.log_size);
 
 	wren_ib_obj_ref_init(&cq->ref);
@@ -102,7 +99,7 @@ static int __wren_ib_create_cq(struct ib_cq *ibcq,
 err_erase:
 	xa_erase_irq(&dev->cqs, cq->cqn);
 err_destroy:
-	wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_CQ, cq->cqn);
+	wren_cmd_destroy_cq(dev->cdev, cq->cqn);
 err_ring:
 	wren_ib_uring_put(&cq->ring);
 	return err;
@@ -128,7 +125,7 @@ int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct wren_ib_cq *cq = to_wcq(ibcq);
 	int err;
 
-	err = wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_CQ, cq->cqn);
+	err = wren_cmd_destroy_cq(dev->cdev, cq->cqn);
 	if (err)
 		return err;
 	/* No completion or event handler runs for it after this. */

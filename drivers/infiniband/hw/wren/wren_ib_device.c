@@ -76,13 +76,6 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 	return 0;
 }
 
-static int wren_ib_port_cmd(struct wren_ib_dev *dev, struct wren_port_attr *pa)
-{
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_PORT };
-
-	return wren_ib_cmd(dev, &cmd, NULL, 0, pa, sizeof(*pa), NULL);
-}
-
 int wren_ib_query_port(struct ib_device *ibdev, u32 port,
 		       struct ib_port_attr *props)
 {
@@ -90,7 +83,7 @@ int wren_ib_query_port(struct ib_device *ibdev, u32 port,
 	struct wren_port_attr pa;
 	int err;
 
-	err = wren_ib_port_cmd(dev, &pa);
+	err = wren_cmd_query_port(dev->cdev, &pa);
 	if (err)
 		return err;
 

@@ -27,9 +27,8 @@ struct ib_mr *wren_ib_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
 			       u32 max_num_sg)
 {
 	struct wren_ib_dev *dev = to_wdev(ibpd->device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_MR };
 	struct wren_create_mr_in in = {};
-	struct wren_acq_entry comp = {};
+	struct wren_cmd_mr_result res;
 	struct wren_ib_mr *mr;
 	int err;
 
@@ -57,11 +56,11 @@ struct ib_mr *wren_ib_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
 	in.page_shift = PAGE_SHIFT;
 	in.key_tag = (u8)atomic_inc_return(&dev->key_tag);
 	in.flags = WREN_MR_F_FAST_REG;
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_mr(dev->cdev, &in, &res);
 	if (err)
 		goto err_pbl;
-	mr->index = le64_to_cpu(comp.result);
-	mr->ibmr.lkey = le32_to_cpu(comp.result2);
+	mr->index = res.index;
+	mr->ibmr.lkey = res.key;
 	mr->ibmr.rkey = mr->ibmr.lkey;
 	return &mr->ibmr;
 

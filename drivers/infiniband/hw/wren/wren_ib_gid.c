@@ -15,10 +15,7 @@
 static int wren_ib_set_gid(const struct ib_gid_attr *attr,
 			   const struct wren_set_gid_in *in)
 {
-	struct wren_ib_dev *dev = to_wdev(attr->device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_SET_GID };
-
-	return wren_ib_cmd(dev, &cmd, in, sizeof(*in), NULL, 0, NULL);
+	return wren_cmd_set_gid(to_wdev(attr->device)->cdev, in);
 }
 
 int wren_ib_add_gid(const struct ib_gid_attr *attr, void **context)

@@ -17,9 +17,7 @@ int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr
 {
 	struct wren_ib_dev *dev = to_wdev(cq->ibcq.device);
 	u32 max_cqe = le32_to_cpu(dev->attr->max_cqe);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_CQ };
 	struct wren_create_cq_in in = {};
-	struct wren_acq_entry comp = {};
 	unsigned int log_size, max_log;
 	size_t list_size;
 	dma_addr_t list_dma;
@@ -50,13 +48,12 @@ int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr
 	in.eqn = cpu_to_le32(wren_core_comp_eqn(dev->wadev, cq->eq_index));
 	in.uar = cpu_to_le32(WREN_KERNEL_UAR);
 	in.log_size = log_size;
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_cq(dev->cdev, &in, &cq->cqn);
 	if (err == -ETIMEDOUT)
 		return err;	/* the device may still use the ring */
 	wren_ib_buf_desc_free(dev, list, list_dma, list_size);
 	if (err)
 		goto err_ring;
-	cq->cqn = le64_to_cpu(comp.result);
 	cq->ibcq.cqe = BIT(log_size);
 
 	wren_ib_obj_ref_init(&cq->ref);
@@ -66,7 +63,7 @@ int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr
 	return 0;
 
 err_destroy:
-	if (wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_CQ, cq->cqn))
+	if (wren_cmd_destroy_cq(dev->cdev, cq->cqn))
 		return err;	/* leave the ring to the device */
 err_ring:
 	wren_ib_kring_free(dev, &cq->kring);
@@ -123,7 +120,7 @@ void wren_ib_kcq_clean(struct wren_ib_cq *cq, struct wren_ib_qp *qp)
 		struct wren_cqe *cqe = wren_ib_kcqe(cq, i);
 
 		dma_rmb();
-		if ((le32_to_cpu(cqe->qpn) & WREN_DB_QUEUE_MASK) != qp->qpn)
+		if ((le32_to_cpu(cqe->qpn) & WREN_QPN_MASK) != qp->qpn)
 			continue;
 		if (srq && wren_cqe_is_recv(cqe->opcode))
 			wren_ib_ksrq_complete(srq, le16_to_cpu(cqe->wqe_idx));
@@ -180,7 +177,7 @@ static void wren_ib_fill_ud_wc(const struct wren_cqe *cqe, struct ib_wc *wc)
 {
 	u16 f = le16_to_cpu(cqe->flags);
 
-	wc->src_qp = le32_to_cpu(cqe->src_qp) & WREN_DB_QUEUE_MASK;
+	wc->src_qp = le32_to_cpu(cqe->src_qp) & WREN_QPN_MASK;
 	memcpy(wc->smac, cqe->smac, ETH_ALEN);
 	wc->wc_flags |= IB_WC_WITH_SMAC | IB_WC_WITH_NETWORK_HDR_TYPE;
 	wc->network_hdr_type = f & WREN_CQE_F_IPV4 ? RDMA_NETWORK_IPV4 :
@@ -245,7 +242,7 @@ int wren_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 	spin_lock_irqsave(&cq->lock, flags);
 	start = cq->ci;
 	while (n < num_entries && wren_ib_kcq_next(cq, &cqe)) {
-		qpn = le32_to_cpu(cqe.qpn) & WREN_DB_QUEUE_MASK;
+		qpn = le32_to_cpu(cqe.qpn) & WREN_QPN_MASK;
 		/* destroy_qp erases the QP, then cleans under this lock. */
 		qp = xa_load(&dev->qps, qpn);
 		if (!qp || !qp->kernel)

@@ -11,22 +11,6 @@
 
 #include "wren_ib.h"
 
-/* Control segment plus the largest fixed segment (raddr or UD address). */
-#define WREN_IB_KSQ_BASE	32
-#define WREN_IB_KSQ_INLINE_HDR	16
-#define WREN_IB_KSEG		16
-
-static unsigned int wren_ib_kwq_max_log(u32 max_wr)
-{
-	return min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
-		     ilog2(max_t(u32, max_wr, 2)));
-}
-
-static unsigned int wren_ib_kstride(unsigned int bytes)
-{
-	return max_t(unsigned int, WREN_WQE_SHIFT_MIN, order_base_2(bytes));
-}
-
 /*
  * Size the SQ and RQ for @cap, and report what they really hold.  A QP on
  * an SRQ has no RQ (mask and stride 0).
@@ -35,10 +19,10 @@ static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 			    struct ib_qp_cap *cap, bool srq)
 {
 	const struct wren_device_attr *a = dev->attr;
-	unsigned int max_log = wren_ib_kwq_max_log(le32_to_cpu(a->max_qp_wr));
+	unsigned int max_log = wren_wq_log_size_max(le32_to_cpu(a->max_qp_wr));
 	u32 dev_sge = le16_to_cpu(a->max_sge);
 	u32 dev_inline = le16_to_cpu(a->max_inline);
-	unsigned int sq_log, rq_log, ds, stride;
+	unsigned int sq_log, rq_log;
 
 	if (srq) {
 		cap->max_recv_wr = 0;
@@ -54,14 +38,9 @@ static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 	if (sq_log > max_log || rq_log > max_log)
 		return -EINVAL;
 
-	ds = max_t(u32, cap->max_send_sge, 1);
-	if (cap->max_inline_data)
-		ds = max_t(u32, ds, 1 + DIV_ROUND_UP(cap->max_inline_data,
-						     WREN_IB_KSEG));
-	qp->sq.wqe_shift = wren_ib_kstride(WREN_IB_KSQ_BASE + ds * WREN_IB_KSEG);
-	qp->rq.wqe_shift = wren_ib_kstride(sizeof(struct wren_rqe) +
-					   max_t(u32, cap->max_recv_sge, 1) *
-					   WREN_IB_KSEG);
+	qp->sq.wqe_shift = wren_sq_wqe_shift(max_t(u32, cap->max_send_sge, 1),
+					     cap->max_inline_data);
+	qp->rq.wqe_shift = wren_rq_wqe_shift(max_t(u32, cap->max_recv_sge, 1));
 	if (qp->sq.wqe_shift > a->max_sq_wqe_shift ||
 	    qp->rq.wqe_shift > a->max_rq_wqe_shift)
 		return -EINVAL;
@@ -73,15 +52,12 @@ static int wren_ib_kqp_size(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 		qp->rq.max_sge = 0;
 	}
 
-	stride = BIT(qp->sq.wqe_shift);
-	qp->sq.max_sge = min_t(u32, dev_sge,
-			       (stride - WREN_IB_KSQ_BASE) / WREN_IB_KSEG);
-	qp->max_inline = min_t(u32, dev_inline, stride - WREN_IB_KSQ_BASE -
-			       WREN_IB_KSQ_INLINE_HDR);
+	qp->sq.max_sge = min_t(u32, dev_sge, wren_sq_max_sge(qp->sq.wqe_shift));
+	qp->max_inline = min_t(u32, dev_inline,
+			       wren_sq_max_inline(qp->sq.wqe_shift));
 	if (!srq)
 		qp->rq.max_sge = min_t(u32, dev_sge,
-				       (BIT(qp->rq.wqe_shift) -
-					sizeof(struct wren_rqe)) / WREN_IB_KSEG);
+				       wren_rq_max_sge(qp->rq.wqe_shift));
 	cap->max_send_wr = BIT(sq_log);
 	cap->max_recv_wr = srq ? 0 : BIT(rq_log);
 	cap->max_send_sge = qp->sq.max_sge;
@@ -106,10 +82,8 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 		       u8 type)
 {
 	struct wren_ib_dev *dev = to_wdev(qp->ibqp.device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_QP };
 	struct wren_ib_srq *srq = attr->srq ? to_wsrq(attr->srq) : NULL;
 	struct wren_create_qp_in in = {};
-	struct wren_acq_entry comp = {};
 	size_t sq_bytes, rq_offset, list_size;
 	dma_addr_t list_dma;
 	void *list;
@@ -160,7 +134,7 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 	in.uar = cpu_to_le32(WREN_KERNEL_UAR);
 	in.rq_offset = cpu_to_le32(rq_offset);
 	in.dbrec_addr = cpu_to_le64(qp->kring.dbrec_dma);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_qp(dev->cdev, &in, &qp->qpn);
 	if (err == -ETIMEDOUT)
 		return err;	/* the device may still use the buffer */
 	wren_ib_buf_desc_free(dev, list, list_dma, list_size);
@@ -168,7 +142,6 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 		goto err_free;
 
 	qp->kernel = true;
-	qp->qpn = le64_to_cpu(comp.result);
 	qp->ibqp.qp_num = qp->qpn;
 	qp->sq_log_size = in.sq_log_size;
 	qp->rq_log_size = in.rq_log_size;
@@ -182,7 +155,7 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 	err = xa_insert_irq(&dev->qps, qp->qpn, qp, GFP_KERNEL);
 	if (err) {
 		mutex_destroy(&qp->lock);
-		if (wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn))
+		if (wren_cmd_destroy_qp(dev->cdev, qp->qpn))
 			return err;
 		goto err_free;
 	}

@@ -21,8 +21,6 @@
 
 #include "wren_ib.h"
 
-#define WREN_IB_SEG		16
-
 /* Size the ring for @sattr, and report what it really holds. */
 static int wren_ib_ksrq_size(struct wren_ib_dev *dev, struct wren_ib_srq *srq,
 			     struct ib_srq_attr *sattr)
@@ -32,16 +30,13 @@ static int wren_ib_ksrq_size(struct wren_ib_dev *dev, struct wren_ib_srq *srq,
 	u32 dev_sge = le16_to_cpu(a->max_sge);
 	unsigned int max_log, log, shift;
 
-	max_log = min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
-			ilog2(max_t(u32, max_wr, 2)));
+	max_log = wren_wq_log_size_max(max_wr);
 	if (!sattr->max_wr || sattr->max_wr > BIT(max_log) ||
 	    sattr->max_sge > dev_sge)
 		return -EINVAL;
 	log = max_t(unsigned int, WREN_WQ_LOG_SIZE_MIN,
 		    order_base_2(sattr->max_wr));
-	shift = max_t(unsigned int, WREN_WQE_SHIFT_MIN,
-		      order_base_2(sizeof(struct wren_rqe) +
-				   max_t(u32, sattr->max_sge, 1) * WREN_IB_SEG));
+	shift = wren_rq_wqe_shift(max_t(u32, sattr->max_sge, 1));
 	if (shift > a->max_rq_wqe_shift)
 		return -EINVAL;
 	/* The device arms a limit below the ring's size only. */
@@ -50,8 +45,7 @@ static int wren_ib_ksrq_size(struct wren_ib_dev *dev, struct wren_ib_srq *srq,
 	srq->log_size = log;
 	srq->wqe_shift = shift;
 	srq->max_wr = BIT(log);
-	srq->max_sge = min_t(u32, dev_sge,
-			     (BIT(shift) - sizeof(struct wren_rqe)) / WREN_IB_SEG);
+	srq->max_sge = min_t(u32, dev_sge, wren_rq_max_sge(shift));
 	sattr->max_wr = srq->max_wr;
 	sattr->max_sge = srq->max_sge;
 	return 0;
@@ -74,9 +68,7 @@ static void *wren_ib_ksrq_wqe(struct wren_ib_srq *srq, void *base, u32 slot)
 int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr)
 {
 	struct wren_ib_dev *dev = to_wdev(srq->ibsrq.device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_SRQ };
 	struct wren_create_srq_in in = {};
-	struct wren_acq_entry comp = {};
 	size_t list_size;
 	dma_addr_t list_dma;
 	void *list;
@@ -113,7 +105,7 @@ int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr)
 	in.wqe_shift = srq->wqe_shift;
 	in.limit = cpu_to_le32(attr->attr.srq_limit);
 	in.dbrec_addr = cpu_to_le64(srq->kring.dbrec_dma);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_srq(dev->cdev, &in, &srq->srqn);
 	if (err == -ETIMEDOUT)
 		return err;	/* the device may still use the ring */
 	wren_ib_buf_desc_free(dev, list, list_dma, list_size);
@@ -121,11 +113,10 @@ int wren_ib_create_ksrq(struct wren_ib_srq *srq, struct ib_srq_init_attr *attr)
 		goto err_free;
 
 	srq->kernel = true;
-	srq->srqn = le64_to_cpu(comp.result);
 	wren_ib_obj_ref_init(&srq->ref);
 	err = xa_insert_irq(&dev->srqs, srq->srqn, srq, GFP_KERNEL);
 	if (err) {
-		if (wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_SRQ, srq->srqn))
+		if (wren_cmd_destroy_srq(dev->cdev, srq->srqn))
 			return err;	/* leave the ring to the device */
 		goto err_free;
 	}
@@ -165,7 +156,7 @@ static void wren_ib_ksrq_drain_backlog(struct wren_ib_srq *srq)
 		slot = srq->pi & mask;
 		rqe = wren_ib_ksrq_wqe(srq, srq->backlog, slot);
 		memcpy(wren_ib_ksrq_wqe(srq, srq->kring.buf, slot), rqe,
-		       sizeof(*rqe) + rqe->ds_count * WREN_IB_SEG);
+		       sizeof(*rqe) + rqe->ds_count * WREN_WQE_DS_SIZE);
 		wren_ib_ksrq_ring_one(srq, slot, srq->backlog_wrid[slot]);
 	}
 }

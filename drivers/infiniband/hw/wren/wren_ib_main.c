@@ -7,11 +7,15 @@
  * contexts with a private doorbell page, PDs, CQs, RC and UD QPs, SRQs,
  * AHs, MRs, RoCEv2 GIDs, async events and counters.
  *
- * Kernel verbs serve in-kernel consumers: kernel PDs (the reserved lkey
- * as local_dma_lkey), CQs and RC/UD QPs with post_send, post_recv,
- * poll_cq and req_notify_cq, and the GSI QP with which ib_core's MAD
- * layer and the RDMA CM run over RoCEv2.  Kernel SRQs, fast registration
- * and memory windows are not implemented (-EOPNOTSUPP).
+ * Kernel verbs serve in-kernel consumers (the RDMA CM, nvme-rdma and
+ * nvmet-rdma, iSER, SRP, NFS/RDMA): kernel PDs (the reserved lkey as
+ * local_dma_lkey), CQs, RC/UD QPs and SRQs with post_send, post_recv,
+ * post_srq_recv, poll_cq and req_notify_cq, fast registration (alloc_mr,
+ * map_mr_sg, IB_WR_REG_MR) with local and remote invalidation, and the
+ * GSI QP with which ib_core's MAD layer and the RDMA CM run over RoCEv2.
+ * Memory windows, integrity MRs, XRC, UC, raw packet QPs, multicast, CQ
+ * and SRQ resize, ODP and device memory are not implemented (-EOPNOTSUPP;
+ * rdma.rst lists them).
  */
 #include <linux/auxiliary_bus.h>
 #include <linux/dma-mapping.h>
@@ -110,7 +114,6 @@ static void wren_ib_dev_init(struct wren_ib_dev *dev, struct wren_aux_dev *wadev
 	if (dev->caps & WREN_CAP_RDMA_RESERVED_LKEY)
 		dev->reserved_lkey = le32_to_cpu(dev->attr->reserved_lkey);
 	dev->ibdev.local_dma_lkey = dev->reserved_lkey;
-	spin_lock_init(&dev->acmd_lock);
 	xa_init_flags(&dev->cqs, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->qps, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->srqs, XA_FLAGS_LOCK_IRQ);
@@ -146,12 +149,10 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 		return -ENOMEM;
 	ibdev = &dev->ibdev;
 	wren_ib_dev_init(dev, wadev);
-	dev->acmd_buf = dma_alloc_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN,
-					   &dev->acmd_dma, GFP_KERNEL);
 	dev->dbrec_pool = dma_pool_create("wren_ib_dbrec", dev->dmadev,
 					  sizeof(struct wren_qp_dbrec),
 					  sizeof(struct wren_qp_dbrec), 0);
-	if (!dev->acmd_buf || !dev->dbrec_pool) {
+	if (!dev->dbrec_pool) {
 		err = -ENOMEM;
 		goto err_dealloc;
 	}
@@ -201,9 +202,6 @@ err_wq:
 		destroy_workqueue(dev->event_wq);
 err_dealloc:
 	dma_pool_destroy(dev->dbrec_pool);
-	if (dev->acmd_buf)
-		dma_free_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN,
-				  dev->acmd_buf, dev->acmd_dma);
 	ib_dealloc_device(ibdev);
 	return err;
 }
@@ -224,8 +222,6 @@ static void wren_ib_remove(struct auxiliary_device *adev)
 	xa_destroy(&dev->qps);
 	xa_destroy(&dev->srqs);
 	dma_pool_destroy(dev->dbrec_pool);
-	dma_free_coherent(dev->dmadev, WREN_IB_ACMD_BUF_LEN, dev->acmd_buf,
-			  dev->acmd_dma);
 	ib_dealloc_device(&dev->ibdev);
 }
 

@@ -47,7 +47,6 @@ int wren_ib_check_access(struct wren_ib_dev *dev, int access)
 static int wren_ib_write_mtt(struct wren_ib_dev *dev, struct wren_ib_mr *mr,
 			     unsigned long pgsz)
 {
-	struct wren_aq_cmd cmd;
 	struct ib_block_iter biter;
 	size_t chunk = min_t(size_t, mr->num_mtt, WREN_IB_MTT_CHUNK);
 	u32 first = 0, n = 0;
@@ -61,12 +60,7 @@ static int wren_ib_write_mtt(struct wren_ib_dev *dev, struct wren_ib_mr *mr,
 		mtt[n++] = cpu_to_le64(rdma_block_iter_dma_address(&biter));
 		if (n < chunk && first + n < mr->num_mtt)
 			continue;
-		memset(&cmd, 0, sizeof(cmd));
-		cmd.opcode = WREN_AQ_OP_WRITE_MTT;
-		cmd.u.write_mtt.mr_index = cpu_to_le32(mr->index);
-		cmd.u.write_mtt.first = cpu_to_le32(first);
-		cmd.u.write_mtt.count = cpu_to_le32(n);
-		err = wren_ib_cmd(dev, &cmd, mtt, n * sizeof(*mtt), NULL, 0, NULL);
+		err = wren_cmd_write_mtt(dev->cdev, mr->index, first, mtt, n);
 		if (err)
 			break;
 		first += n;
@@ -83,9 +77,8 @@ struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 				  u64 virt, int access, struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibpd->device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_MR };
 	struct wren_create_mr_in in = {};
-	struct wren_acq_entry comp = {};
+	struct wren_cmd_mr_result res;
 	unsigned long pgsz;
 	struct wren_ib_mr *mr;
 	size_t npages;
@@ -128,25 +121,25 @@ struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	in.num_mtt = cpu_to_le32(mr->num_mtt);
 	in.page_shift = mr->page_shift;
 	in.key_tag = (u8)atomic_inc_return(&dev->key_tag);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_mr(dev->cdev, &in, &res);
 	if (err)
 		goto err_umem;
-	mr->index = le64_to_cpu(comp.result);
+	mr->index = res.index;
 
 	err = wren_ib_write_mtt(dev, mr, pgsz);
 	if (err)
 		goto err_destroy;
-	err = wren_ib_cmd_handle(dev, WREN_AQ_OP_ACTIVATE_MR, mr->index);
+	err = wren_cmd_activate_mr(dev->cdev, mr->index);
 	if (err)
 		goto err_destroy;
 
-	mr->ibmr.lkey = le32_to_cpu(comp.result2);
+	mr->ibmr.lkey = res.key;
 	mr->ibmr.rkey = mr->ibmr.lkey;
 	mr->ibmr.page_size = pgsz;
 	return &mr->ibmr;
 
 err_destroy:
-	if (wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_MR, mr->index))
+	if (wren_cmd_destroy_mr(dev->cdev, mr->index))
 		return ERR_PTR(err);	/* keep the pages pinned under it */
 err_umem:
 	ib_umem_release(mr->umem);
@@ -190,8 +183,7 @@ int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	/* After DESTROY_MR completes no DMA through the MR runs or starts,
 	 * so the pages may be unpinned.
 	 */
-	err = wren_ib_destroy_obj(to_wdev(ibmr->device), WREN_AQ_OP_DESTROY_MR,
-				  mr->index);
+	err = wren_cmd_destroy_mr(to_wdev(ibmr->device)->cdev, mr->index);
 	if (err)
 		return err;
 	if (mr->kind == WREN_IB_MR_FAST_REG)
@@ -214,7 +206,6 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 {
 	struct wren_ib_dev *dev = to_wdev(ibmr->device);
 	struct wren_ib_mr *mr = to_wmr(ibmr);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_MR };
 	struct wren_modify_mr_in in = {};
 	int err, err2;
 
@@ -243,16 +234,16 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	if (!in.mask)
 		return NULL;
 
-	err = wren_ib_cmd_handle(dev, WREN_AQ_OP_DEACTIVATE_MR, mr->index);
+	err = wren_cmd_deactivate_mr(dev->cdev, mr->index);
 	if (err)
 		return ERR_PTR(err);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, NULL);
+	err = wren_cmd_modify_mr(dev->cdev, &in);
 	/* Valid again, with the new or (on failure) the old attributes:
 	 * ACTIVATE_MR wants every entry written since the deactivation.
 	 */
 	err2 = wren_ib_write_mtt(dev, mr, BIT_ULL(mr->page_shift));
 	if (!err2)
-		err2 = wren_ib_cmd_handle(dev, WREN_AQ_OP_ACTIVATE_MR, mr->index);
+		err2 = wren_cmd_activate_mr(dev->cdev, mr->index);
 	if (err || err2)
 		return ERR_PTR(err ? err : err2);
 	return NULL;

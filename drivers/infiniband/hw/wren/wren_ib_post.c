@@ -13,7 +13,6 @@
 #include "wren_ib.h"
 
 #define WREN_IB_CTRL		sizeof(struct wren_wqe_ctrl)
-#define WREN_IB_SEG		16
 #define WREN_IB_OP_INVALID	0xff
 
 static u8 wren_ib_wr_opcode(const struct wren_ib_qp *qp,
@@ -119,7 +118,7 @@ static void *wren_ib_build_fixed(const struct wren_ib_qp *qp, void *wqe, u8 op,
 			return p;
 		ud->ah = cpu_to_le32(to_wah(ud_wr(wr)->ah)->handle);
 		ud->dest_qpn = cpu_to_le32(ud_wr(wr)->remote_qpn &
-					   WREN_DB_QUEUE_MASK);
+					   WREN_QPN_MASK);
 		ud->qkey = cpu_to_le32(ud_wr(wr)->remote_qkey);
 		ud->rsvd = 0;
 		return p + sizeof(*ud);
@@ -142,8 +141,8 @@ static int wren_ib_build_inline(const struct wren_ib_qp *qp, void *ds,
 		       wr->sg_list[i].length);
 		total += wr->sg_list[i].length;
 	}
-	nds = 1 + DIV_ROUND_UP(total, WREN_IB_SEG);
-	memset(p + total, 0, (nds - 1) * WREN_IB_SEG - total);
+	nds = wren_inline_ds(total);
+	memset(p + total, 0, (nds - 1) * WREN_WQE_DS_SIZE - total);
 	memset(h, 0, sizeof(*h));
 	h->length = cpu_to_le32(total);
 	return nds;
@@ -178,9 +177,8 @@ static int wren_ib_build_send(struct wren_ib_qp *qp, const struct ib_send_wr *wr
 	if (op == WREN_WQE_LOCAL_INV || op == WREN_WQE_REG_MR) {
 		nds = 0;
 		flags &= ~WREN_WQE_F_INLINE;
-	} else if (op == WREN_WQE_ATOMIC_CMP_SWP ||
-		   op == WREN_WQE_ATOMIC_FETCH_ADD) {
-		if (wr->num_sge != 1 || wr->sg_list[0].length != 8 ||
+	} else if (wren_wqe_is_atomic(op)) {
+		if (wr->num_sge != 1 || wr->sg_list[0].length != WREN_ATOMIC_LEN ||
 		    (flags & WREN_WQE_F_INLINE))
 			return -EINVAL;
 		wren_ib_set_sge(ds, &wr->sg_list[0]);

@@ -11,47 +11,31 @@
 
 #include "wren_ib.h"
 
-/* SQ WQE: control and up to two fixed segments, then data segments;
- * inline data also needs its 16-byte header after one fixed segment
- * (the device's rule: 48 + max_inline bytes fit the stride).
- */
-#define WREN_IB_SQ_SGE_BASE	32
-#define WREN_IB_SQ_INLINE_BASE	48
-#define WREN_IB_RQ_SGE_BASE	sizeof(struct wren_rqe)
-#define WREN_IB_SEG		16
-
-static unsigned int wren_ib_max_wq_log(u32 max_wr)
-{
-	return min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
-		     ilog2(max_t(u32, max_wr, 2)));
-}
-
 static int wren_ib_check_sq(struct wren_ib_dev *dev,
 			    const struct wren_ib_create_qp *req,
 			    struct ib_qp_cap *cap, u32 *max_inline)
 {
 	const struct wren_device_attr *a = dev->attr;
-	unsigned int stride;
 	u32 dev_inline = le16_to_cpu(a->max_inline);
 	u32 dev_sge = le16_to_cpu(a->max_sge);
 
 	if (req->sq_wqe_shift < WREN_WQE_SHIFT_MIN ||
 	    req->sq_wqe_shift > a->max_sq_wqe_shift ||
 	    req->sq_log_size < WREN_WQ_LOG_SIZE_MIN ||
-	    req->sq_log_size > wren_ib_max_wq_log(le32_to_cpu(a->max_qp_wr)))
+	    req->sq_log_size > wren_wq_log_size_max(le32_to_cpu(a->max_qp_wr)))
 		return -EINVAL;
 	if (cap->max_send_wr > BIT(req->sq_log_size) ||
 	    cap->max_send_sge > dev_sge || cap->max_inline_data > dev_inline)
 		return -EINVAL;
-	stride = BIT(req->sq_wqe_shift);
-	if (WREN_IB_SQ_SGE_BASE + WREN_IB_SEG * cap->max_send_sge > stride ||
-	    WREN_IB_SQ_INLINE_BASE + cap->max_inline_data > stride)
+	if (cap->max_send_sge > wren_sq_max_sge(req->sq_wqe_shift) ||
+	    cap->max_inline_data > wren_sq_max_inline(req->sq_wqe_shift))
 		return -EINVAL;
 
 	cap->max_send_wr = BIT(req->sq_log_size);
 	cap->max_send_sge = min_t(u32, dev_sge,
-				  (stride - WREN_IB_SQ_SGE_BASE) / WREN_IB_SEG);
-	*max_inline = min_t(u32, dev_inline, stride - WREN_IB_SQ_INLINE_BASE);
+				  wren_sq_max_sge(req->sq_wqe_shift));
+	*max_inline = min_t(u32, dev_inline,
+			    wren_sq_max_inline(req->sq_wqe_shift));
 	cap->max_inline_data = *max_inline;
 	return 0;
 }
@@ -75,18 +59,18 @@ static int wren_ib_check_rq(struct wren_ib_dev *dev,
 	if (req->rq_wqe_shift < WREN_WQE_SHIFT_MIN ||
 	    req->rq_wqe_shift > a->max_rq_wqe_shift ||
 	    req->rq_log_size < WREN_WQ_LOG_SIZE_MIN ||
-	    req->rq_log_size > wren_ib_max_wq_log(le32_to_cpu(a->max_qp_wr)))
+	    req->rq_log_size > wren_wq_log_size_max(le32_to_cpu(a->max_qp_wr)))
 		return -EINVAL;
 	stride = BIT(req->rq_wqe_shift);
 	if (req->rq_offset < sq_bytes || req->rq_offset % stride)
 		return -EINVAL;
 	if (cap->max_recv_wr > BIT(req->rq_log_size) ||
 	    cap->max_recv_sge > dev_sge ||
-	    WREN_IB_RQ_SGE_BASE + WREN_IB_SEG * cap->max_recv_sge > stride)
+	    cap->max_recv_sge > wren_rq_max_sge(req->rq_wqe_shift))
 		return -EINVAL;
 	cap->max_recv_wr = BIT(req->rq_log_size);
 	cap->max_recv_sge = min_t(u32, dev_sge,
-				  (stride - WREN_IB_RQ_SGE_BASE) / WREN_IB_SEG);
+				  wren_rq_max_sge(req->rq_wqe_shift));
 	return 0;
 }
 
@@ -114,9 +98,7 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	struct wren_ib_dev *dev = to_wdev(ibqp->device);
 	struct wren_ib_qp *qp = to_wqp(ibqp);
 	struct wren_ib_create_qp_resp resp = {};
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_QP };
 	struct wren_create_qp_in in = {};
-	struct wren_acq_entry comp = {};
 	struct wren_ib_ucontext *uctx;
 	struct wren_ib_create_qp req;
 	u64 sq_bytes, bytes;
@@ -184,13 +166,12 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 	}
 	in.uar = cpu_to_le32(uctx->uar);
 	in.dbrec_addr = cpu_to_le64(qp->ring.dbrec_dma);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_qp(dev->cdev, &in, &qp->qpn);
 	if (err != -ETIMEDOUT)
 		wren_ib_buf_desc_free(dev, list, list_dma, list_size);
 	if (err)
 		goto err_ring;
 
-	qp->qpn = le64_to_cpu(comp.result);
 	ibqp->qp_num = qp->qpn;
 	qp->sq_wqe_shift = req.sq_wqe_shift;
 	qp->sq_log_size = req.sq_log_size;
@@ -215,7 +196,7 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 err_erase:
 	xa_erase_irq(&dev->qps, qp->qpn);
 err_destroy:
-	wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn);
+	wren_cmd_destroy_qp(dev->cdev, qp->qpn);
 	mutex_destroy(&qp->lock);
 err_ring:
 	wren_ib_uring_put(&qp->ring);
@@ -228,7 +209,7 @@ int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct wren_ib_qp *qp = to_wqp(ibqp);
 	int err;
 
-	err = wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_QP, qp->qpn);
+	err = wren_cmd_destroy_qp(dev->cdev, qp->qpn);
 	if (err)
 		return err;
 	if (qp->kernel)

@@ -10,9 +10,6 @@
 
 #include "wren_ib.h"
 
-#define WREN_IB_PSN_MASK	0xffffff
-#define WREN_IB_QPN_MASK	0xffffff
-
 /* Attributes this driver understands; the rest (alternate paths, path
  * migration, resizing, rate limits) the device does not do.
  */
@@ -69,11 +66,11 @@ static int wren_ib_check_qp_attr(struct wren_ib_dev *dev,
 	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
 	    attr->max_dest_rd_atomic > a->max_qp_rd_atom)
 		return -EINVAL;
-	if ((mask & IB_QP_SQ_PSN) && attr->sq_psn > WREN_IB_PSN_MASK)
+	if ((mask & IB_QP_SQ_PSN) && attr->sq_psn > WREN_PSN_MASK)
 		return -EINVAL;
-	if ((mask & IB_QP_RQ_PSN) && attr->rq_psn > WREN_IB_PSN_MASK)
+	if ((mask & IB_QP_RQ_PSN) && attr->rq_psn > WREN_PSN_MASK)
 		return -EINVAL;
-	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > WREN_IB_QPN_MASK)
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > WREN_QPN_MASK)
 		return -EINVAL;
 	return 0;
 }
@@ -163,7 +160,6 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 {
 	struct wren_ib_dev *dev = to_wdev(ibqp->device);
 	struct wren_ib_qp *qp = to_wqp(ibqp);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_QP };
 	struct wren_modify_qp_in in = {};
 	enum ib_qp_state cur, new;
 	int err;
@@ -190,7 +186,7 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	err = wren_ib_fill_modify(dev, qp, attr, attr_mask, cur, new, &in);
 	if (err)
 		goto out;
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, NULL);
+	err = wren_cmd_modify_qp(dev->cdev, &in);
 	if (!err && new == IB_QPS_RESET && qp->kernel)
 		wren_ib_kqp_reset(qp);
 	if (!err)
@@ -218,13 +214,11 @@ int wren_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 {
 	struct wren_ib_dev *dev = to_wdev(ibqp->device);
 	struct wren_ib_qp *qp = to_wqp(ibqp);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_QP };
 	struct wren_query_qp_out out;
 	int err;
 
-	cmd.u.handle.handle = cpu_to_le32(qp->qpn);
 	mutex_lock(&qp->lock);
-	err = wren_ib_cmd(dev, &cmd, NULL, 0, &out, sizeof(out), NULL);
+	err = wren_cmd_query_qp(dev->cdev, qp->qpn, &out);
 	if (err)
 		goto out;
 	if (out.state > IB_QPS_ERR) {
@@ -239,9 +233,9 @@ int wren_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->path_mtu = out.path_mtu;
 	attr->path_mig_state = IB_MIG_MIGRATED;
 	attr->qkey = le32_to_cpu(out.qkey);
-	attr->rq_psn = le32_to_cpu(out.rq_psn) & WREN_IB_PSN_MASK;
-	attr->sq_psn = le32_to_cpu(out.sq_psn) & WREN_IB_PSN_MASK;
-	attr->dest_qp_num = le32_to_cpu(out.dest_qpn) & WREN_IB_QPN_MASK;
+	attr->rq_psn = le32_to_cpu(out.rq_psn) & WREN_PSN_MASK;
+	attr->sq_psn = le32_to_cpu(out.sq_psn) & WREN_PSN_MASK;
+	attr->dest_qp_num = le32_to_cpu(out.dest_qpn) & WREN_QPN_MASK;
 	attr->qp_access_flags = wren_ib_access_to_ib(le16_to_cpu(out.access_flags));
 	attr->cap = qp->cap;
 	if (ibqp->qp_type == IB_QPT_RC)

@@ -11,8 +11,6 @@
 
 #include "wren_ib.h"
 
-#define WREN_IB_SEG		16
-
 static int wren_ib_srq_req(struct wren_ib_dev *dev, struct ib_udata *udata,
 			   struct ib_srq_attr *sattr,
 			   struct wren_ib_create_srq *req)
@@ -20,7 +18,7 @@ static int wren_ib_srq_req(struct wren_ib_dev *dev, struct ib_udata *udata,
 	const struct wren_device_attr *a = dev->attr;
 	u32 max_wr = le32_to_cpu(a->max_srq_wr);
 	u32 dev_sge = le16_to_cpu(a->max_sge);
-	unsigned int max_log, stride;
+	unsigned int max_log;
 	int err;
 
 	err = wren_ib_udata_in(udata, req, sizeof(*req));
@@ -30,21 +28,18 @@ static int wren_ib_srq_req(struct wren_ib_dev *dev, struct ib_udata *udata,
 		return -EOPNOTSUPP;
 	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
 		return -EINVAL;
-	max_log = min_t(unsigned int, WREN_WQ_LOG_SIZE_MAX,
-			ilog2(max_t(u32, max_wr, 2)));
+	max_log = wren_wq_log_size_max(max_wr);
 	if (req->log_size < WREN_WQ_LOG_SIZE_MIN || req->log_size > max_log ||
 	    req->wqe_shift < WREN_WQE_SHIFT_MIN ||
 	    req->wqe_shift > a->max_rq_wqe_shift)
 		return -EINVAL;
-	stride = BIT(req->wqe_shift);
 	if (!sattr->max_wr || sattr->max_wr > BIT(req->log_size) ||
 	    sattr->max_sge > dev_sge ||
-	    sizeof(struct wren_rqe) + WREN_IB_SEG * sattr->max_sge > stride ||
+	    sattr->max_sge > wren_rq_max_sge(req->wqe_shift) ||
 	    sattr->srq_limit > BIT(req->log_size))
 		return -EINVAL;
 	sattr->max_wr = BIT(req->log_size);
-	sattr->max_sge = min_t(u32, dev_sge,
-			       (stride - sizeof(struct wren_rqe)) / WREN_IB_SEG);
+	sattr->max_sge = min_t(u32, dev_sge, wren_rq_max_sge(req->wqe_shift));
 	return 0;
 }
 
@@ -53,10 +48,8 @@ int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 {
 	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_SRQ };
 	struct wren_ib_create_srq_resp resp = {};
 	struct wren_create_srq_in in = {};
-	struct wren_acq_entry comp = {};
 	struct wren_ib_ucontext *uctx;
 	struct wren_ib_create_srq req;
 	size_t list_size;
@@ -91,13 +84,12 @@ int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 	in.wqe_shift = req.wqe_shift;
 	in.limit = cpu_to_le32(attr->attr.srq_limit);
 	in.dbrec_addr = cpu_to_le64(srq->ring.dbrec_dma);
-	err = wren_ib_cmd(dev, &cmd, &in, sizeof(in), NULL, 0, &comp);
+	err = wren_cmd_create_srq(dev->cdev, &in, &srq->srqn);
 	if (err != -ETIMEDOUT)
 		wren_ib_buf_desc_free(dev, list, list_dma, list_size);
 	if (err)
 		goto err_ring;
 
-	srq->srqn = le64_to_cpu(comp.result);
 	srq->max_wr = attr->attr.max_wr;
 	srq->max_sge = attr->attr.max_sge;
 	srq->log_size = req.log_size;
@@ -115,7 +107,7 @@ int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 err_erase:
 	xa_erase_irq(&dev->srqs, srq->srqn);
 err_destroy:
-	wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_SRQ, srq->srqn);
+	wren_cmd_destroy_srq(dev->cdev, srq->srqn);
 err_ring:
 	wren_ib_uring_put(&srq->ring);
 	return err;
@@ -126,7 +118,6 @@ int wren_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 {
 	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_SRQ };
 	int err;
 
 	err = wren_ib_udata_none(udata);
@@ -138,22 +129,17 @@ int wren_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		return 0;
 	if (attr->srq_limit > srq->max_wr)
 		return -EINVAL;
-	cmd.u.modify_srq.srqn = cpu_to_le32(srq->srqn);
-	cmd.u.modify_srq.mask = cpu_to_le32(WREN_MODIFY_SRQ_LIMIT);
-	cmd.u.modify_srq.limit = cpu_to_le32(attr->srq_limit);
-	return wren_ib_cmd(dev, &cmd, NULL, 0, NULL, 0, NULL);
+	return wren_cmd_modify_srq_limit(dev->cdev, srq->srqn, attr->srq_limit);
 }
 
 int wren_ib_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 {
 	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_SRQ };
 	struct wren_query_srq_out out;
 	int err;
 
-	cmd.u.handle.handle = cpu_to_le32(srq->srqn);
-	err = wren_ib_cmd(dev, &cmd, NULL, 0, &out, sizeof(out), NULL);
+	err = wren_cmd_query_srq(dev->cdev, srq->srqn, &out);
 	if (err)
 		return err;
 	attr->max_wr = srq->max_wr;
@@ -168,7 +154,7 @@ int wren_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
 	int err;
 
-	err = wren_ib_destroy_obj(dev, WREN_AQ_OP_DESTROY_SRQ, srq->srqn);
+	err = wren_cmd_destroy_srq(dev->cdev, srq->srqn);
 	if (err)
 		return err;
 	xa_erase_irq(&dev->srqs, srq->srqn);

@@ -51,40 +51,20 @@ static struct rdma_hw_stats *wren_ib_alloc_hw_port_stats(struct ib_device *ibdev
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
-/* Read one counter set into @val; counters the device lacks read 0. */
-static int wren_ib_query_set(struct wren_ib_dev *dev, u8 set, u64 *val,
-			     unsigned int n)
-{
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_COUNTERS };
-	struct wren_acq_entry comp = {};
-	__le64 raw[WREN_NUM_RDMA_COUNTERS];
-	unsigned int i, have;
-	int err;
-
-	cmd.u.counters.set = set;
-	err = wren_ib_cmd(dev, &cmd, NULL, 0, raw, n * sizeof(raw[0]), &comp);
-	if (err)
-		return err;
-	have = min_t(u64, le64_to_cpu(comp.result), n);
-	for (i = 0; i < n; i++)
-		val[i] = i < have ? le64_to_cpu(raw[i]) : 0;
-	return 0;
-}
-
 static int wren_ib_get_hw_stats(struct ib_device *ibdev,
 				struct rdma_hw_stats *stats, u32 port, int index)
 {
 	struct wren_ib_dev *dev = to_wdev(ibdev);
 	int err;
 
-	BUILD_BUG_ON((int)WREN_NUM_CC_COUNTERS > (int)WREN_NUM_RDMA_COUNTERS);
-	err = wren_ib_query_set(dev, WREN_COUNTERS_RDMA, stats->value,
-				WREN_NUM_RDMA_COUNTERS);
+	/* Counters the device lacks read 0. */
+	err = wren_cmd_query_counters(dev->cdev, WREN_COUNTERS_RDMA, 0,
+				      stats->value, WREN_NUM_RDMA_COUNTERS);
 	if (err)
 		return err;
-	err = wren_ib_query_set(dev, WREN_COUNTERS_CC,
-				stats->value + WREN_NUM_RDMA_COUNTERS,
-				WREN_NUM_CC_COUNTERS);
+	err = wren_cmd_query_counters(dev->cdev, WREN_COUNTERS_CC, 0,
+				      stats->value + WREN_NUM_RDMA_COUNTERS,
+				      WREN_NUM_CC_COUNTERS);
 	/* A device without congestion control has no CC counter set. */
 	if (err == -EOPNOTSUPP)
 		err = 0;

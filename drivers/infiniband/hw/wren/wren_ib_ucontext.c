@@ -51,9 +51,7 @@ int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 	struct wren_ib_ucontext *uctx = to_wuctx(ibuctx);
 	const struct wren_device_attr *a = dev->attr;
 	struct wren_ib_alloc_ucontext_resp resp = {};
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_ALLOC_UAR };
 	struct wren_ib_mmap_entry *entry;
-	struct wren_acq_entry comp = {};
 	u64 offset;
 	int err;
 
@@ -67,10 +65,9 @@ int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 	if (udata->outlen < sizeof(resp))
 		return -EINVAL;
 
-	err = wren_ib_cmd(dev, &cmd, NULL, 0, NULL, 0, &comp);
+	err = wren_cmd_alloc_uar(dev->cdev, &uctx->uar);
 	if (err)
 		return err;
-	uctx->uar = le64_to_cpu(comp.result);
 	if (!uctx->uar || uctx->uar >= dev->num_db_pages) {
 		ibdev_warn_ratelimited(&dev->ibdev, "ALLOC_UAR returned page %u of %u\n",
 				       uctx->uar, dev->num_db_pages);
@@ -109,8 +106,7 @@ int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 	resp.min_wqe_shift = WREN_WQE_SHIFT_MIN;
 	resp.max_sq_wqe_shift = a->max_sq_wqe_shift;
 	resp.max_rq_wqe_shift = a->max_rq_wqe_shift;
-	resp.max_wq_log_size = min_t(u32, WREN_WQ_LOG_SIZE_MAX,
-				     ilog2(max_t(u32, resp.max_qp_wr, 2)));
+	resp.max_wq_log_size = wren_wq_log_size_max(resp.max_qp_wr);
 	resp.max_cq_log_size = min_t(u32, WREN_CQ_LOG_SIZE_MAX,
 				     ilog2(max_t(u32, resp.max_cqe, 2)));
 	err = wren_ib_udata_out(udata, &resp, sizeof(resp));
@@ -122,7 +118,7 @@ err_entry:
 	rdma_user_mmap_entry_remove(uctx->db_entry);
 	uctx->db_entry = NULL;
 err_uar:
-	wren_ib_destroy_obj(dev, WREN_AQ_OP_DEALLOC_UAR, uctx->uar);
+	wren_cmd_dealloc_uar(dev->cdev, uctx->uar);
 	return err;
 }
 
@@ -136,7 +132,7 @@ void wren_ib_dealloc_ucontext(struct ib_ucontext *ibuctx)
 	 * calls this after the file is released or disassociated.
 	 */
 	rdma_user_mmap_entry_remove(uctx->db_entry);
-	wren_ib_destroy_obj(dev, WREN_AQ_OP_DEALLOC_UAR, uctx->uar);
+	wren_cmd_dealloc_uar(dev->cdev, uctx->uar);
 }
 
 int wren_ib_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
@@ -184,8 +180,6 @@ void wren_ib_disassociate_ucontext(struct ib_ucontext *ibuctx)
 int wren_ib_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibpd->device);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_ALLOC_PD };
-	struct wren_acq_entry comp = {};
 	int err;
 
 	/* A kernel PD's local_dma_lkey is the reserved lkey: ib_core sets it
@@ -194,15 +188,10 @@ int wren_ib_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	err = wren_ib_udata_none(udata);
 	if (err)
 		return err;
-	err = wren_ib_cmd(dev, &cmd, NULL, 0, NULL, 0, &comp);
-	if (err)
-		return err;
-	to_wpd(ibpd)->pdn = le64_to_cpu(comp.result);
-	return 0;
+	return wren_cmd_alloc_pd(dev->cdev, &to_wpd(ibpd)->pdn);
 }
 
 int wren_ib_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	return wren_ib_destroy_obj(to_wdev(ibpd->device), WREN_AQ_OP_DEALLOC_PD,
-				   to_wpd(ibpd)->pdn);
+	return wren_cmd_dealloc_pd(to_wdev(ibpd->device)->cdev, to_wpd(ibpd)->pdn);
 }

@@ -4,6 +4,7 @@
 #define _WREN_H
 
 #include <linux/bitops.h>
+#include <linux/list.h>
 #include <linux/completion.h>
 #include <linux/io.h>
 #include <linux/pci.h>
@@ -11,6 +12,7 @@
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <net/devlink.h>
+#include <linux/wren/wren_cmd.h>
 #include <linux/wren/wren_core.h>
 #include <linux/wren/wren_hw.h>
 
@@ -71,6 +73,20 @@ struct wren_eq {
 	bool armed;			/* the handler may consume entries */
 };
 
+struct seq_file;
+
+/* The command layer (wren_cmd.c): buffers the device may still use. */
+struct wren_cmd_state {
+	spinlock_t orphan_lock;		/* orphans, num_orphans */
+	struct list_head orphans;	/* struct wren_cmd_orphan */
+	unsigned int num_orphans;
+	/* The input buffer of atomic commands and its one user at a time. */
+	spinlock_t atomic_lock;
+	void *atomic_buf;
+	dma_addr_t atomic_dma;
+	bool atomic_orphaned;		/* a command through it timed out */
+};
+
 /* Bits of wren_dev.flags. */
 enum {
 	WREN_FLAG_FATAL,		/* device reported a fatal error */
@@ -89,6 +105,7 @@ struct wren_dev {
 	unsigned long flags;
 
 	struct wren_aq aq;
+	struct wren_cmd_state cmd;
 	struct wren_eq aeq;
 
 	int num_vectors;
@@ -131,6 +148,21 @@ static inline void wren_wr_addr(struct wren_dev *wdev, u32 reg_lo, dma_addr_t ad
 	wren_wr(wdev, reg_lo + 4, upper_32_bits(addr));
 }
 
+/* True (and remembered) when reads return all-ones and the function is
+ * gone from the bus: surprise removal, or a device that fell off the link.
+ */
+static inline bool wren_check_gone(struct wren_dev *wdev)
+{
+	if (test_bit(WREN_FLAG_GONE, &wdev->flags))
+		return true;
+	if (wren_rd(wdev, WREN_REG_MAGIC) != U32_MAX)
+		return false;
+	if (pci_device_is_present(wdev->pdev))
+		return false;
+	set_bit(WREN_FLAG_GONE, &wdev->flags);
+	return true;
+}
+
 static inline bool wren_is_dead(struct wren_dev *wdev)
 {
 	return test_bit(WREN_FLAG_FATAL, &wdev->flags) ||
@@ -138,9 +170,15 @@ static inline bool wren_is_dead(struct wren_dev *wdev)
 	       test_bit(WREN_FLAG_GONE, &wdev->flags);
 }
 
-/* wren_main.c */
+/* wren_health.c */
 int wren_wait_status(struct wren_dev *wdev, u32 mask, u32 want, unsigned int timeout_ms);
-bool wren_check_gone(struct wren_dev *wdev);
+void wren_report_broken(struct wren_dev *wdev, const char *reason);
+void wren_declare_fatal(struct wren_dev *wdev, const char *reason);
+void wren_health_start(struct wren_dev *wdev);
+void wren_health_stop(struct wren_dev *wdev);
+
+/* wren_fatal.c */
+void wren_fatal_work(struct work_struct *work);
 
 /* wren_aq.c */
 int wren_aq_init(struct wren_dev *wdev);
@@ -150,18 +188,45 @@ void wren_aq_abort(struct wren_dev *wdev);
 void wren_aq_free(struct wren_dev *wdev);
 int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		 struct wren_acq_entry *comp);
-int wren_aq_exec_in(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
-		    const void *in, size_t len, struct wren_acq_entry *comp);
+int wren_aq_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+			struct wren_acq_entry *comp);
+
+/* wren_cmd.c: the only caller of wren_aq_exec*() */
+int wren_cmd_init(struct wren_dev *wdev);
+void wren_cmd_fini(struct wren_dev *wdev);
+int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+		  const void *in, size_t in_len, void *out, size_t out_len,
+		  struct wren_acq_entry *comp);
+int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+			 const void *in, size_t in_len,
+			 struct wren_acq_entry *comp);
+int wren_cmd_destroy(struct wren_dev *wdev, u8 opcode, u32 handle, bool atomic);
+void wren_cmd_orphans_show(struct wren_dev *wdev, struct seq_file *m);
+
+/* wren_cmd_dev.c: device, port, EQ, Ethernet and diagnostic commands */
+int wren_cmd_nop(struct wren_dev *wdev);
+int wren_cmd_query_device(struct wren_dev *wdev, struct wren_device_attr *out);
+int wren_cmd_set_port(struct wren_dev *wdev, const struct wren_set_port_in *in);
+int wren_cmd_create_eq(struct wren_dev *wdev,
+		       const struct wren_aq_create_eq *params, u32 *eqn);
+int wren_cmd_destroy_eq(struct wren_dev *wdev, u32 eqn);
+int wren_cmd_modify_cq_moderation(struct wren_dev *wdev, u32 cqn, u16 usec,
+				  u16 count);
+int wren_cmd_create_eth_txq(struct wren_dev *wdev,
+			    const struct wren_create_eth_q_in *in, u32 *txqn);
+int wren_cmd_create_eth_rxq(struct wren_dev *wdev,
+			    const struct wren_create_eth_q_in *in, u32 *rxqn);
+int wren_cmd_destroy_eth_txq(struct wren_dev *wdev, u32 txqn);
+int wren_cmd_destroy_eth_rxq(struct wren_dev *wdev, u32 rxqn);
+int wren_cmd_set_rss(struct wren_dev *wdev, const struct wren_set_rss_in *in);
+int wren_cmd_set_rx_mode(struct wren_dev *wdev,
+			 const struct wren_set_rx_mode_in *in);
+int wren_cmd_diag_fault(struct wren_dev *wdev, u32 fault, u32 arg);
 
 /* wren_eq.c */
 int wren_aeq_init(struct wren_dev *wdev);
 void wren_aeq_process(struct wren_dev *wdev);
 void wren_aeq_free(struct wren_dev *wdev);
-void wren_fatal_work(struct work_struct *work);
-void wren_report_broken(struct wren_dev *wdev, const char *reason);
-void wren_declare_fatal(struct wren_dev *wdev, const char *reason);
-void wren_health_start(struct wren_dev *wdev);
-void wren_health_stop(struct wren_dev *wdev);
 
 /* wren_irq.c */
 int wren_irq_alloc_vectors(struct wren_dev *wdev);

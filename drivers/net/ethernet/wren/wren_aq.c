@@ -117,12 +117,6 @@ static u32 wren_aq_mask(const struct wren_aq *aq)
 	return aq->depth - 1;
 }
 
-/* Phase bit the device writes on the pass over the ring @index is in. */
-static u8 wren_ring_phase(u32 index, unsigned int log_size)
-{
-	return ((index >> log_size) & 1) ^ 1;
-}
-
 static void wren_aq_process_locked(struct wren_dev *wdev)
 {
 	struct wren_aq *aq = &wdev->aq;
@@ -135,8 +129,8 @@ static void wren_aq_process_locked(struct wren_dev *wdev)
 
 	for (;;) {
 		e = &aq->cq[aq->cq_ci & wren_aq_mask(aq)];
-		if ((READ_ONCE(e->owner) & WREN_OWNER_PHASE) !=
-		    wren_ring_phase(aq->cq_ci, aq->log_depth))
+		if (!wren_ring_owned(READ_ONCE(e->owner), aq->cq_ci,
+				     aq->log_depth))
 			break;
 		/* The owner byte is written last: read the rest after it. */
 		dma_rmb();
@@ -374,6 +368,19 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	return err;
 }
 
+/**
+ * wren_aq_exec() - run one admin command and wait for its completion
+ * @wdev: the device
+ * @cmd: the command, filled except cmd_id; any buffer it names stays
+ *	 mapped until the device was reset if this returns -ETIMEDOUT
+ * @comp: when not NULL, receives the completion entry
+ *
+ * Only the command layer (wren_cmd.c) calls this: it owns the buffers.
+ * Sleeps.
+ *
+ * Return: 0, the errno of a failed status, -ETIMEDOUT (the device then
+ * needs a reset and later commands fail with -EIO), or -EIO.
+ */
 int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		 struct wren_acq_entry *comp)
 {
@@ -381,42 +388,21 @@ int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	return __wren_aq_exec(wdev, cmd, comp, false);
 }
 
-/* Run @cmd with @in (@len bytes) as its input buffer: the device reads it
- * by DMA, so it is copied into coherent memory for the command's lifetime.
+/**
+ * wren_aq_exec_atomic() - wren_aq_exec() from atomic context
+ * @wdev: the device
+ * @cmd: as for wren_aq_exec()
+ * @comp: as for wren_aq_exec()
+ *
+ * Spins instead of sleeping, for at most the command timeout.
+ *
+ * Return: as wren_aq_exec(), and -EBUSY when no slot came free in time.
  */
-int wren_aq_exec_in(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
-		    const void *in, size_t len, struct wren_acq_entry *comp)
+int wren_aq_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+			struct wren_acq_entry *comp)
 {
-	struct device *dev = &wdev->pdev->dev;
-	dma_addr_t dma;
-	void *buf;
-	int err;
-
-	buf = dma_alloc_coherent(dev, len, &dma, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, in, len);
-	cmd->in_addr = cpu_to_le64(dma);
-	cmd->in_len = cpu_to_le32(len);
-	err = wren_aq_exec(wdev, cmd, comp);
-	dma_free_coherent(dev, len, buf, dma);
-	return err;
+	return __wren_aq_exec(wdev, cmd, comp, true);
 }
-
-int wren_core_exec_cmd(struct wren_core_dev *cdev, struct wren_aq_cmd *cmd,
-		       struct wren_acq_entry *comp)
-{
-	return wren_aq_exec(wren_from_core(cdev), cmd, comp);
-}
-EXPORT_SYMBOL_NS_GPL(wren_core_exec_cmd, WREN_CORE_NS);
-
-int wren_core_exec_cmd_atomic(struct wren_core_dev *cdev,
-			      struct wren_aq_cmd *cmd,
-			      struct wren_acq_entry *comp)
-{
-	return __wren_aq_exec(wren_from_core(cdev), cmd, comp, true);
-}
-EXPORT_SYMBOL_NS_GPL(wren_core_exec_cmd_atomic, WREN_CORE_NS);
 
 /* From here on, completions are signalled on the management vector. */
 void wren_aq_enable_irq(struct wren_dev *wdev)

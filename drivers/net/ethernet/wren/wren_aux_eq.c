@@ -44,12 +44,11 @@ static void wren_comp_eq_process(struct wren_comp_eq *eq)
 	u32 mask = BIT(eq->log_size) - 1;
 	unsigned int budget = mask + 1;
 	struct wren_eqe *eqe;
-	u8 phase;
 
 	while (budget--) {
 		eqe = &eq->ring[eq->ci & mask];
-		phase = ((eq->ci >> eq->log_size) & 1) ^ 1;
-		if ((READ_ONCE(eqe->owner) & WREN_OWNER_PHASE) != phase)
+		if (!wren_ring_owned(READ_ONCE(eqe->owner), eq->ci,
+				     eq->log_size))
 			break;
 		/* The owner byte is written last: read the rest after it. */
 		dma_rmb();
@@ -84,9 +83,7 @@ static int wren_comp_eq_create(struct wren_comp_eq *eq)
 {
 	struct wren_dev *wdev = eq->wdev;
 	struct device *dev = &wdev->pdev->dev;
-	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = {};
-	struct wren_aq_create_eq *ce = &cmd.u.create_eq;
+	struct wren_aq_create_eq ce = {};
 	size_t size = BIT(eq->log_size) * sizeof(struct wren_eqe);
 	int err;
 
@@ -94,18 +91,15 @@ static int wren_comp_eq_create(struct wren_comp_eq *eq)
 				      &eq->dma, GFP_KERNEL);
 	if (!eq->ring)
 		return -ENOMEM;
-	cmd.opcode = WREN_AQ_OP_CREATE_EQ;
-	ce->ring.addr = cpu_to_le64(eq->dma);
-	ce->ring.page_shift = PAGE_SHIFT;
-	ce->log_size = eq->log_size;
-	ce->msix_vector = cpu_to_le16(eq->vector);
-	err = wren_aq_exec(wdev, &cmd, &comp);
+	ce.ring.addr = cpu_to_le64(eq->dma);
+	ce.ring.page_shift = PAGE_SHIFT;
+	ce.log_size = eq->log_size;
+	ce.msix_vector = cpu_to_le16(eq->vector);
+	err = wren_cmd_create_eq(wdev, &ce, &eq->eqn);
 	if (err) {
-		dev_err(dev, "CREATE_EQ for RDMA completions failed: %d (status %u, syndrome 0x%08x)\n",
-			err, comp.status, le32_to_cpu(comp.syndrome));
+		dev_err(dev, "CREATE_EQ for RDMA completions failed: %d\n", err);
 		return err;
 	}
-	eq->eqn = le64_to_cpu(comp.result);
 	eq->live = true;
 
 	if (!eq->vector)
@@ -126,7 +120,6 @@ static int wren_comp_eq_create(struct wren_comp_eq *eq)
 static void wren_comp_eq_destroy(struct wren_comp_eq *eq)
 {
 	struct wren_dev *wdev = eq->wdev;
-	struct wren_aq_cmd cmd = {};
 	size_t size = BIT(eq->log_size) * sizeof(struct wren_eqe);
 	int err;
 
@@ -134,16 +127,11 @@ static void wren_comp_eq_destroy(struct wren_comp_eq *eq)
 		free_irq(pci_irq_vector(wdev->pdev, eq->vector), eq);
 	eq->irq_requested = false;
 	if (eq->live) {
-		cmd.opcode = WREN_AQ_OP_DESTROY_EQ;
-		cmd.u.handle.handle = cpu_to_le32(eq->eqn);
-		err = wren_aq_exec(wdev, &cmd, NULL);
-		if (err && !wren_is_dead(wdev))
-			dev_warn(&wdev->pdev->dev, "DESTROY_EQ %u failed: %d\n",
-				 eq->eqn, err);
 		/* A failed destroy leaves the EQ to the device reset that
 		 * remove does anyway; its ring must outlive that reset.
 		 */
-		if (err && !wren_is_dead(wdev))
+		err = wren_cmd_destroy_eq(wdev, eq->eqn);
+		if (err)
 			return;
 	}
 	eq->live = false;

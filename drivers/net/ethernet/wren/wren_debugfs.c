@@ -4,10 +4,15 @@
  * WREN_CAP_DIAG_FAULT.  /sys/kernel/debug/wren/<pci address>/inject_fault
  * accepts "aq_stall": the device swallows the next admin command, and a NOP
  * sent right after it then times out, exercising the hung-command path
- * (the write fails with ETIMEDOUT).  Going fatal is injected through
+ * (the write fails with ETIMEDOUT); and "aq_late": a QUERY_DEVICE times
+ * out and the device writes its output buffer half a second later, after
+ * the driver gave up.  "cmd_orphans" lists the buffers of timed-out
+ * commands that the driver keeps until the device is reset, and whether
+ * the device wrote them.  Going fatal is injected through
  * `devlink health test <dev> reporter fw_fatal` instead.
  */
 #include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 
 #include "wren.h"
@@ -16,16 +21,27 @@ static struct dentry *wren_debugfs_root;
 
 static int wren_inject_aq_stall(struct wren_dev *wdev)
 {
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_DIAG_FAULT };
 	int err;
 
-	cmd.u.diag_fault.fault = cpu_to_le32(WREN_DIAG_AQ_STALL);
-	err = wren_aq_exec(wdev, &cmd, NULL);
+	err = wren_cmd_diag_fault(wdev, WREN_DIAG_AQ_STALL, 0);
 	if (err)
 		return err;
-	memset(&cmd, 0, sizeof(cmd));
-	cmd.opcode = WREN_AQ_OP_NOP;
-	return wren_aq_exec(wdev, &cmd, NULL);
+	return wren_cmd_nop(wdev);
+}
+
+/* Late by more than the driver waits, so the device writes after it. */
+#define WREN_AQ_LATE_EXTRA_MS	500
+
+static int wren_inject_aq_late(struct wren_dev *wdev)
+{
+	struct wren_device_attr attr;
+	int err;
+
+	err = wren_cmd_diag_fault(wdev, WREN_DIAG_AQ_LATE,
+				  wdev->aq.timeout_ms + WREN_AQ_LATE_EXTRA_MS);
+	if (err)
+		return err;
+	return wren_cmd_query_device(wdev, &attr);
 }
 
 static ssize_t wren_inject_write(struct file *file, const char __user *ubuf,
@@ -42,9 +58,12 @@ static ssize_t wren_inject_write(struct file *file, const char __user *ubuf,
 	if (len < 0)
 		return len;
 	buf[len] = '\0';
-	if (!sysfs_streq(buf, "aq_stall"))
+	if (sysfs_streq(buf, "aq_stall"))
+		err = wren_inject_aq_stall(wdev);
+	else if (sysfs_streq(buf, "aq_late"))
+		err = wren_inject_aq_late(wdev);
+	else
 		return -EINVAL;
-	err = wren_inject_aq_stall(wdev);
 	return err ? err : count;
 }
 
@@ -55,11 +74,20 @@ static const struct file_operations wren_inject_fops = {
 	.llseek	= noop_llseek,
 };
 
+static int wren_orphans_show(struct seq_file *m, void *data)
+{
+	wren_cmd_orphans_show(m->private, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(wren_orphans);
+
 void wren_debugfs_add(struct wren_dev *wdev)
 {
 	wdev->debugfs = debugfs_create_dir(pci_name(wdev->pdev), wren_debugfs_root);
 	debugfs_create_file("inject_fault", 0200, wdev->debugfs, wdev,
 			    &wren_inject_fops);
+	debugfs_create_file("cmd_orphans", 0400, wdev->debugfs, wdev,
+			    &wren_orphans_fops);
 }
 
 void wren_debugfs_del(struct wren_dev *wdev)

@@ -104,14 +104,12 @@ static int wren_fw_fatal_test(struct devlink_health_reporter *reporter,
 			      struct netlink_ext_ack *extack)
 {
 	struct wren_dev *wdev = devlink_health_reporter_priv(reporter);
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_DIAG_FAULT };
 
 	if (!(wdev->core.caps & WREN_CAP_DIAG_FAULT)) {
 		NL_SET_ERR_MSG_MOD(extack, "the device cannot inject faults");
 		return -EOPNOTSUPP;
 	}
-	cmd.u.diag_fault.fault = cpu_to_le32(WREN_DIAG_FATAL);
-	return wren_aq_exec(wdev, &cmd, NULL);
+	return wren_cmd_diag_fault(wdev, WREN_DIAG_FATAL, 0);
 }
 
 static const struct devlink_health_reporter_ops wren_fw_fatal_ops = {

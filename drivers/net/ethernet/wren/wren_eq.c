@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Asynchronous event queue (AEQ) and device health.
+ * Asynchronous event queue (AEQ).
  *
  * The device reports device-wide events (link changes, object errors,
  * fatal errors) in the AEQ, which shares the management MSI-X vector with
  * the admin completions.  Only the management interrupt handler consumes
  * AEQ entries, and a handler never runs concurrently with itself, so the
- * consumer index needs no lock.  Work that may sleep (the fatal-error
- * report) is deferred to a work item.
+ * consumer index needs no lock.  A fatal event is handed to
+ * wren_declare_fatal(), which reports it from a work item.
  */
 #include <linux/dma-mapping.h>
 
@@ -38,113 +38,6 @@ static const char *wren_event_name(u8 type)
 	if (type < ARRAY_SIZE(names) && names[type])
 		return names[type];
 	return "UNKNOWN";
-}
-
-static const char *wren_fatal_name(u32 syndrome)
-{
-	switch (syndrome) {
-	case WREN_FATAL_NONE:
-		return "none";
-	case WREN_FATAL_INTERNAL:
-		return "firmware internal error";
-	case WREN_FATAL_AQ_DMA:
-		return "admin queue DMA failed";
-	case WREN_FATAL_AEQ_DMA:
-		return "event queue DMA failed";
-	case WREN_FATAL_INJECTED:
-		return "injected by DIAG_FAULT";
-	default:
-		return "unknown";
-	}
-}
-
-/* Report why the device broke, and fail the commands still waiting. */
-void wren_fatal_work(struct work_struct *work)
-{
-	struct wren_dev *wdev = container_of(work, struct wren_dev, fatal_work);
-	struct device *dev = &wdev->pdev->dev;
-	u32 syndrome, info, status;
-
-	if (wren_check_gone(wdev)) {
-		dev_err(dev, "device stopped answering (surprise removal?)\n");
-	} else {
-		status = wren_rd(wdev, WREN_REG_STATUS);
-		syndrome = wren_rd(wdev, WREN_REG_FATAL_SYNDROME);
-		info = wren_rd(wdev, WREN_REG_FATAL_INFO);
-		if (status & WREN_STATUS_FATAL)
-			dev_err(dev, "device fatal error: syndrome %u (%s), info 0x%08x, status 0x%08x; admin commands fail until the device is reset\n",
-				syndrome, wren_fatal_name(syndrome), info, status);
-		else
-			dev_err(dev, "%s (status 0x%08x); admin commands fail until the device is reset\n",
-				wdev->fatal_reason, status);
-	}
-	wren_aq_abort(wdev);
-	wren_devlink_health_report(wdev, wdev->fatal_reason);
-	wren_aux_fatal(wdev);
-}
-
-/* Report a broken device once, whoever noticed first. */
-void wren_report_broken(struct wren_dev *wdev, const char *reason)
-{
-	if (test_and_set_bit(WREN_FLAG_REPORTED, &wdev->flags))
-		return;
-	wdev->fatal_reason = reason;
-	schedule_work(&wdev->fatal_work);
-}
-
-void wren_declare_fatal(struct wren_dev *wdev, const char *reason)
-{
-	set_bit(WREN_FLAG_FATAL, &wdev->flags);
-	wren_report_broken(wdev, reason);
-}
-
-/* A device can also die without saying so: STATUS.FATAL set without an
- * event (the AEQ itself failed), reads of all-ones (surprise removal), or
- * a HEARTBEAT that stopped counting.  Poll for those.
- */
-static void wren_health_poll(struct work_struct *work)
-{
-	struct wren_dev *wdev = container_of(to_delayed_work(work),
-					     struct wren_dev, health_work);
-	struct device *dev = &wdev->pdev->dev;
-	u32 status, heartbeat;
-
-	if (wren_is_dead(wdev))
-		return;	/* already reported; recovery is a reset */
-
-	status = wren_rd(wdev, WREN_REG_STATUS);
-	heartbeat = wren_rd(wdev, WREN_REG_HEARTBEAT);
-	if (status == U32_MAX && wren_check_gone(wdev)) {
-		wren_declare_fatal(wdev, "device stopped answering");
-		return;
-	}
-	if (status & WREN_STATUS_FATAL) {
-		wren_declare_fatal(wdev, "device fatal error");
-		return;
-	}
-	if (heartbeat == wdev->last_heartbeat) {
-		dev_err(dev, "health poll: heartbeat stuck at %u for %u ms\n",
-			heartbeat, WREN_HEALTH_INTERVAL_MS);
-		wren_declare_fatal(wdev, "heartbeat stopped");
-		return;
-	}
-	wdev->last_heartbeat = heartbeat;
-	schedule_delayed_work(&wdev->health_work,
-			      msecs_to_jiffies(WREN_HEALTH_INTERVAL_MS));
-}
-
-void wren_health_start(struct wren_dev *wdev)
-{
-	INIT_DELAYED_WORK(&wdev->health_work, wren_health_poll);
-	wdev->last_heartbeat = wren_rd(wdev, WREN_REG_HEARTBEAT);
-	schedule_delayed_work(&wdev->health_work,
-			      msecs_to_jiffies(WREN_HEALTH_INTERVAL_MS));
-}
-
-/* Before a reset: a resetting device legitimately stops its heartbeat. */
-void wren_health_stop(struct wren_dev *wdev)
-{
-	cancel_delayed_work_sync(&wdev->health_work);
 }
 
 static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
@@ -198,15 +91,14 @@ void wren_aeq_process(struct wren_dev *wdev)
 	u32 mask = (1U << eq->log_size) - 1;
 	unsigned int budget = mask + 1;
 	struct wren_eqe *eqe;
-	u8 phase;
 
 	if (!eq->armed)
 		return;
 
 	while (budget--) {
 		eqe = &eq->ring[eq->ci & mask];
-		phase = ((eq->ci >> eq->log_size) & 1) ^ 1;
-		if ((READ_ONCE(eqe->owner) & WREN_OWNER_PHASE) != phase)
+		if (!wren_ring_owned(READ_ONCE(eqe->owner), eq->ci,
+				     eq->log_size))
 			break;
 		/* The owner byte is written last: read the rest after it. */
 		dma_rmb();

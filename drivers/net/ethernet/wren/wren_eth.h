@@ -4,6 +4,7 @@
 #define _WREN_ETH_H
 
 #include <linux/etherdevice.h>
+#include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/wren/wren_queues.h>
@@ -149,6 +150,19 @@ static inline u32 wren_tx_free(const struct wren_channel *ch)
 	return ch->tx_size - (READ_ONCE(ch->tx_pi) - READ_ONCE(ch->tx_ci));
 }
 
+/* Publish the CQ consumer index and ask for an event for the next entry;
+ * the device raises one at once if entries are already waiting.  Both the
+ * channel setup and the NAPI poll ring it, hence here.
+ */
+static inline void wren_cq_arm(struct wren_channel *ch)
+{
+	/* Finish reading the entries before the device may reuse them. */
+	mb();
+	WRITE_ONCE(ch->dbrec->ci, cpu_to_le32(ch->cq_ci));
+	writeq(WREN_DB_VAL(ch->cqn, WREN_DB_CQ_ARM_NEXT, ch->cq_ci),
+	       ch->priv->wdev->db + WREN_DB_CQ);
+}
+
 /* Room for the largest packet xmit may be given: head + every fragment. */
 #define WREN_TX_WAKE_THRESH	(MAX_SKB_FRAGS + 2)
 
@@ -159,14 +173,17 @@ static inline u32 wren_tx_free(const struct wren_channel *ch)
 /* wren_netdev.c (probe, remove and port events: wren.h) */
 int wren_eth_reconfigure(struct wren_eth_priv *priv, unsigned int chans,
 			 unsigned int tx_size, unsigned int rx_size);
+
+/* wren_eth_port.c */
 int wren_eth_set_rss(struct wren_eth_priv *priv, bool on);
 int wren_eth_query_port(struct wren_eth_priv *priv, struct wren_port_attr *out);
 int wren_eth_set_port(struct wren_eth_priv *priv, struct wren_set_port_in *in);
+int wren_eth_set_rx_filter(struct wren_eth_priv *priv,
+			   const struct wren_set_rx_mode_in *in);
 
 /* wren_eth_queues.c */
 int wren_eth_open_channels(struct wren_eth_priv *priv);
 void wren_eth_close_channels(struct wren_eth_priv *priv);
-void wren_cq_arm(struct wren_channel *ch);
 int wren_eth_modify_cq(struct wren_eth_priv *priv);
 
 /* wren_tx.c */

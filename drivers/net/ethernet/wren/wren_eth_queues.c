@@ -34,53 +34,18 @@ static void wren_buf_desc_set(struct wren_buf_desc *d, dma_addr_t dma)
 	d->page_shift = PAGE_SHIFT;
 }
 
-/* Run a create command with an input structure; the handle lands in @out. */
-static int wren_eth_create(struct wren_dev *wdev, u8 opcode, const void *in,
-			   size_t len, u32 *out)
+/* Queue creation fails the open, loudly. */
+static int wren_eth_created(struct wren_dev *wdev, const char *what, int err)
 {
-	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = { .opcode = opcode };
-	int err;
-
-	err = wren_aq_exec_in(wdev, &cmd, in, len, &comp);
 	if (err)
-		dev_err(&wdev->pdev->dev,
-			"%s failed: %d (status %u, syndrome 0x%08x)\n",
-			wren_core_opcode_name(opcode), err, comp.status,
-			le32_to_cpu(comp.syndrome));
-	else
-		*out = le64_to_cpu(comp.result);
+		dev_err(&wdev->pdev->dev, "%s failed: %d\n", what, err);
 	return err;
-}
-
-static void wren_eth_destroy(struct wren_dev *wdev, u8 opcode, u32 handle)
-{
-	struct wren_aq_cmd cmd = { .opcode = opcode };
-	int err;
-
-	cmd.u.handle.handle = cpu_to_le32(handle);
-	err = wren_aq_exec(wdev, &cmd, NULL);
-	if (err && !wren_is_dead(wdev))
-		dev_warn(&wdev->pdev->dev, "%s %u failed: %d\n",
-			 wren_core_opcode_name(opcode), handle, err);
 }
 
 static void wren_eq_arm(struct wren_channel *ch)
 {
 	writeq(WREN_DB_VAL(ch->eqn, WREN_DB_EQ_ARM, ch->eq_ci),
 	       ch->priv->wdev->db + WREN_DB_EQ);
-}
-
-/* Publish the CQ consumer index and ask for an event for the next entry;
- * the device raises one at once if entries are already waiting.
- */
-void wren_cq_arm(struct wren_channel *ch)
-{
-	/* Finish reading the entries before the device may reuse them. */
-	mb();
-	WRITE_ONCE(ch->dbrec->ci, cpu_to_le32(ch->cq_ci));
-	writeq(WREN_DB_VAL(ch->cqn, WREN_DB_CQ_ARM_NEXT, ch->cq_ci),
-	       ch->priv->wdev->db + WREN_DB_CQ);
 }
 
 /* One EQ per channel, one CQ per EQ: any event means "poll the channel". */
@@ -92,8 +57,8 @@ static irqreturn_t wren_eth_irq(int irq, void *data)
 
 	for (;;) {
 		eqe = &ch->eq[ch->eq_ci & mask];
-		if ((READ_ONCE(eqe->owner) & WREN_OWNER_PHASE) !=
-		    (((ch->eq_ci >> WREN_ETH_EQ_LOG_SIZE) & 1) ^ 1))
+		if (!wren_ring_owned(READ_ONCE(eqe->owner), ch->eq_ci,
+				     WREN_ETH_EQ_LOG_SIZE))
 			break;
 		dma_rmb();
 		ch->eq_ci++;
@@ -107,9 +72,7 @@ static int wren_chan_open_eq(struct wren_channel *ch)
 {
 	struct wren_eth_priv *priv = ch->priv;
 	struct wren_dev *wdev = priv->wdev;
-	struct wren_aq_create_eq *ce;
-	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = {};
+	struct wren_aq_create_eq ce = {};
 	size_t size = BIT(WREN_ETH_EQ_LOG_SIZE) * sizeof(struct wren_eqe);
 	unsigned int cpu;
 	int err;
@@ -118,18 +81,15 @@ static int wren_chan_open_eq(struct wren_channel *ch)
 	if (!ch->eq)
 		return -ENOMEM;
 	ch->eq_ci = 0;
-	cmd.opcode = WREN_AQ_OP_CREATE_EQ;
-	ce = &cmd.u.create_eq;
-	wren_buf_desc_set(&ce->ring, ch->eq_dma);
-	ce->log_size = WREN_ETH_EQ_LOG_SIZE;
-	ce->msix_vector = cpu_to_le16(ch->index + 1);
-	err = wren_aq_exec(wdev, &cmd, &comp);
+	wren_buf_desc_set(&ce.ring, ch->eq_dma);
+	ce.log_size = WREN_ETH_EQ_LOG_SIZE;
+	ce.msix_vector = cpu_to_le16(ch->index + 1);
+	err = wren_cmd_create_eq(wdev, &ce, &ch->eqn);
 	if (err) {
-		netdev_err(priv->netdev, "CREATE_EQ for channel %u failed: %d (status %u)\n",
-			   ch->index, err, comp.status);
+		netdev_err(priv->netdev, "CREATE_EQ for channel %u failed: %d\n",
+			   ch->index, err);
 		return err;
 	}
-	ch->eqn = le64_to_cpu(comp.result);
 	ch->eq_live = true;
 
 	ch->irq = pci_irq_vector(wdev->pdev, ch->index + 1);
@@ -172,8 +132,9 @@ static int wren_chan_open_cq(struct wren_channel *ch)
 		in.moderation_usec = cpu_to_le16(priv->cq_mod_usec);
 		in.moderation_count = cpu_to_le16(priv->cq_mod_count);
 	}
-	err = wren_eth_create(priv->wdev, WREN_AQ_OP_CREATE_CQ, &in, sizeof(in),
-			      &ch->cqn);
+	err = wren_eth_created(priv->wdev, "CREATE_CQ",
+			       wren_cmd_create_cq(&priv->wdev->core, &in,
+						  &ch->cqn));
 	if (!err)
 		ch->cq_live = true;
 	return err;
@@ -194,8 +155,9 @@ static int wren_chan_open_txq(struct wren_channel *ch)
 	wren_buf_desc_set(&in.ring, ch->tx_dma);
 	in.cqn = cpu_to_le32(ch->cqn);
 	in.log_size = ilog2(ch->tx_size);
-	err = wren_eth_create(ch->priv->wdev, WREN_AQ_OP_CREATE_ETH_TXQ, &in,
-			      sizeof(in), &ch->txqn);
+	err = wren_eth_created(ch->priv->wdev, "CREATE_ETH_TXQ",
+			       wren_cmd_create_eth_txq(ch->priv->wdev, &in,
+						       &ch->txqn));
 	if (!err)
 		ch->txq_live = true;
 	return err;
@@ -220,8 +182,9 @@ static int wren_chan_open_rxq(struct wren_channel *ch)
 	wren_buf_desc_set(&in.ring, ch->rx_dma);
 	in.cqn = cpu_to_le32(ch->cqn);
 	in.log_size = ilog2(ch->rx_size);
-	err = wren_eth_create(ch->priv->wdev, WREN_AQ_OP_CREATE_ETH_RXQ, &in,
-			      sizeof(in), &ch->rxqn);
+	err = wren_eth_created(ch->priv->wdev, "CREATE_ETH_RXQ",
+			       wren_cmd_create_eth_rxq(ch->priv->wdev, &in,
+						       &ch->rxqn));
 	if (err)
 		return err;
 	ch->rxq_live = true;
@@ -236,13 +199,13 @@ static void wren_chan_close(struct wren_channel *ch)
 	struct wren_dev *wdev = ch->priv->wdev;
 
 	if (ch->txq_live)
-		wren_eth_destroy(wdev, WREN_AQ_OP_DESTROY_ETH_TXQ, ch->txqn);
+		wren_cmd_destroy_eth_txq(wdev, ch->txqn);
 	if (ch->rxq_live)
-		wren_eth_destroy(wdev, WREN_AQ_OP_DESTROY_ETH_RXQ, ch->rxqn);
+		wren_cmd_destroy_eth_rxq(wdev, ch->rxqn);
 	if (ch->cq_live)
-		wren_eth_destroy(wdev, WREN_AQ_OP_DESTROY_CQ, ch->cqn);
+		wren_cmd_destroy_cq(&wdev->core, ch->cqn);
 	if (ch->eq_live)
-		wren_eth_destroy(wdev, WREN_AQ_OP_DESTROY_EQ, ch->eqn);
+		wren_cmd_destroy_eq(wdev, ch->eqn);
 	ch->txq_live = false;
 	ch->rxq_live = false;
 	ch->cq_live = false;
@@ -363,13 +326,10 @@ int wren_eth_modify_cq(struct wren_eth_priv *priv)
 	if (!priv->chans_open)
 		return 0;
 	for (i = 0; i < priv->num_chans && !err; i++) {
-		struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_CQ };
-
-		cmd.u.modify_cq.cqn = cpu_to_le32(priv->chans[i].cqn);
-		cmd.u.modify_cq.mask = cpu_to_le32(WREN_MODIFY_CQ_MODERATION);
-		cmd.u.modify_cq.moderation_usec = cpu_to_le16(priv->cq_mod_usec);
-		cmd.u.modify_cq.moderation_count = cpu_to_le16(priv->cq_mod_count);
-		err = wren_aq_exec(priv->wdev, &cmd, NULL);
+		err = wren_cmd_modify_cq_moderation(priv->wdev,
+						    priv->chans[i].cqn,
+						    priv->cq_mod_usec,
+						    priv->cq_mod_count);
 	}
 	return err;
 }

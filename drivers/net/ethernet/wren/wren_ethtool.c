@@ -96,29 +96,9 @@ static void wren_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 /* The port counter set; counters the device does not have stay 0. */
 static void wren_query_port_counters(struct wren_eth_priv *priv, u64 *out)
 {
-	struct device *dev = &priv->wdev->pdev->dev;
-	size_t len = ARRAY_SIZE(wren_port_counter_names) * sizeof(__le64);
-	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = {};
-	unsigned int i, n;
-	dma_addr_t dma;
-	__le64 *buf;
-
-	memset(out, 0, ARRAY_SIZE(wren_port_counter_names) * sizeof(*out));
-	buf = dma_alloc_coherent(dev, len, &dma, GFP_KERNEL);
-	if (!buf)
-		return;
-	cmd.opcode = WREN_AQ_OP_QUERY_COUNTERS;
-	cmd.out_addr = cpu_to_le64(dma);
-	cmd.out_len = cpu_to_le32(len);
-	cmd.u.counters.set = WREN_COUNTERS_PORT;
-	if (!wren_aq_exec(priv->wdev, &cmd, &comp)) {
-		n = min_t(u32, le32_to_cpu(comp.out_len) / sizeof(__le64),
-			  ARRAY_SIZE(wren_port_counter_names));
-		for (i = 0; i < n; i++)
-			out[i] = le64_to_cpu(buf[i]);
-	}
-	dma_free_coherent(dev, len, buf, dma);
+	if (wren_cmd_query_counters(&priv->wdev->core, WREN_COUNTERS_PORT, 0,
+				    out, ARRAY_SIZE(wren_port_counter_names)))
+		memset(out, 0, ARRAY_SIZE(wren_port_counter_names) * sizeof(*out));
 }
 
 static void wren_get_ethtool_stats(struct net_device *netdev,

@@ -15,44 +15,6 @@
 
 #include "wren.h"
 
-/* True (and remembered) when reads return all-ones: the device is gone. */
-bool wren_check_gone(struct wren_dev *wdev)
-{
-	if (test_bit(WREN_FLAG_GONE, &wdev->flags))
-		return true;
-	if (wren_rd(wdev, WREN_REG_MAGIC) != U32_MAX)
-		return false;
-	if (pci_device_is_present(wdev->pdev))
-		return false;
-	set_bit(WREN_FLAG_GONE, &wdev->flags);
-	return true;
-}
-
-/* Wait until (STATUS & @mask) == @want.  Gives up early, with -EIO, when
- * the device declares a fatal error, and with -ENODEV when it is gone.
- */
-int wren_wait_status(struct wren_dev *wdev, u32 mask, u32 want,
-		     unsigned int timeout_ms)
-{
-	u32 val;
-	int err;
-
-	err = readl_poll_timeout(wdev->regs + WREN_REG_STATUS, val,
-				 (val & mask) == want || val == U32_MAX ||
-				 (val & WREN_STATUS_FATAL),
-				 1000, timeout_ms * USEC_PER_MSEC);
-	/* All-ones is no valid STATUS (FATAL and RESETTING at once). */
-	if (val == U32_MAX) {
-		wren_check_gone(wdev);
-		return -ENODEV;
-	}
-	if ((val & mask) == want)
-		return 0;
-	if (val & WREN_STATUS_FATAL)
-		return -EIO;
-	return err;
-}
-
 static int wren_reset(struct wren_dev *wdev)
 {
 	struct device *dev = &wdev->pdev->dev;
@@ -150,28 +112,15 @@ static int wren_query_device(struct wren_dev *wdev)
 {
 	struct wren_core_dev *cdev = &wdev->core;
 	struct device *dev = &wdev->pdev->dev;
-	struct wren_device_attr *attr;
-	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = {};
-	dma_addr_t dma;
 	u64 reg_caps;
 	int err;
 
-	attr = dma_alloc_coherent(dev, sizeof(*attr), &dma, GFP_KERNEL);
-	if (!attr)
-		return -ENOMEM;
-
-	cmd.opcode = WREN_AQ_OP_QUERY_DEVICE;
-	cmd.out_addr = cpu_to_le64(dma);
-	cmd.out_len = cpu_to_le32(sizeof(*attr));
-	err = wren_aq_exec(wdev, &cmd, &comp);
-	if (err) {
-		dev_err(dev, "QUERY_DEVICE failed: %d (status %u, syndrome 0x%08x)\n",
-			err, comp.status, le32_to_cpu(comp.syndrome));
-		goto out;
-	}
 	/* Fields the device did not write (an older contract) stay zero. */
-	memcpy(&cdev->attr, attr, sizeof(cdev->attr));
+	err = wren_cmd_query_device(wdev, &cdev->attr);
+	if (err) {
+		dev_err(dev, "QUERY_DEVICE failed: %d\n", err);
+		return err;
+	}
 
 	cdev->caps = le64_to_cpu(cdev->attr.caps);
 	cdev->fw_version = le32_to_cpu(cdev->attr.fw_version);
@@ -190,8 +139,6 @@ static int wren_query_device(struct wren_dev *wdev)
 			le16_to_cpu(cdev->attr.contract_major), WREN_CONTRACT_MAJOR);
 		err = -EOPNOTSUPP;
 	}
-out:
-	dma_free_coherent(dev, sizeof(*attr), attr, dma);
 	return err;
 }
 
@@ -199,26 +146,16 @@ out:
 static void wren_query_port(struct wren_dev *wdev)
 {
 	struct device *dev = &wdev->pdev->dev;
-	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = {};
-	struct wren_port_attr *port;
-	dma_addr_t dma;
+	struct wren_port_attr port;
 	int err;
 
-	port = dma_alloc_coherent(dev, sizeof(*port), &dma, GFP_KERNEL);
-	if (!port)
-		return;
-	cmd.opcode = WREN_AQ_OP_QUERY_PORT;
-	cmd.out_addr = cpu_to_le64(dma);
-	cmd.out_len = cpu_to_le32(sizeof(*port));
-	err = wren_aq_exec(wdev, &cmd, &comp);
+	err = wren_cmd_query_port(&wdev->core, &port);
 	if (err)
-		dev_warn(dev, "QUERY_PORT failed: %d (status %u)\n", err, comp.status);
+		dev_warn(dev, "QUERY_PORT failed: %d\n", err);
 	else
-		dev_info(dev, "port %pM: link %s, %u Mb/s, MTU %u\n", port->mac,
-			 port->state == WREN_PORT_ACTIVE ? "up" : "down",
-			 le32_to_cpu(port->speed_mbps), le16_to_cpu(port->mtu));
-	dma_free_coherent(dev, sizeof(*port), port, dma);
+		dev_info(dev, "port %pM: link %s, %u Mb/s, MTU %u\n", port.mac,
+			 port.state == WREN_PORT_ACTIVE ? "up" : "down",
+			 le32_to_cpu(port.speed_mbps), le16_to_cpu(port.mtu));
 }
 
 /* One command through the interrupt path, so that a vector that does not
@@ -226,10 +163,9 @@ static void wren_query_port(struct wren_dev *wdev)
  */
 static int wren_check_mgmt_irq(struct wren_dev *wdev)
 {
-	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_NOP };
 	int err;
 
-	err = wren_aq_exec(wdev, &cmd, NULL);
+	err = wren_cmd_nop(wdev);
 	if (err)
 		dev_err(&wdev->pdev->dev, "NOP through the management interrupt failed: %d\n",
 			err);
@@ -272,6 +208,9 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = wren_reset(wdev);
 	if (err)
 		goto err_health;
+	err = wren_cmd_init(wdev);
+	if (err)
+		goto err_cmd;
 	pci_set_master(pdev);
 
 	err = wren_irq_alloc_vectors(wdev);
@@ -330,9 +269,12 @@ err_free_aq:
 	cancel_work_sync(&wdev->fatal_work);
 	wren_aq_free(wdev);
 	wren_irq_free_vectors(wdev);
-	goto err_health;
+	goto err_cmd;
 err_quiesce:
 	wren_quiesce(wdev);
+err_cmd:
+	/* Quiesced: timed-out commands' buffers may go now. */
+	wren_cmd_fini(wdev);
 err_health:
 	wren_devlink_health_destroy(wdev);
 err_unmap:
@@ -366,6 +308,7 @@ static void wren_remove(struct pci_dev *pdev)
 	wren_aq_abort(wdev);
 	wren_aeq_free(wdev);
 	wren_aq_free(wdev);
+	wren_cmd_fini(wdev);
 	wren_irq_free_vectors(wdev);
 
 	wren_devlink_health_destroy(wdev);

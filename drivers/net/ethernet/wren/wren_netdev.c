@@ -3,8 +3,9 @@
  * The Wren netdev: created once the device is up (after the admin queue
  * and the event queue work), with as many queue pairs as there are CPUs,
  * completion vectors and device queues.  Port settings (MTU, MAC, filter,
- * RSS) go through admin commands, which sleep: ndo_set_rx_mode, called
- * under a spinlock, defers its command to a work item.
+ * RSS; wren_eth_port.c) go through admin commands, which sleep:
+ * ndo_set_rx_mode, called under a spinlock, defers its command to a work
+ * item.
  */
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
@@ -12,75 +13,6 @@
 #include <linux/rtnetlink.h>
 
 #include "wren_eth.h"
-
-/* Run a command whose input is @in; used for the port-wide settings. */
-static int wren_eth_cmd_in(struct wren_eth_priv *priv, u8 opcode,
-			   const void *in, size_t len)
-{
-	struct wren_acq_entry comp = {};
-	struct wren_aq_cmd cmd = { .opcode = opcode };
-	int err;
-
-	err = wren_aq_exec_in(priv->wdev, &cmd, in, len, &comp);
-	if (err && !wren_is_dead(priv->wdev))
-		netdev_err(priv->netdev, "%s failed: %d (status %u, syndrome 0x%08x)\n",
-			   wren_core_opcode_name(opcode), err, comp.status,
-			   le32_to_cpu(comp.syndrome));
-	return err;
-}
-
-int wren_eth_set_port(struct wren_eth_priv *priv, struct wren_set_port_in *in)
-{
-	return wren_eth_cmd_in(priv, WREN_AQ_OP_SET_PORT, in, sizeof(*in));
-}
-
-int wren_eth_query_port(struct wren_eth_priv *priv, struct wren_port_attr *out)
-{
-	struct device *dev = &priv->wdev->pdev->dev;
-	struct wren_aq_cmd cmd = {};
-	struct wren_port_attr *port;
-	dma_addr_t dma;
-	int err;
-
-	port = dma_alloc_coherent(dev, sizeof(*port), &dma, GFP_KERNEL);
-	if (!port)
-		return -ENOMEM;
-	cmd.opcode = WREN_AQ_OP_QUERY_PORT;
-	cmd.out_addr = cpu_to_le64(dma);
-	cmd.out_len = cpu_to_le32(sizeof(*port));
-	err = wren_aq_exec(priv->wdev, &cmd, NULL);
-	if (!err)
-		memcpy(out, port, sizeof(*out));
-	dma_free_coherent(dev, sizeof(*port), port, dma);
-	return err;
-}
-
-/* RSS over the open RX queues, or off (before RX queues are destroyed). */
-int wren_eth_set_rss(struct wren_eth_priv *priv, bool on)
-{
-	struct wren_set_rss_in *in;
-	unsigned int i;
-	int err;
-
-	if (!(priv->wdev->core.caps & WREN_CAP_ETH_RSS))
-		return 0;
-	in = kzalloc(sizeof(*in), GFP_KERNEL);
-	if (!in)
-		return -ENOMEM;
-	if (on) {
-		memcpy(in->key, priv->rss_key, sizeof(in->key));
-		in->table_size = cpu_to_le16(WREN_RSS_TABLE_MAX);
-		in->hash_types = priv->rss_hash_types;
-		for (i = 0; i < WREN_RSS_TABLE_MAX; i++)
-			in->table[i] = cpu_to_le32(priv->chans[priv->rss_table[i] %
-							       priv->num_chans].rxqn);
-	}
-	err = wren_eth_cmd_in(priv, WREN_AQ_OP_SET_RSS, in, sizeof(*in));
-	kfree(in);
-	if (!err)
-		priv->rss_on = on;
-	return err;
-}
 
 void wren_eth_port_event(struct wren_dev *wdev, u8 state, u32 speed)
 {
@@ -286,7 +218,7 @@ static void wren_eth_rx_mode_work(struct work_struct *work)
 	netif_addr_unlock_bh(netdev);
 	in->flags = cpu_to_le32(flags);
 	in->num_macs = cpu_to_le32(n);
-	wren_eth_cmd_in(priv, WREN_AQ_OP_SET_RX_MODE, in, sizeof(*in));
+	wren_eth_set_rx_filter(priv, in);
 	kfree(in);
 }
 

@@ -221,8 +221,8 @@ int wren_napi_poll(struct napi_struct *napi, int budget)
 	while (rx_done < budget) {
 		struct wren_eth_cqe *cqe = &ch->cq[ch->cq_ci & mask];
 
-		if ((READ_ONCE(cqe->owner) & WREN_OWNER_PHASE) !=
-		    (((ch->cq_ci >> ch->cq_log_size) & 1) ^ 1))
+		if (!wren_ring_owned(READ_ONCE(cqe->owner), ch->cq_ci,
+				     ch->cq_log_size))
 			break;
 		dma_rmb();
 		if (cqe->type == WREN_ETH_CQE_TX) {

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The command layer's core: run one admin command together with its input
+ * and output buffers.  Every typed wrapper (wren_cmd_dev.c,
+ * wren_cmd_rdma.c) comes through here, so the rules below hold for all of
+ * them:
+ *
+ * - The buffers are coherent DMA memory owned by this layer; callers pass
+ *   plain kernel memory and never see a bus address.
+ * - A command that timed out may still be run by the device, which then
+ *   reads its input and writes its output buffer, until the device is
+ *   reset.  Its buffers are therefore not freed but parked on the
+ *   device's orphan list, which wren_cmd_fini() releases only after the
+ *   device was reset or bus mastering turned off.
+ * - Commands from atomic context (address handles, which ib_core's CM
+ *   creates under a spinlock) use one preallocated input buffer.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "wren.h"
+
+/* Largest input an atomic command may carry (CREATE_AH's is 64 bytes). */
+#define WREN_CMD_ATOMIC_BUF_LEN		128
+
+struct wren_cmd_orphan {
+	struct list_head node;
+	u8 opcode;
+	void *in;
+	dma_addr_t in_dma;
+	size_t in_len;
+	void *out;
+	dma_addr_t out_dma;
+	size_t out_len;
+};
+
+/**
+ * wren_cmd_init() - prepare the command layer of a device
+ * @wdev: the device, before its admin queue is enabled
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int wren_cmd_init(struct wren_dev *wdev)
+{
+	struct wren_cmd_state *cs = &wdev->cmd;
+
+	spin_lock_init(&cs->orphan_lock);
+	INIT_LIST_HEAD(&cs->orphans);
+	cs->num_orphans = 0;
+	spin_lock_init(&cs->atomic_lock);
+	cs->atomic_orphaned = false;
+	cs->atomic_buf = dma_alloc_coherent(&wdev->pdev->dev,
+					    WREN_CMD_ATOMIC_BUF_LEN,
+					    &cs->atomic_dma, GFP_KERNEL);
+	return cs->atomic_buf ? 0 : -ENOMEM;
+}
+
+static void wren_cmd_free_bufs(struct device *dev, void *in, dma_addr_t in_dma,
+			       size_t in_len, void *out, dma_addr_t out_dma,
+			       size_t out_len)
+{
+	if (out)
+		dma_free_coherent(dev, out_len, out, out_dma);
+	if (in)
+		dma_free_coherent(dev, in_len, in, in_dma);
+}
+
+/**
+ * wren_cmd_fini() - release the command layer's memory
+ * @wdev: the device, reset or with bus mastering off: it no longer DMAs
+ *
+ * Frees the buffers of commands that timed out, which the device might
+ * have written until it was reset, and the atomic input buffer.
+ */
+void wren_cmd_fini(struct wren_dev *wdev)
+{
+	struct wren_cmd_state *cs = &wdev->cmd;
+	struct device *dev = &wdev->pdev->dev;
+	struct wren_cmd_orphan *o, *tmp;
+	LIST_HEAD(list);
+
+	spin_lock(&cs->orphan_lock);
+	list_splice_init(&cs->orphans, &list);
+	spin_unlock(&cs->orphan_lock);
+	if (cs->num_orphans)
+		dev_info(dev, "releasing the buffers of %u timed-out admin command(s) after the reset\n",
+			 cs->num_orphans);
+	list_for_each_entry_safe(o, tmp, &list, node) {
+		wren_cmd_free_bufs(dev, o->in, o->in_dma, o->in_len, o->out,
+				   o->out_dma, o->out_len);
+		kfree(o);
+	}
+	cs->num_orphans = 0;
+	if (cs->atomic_buf)
+		dma_free_coherent(dev, WREN_CMD_ATOMIC_BUF_LEN, cs->atomic_buf,
+				  cs->atomic_dma);
+	cs->atomic_buf = NULL;
+}
+
+/* The device may still use the buffers: keep them.  Should even the
+ * record fail to allocate, they are leaked, which is still safe.
+ */
+static void wren_cmd_orphan(struct wren_dev *wdev, u8 opcode, void *in,
+			    dma_addr_t in_dma, size_t in_len, void *out,
+			    dma_addr_t out_dma, size_t out_len)
+{
+	struct wren_cmd_state *cs = &wdev->cmd;
+	struct wren_cmd_orphan *o;
+
+	if (!in && !out)
+		return;
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return;
+	o->opcode = opcode;
+	o->in = in;
+	o->in_dma = in_dma;
+	o->in_len = in_len;
+	o->out = out;
+	o->out_dma = out_dma;
+	o->out_len = out_len;
+	spin_lock(&cs->orphan_lock);
+	list_add_tail(&o->node, &cs->orphans);
+	cs->num_orphans++;
+	spin_unlock(&cs->orphan_lock);
+}
+
+/**
+ * wren_cmd_exec() - run an admin command with its buffers
+ * @wdev: the device
+ * @cmd: the command, opcode and inline parameters filled; the buffer
+ *	 fields and cmd_id are set here
+ * @in: input for the device, @in_len bytes (0: none)
+ * @in_len: its length
+ * @out: where the output goes, @out_len bytes (0: none); bytes the device
+ *	 did not write read as zero.  Written only when the command succeeds.
+ * @out_len: its length
+ * @comp: when not NULL, receives the completion entry
+ *
+ * Sleeps.  On -ETIMEDOUT the buffers stay allocated until wren_cmd_fini().
+ *
+ * Return: 0, the errno of the completion status, -ETIMEDOUT, or -EIO when
+ * the device is dead (@comp then holds no completion: status 0).
+ */
+int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+		  const void *in, size_t in_len, void *out, size_t out_len,
+		  struct wren_acq_entry *comp)
+{
+	struct device *dev = &wdev->pdev->dev;
+	dma_addr_t in_dma = 0, out_dma = 0;
+	struct wren_acq_entry local = {};
+	void *in_buf = NULL, *out_buf = NULL;
+	int err = -ENOMEM;
+
+	might_sleep();
+	if (!comp)
+		comp = &local;
+	if (in_len) {
+		in_buf = dma_alloc_coherent(dev, in_len, &in_dma, GFP_KERNEL);
+		if (!in_buf)
+			return -ENOMEM;
+		memcpy(in_buf, in, in_len);
+		cmd->in_addr = cpu_to_le64(in_dma);
+		cmd->in_len = cpu_to_le32(in_len);
+	}
+	if (out_len) {
+		out_buf = dma_alloc_coherent(dev, out_len, &out_dma, GFP_KERNEL);
+		if (!out_buf)
+			goto out;
+		cmd->out_addr = cpu_to_le64(out_dma);
+		cmd->out_len = cpu_to_le32(out_len);
+	}
+	err = wren_aq_exec(wdev, cmd, comp);
+	if (err == -ETIMEDOUT) {
+		wren_cmd_orphan(wdev, cmd->opcode, in_buf, in_dma, in_len,
+				out_buf, out_dma, out_len);
+		return err;
+	}
+	if (!err && out_len) {
+		size_t got = min_t(size_t, le32_to_cpu(comp->out_len), out_len);
+
+		memcpy(out, out_buf, got);
+		memset(out + got, 0, out_len - got);
+	}
+out:
+	wren_cmd_free_bufs(dev, in_buf, in_dma, in_len, out_buf, out_dma,
+			   out_len);
+	return err;
+}
+
+/**
+ * wren_cmd_exec_atomic() - wren_cmd_exec() without sleeping, input only
+ * @wdev: the device
+ * @cmd: as for wren_cmd_exec()
+ * @in: input, at most WREN_CMD_ATOMIC_BUF_LEN bytes, or NULL
+ * @in_len: its length
+ * @comp: as for wren_cmd_exec()
+ *
+ * The input goes through the device's one preallocated buffer, so callers
+ * take turns; the queue spins for the completion.  Once a command through
+ * it timed out, the device may still read it: it is not reused.
+ *
+ * Return: as wren_cmd_exec(), and -EBUSY when no admin slot came free.
+ */
+int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+			 const void *in, size_t in_len,
+			 struct wren_acq_entry *comp)
+{
+	struct wren_cmd_state *cs = &wdev->cmd;
+	struct wren_acq_entry local = {};
+	unsigned long flags;
+	int err;
+
+	if (in_len > WREN_CMD_ATOMIC_BUF_LEN)
+		return -EINVAL;
+	if (!comp)
+		comp = &local;
+	spin_lock_irqsave(&cs->atomic_lock, flags);
+	if (cs->atomic_orphaned) {
+		spin_unlock_irqrestore(&cs->atomic_lock, flags);
+		return -EIO;
+	}
+	if (in_len) {
+		memcpy(cs->atomic_buf, in, in_len);
+		cmd->in_addr = cpu_to_le64(cs->atomic_dma);
+		cmd->in_len = cpu_to_le32(in_len);
+	}
+	err = wren_aq_exec_atomic(wdev, cmd, comp);
+	if (err == -ETIMEDOUT)
+		cs->atomic_orphaned = true;
+	spin_unlock_irqrestore(&cs->atomic_lock, flags);
+	return err;
+}
+
+/**
+ * wren_cmd_destroy() - destroy a device object by handle
+ * @wdev: the device
+ * @opcode: DESTROY_* or DEALLOC_*
+ * @handle: the object
+ * @atomic: from atomic context
+ *
+ * An object on a dead device (fatal, gone, or a command timed out before)
+ * died with it: that counts as destroyed, so that the caller may free its
+ * side.  A command the device refused, or that timed out now, is a
+ * failure: the object may still be in use.
+ *
+ * Return: 0 when the object is gone, else an errno.
+ */
+int wren_cmd_destroy(struct wren_dev *wdev, u8 opcode, u32 handle, bool atomic)
+{
+	struct wren_aq_cmd cmd = { .opcode = opcode };
+	struct wren_acq_entry comp = {};
+	int err;
+
+	cmd.u.handle.handle = cpu_to_le32(handle);
+	if (atomic)
+		err = wren_cmd_exec_atomic(wdev, &cmd, NULL, 0, &comp);
+	else
+		err = wren_cmd_exec(wdev, &cmd, NULL, 0, NULL, 0, &comp);
+	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK)
+		return 0;
+	if (err)
+		dev_warn_ratelimited(&wdev->pdev->dev, "%s %u failed: %d (status %u)\n",
+				     wren_core_opcode_name(opcode), handle, err,
+				     comp.status);
+	return err;
+}
+
+/**
+ * wren_cmd_orphans_show() - describe the parked buffers, for debugfs
+ * @wdev: the device
+ * @m: where to print
+ *
+ * One line per timed-out command: its opcode, buffer sizes, and how many
+ * bytes of its output buffer are not zero (coherent memory starts zeroed,
+ * so a count above 0 is the device's late write, into memory still held).
+ */
+void wren_cmd_orphans_show(struct wren_dev *wdev, struct seq_file *m)
+{
+	struct wren_cmd_state *cs = &wdev->cmd;
+	struct wren_cmd_orphan *o;
+	size_t i, written;
+
+	spin_lock(&cs->orphan_lock);
+	seq_printf(m, "orphans %u\n", cs->num_orphans);
+	list_for_each_entry(o, &cs->orphans, node) {
+		const u8 *p = o->out;
+
+		for (i = 0, written = 0; i < o->out_len; i++)
+			written += !!READ_ONCE(p[i]);
+		seq_printf(m, "%s in %zu out %zu out_written %zu\n",
+			   wren_core_opcode_name(o->opcode), o->in_len,
+			   o->out_len, written);
+	}
+	spin_unlock(&cs->orphan_lock);
+}

@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Typed admin commands of the RDMA objects (UAR, PD, CQ, QP, SRQ, MR, AH,
+ * GID), for wren_ib.ko and for the Ethernet half's CQs.  Each runs through
+ * wren_cmd_exec() (AHs possibly through wren_cmd_exec_atomic()); return
+ * values are described in include/linux/wren/wren_cmd.h.
+ */
+#include "wren.h"
+
+/* A command with an input structure whose result is a handle. */
+static int wren_cmd_create(struct wren_core_dev *cdev, u8 opcode,
+			   const void *in, size_t len, u32 *handle)
+{
+	struct wren_aq_cmd cmd = { .opcode = opcode };
+	struct wren_acq_entry comp = {};
+	int err;
+
+	err = wren_cmd_exec(wren_from_core(cdev), &cmd, in, len, NULL, 0,
+			    &comp);
+	if (!err)
+		*handle = le64_to_cpu(comp.result);
+	return err;
+}
+
+/* An inline-handle command that is not a destroy. */
+static int wren_cmd_handle(struct wren_core_dev *cdev, u8 opcode, u32 handle,
+			   void *out, size_t out_len)
+{
+	struct wren_aq_cmd cmd = { .opcode = opcode };
+
+	cmd.u.handle.handle = cpu_to_le32(handle);
+	return wren_cmd_exec(wren_from_core(cdev), &cmd, NULL, 0, out, out_len,
+			     NULL);
+}
+
+static int wren_cmd_in(struct wren_core_dev *cdev, u8 opcode, const void *in,
+		       size_t len)
+{
+	struct wren_aq_cmd cmd = { .opcode = opcode };
+
+	return wren_cmd_exec(wren_from_core(cdev), &cmd, in, len, NULL, 0, NULL);
+}
+
+/**
+ * wren_cmd_alloc_uar() - ALLOC_UAR
+ * @cdev: the device
+ * @uar: the doorbell page allocated
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_alloc_uar(struct wren_core_dev *cdev, u32 *uar)
+{
+	return wren_cmd_create(cdev, WREN_AQ_OP_ALLOC_UAR, NULL, 0, uar);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_alloc_uar, WREN_CORE_NS);
+
+/**
+ * wren_cmd_dealloc_uar() - DEALLOC_UAR
+ * @cdev: the device
+ * @uar: the UAR
+ *
+ * Return: 0 when the UAR is gone (also on a dead device), else an errno:
+ * the device may still use it and what it points to.
+ */
+int wren_cmd_dealloc_uar(struct wren_core_dev *cdev, u32 uar)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DEALLOC_UAR, uar,
+				false);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_dealloc_uar, WREN_CORE_NS);
+
+/**
+ * wren_cmd_alloc_pd() - ALLOC_PD
+ * @cdev: the device
+ * @pdn: the protection domain allocated
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_alloc_pd(struct wren_core_dev *cdev, u32 *pdn)
+{
+	return wren_cmd_create(cdev, WREN_AQ_OP_ALLOC_PD, NULL, 0, pdn);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_alloc_pd, WREN_CORE_NS);
+
+/**
+ * wren_cmd_dealloc_pd() - DEALLOC_PD
+ * @cdev: the device
+ * @pdn: the PD
+ *
+ * Return: 0 when the PD is gone (also on a dead device), else an errno:
+ * the device may still use it and what it points to.
+ */
+int wren_cmd_dealloc_pd(struct wren_core_dev *cdev, u32 pdn)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DEALLOC_PD, pdn,
+				false);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_dealloc_pd, WREN_CORE_NS);
+
+/**
+ * wren_cmd_create_cq() - CREATE_CQ
+ * @cdev: the device
+ * @in: ring, doorbell record, EQ, UAR and size
+ * @cqn: the new object's handle
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_create_cq(struct wren_core_dev *cdev,
+		       const struct wren_create_cq_in *in, u32 *cqn)
+{
+	return wren_cmd_create(cdev, WREN_AQ_OP_CREATE_CQ, in, sizeof(*in), cqn);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_create_cq, WREN_CORE_NS);
+
+/**
+ * wren_cmd_destroy_cq() - DESTROY_CQ
+ * @cdev: the device
+ * @cqn: the CQ
+ *
+ * Return: 0 when the CQ is gone (also on a dead device), else an errno:
+ * the device may still use it and what it points to.
+ */
+int wren_cmd_destroy_cq(struct wren_core_dev *cdev, u32 cqn)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DESTROY_CQ, cqn,
+				false);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_cq, WREN_CORE_NS);
+
+/**
+ * wren_cmd_create_qp() - CREATE_QP
+ * @cdev: the device
+ * @in: type, queues, CQs, SRQ, PD, UAR and buffer
+ * @qpn: the new object's handle
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_create_qp(struct wren_core_dev *cdev,
+		       const struct wren_create_qp_in *in, u32 *qpn)
+{
+	return wren_cmd_create(cdev, WREN_AQ_OP_CREATE_QP, in, sizeof(*in), qpn);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_create_qp, WREN_CORE_NS);
+
+/**
+ * wren_cmd_modify_qp() - MODIFY_QP
+ * @cdev: the device
+ * @in: the QP, its transition and the attributes named in attr_mask
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_modify_qp(struct wren_core_dev *cdev,
+		       const struct wren_modify_qp_in *in)
+{
+	return wren_cmd_in(cdev, WREN_AQ_OP_MODIFY_QP, in, sizeof(*in));
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_modify_qp, WREN_CORE_NS);
+
+/**
+ * wren_cmd_query_qp() - QUERY_QP
+ * @cdev: the device
+ * @qpn: the QP
+ * @out: its state and attributes
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_query_qp(struct wren_core_dev *cdev, u32 qpn,
+		      struct wren_query_qp_out *out)
+{
+	return wren_cmd_handle(cdev, WREN_AQ_OP_QUERY_QP, qpn, out,
+			       sizeof(*out));
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_query_qp, WREN_CORE_NS);
+
+/**
+ * wren_cmd_destroy_qp() - DESTROY_QP
+ * @cdev: the device
+ * @qpn: the QP
+ *
+ * Return: 0 when the QP is gone (also on a dead device), else an errno:
+ * the device may still use it and what it points to.
+ */
+int wren_cmd_destroy_qp(struct wren_core_dev *cdev, u32 qpn)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DESTROY_QP, qpn,
+				false);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_qp, WREN_CORE_NS);
+
+/**
+ * wren_cmd_create_srq() - CREATE_SRQ
+ * @cdev: the device
+ * @in: PD, UAR, ring, doorbell record, size and limit
+ * @srqn: the new object's handle
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_create_srq(struct wren_core_dev *cdev,
+			const struct wren_create_srq_in *in, u32 *srqn)
+{
+	return wren_cmd_create(cdev, WREN_AQ_OP_CREATE_SRQ, in, sizeof(*in), srqn);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_create_srq, WREN_CORE_NS);
+
+/**
+ * wren_cmd_modify_srq_limit() - MODIFY_SRQ of the limit
+ * @cdev: the device
+ * @srqn: the SRQ
+ * @limit: arm WREN_EVENT_SRQ_LIMIT for fewer posted WQEs than this
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_modify_srq_limit(struct wren_core_dev *cdev, u32 srqn, u32 limit)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_MODIFY_SRQ };
+
+	cmd.u.modify_srq.srqn = cpu_to_le32(srqn);
+	cmd.u.modify_srq.mask = cpu_to_le32(WREN_MODIFY_SRQ_LIMIT);
+	cmd.u.modify_srq.limit = cpu_to_le32(limit);
+	return wren_cmd_exec(wren_from_core(cdev), &cmd, NULL, 0, NULL, 0, NULL);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_modify_srq_limit, WREN_CORE_NS);
+
+/**
+ * wren_cmd_query_srq() - QUERY_SRQ
+ * @cdev: the device
+ * @srqn: the SRQ
+ * @out: its limit and the WQEs the device sees posted
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_query_srq(struct wren_core_dev *cdev, u32 srqn,
+		       struct wren_query_srq_out *out)
+{
+	return wren_cmd_handle(cdev, WREN_AQ_OP_QUERY_SRQ, srqn, out,
+			       sizeof(*out));
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_query_srq, WREN_CORE_NS);
+
+/**
+ * wren_cmd_destroy_srq() - DESTROY_SRQ
+ * @cdev: the device
+ * @srqn: the SRQ
+ *
+ * Return: 0 when the SRQ is gone (also on a dead device), else an errno:
+ * the device may still use it and what it points to.
+ */
+int wren_cmd_destroy_srq(struct wren_core_dev *cdev, u32 srqn)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DESTROY_SRQ, srqn,
+				false);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_srq, WREN_CORE_NS);
+
+/**
+ * wren_cmd_create_mr() - CREATE_MR
+ * @cdev: the device
+ * @in: PD, rights, range, MTT entries to reserve, page size and key tag
+ * @res: the MR's index and key
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_create_mr(struct wren_core_dev *cdev,
+		       const struct wren_create_mr_in *in,
+		       struct wren_cmd_mr_result *res)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_MR };
+	struct wren_acq_entry comp = {};
+	int err;
+
+	err = wren_cmd_exec(wren_from_core(cdev), &cmd, in, sizeof(*in), NULL,
+			    0, &comp);
+	if (!err) {
+		res->index = le64_to_cpu(comp.result);
+		res->key = le32_to_cpu(comp.result2);
+	}
+	return err;
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_create_mr, WREN_CORE_NS);
+
+/**
+ * wren_cmd_write_mtt() - WRITE_MTT
+ * @cdev: the device
+ * @mr_index: the MR
+ * @first: the first of its translation entries to write
+ * @mtt: @count bus addresses
+ * @count: how many
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_write_mtt(struct wren_core_dev *cdev, u32 mr_index, u32 first,
+		       const __le64 *mtt, u32 count)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_WRITE_MTT };
+
+	cmd.u.write_mtt.mr_index = cpu_to_le32(mr_index);
+	cmd.u.write_mtt.first = cpu_to_le32(first);
+	cmd.u.write_mtt.count = cpu_to_le32(count);
+	return wren_cmd_exec(wren_from_core(cdev), &cmd, mtt,
+			     count * sizeof(*mtt), NULL, 0, NULL);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_write_mtt, WREN_CORE_NS);
+
+/**
+ * wren_cmd_activate_mr() - ACTIVATE_MR
+ * @cdev: the device
+ * @mr_index: the MR, every translation entry written
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_activate_mr(struct wren_core_dev *cdev, u32 mr_index)
+{
+	return wren_cmd_handle(cdev, WREN_AQ_OP_ACTIVATE_MR, mr_index, NULL, 0);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_activate_mr, WREN_CORE_NS);
+
+/**
+ * wren_cmd_deactivate_mr() - DEACTIVATE_MR
+ * @cdev: the device
+ * @mr_index: the MR; no DMA through it starts once this returns 0
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_deactivate_mr(struct wren_core_dev *cdev, u32 mr_index)
+{
+	return wren_cmd_handle(cdev, WREN_AQ_OP_DEACTIVATE_MR, mr_index, NULL,
+			       0);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_deactivate_mr, WREN_CORE_NS);
+
+/**
+ * wren_cmd_modify_mr() - MODIFY_MR
+ * @cdev: the device
+ * @in: the MR and the attributes named in its mask
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_modify_mr(struct wren_core_dev *cdev,
+		       const struct wren_modify_mr_in *in)
+{
+	return wren_cmd_in(cdev, WREN_AQ_OP_MODIFY_MR, in, sizeof(*in));
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_modify_mr, WREN_CORE_NS);
+
+/**
+ * wren_cmd_destroy_mr() - DESTROY_MR
+ * @cdev: the device
+ * @mr_index: the MR
+ *
+ * Return: 0 when the MR is gone (also on a dead device), else an errno:
+ * the device may still use it and what it points to.
+ */
+int wren_cmd_destroy_mr(struct wren_core_dev *cdev, u32 mr_index)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DESTROY_MR, mr_index,
+				false);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_mr, WREN_CORE_NS);
+
+/**
+ * wren_cmd_create_ah() - CREATE_AH
+ * @cdev: the device
+ * @in: PD and address vector
+ * @sleepable: false from atomic context (ib_core's CM holds a spinlock):
+ *	       the command then spins instead of sleeping
+ * @ah: the new AH's handle
+ *
+ * Return: 0 or an errno; -EBUSY from atomic context when no admin slot
+ * came free in time.
+ */
+int wren_cmd_create_ah(struct wren_core_dev *cdev,
+		       const struct wren_create_ah_in *in, bool sleepable,
+		       u32 *ah)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_AH };
+	struct wren_dev *wdev = wren_from_core(cdev);
+	struct wren_acq_entry comp = {};
+	int err;
+
+	if (sleepable)
+		err = wren_cmd_exec(wdev, &cmd, in, sizeof(*in), NULL, 0,
+				    &comp);
+	else
+		err = wren_cmd_exec_atomic(wdev, &cmd, in, sizeof(*in), &comp);
+	if (!err)
+		*ah = le64_to_cpu(comp.result);
+	return err;
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_create_ah, WREN_CORE_NS);
+
+/**
+ * wren_cmd_destroy_ah() - DESTROY_AH
+ * @cdev: the device
+ * @ah: the AH
+ * @sleepable: false from atomic context, as for wren_cmd_create_ah()
+ *
+ * Return: 0 when the AH is gone (also on a dead device), else an errno.
+ */
+int wren_cmd_destroy_ah(struct wren_core_dev *cdev, u32 ah, bool sleepable)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DESTROY_AH, ah,
+				!sleepable);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_ah, WREN_CORE_NS);
+
+/**
+ * wren_cmd_set_gid() - SET_GID
+ * @cdev: the device
+ * @in: the entry, its type, GID and MAC (WREN_GID_INVALID clears it)
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_set_gid(struct wren_core_dev *cdev,
+		     const struct wren_set_gid_in *in)
+{
+	return wren_cmd_in(cdev, WREN_AQ_OP_SET_GID, in, sizeof(*in));
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_set_gid, WREN_CORE_NS);

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The last step of every TX frame, plain, offloaded or a TSO segment: the
+ * 802.1Q tag goes in if asked, the frame goes to the host's wire, and the
+ * queue, port and priority counters count it.
+ */
+#include <string.h>
+
+#include "whw_board.h"
+#include "whw_device.h"
+#include "whw_eth.h"
+#include "whw_objects.h"
+
+static void wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q, uint8_t *frame,
+		  uint32_t len, uint16_t flags, uint16_t vlan_tci)
+{
+	uint32_t prio = q->prio;
+
+	if (flags & WREN_ETH_TX_F_VLAN) {
+		/* The caller left WHW_VLAN_HLEN bytes of headroom. */
+		frame -= WHW_VLAN_HLEN;
+		memmove(frame, frame + WHW_VLAN_HLEN, 12);
+		wr16(frame + 12, 0x8100);
+		wr16(frame + 14, vlan_tci);
+		len += WHW_VLAN_HLEN;
+		prio = vlan_tci >> 13;
+	}
+	if (hw->ops->tx_frame)
+		hw->ops->tx_frame(hw->opaque, frame, len);
+	q->counters[WREN_ETHQ_CNT_PACKETS]++;
+	q->counters[WREN_ETHQ_CNT_BYTES] += len;
+	hw->cnt_port[WREN_CNT_TX_PACKETS]++;
+	hw->cnt_port[WREN_CNT_TX_BYTES] += len;
+	hw->cnt_prio[prio][WREN_PRIO_CNT_TX_PRIO_PACKETS]++;
+	hw->cnt_prio[prio][WREN_PRIO_CNT_TX_PRIO_BYTES] += len;
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * What every part of the RoCE engine asks of a QP: the features it may
+ * use, its path MTU, a place in the process loop, and its CQEs.  The
+ * bottom of the engine, so that requester, responder and completer never
+ * call back up into the QP's life (roce_qp.c).
+ */
+#include <string.h>
+
+#include "roce.h"
+#include "whw_device.h"
+#include "whw_events.h"
+#include "whw_le.h"
+#include "whw_objects.h"
+
+bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap)
+{
+	return (hw->caps & cap) == cap;
+}
+
+void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp)
+{
+	qp->roce->work = true;
+	if (!hw->roce_work) {
+		hw->roce_work = true;
+		if (hw->ops->schedule)
+			hw->ops->schedule(hw->opaque);
+	}
+}
+
+uint32_t whw_roce_pmtu(const struct wrenhw *hw, const struct whw_qp *qp)
+{
+	uint32_t mtu = 4096, port = 256;
+
+	if (qp->type == WREN_QPT_RC && qp->attr.path_mtu >= WREN_MTU_256 &&
+	    qp->attr.path_mtu <= WREN_MTU_4096)
+		mtu = 256u << (qp->attr.path_mtu - 1);
+	/* What the port's MTU carries, as ib_core's iboe_get_mtu() says. */
+	while (port < 4096 && hw->port.mtu >= 2 * port + WHW_ROCE_OVERHEAD)
+		port *= 2;
+	return mtu < port ? mtu : port;
+}
+
+void whw_roce_send_cqe(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx,
+		       uint8_t opcode, uint8_t status, uint8_t vendor,
+		       uint32_t byte_len)
+{
+	struct wren_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.byte_len = whw_le32(byte_len);
+	cqe.qpn = whw_le32(qp->hdr.id);
+	cqe.wqe_idx = whw_le16((uint16_t)idx);
+	cqe.opcode = opcode;
+	cqe.status = status;
+	cqe.vendor_err = vendor;
+	/* Errors wake a CQ armed for solicited events too. */
+	whw_cq_post(hw, qp->send_cq, &cqe, status != WREN_CQE_SUCCESS);
+}
+
+void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
+		       struct wren_cqe *cqe, bool solicited)
+{
+	cqe->qpn = whw_le32(qp->hdr.id);
+	whw_cq_post(hw, qp->recv_cq, cqe,
+		    solicited || cqe->status != WREN_CQE_SUCCESS);
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The Ethernet engine's pieces: checksums, Toeplitz, queue descriptors
+ * and completions, TX offloads and segmentation, and the receive side's
+ * entries (rx.c, phy.c).
+ */
+#ifndef WHW_ETH_H
+#define WHW_ETH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/wren/wren_hw.h>
+
+#include "whw_objects.h"
+#include "wrenhw.h"
+
+/* eth_csum.c: 16-bit ones' complement sums, in memory byte order. */
+uint64_t whw_csum_add(uint64_t sum, const void *p, size_t len);
+uint16_t whw_csum_fold(uint64_t sum);	/* not inverted */
+/* Sum of the TCP/UDP pseudo-header for the IP header at @ip. */
+uint64_t whw_csum_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
+			 uint32_t l4_len);
+
+/* rss.c */
+uint32_t whw_toeplitz(const uint8_t *key, const uint8_t *in, size_t len);
+
+/* eth_queue.c: descriptor reads and completions shared by TX and RX. */
+const void *whw_ethq_desc(struct wrenhw *hw, struct whw_eth_q *q,
+			  uint32_t idx);
+void whw_ethq_error(struct wrenhw *hw, struct whw_eth_q *q, uint8_t synd);
+void whw_ethq_complete(struct wrenhw *hw, struct whw_eth_q *q,
+		       struct wren_eth_cqe *cqe);
+bool whw_link_active(const struct wrenhw *hw);
+
+/* eth_tx.c, eth_offload.c, eth_emit.c */
+void whw_eth_tx_process(struct wrenhw *hw);
+uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,
+			   const struct wren_eth_tx_desc *d, uint8_t *pkt,
+			   uint32_t len);
+void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q, uint8_t *frame,
+		  uint32_t len, uint16_t flags, uint16_t vlan_tci);
+
+/* Offsets of a TX packet's headers, validated (eth_offload.c). */
+struct whw_l34 {
+	uint32_t l3, l4;
+	uint32_t l4_hlen;	/* TCP: doff * 4; UDP: 8 */
+	bool ipv6, udp;
+};
+
+uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
+		    const struct wren_eth_tx_desc *d, const struct whw_l34 *h,
+		    uint8_t *pkt, uint32_t len);
+void whw_tcp_udp_csum(uint8_t *pkt, const struct whw_l34 *h,
+		      uint32_t l4_len);
+void whw_ipv4_csum(uint8_t *ip);
+
+/* rx.c / phy.c */
+bool whw_phy_frame(struct wrenhw *hw, const uint8_t *f, size_t len);
+bool whw_eth_rx(struct wrenhw *hw, const uint8_t *f, size_t len);
+
+#endif

@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test: a timed-out admin command whose device writes its output
+# buffer late.  Through debugfs ("aq_late") the device is told to run the
+# next command half a second after the driver's timeout (DIAG_FAULT
+# AQ_LATE), and a QUERY_DEVICE with an output buffer is sent.  The driver
+# must give up with ETIMEDOUT but keep the buffer (debugfs cmd_orphans
+# lists it), the device's late write must land in that buffer, which the
+# driver still holds, and nothing freed may be written: booted with
+# page_poison=1, the kernel checks every page it hands out again for
+# writes after it was freed ("pagealloc: memory corruption").  The buffer
+# is released after the device's reset, at rmmod.
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
+
+mods=$(wren_moddir)
+plan 11
+dmesg -C
+
+bdf=$(wren_bdf)
+if [ -z "$bdf" ]; then
+	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
+	for _ in $(seq 10); do skip "late admin write" "no Wren NIC"; done
+	tap_done
+	exit 1
+fi
+ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+read -r capslo aq_timeout < <(wren_regs "$bdf" 0x10 0x38 | tr '\n' ' ')
+if [ $(($(printf '%d' "$capslo") >> 29 & 1)) = 0 ]; then
+	for _ in $(seq 10); do skip "late admin write" "device lacks DIAG_FAULT"; done
+	tap_done
+	exit 0
+fi
+
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+insmod "$mods/wren.ko" || diag "insmod wren.ko failed"
+dir=/sys/kernel/debug/wren/$bdf
+check "debugfs lists no orphaned command buffers on a healthy device" \
+	grep -qx 'orphans 0' "$dir/cmd_orphans"
+
+start=$(date +%s%N)
+out=$(echo aq_late 2>&1 >"$dir/inject_fault")
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+floor=$(($(printf '%d' "$aq_timeout") > 1000 ? $(printf '%d' "$aq_timeout") : 1000))
+check "the late QUERY_DEVICE fails with ETIMEDOUT after ${ms} ms (timeout ${floor} ms)" \
+	bash -c "[ $rc != 0 ] && grep -q 'timed out' <<<'$out' && [ $ms -ge $floor ]"
+diag "cmd_orphans right after the timeout: $(tr '\n' ';' <"$dir/cmd_orphans")"
+
+check "the driver kept the timed-out command's output buffer" \
+	bash -c "grep -qx 'orphans 1' '$dir/cmd_orphans' &&
+		 grep -qE '^QUERY_DEVICE in 0 out [1-9][0-9]* ' '$dir/cmd_orphans'"
+
+# The device writes QUERY_DEVICE's answer (caps, limits, MAC ...) into
+# coherent memory that started zeroed: non-zero bytes are its late write.
+written() {
+	grep -qE '^QUERY_DEVICE .* out_written [1-9]' "$dir/cmd_orphans"
+}
+wait_for 20 written
+check "the device's late write landed in the buffer the driver still holds" written
+diag "cmd_orphans after the late write: $(tr '\n' ';' <"$dir/cmd_orphans")"
+check "the driver reaped the late completion" \
+	bash -c 'dmesg | grep -qE "late admin completion for cmd_id 0x[0-9a-f]{4}"'
+
+# Hand out plenty of pages, so that any page freed under the device is
+# allocated again and checked for a write after its free.
+if grep -qw 'page_poison=1' /proc/cmdline; then
+	mkdir -p /tmp/wren-poison
+	mount -t tmpfs -o size=96m none /tmp/wren-poison &&
+		dd if=/dev/zero of=/tmp/wren-poison/fill bs=1M count=64 2>/dev/null
+	umount /tmp/wren-poison
+	bad=$(dmesg | grep -iE 'pagealloc: memory corruption|poison' || true)
+	check "page poisoning found no write into freed memory" test -z "$bad"
+	[ -z "$bad" ] || diag "$bad"
+else
+	skip "page poisoning found no write into freed memory" \
+		"booted without page_poison=1"
+fi
+
+start=$SECONDS
+check "rmmod wren after the timeout" timeout 60 rmmod wren
+diag "rmmod took $((SECONDS - start)) s"
+check "the orphaned buffer was released after the device's reset" \
+	bash -c 'dmesg | grep -q "releasing the buffers of 1 timed-out admin command(s) after the reset"'
+check_leftovers "$bdf"
+# The timeout and the late completion are expected; nothing else is.
+bad=$(dmesg | grep -E 'WARNING:|BUG:|Call Trace|hung_task|without an interrupt' || true)
+check "dmesg has no warnings or oopses" test -z "$bad"
+[ -z "$bad" ] || diag "$bad"
+tap_done
