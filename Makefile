@@ -13,6 +13,13 @@ JOBS       ?= $(shell nproc)
 
 export TOP BUILD WREN_CACHE KVER JOBS
 
+# The kernel's kselftest framework (lib.mk, kselftest.h, runner.sh), linked
+# here by scripts/kselftest-tree.sh; every C test program gets its TAP from
+# selftests/lib/tap.h on top of kselftest.h (mk/selftests.mk).
+KSFT_SRC   := $(BUILD)/kselftest-src
+TAP_CFLAGS := -I$(TOP)/selftests/lib -I$(KSFT_SRC)
+TAP_DEPS   := $(TOP)/selftests/lib/tap.h $(KSFT_SRC)/kselftest.h
+
 .PHONY: all deps check demo help
 all: hw fabric modules
 
@@ -20,6 +27,7 @@ help:
 	@echo "make demo     build everything, boot two emulated servers, run work between them"
 	@echo "make check    every test; ends with 'N passed, N failed'"
 	@echo "make deps     install build/test dependencies with apt-get"
+	@echo "make check-plan  what make check runs: layers, guest pairs, guest matrix (selftests/plan)"
 
 deps:
 	$(TOP)/scripts/deps.sh

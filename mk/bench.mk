@@ -6,7 +6,10 @@
 #   $(BUILD)/kernel-$(KVER).env      KABI= KDIR= VMLINUZ= VMLINUX= KMODDIR= for other rules
 #   make vmrun SCRIPT=path [KVER=] [N=2] [IOMMU=1] [SMP=1] [TIMEOUT=600] [PCAP=1]
 #                                    [RXE=i]  guest i: virtio-net + rdma_rxe on the Wren fabric
-#   make vmtest T=test [KVER=] [N=2] [IOMMU=1]    selftests/<test> in the guests
+#   make vmtest T=dir/test [KVER=] [N=2] [IOMMU=1]  selftests/<dir>/<test> in the guests,
+#                                    through kselftest's runner (selftests/Makefile)
+#   make vmtest B=boot               one guest pair of selftests/plan (its kernel,
+#                                    bench variables and each guest's tests)
 #   make check-bench [KVER=]         the bench's own test, TAP in check/bench.tap
 #
 # QEMU defaults to our own build (mk/qemu.mk); QEMU=/path on the command line
@@ -25,9 +28,10 @@ BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	KERNEL_ENV="$(KERNEL_ENV)" FABRIC="$(BUILD)/fabric/wren-fabric" \
 	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" SMP="$(or $(SMP),1)" \
-	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" RXE="$(RXE)"
+	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" RXE="$(RXE)" \
+	GUEST_ENV="$(GUEST_ENV)" KSFT_INSTALL="$(KSFT_INSTALL)"
 
-.PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest check-bench
+.PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest vmtest-plan vmtest-run check-bench
 
 # Always asked again (cheap once cached): apt metadata decides the ABI.  The
 # script rewrites the file only when its content changes.
@@ -54,14 +58,21 @@ vmrun: $(BENCH_DEPS)
 	$(BENCH_ENV) RUN_DIR="$(BUILD)/bench/vmrun-$(KVER)$(BENCH_SFX)-$(notdir $(SCRIPT))" \
 		$(BENCH_DIR)/vmrun.sh "$(SCRIPT)"
 
-vmtest: $(BENCH_DEPS)
-	@test -n "$(T)" || { echo "usage: make vmtest T=<test under selftests/> [KVER=6.1|6.12] [IOMMU=1]" >&2; exit 2; }
-	$(BENCH_ENV) $(BENCH_DIR)/vmtest.sh "$(T)" "$(BUILD)/check"
+vmtest: $(if $(B),vmtest-plan,vmtest-run)
+
+# A boot of the plan brings its own KVER and bench variables.
+vmtest-plan:
+	@. $(TOP)/scripts/plan.sh && plan_boot "$(B)" >/dev/null && \
+	$(MAKE) --no-print-directory vmtest-run VMTEST="$(B)" KVER="$$PLAN_KVER" $$PLAN_MAKEVARS
+
+vmtest-run: $(BENCH_DEPS) kselftest-install
+	@test -n "$(or $(VMTEST),$(T))" || { echo "usage: make vmtest T=<dir/test under selftests/> | B=<boot of selftests/plan> [KVER=6.1|6.12] [IOMMU=1]" >&2; exit 2; }
+	$(BENCH_ENV) $(BENCH_DIR)/vmtest.sh "$(or $(VMTEST),$(T))" "$(BUILD)/check"
 
 # 6.1 writes check/bench.tap; another KVER writes check/bench-<KVER>.tap.
 BENCH_TAP = $(BUILD)/check/bench$(if $(filter-out 6.1,$(KVER)),-$(KVER)).tap
 
-check-bench: $(BENCH_DEPS)
+check-bench: $(BENCH_DEPS) kselftest-install
 	@mkdir -p $(BUILD)/check $(BUILD)/bench/check-bench-$(KVER)
 	@rc=0; $(BENCH_ENV) BENCH_OUT="$(BUILD)/bench/check-bench-$(KVER)" \
 		$(TOP)/selftests/bench/run.sh >$(BENCH_TAP) || rc=$$?; \

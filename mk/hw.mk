@@ -49,10 +49,10 @@ $(HW_OUT)/libwrenhw.a: $(HW_OBJ)
 	fi
 
 # Tests link the sources directly, sanitized, with the test host.
-$(HW_OUT)/wrenhw-tests: $(HW_SRC) $(HW_HDR) $(HW_TEST_SRC) $(HW_TEST_HDR)
+$(HW_OUT)/wrenhw-tests: $(HW_SRC) $(HW_HDR) $(HW_TEST_SRC) $(HW_TEST_HDR) $(TAP_DEPS)
 	@mkdir -p $(@D)
 	$(HW_CC) $(HW_CFLAGS) -D_DEFAULT_SOURCE -DWHW_TEST_HOOKS -O1 -g $(HW_SAN) \
-		-I$(HW_DIR)/src -I$(HW_DIR)/tests -o $@ $(HW_SRC) $(HW_TEST_SRC)
+		-I$(HW_DIR)/src -I$(HW_DIR)/tests $(TAP_CFLAGS) -o $@ $(HW_SRC) $(HW_TEST_SRC)
 
 check-hw: $(HW_OUT)/libwrenhw.a $(HW_OUT)/wrenhw-tests
 	@mkdir -p $(BUILD)/check

@@ -22,10 +22,10 @@ rdma-tests: rdma-core
 
 # The rpath lets it run without rdma-env.sh; the guests set
 # LD_LIBRARY_PATH to the same directory anyway.
-$(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env
+$(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env $(TAP_DEPS)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
-		-I$(RDMA_CORE)/include -o $@ $(RDMA_TESTS_SRC) \
+		-I$(RDMA_CORE)/include $(TAP_CFLAGS) -o $@ $(RDMA_TESTS_SRC) \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
 check-rdma: rdma-tests

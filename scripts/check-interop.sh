@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # check-interop: Wren on the wire (issue 5).  First the host test of the
-# capture checker (roce-pcap-check-test.py), then per kernel in
-# INTEROP_KVERS (default "6.1 6.12"):
-#   1. selftests/rdma/wren-roce-traffic.sh between two Wren guests with the
-#      fabric capturing (PCAP=1), then selftests/host/roce-pcap-check.py
-#      over the captures: Wireshark's dissector finds no malformed frame
-#      and no error, every ICRC is right, and Wren sent every kind of
-#      frame the traffic should produce;
-#   2. selftests/rdma/wren-rxe-interop.sh between a Wren guest and an
-#      rdma_rxe guest on the same fabric (RXE=1), captured the same way,
-#      and the same check over both implementations' frames.
+# capture checker (roce-pcap-check-test.py), then the guest pairs of the
+# interop layer of selftests/plan (INTEROP_BOOTS overrides them), each
+# followed by the check of its fabric captures:
+#   - selftests/rdma/wren-roce-traffic.sh between two Wren guests with the
+#     fabric capturing (PCAP=1), then selftests/host/roce-pcap-check.py
+#     over the captures: Wireshark's dissector finds no malformed frame
+#     and no error, every ICRC is right, and Wren sent every kind of
+#     frame the traffic should produce;
+#   - selftests/rdma/wren-rxe-interop.sh between a Wren guest and an
+#     rdma_rxe guest on the same fabric (RXE=1), captured the same way,
+#     and the same check over both implementations' frames.
 # Guest TAP lands in $BUILD/check (vmtest.sh), the captures' TAP in
 # $BUILD/check/roce-pcap-<test>-<KVER>.tap.
 set -u
@@ -20,7 +21,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/.." && pwd)}
 BUILD=${BUILD:-$top/build}
 check=$BUILD/check
-kvers=${INTEROP_KVERS:-"6.1 6.12"}
+TOP=$top
+. "$here/plan.sh"
+boots=${INTEROP_BOOTS:-$(plan_boots interop)}
 append=${APPEND:-watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120}
 pcapcheck=$top/selftests/host/roce-pcap-check.py
 status=0
@@ -30,13 +33,12 @@ mkdir -p "$check"
 requests=RC_SEND_FIRST,RC_SEND_MIDDLE,RC_SEND_LAST,RC_SEND_ONLY,RC_SEND_LAST_IMM,RC_SEND_ONLY_IMM,RC_WRITE_FIRST,RC_WRITE_MIDDLE,RC_WRITE_LAST,RC_WRITE_ONLY,RC_WRITE_LAST_IMM,RC_WRITE_ONLY_IMM,RC_READ_REQUEST,RC_CMP_SWAP,RC_FETCH_ADD,UD_SEND_ONLY,UD_SEND_ONLY_IMM
 responses=RC_ACK,RC_ATOMIC_ACK,RC_READ_RESPONSE_FIRST,RC_READ_RESPONSE_MIDDLE,RC_READ_RESPONSE_LAST,RC_READ_RESPONSE_ONLY,RC_NAK_REM_ACCESS,RC_NAK_INV_REQ
 
-# pcap_check TEST KVER ARGS...: roce-pcap-check.py over the captures of
-# vmtest TEST's run, TAP into the check directory.
+# pcap_check TEST BOOT KVER ARGS...: roce-pcap-check.py over the captures
+# of the vmtest run of BOOT, TAP into the check directory.
 pcap_check() {
-	local test=$1 kver=$2 name tap run
-	shift 2
-	name=${test//\//_}
-	run=$BUILD/bench/vmtest-$kver-$name/pcap-wren
+	local test=$1 boot=$2 kver=$3 tap run
+	shift 3
+	run=$BUILD/bench/vmtest-$kver-$boot/pcap-wren
 	tap=$check/roce-pcap-$(basename "$test" .sh)-$kver.tap
 	if ! compgen -G "$run/port*.pcap" >/dev/null; then
 		printf '1..1\nnot ok 1 - roce-pcap/%s: no captures in %s\n' "$kver" "$run" >"$tap"
@@ -51,24 +53,29 @@ pcap_check() {
 "$here/deps-tshark.sh" || status=1
 make -C "$top" --no-print-directory check-roce-pcap-host || status=1
 make -C "$top" --no-print-directory rdma-tests || status=1
-for kver in $kvers; do
+for kver in $(for b in $boots; do plan_boot "$b" | cut -d' ' -f2; done | sort -u); do
 	make -C "$top" --no-print-directory modules KVER="$kver" || status=1
-
-	t=rdma/wren-roce-traffic.sh
-	echo "check-interop: $t KVER=$kver PCAP=1"
-	make -C "$top" --no-print-directory vmtest T=$t KVER="$kver" N=2 PCAP=1 \
-		TIMEOUT=900 APPEND="$append" || status=1
-	pcap_check $t "$kver" \
-		--label 52:54:00:00:00:01=target --label 52:54:00:00:00:02=initiator \
-		--expect "initiator:$requests,RC_SEND_ONLY_INV,RC_SEND_LAST_INV" \
-		--expect "target:$responses,RC_RNR_NAK,RC_NAK_PSN_SEQ_ERR,RC_NAK_REM_OP"
-
-	t=rdma/wren-rxe-interop.sh
-	echo "check-interop: $t KVER=$kver RXE=1 PCAP=1"
-	make -C "$top" --no-print-directory vmtest T=$t KVER="$kver" N=2 RXE=1 PCAP=1 \
-		TIMEOUT=1200 APPEND="$append" || status=1
-	pcap_check $t "$kver" \
-		--label 52:54:00:00:00:01=wren --label 52:54:00:00:00:02=rxe \
-		--expect "wren:$requests,$responses"
+done
+for b in $boots; do
+	echo "check-interop: $(plan_boot "$b" | sed "s/^interop /$b: KVER=/")"
+	make -C "$top" --no-print-directory vmtest B="$b" TIMEOUT=1200 \
+		APPEND="$append" || status=1
+	plan_boot "$b" >/dev/null
+	kver=$PLAN_KVER
+	for t in $(plan_boot_tests "$b" | cut -d' ' -f1); do
+		case $t in
+		rdma:wren-roce-traffic.sh)
+			pcap_check rdma/wren-roce-traffic.sh "$b" "$kver" \
+				--label 52:54:00:00:00:01=target --label 52:54:00:00:00:02=initiator \
+				--expect "initiator:$requests,RC_SEND_ONLY_INV,RC_SEND_LAST_INV" \
+				--expect "target:$responses,RC_RNR_NAK,RC_NAK_PSN_SEQ_ERR,RC_NAK_REM_OP"
+			;;
+		rdma:wren-rxe-interop.sh)
+			pcap_check rdma/wren-rxe-interop.sh "$b" "$kver" \
+				--label 52:54:00:00:00:01=wren --label 52:54:00:00:00:02=rxe \
+				--expect "wren:$requests,$responses"
+			;;
+		esac
+	done
 done
 exit $status

@@ -10,7 +10,10 @@ set -u
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 CHECK=$BUILD/check
-LAYERS=${CHECK_LAYERS:-"hw fabric docs qemu modules lint provider bench driver interop"}
+# The layers and their order: selftests/plan (make check-plan prints it).
+# shellcheck disable=SC1091 # ours
+. "$TOP/scripts/plan.sh"
+LAYERS=${CHECK_LAYERS:-$(plan_layers | tr '\n' ' ')}
 
 mkdir -p "$CHECK"
 rm -f "$CHECK"/*.tap "$CHECK"/*.log

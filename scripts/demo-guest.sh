@@ -20,7 +20,7 @@ rdma_demo() {
 	# shellcheck source=/dev/null
 	. "$WREN_TOP/selftests/lib/rdma-env.sh"
 	. "$WREN_TOP/selftests/lib/wait.sh"
-	. "$WREN_TOP/selftests/driver/wren-lib.sh"
+	. "$WREN_TOP/selftests/lib/wren.sh"
 	. "$WREN_TOP/selftests/lib/rdma-setup.sh"
 	. "$WREN_TOP/selftests/lib/perftest.sh"
 	if ! rdma_env_check; then

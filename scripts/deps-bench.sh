@@ -4,9 +4,10 @@
 # Host packages the test bench needs: busybox-static for the guest initramfs,
 # kmod (depmod -b on extracted kernels), cpio to pack the initramfs, QEMU
 # firmware (our QEMU is built with --disable-install-blobs), iperf3 for
-# `make bench-eth` (guests run the host's binaries over 9p).
+# `make bench-eth` (guests run the host's binaries over 9p), rsync for the
+# kernel's selftests lib.mk (make kselftest-install), perl for its runner.
 set -eu
-pkgs="busybox-static kmod cpio gzip util-linux seabios ipxe-qemu qemu-system-data iperf3"
+pkgs="busybox-static kmod cpio gzip util-linux seabios ipxe-qemu qemu-system-data iperf3 rsync perl"
 missing=
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Build/test dependencies of libwrenhw (hw/): a C compiler with the ASan and
 # UBSan runtimes (gcc ships them), make, binutils (ar, nm) and the kernel's
-# uapi headers for <linux/types.h>.
+# uapi headers for <linux/types.h>; linux-source-6.1 (and xz to unpack it)
+# for the kernel's kselftest.h, which the TAP of every C test sits on.
 set -eu
 need=""
-for pkg in gcc make libc6-dev binutils linux-libc-dev; do
+for pkg in gcc make libc6-dev binutils linux-libc-dev linux-source-6.1 xz-utils; do
 	dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0

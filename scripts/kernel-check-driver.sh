@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# check-driver: the guest tests of selftests/driver/ in the bench, for
-# Linux 6.1, 6.12, and 6.1 behind intel-iommu (bus addresses != physical).
-# Each guest's TAP lands in $BUILD/check (vmtest.sh files it there).
+# check-driver: the guest pairs of the driver layer of selftests/plan (6.1,
+# 6.12, 6.1 behind intel-iommu, 6.1 with two vCPUs), each running its
+# guests' selftests with kselftest's runner.  Each guest's TAP lands in
+# $BUILD/check (vmtest.sh files it there).
 #
 # usage: kernel-check-driver.sh
 set -u
@@ -11,16 +12,11 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/.." && pwd)}
 BUILD=${BUILD:-$top/build}
-# One boot per configuration runs its tests (DRIVER_TESTS overrides them).
-# kver:iommu:guests:test[:VAR=value,...], the optional last field giving
-# more bench variables.  A pair of 6.12 guests runs every driver test
-# (run-all.sh, with the fabric capturing for the VLAN checks); a pair of
-# 6.1 guests runs the Ethernet and RDMA tests, rdma-core's pingpongs,
-# perftest's sweep, the CM and NVMe-oF (run-net.sh); a 6.1 pair behind
-# intel-iommu runs the load loop, fatal error and admin timeout tests on
-# one guest and rdma-core's python suite on the other (run-core.sh); a
-# 6.1 pair with two vCPUs each runs RSS (run-rss.sh).
-configs=${DRIVER_CONFIGS:-"6.1:0:2:driver/run-net.sh 6.12:0:2:driver/run-all.sh:PCAP=1 6.1:1:2:driver/run-core.sh 6.1:0:2:driver/run-rss.sh:SMP=2"}
+# One boot per guest pair of the driver layer in selftests/plan (kernel,
+# bench variables, each guest's tests); DRIVER_BOOTS overrides the list.
+TOP=$top
+. "$here/plan.sh"
+boots=${DRIVER_BOOTS:-$(plan_boots driver)}
 status=0
 # A TCG vCPU starved by a busy host can stall for 20 s inside any kernel
 # code (seen: clear_page_erms in a page fault) and trip the soft-lockup
@@ -37,22 +33,13 @@ for kver in 6.1 6.12; do
 	fi
 done
 
-# The RDMA tests in run-all.sh need rdma-core with libwren and the verbs
+# The RDMA tests need rdma-core with libwren and the verbs
 # test program; without them those tests report what is missing.
 make -C "$top" --no-print-directory rdma-tests || status=1
 
-for cfg in $configs; do
-	IFS=: read -r kver iommu guests cfg_tests cfg_vars <<EOF
-$cfg
-EOF
-	# The optional fifth field: VAR=value words separated by commas.
-	extra=$(printf '%s' "${cfg_vars:-}" | tr ',' ' ')
-	for t in ${DRIVER_TESTS:-${cfg_tests:-driver/run-all.sh}}; do
-		echo "check-driver: $t KVER=$kver IOMMU=$iommu N=$guests $extra"
-		# shellcheck disable=SC2086 # $extra is split into make variables
-		make -C "$top" --no-print-directory vmtest T="$t" KVER="$kver" \
-			IOMMU="$iommu" N="${guests:-2}" APPEND="$append" \
-			TIMEOUT=1200 $extra || status=1
-	done
+for b in $boots; do
+	echo "check-driver: $(plan_boot "$b" | sed "s/^driver /$b: KVER=/")"
+	make -C "$top" --no-print-directory vmtest B="$b" APPEND="$append" \
+		TIMEOUT=1200 || status=1
 done
 exit $status

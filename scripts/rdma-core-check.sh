@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # `make check-provider`: libwren's host-side checks, as TAP in
@@ -20,15 +20,15 @@ mkdir -p "$out" "$BUILD/provider"
 tap=$out/provider.tap
 log=$out/provider-build.log
 
-n=0 failed=0
+# TAP through selftests/lib/tap.sh; the C tests' own TAP (kselftest.h,
+# selftests/lib/tap.h) is relayed into this file, renumbered.
+# shellcheck disable=SC1091 # ours
+. "$TOP/selftests/lib/tap.sh"
+TAP_PREFIX="provider: "
+"$TOP/scripts/kselftest-tree.sh" "$BUILD/kselftest-src" || exit 1
+tap_cflags="-I$TOP/selftests/lib -I$BUILD/kselftest-src"
 result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - provider: $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - provider: $2"
-	fi
+	if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi
 }
 
 # shellcheck disable=SC1091 # rdma-env.sh is ours, checked on its own
@@ -37,16 +37,11 @@ result() {
 	bin=$BUILD/provider/wqe_test
 	if gcc -std=gnu11 -Wall -Wextra -Werror -g \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
-		-I"$TOP/include" -I"$TOP/providers/wren" \
+		-I"$TOP/include" -I"$TOP/providers/wren" $tap_cflags \
 		-o "$bin" "$TOP/providers/wren/tests/wqe_test.c" >"$log" 2>&1; then
 		"$bin" >"$BUILD/provider/wqe_test.tap" 2>&1
 		rc=$?
-		while IFS= read -r line; do
-			case $line in
-			"ok "*) result 0 "wqe: ${line#* - }" ;;
-			"not ok "*) result 1 "wqe: ${line#* - }" ;;
-			esac
-		done <"$BUILD/provider/wqe_test.tap"
+		tap_relay "wqe: " "$BUILD/provider/wqe_test.tap"
 		result "$rc" "wqe unit test exits 0"
 	else
 		cat "$log" >&2
@@ -69,17 +64,12 @@ result() {
 		-Wold-style-definition -Wredundant-decls \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-include "$R/include/config.h" -I"$R/include" -I"$TOP/include" \
-		-I"$TOP/providers/wren" -o "$bin" \
+		-I"$TOP/providers/wren" $tap_cflags -o "$bin" \
 		"$TOP/providers/wren/tests/datapath_test.c" -L"$R/lib" -libverbs \
 		-lpthread -Wl,-rpath,"$(readlink -f "$R/lib")" >>"$log" 2>&1; then
 		"$bin" >"$BUILD/provider/datapath_test.tap" 2>&1
 		rc=$?
-		while IFS= read -r line; do
-			case $line in
-			"ok "*) result 0 "datapath: ${line#* - }" ;;
-			"not ok "*) result 1 "datapath: ${line#* - }" ;;
-			esac
-		done <"$BUILD/provider/datapath_test.tap"
+		tap_relay "datapath: " "$BUILD/provider/datapath_test.tap"
 		result "$rc" "datapath test exits 0"
 	else
 		tail -30 "$log" >&2
@@ -110,8 +100,9 @@ ctypes.CDLL(os.path.join(lib, 'libibverbs.so.1'), mode=os.RTLD_NOW | os.RTLD_GLO
 ctypes.CDLL(os.path.join(lib, 'libwren-rdmav34.so'), mode=os.RTLD_NOW)
 PY
 	result $? "libwren-rdmav34.so loads over the build's libibverbs (all symbols resolve)"
-	echo "1..$n"
+	tap_done
 } >"$tap"
+rc=$?
 
 cat "$tap"
-[ "$failed" = 0 ]
+exit $rc

@@ -20,7 +20,7 @@
 # Exit status: 0 when every run measured something, whatever the ratio.
 set -u
 . "$WREN_TOP/selftests/lib/wait.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 secs=${BENCH_ETH_SECONDS:-10}
 rounds=${BENCH_ETH_ROUNDS:-2}
@@ -38,8 +38,7 @@ die() {
 
 bdf=$(wren_bdf) || die "no Wren NIC on the PCI bus"
 insmod "$(wren_moddir)/wren.ko" || die "insmod wren.ko failed"
-wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net" || die "wren.ko made no netdev"
-ifname=$(ls "/sys/bus/pci/devices/$bdf/net")
+ifname=$(wren_netdev "$bdf") || die "wren.ko made no netdev"
 ip addr add "$WREN_IP/24" dev "$ifname"
 ip link set "$ifname" up
 wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" || die "no carrier on $ifname"

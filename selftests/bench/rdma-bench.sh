@@ -22,7 +22,7 @@
 set -u
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/perftest.sh"
 

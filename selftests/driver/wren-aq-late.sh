@@ -14,7 +14,7 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
 plan 11
@@ -85,9 +85,7 @@ check "rmmod wren after the timeout" timeout 60 rmmod wren
 diag "rmmod took $((SECONDS - start)) s"
 check "the orphaned buffer was released after the device's reset" \
 	bash -c 'dmesg | grep -q "releasing the buffers of 1 timed-out admin command(s) after the reset"'
-left=$(wren_leftovers "$bdf")
-check "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)" test -z "$left"
-[ -n "$left" ] && diag "$left"
+check_leftovers "$bdf"
 # The timeout and the late completion are expected; nothing else is.
 bad=$(dmesg | grep -E 'WARNING:|BUG:|Call Trace|hung_task|without an interrupt' || true)
 check "dmesg has no warnings or oopses" test -z "$bad"

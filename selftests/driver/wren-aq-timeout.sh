@@ -10,7 +10,7 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
 plan 10
@@ -63,9 +63,7 @@ check "fw_fatal counted the hang" \
 start=$SECONDS
 check "rmmod wren after the hang" timeout 60 rmmod wren
 diag "rmmod took $((SECONDS - start)) s"
-left=$(wren_leftovers "$bdf")
-check "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)" test -z "$left"
-[ -n "$left" ] && diag "$left"
+check_leftovers "$bdf" "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)"
 
 if insmod "$mods/wren.ko" && devlink dev info "pci/$bdf" >/dev/null 2>&1; then
 	ok "wren.ko binds again after the device's reset"

@@ -23,7 +23,7 @@ set -u
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/fabric.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
 pair_init fab "fabric"
@@ -168,13 +168,7 @@ eq_check() {
 grep -q '^wren ' /proc/modules && rmmod wren
 bdf=$(wren_bdf) || bail "a Wren NIC is on the PCI bus"
 insmod "$mods/wren.ko" || bail "insmod wren.ko"
-ifname=
-if wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net"; then
-	for n in "/sys/bus/pci/devices/$bdf/net"/*; do
-		ifname=${n##*/}
-		break
-	done
-fi
+ifname=$(wren_netdev "$bdf")
 [ -n "$ifname" ] || bail "wren.ko registers a netdev for $bdf" "$(dmesg | tail -n 20)"
 mac=$(sysfs address)
 rm -f "$res/fab-mac"
@@ -404,11 +398,5 @@ check "fabric queued the tagged frames to us in priority queue 5 (q5_tx_frames $
 barrier end
 ip link del "$vif"
 rmmod wren
-bad=$(wren_bad_dmesg)
-if [ -z "$bad" ]; then
-	ok "dmesg clean after the fabric tests"
-else
-	not_ok "dmesg clean after the fabric tests"
-	diag "$bad"
-fi
+check_dmesg "dmesg clean after the fabric tests"
 tap_done

@@ -27,7 +27,7 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
 
 mods=$(wren_moddir)
@@ -158,13 +158,7 @@ judge() {
 
 bdf=$(wren_bdf) || bail "a Wren NIC is on the PCI bus"
 insmod "$mods/wren.ko" || bail "insmod wren.ko"
-ifname=
-if wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net"; then
-	for n in "/sys/bus/pci/devices/$bdf/net"/*; do
-		ifname=${n##*/}
-		break
-	done
-fi
+ifname=$(wren_netdev "$bdf")
 [ -n "$ifname" ] || bail "wren.ko registers a netdev for $bdf" "$(dmesg | tail -n 20)"
 ok "wren.ko registers netdev $ifname"
 ip addr add "$WREN_IP/24" dev "$ifname"
@@ -215,12 +209,6 @@ check "ethtool -K rx on" ethtool -K "$ifname" rx on
 
 barrier unload
 check "rmmod wren" rmmod wren
-bad=$(wren_bad_dmesg)
-if [ -z "$bad" ]; then
-	ok "dmesg clean after the UDP tests"
-else
-	not_ok "dmesg clean after the UDP tests"
-	diag "$bad"
-fi
+check_dmesg "dmesg clean after the UDP tests"
 : >"$res/barrier-udp-done"
 tap_done

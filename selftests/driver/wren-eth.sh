@@ -12,7 +12,7 @@ set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
 mb=${WREN_ETH_STREAM_MB:-256}
@@ -67,13 +67,7 @@ stream_check() {
 
 bdf=$(wren_bdf) || bail "a Wren NIC is on the PCI bus"
 insmod "$mods/wren.ko" || bail "insmod wren.ko"
-ifname=
-if wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net"; then
-	for n in "/sys/bus/pci/devices/$bdf/net"/*; do
-		ifname=${n##*/}
-		break
-	done
-fi
+ifname=$(wren_netdev "$bdf")
 [ -n "$ifname" ] || bail "wren.ko registers a netdev for $bdf" "$(dmesg | tail -n 20)"
 ok "wren.ko registers netdev $ifname for $bdf"
 mac=$(cat "/sys/class/net/$ifname/address")
@@ -169,11 +163,5 @@ for p in $recv_pid $send_pid; do
 	kill "$p" 2>/dev/null
 done
 wait 2>/dev/null
-bad=$(wren_bad_dmesg)
-if [ -z "$bad" ]; then
-	ok "dmesg clean after the Ethernet tests"
-else
-	not_ok "dmesg clean after the Ethernet tests"
-	diag "$bad"
-fi
+check_dmesg "dmesg clean after the Ethernet tests"
 tap_done

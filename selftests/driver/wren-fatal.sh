@@ -9,7 +9,7 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
 plan 11
@@ -68,9 +68,7 @@ fi
 start=$SECONDS
 check "rmmod wren from the fatal state" timeout 60 rmmod wren
 diag "rmmod took $((SECONDS - start)) s"
-left=$(wren_leftovers "$bdf")
-check "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)" test -z "$left"
-[ -n "$left" ] && diag "$left"
+check_leftovers "$bdf" "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)"
 
 if insmod "$mods/wren.ko" && [ "$(json_get "$(show)" state)" = healthy ]; then
 	ok "wren.ko binds again and the device is healthy after its reset"
@@ -79,8 +77,6 @@ else
 fi
 rmmod wren 2>/dev/null
 
-bad=$(wren_bad_dmesg)
-check "dmesg has no warnings, oopses or timeouts" test -z "$bad"
-[ -n "$bad" ] && diag "$bad"
+check_dmesg "dmesg has no warnings, oopses or timeouts"
 diag "$(dmesg | grep -i wren)"
 tap_done

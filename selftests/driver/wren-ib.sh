@@ -13,7 +13,7 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
 ip4=${WREN_IP:-10.0.0.1}
@@ -31,7 +31,7 @@ ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
 
 check "modprobe ib_uverbs (ib_core with it)" modprobe ib_uverbs
 check "insmod wren.ko" insmod "$mods/wren.ko"
-nd=$(ls "/sys/bus/pci/devices/$bdf/net" 2>/dev/null | head -n 1)
+nd=$(wren_netdev "$bdf")
 check "the Wren netdev exists (${nd:-none})" test -n "$nd"
 ip link set dev "$nd" up
 check "insmod wren_ib.ko" insmod "$mods/wren_ib.ko"
@@ -162,11 +162,7 @@ fi
 check "rmmod wren_ib" rmmod wren_ib
 check "no ib device is left" bash -c '! ls /sys/class/infiniband 2>/dev/null | grep -q .'
 check "rmmod wren" rmmod wren
-left=$(wren_leftovers "$bdf")
-check "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)" test -z "$left"
-[ -n "$left" ] && diag "$left"
-bad=$(wren_bad_dmesg)
-check "dmesg has no warnings, oopses or timeouts" test -z "$bad"
-[ -n "$bad" ] && diag "$bad"
+check_leftovers "$bdf" "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)"
+check_dmesg "dmesg has no warnings, oopses or timeouts"
 diag "$(dmesg | grep -iE 'wren|infiniband' | tail -20)"
 tap_done

@@ -8,7 +8,7 @@
 # kernel logged no warning.
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 ROUNDS=${ROUNDS:-20}
 # Leaks are measured over the ROUNDS and EXTRA more rounds, against
@@ -97,9 +97,7 @@ done
 diag "$ROUNDS rounds in $((SECONDS - start)) s"
 check "$ROUNDS load/bind/unload rounds all succeed" test "$failed" = 0
 
-left=$(wren_leftovers "$bdf")
-check "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)" test -z "$left"
-[ -n "$left" ] && diag "$left"
+check_leftovers "$bdf" "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)"
 
 for i in $(seq "$EXTRA"); do
 	round || diag "extra round $i failed"
@@ -124,7 +122,5 @@ check "free pages shrank at most ${PAGE_TOLERANCE_KB} KiB over $((ROUNDS + EXTRA
 	test $((free0 - free1)) -le "$PAGE_TOLERANCE_KB"
 
 rm -rf "$mods"
-bad=$(wren_bad_dmesg)
-check "dmesg has no warnings, oopses or timeouts" test -z "$bad"
-[ -n "$bad" ] && diag "$bad"
+check_dmesg "dmesg has no warnings, oopses or timeouts"
 tap_done

@@ -8,7 +8,7 @@
 # (none otherwise), and both unload leaving nothing behind.
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
 plan 16
@@ -98,11 +98,7 @@ else
 fi
 
 check "rmmod wren_ib and wren" bash -c 'rmmod wren_ib && rmmod wren'
-left=$(wren_leftovers "$bdf")
-check "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)" test -z "$left"
-[ -n "$left" ] && diag "$left"
-bad=$(wren_bad_dmesg)
-check "dmesg has no warnings, oopses or timeouts" test -z "$bad"
-[ -n "$bad" ] && diag "$bad"
+check_leftovers "$bdf" "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)"
+check_dmesg "dmesg has no warnings, oopses or timeouts"
 diag "$(dmesg | grep -i wren)"
 tap_done

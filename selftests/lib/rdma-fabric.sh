@@ -4,7 +4,7 @@
 # Bring up this guest's RDMA device on the Wren fabric, whichever NIC the
 # bench gave it there ($WREN_FABRIC_NIC, tools/testbench/vmrun.sh RXE=):
 # a Wren NIC (wren.ko + wren_ib.ko) or a virtio-net NIC with Linux's
-# rdma_rxe on it.  Needs wait.sh, wren-lib.sh and rdma-setup.sh sourced.
+# rdma_rxe on it.  Needs wait.sh, wren.sh and rdma-setup.sh sourced.
 #
 #   rdma_fabric_up    sets RDMA_KIND (wren|rxe) RDMA_DEV RDMA_IF RDMA_GID,
 #                     $WREN_IP on RDMA_IF; non-zero with RDMA_SETUP_ERR

@@ -3,7 +3,7 @@
 #
 # Bring up RDMA devices in a bench guest, for the perftest-based scripts
 # (selftests/rdma/wren-perftest.sh, selftests/bench/rdma-bench.sh, the
-# demo).  Needs wait.sh and wren-lib.sh sourced first.
+# demo).  Needs wait.sh and wren.sh sourced first.
 #
 #   rdma_wren_up              wren.ko + wren_ib.ko, $WREN_IP on the Wren
 #                             netdev; sets RDMA_WREN_IF RDMA_WREN_DEV
@@ -52,12 +52,8 @@ rdma_wren_up() {
 	if ! grep -q '^wren ' /proc/modules; then
 		insmod "$mods/wren.ko" || rdma_setup_fail "insmod wren.ko failed" || return 1
 	fi
-	wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net" ||
+	RDMA_WREN_IF=$(wren_netdev "$bdf") ||
 		rdma_setup_fail "wren.ko registered no netdev" || return 1
-	for n in "/sys/bus/pci/devices/$bdf/net"/*; do
-		RDMA_WREN_IF=${n##*/}
-		break
-	done
 	# The address before the ib device: ib_core builds the GIDs from it.
 	ip addr add "$WREN_IP/24" dev "$RDMA_WREN_IF" 2>/dev/null || true
 	ip link set "$RDMA_WREN_IF" up

@@ -72,3 +72,96 @@ tap_done() {
 	fi
 	[ "$TAP_FAILED" = 0 ]
 }
+
+# tap_relay PREFIX [FILE]: re-emit another program's TAP (FILE, default
+# stdin) as results of this stream: renumbered, PREFIX put in front of each
+# description, "# SKIP" kept, "#" lines passed on, other lines made
+# diagnostics.  Takes kselftest's "ok N desc" and the "ok N - desc" form.
+# Sets TAP_RELAY_COUNT (results), TAP_RELAY_FAILED and TAP_RELAY_PLAN (the
+# other program's plan, empty if it printed none).
+tap_relay() {
+	local prefix=$1 file=${2:-/dev/stdin} line desc saved=$TAP_PREFIX
+	TAP_RELAY_COUNT=0 TAP_RELAY_FAILED=0 TAP_RELAY_PLAN=''
+	TAP_PREFIX=$saved$prefix
+	while IFS= read -r line; do
+		case $line in
+		"ok "* | "not ok "*)
+			TAP_RELAY_COUNT=$((TAP_RELAY_COUNT + 1))
+			_tap_result "$line" || TAP_RELAY_FAILED=$((TAP_RELAY_FAILED + 1))
+			;;
+		1..*) TAP_RELAY_PLAN=${line#1..} TAP_RELAY_PLAN=${TAP_RELAY_PLAN%% *} ;;
+		"TAP version"* | "") ;;
+		"#"*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$file"
+	TAP_PREFIX=$saved
+}
+
+# _tap_result LINE: one "ok"/"not ok" line of another stream as ours;
+# returns 1 for "not ok".
+_tap_result() {
+	local line=$1 desc why
+	desc=${line#*ok }
+	desc=${desc#"${desc%%[!0-9]*}"}
+	desc=${desc# }
+	desc=${desc#- }
+	case $line in
+	"not ok "*) not_ok "$desc"; return 1 ;;
+	*"# SKIP"* | *"# skip"*)
+		why=${line#*# [Ss][Kk][Ii][Pp]} desc=${desc%%# [Ss][Kk][Ii][Pp]*}
+		skip "${desc% }" "${why# }"
+		;;
+	*) ok "$desc" ;;
+	esac
+	return 0
+}
+
+# tap_relay_kselftest [FILE]: kselftest's runner output (run_kselftest.sh:
+# "# selftests: COLLECTION: TEST", the test's own TAP indented by "# ",
+# then "ok N selftests: ..." or "not ok N selftests: ... # exit=RC |
+# # TIMEOUT S seconds" or "ok ... # SKIP") as this stream's results: every
+# result of every test counted, its description prefixed "TEST: " (TEST
+# without .sh); a test that failed without a failing result, timed out,
+# gave fewer results than it planned, or was skipped without a result adds
+# one result of its own.  Sets TAP_RELAY_TESTS (tests the runner reported)
+# and TAP_RELAY_PLANNED (the runner's plans added up).
+tap_relay_kselftest() {
+	local file=${1:-/dev/stdin} line name= sub=0 bad=0 plan= saved=$TAP_PREFIX why
+	TAP_RELAY_TESTS=0 TAP_RELAY_PLANNED=0
+	while IFS= read -r line; do
+		case $line in
+		"# selftests: "*)
+			name=${line##*: } name=${name%.sh} sub=0 bad=0 plan=
+			TAP_PREFIX="$saved$name: "
+			;;
+		"# ok "* | "# not ok "*)
+			sub=$((sub + 1))
+			_tap_result "${line#\# }" || bad=1
+			;;
+		"# 1.."*) plan=${line#\# 1..} plan=${plan%% *} ;;
+		"# TAP version"*) ;;
+		"ok "*"selftests: "* | "not ok "*"selftests: "*)
+			TAP_RELAY_TESTS=$((TAP_RELAY_TESTS + 1))
+			TAP_PREFIX="$saved$name: "
+			case $line in
+			"not ok "*"# TIMEOUT"*)
+				not_ok "killed by kselftest's runner after ${line##*# TIMEOUT }" ;;
+			"not ok "*)
+				why=${line##*# exit=}
+				[ "$bad" = 1 ] || not_ok "exited with status ${why%% *}" ;;
+			*"# SKIP"*)
+				[ "$sub" -gt 0 ] || skip "$name" "exit status 4 (KSFT_SKIP)" ;;
+			esac
+			if [ -n "$plan" ] && [ "$sub" -lt "$plan" ]; then
+				not_ok "planned $plan results, gave $sub"
+			fi
+			TAP_PREFIX=$saved name=
+			;;
+		1..*) plan=${line#1..} TAP_RELAY_PLANNED=$((TAP_RELAY_PLANNED + ${plan%% *})) plan= ;;
+		"TAP version"* | "") ;;
+		*) echo "$line" ;;
+		esac
+	done <"$file"
+	TAP_PREFIX=$saved
+}

@@ -17,7 +17,7 @@ set -u
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 
 rping_count=${WREN_CM_RPING_COUNT:-10}
@@ -135,7 +135,5 @@ barrier counted 300
 
 check "wren_ib.ko unloads under the CM" rmmod wren_ib
 check "wren.ko unloads" rmmod wren
-bad=$(wren_bad_dmesg)
-check "no kernel warnings" test -z "$bad"
-[ -z "$bad" ] || diag "$bad"
+check_dmesg "no kernel warnings"
 tap_done

@@ -23,7 +23,7 @@ set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 
 mb=${WREN_NVME_MB:-256}
@@ -180,7 +180,5 @@ check "only the MAD layer's objects (and pooled CQs) left ($now)" test "$now" = 
 barrier counted 300
 # Later tests of a shared boot load the modules themselves.
 check "wren_ib.ko and wren.ko unload" rmmod wren_ib wren
-bad=$(wren_bad_dmesg)
-check "no kernel warnings" test -z "$bad"
-[ -z "$bad" ] || diag "$bad"
+check_dmesg "no kernel warnings"
 tap_done

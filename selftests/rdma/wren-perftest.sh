@@ -22,7 +22,7 @@ set -u
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/perftest.sh"
 
@@ -122,13 +122,7 @@ diag "$(rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1)"
 # Not a barrier: a peer that is late here must not turn this side's
 # finished sweep into a failure.
 wait_for 120 test -e "$peer_res/barrier-$pair_tag-done" -o -e "$peer_res/abort-$pair_tag"
-bad=$(wren_bad_dmesg)
-if [ -z "$bad" ]; then
-	ok "no kernel warnings"
-else
-	not_ok "no kernel warnings"
-	diag "$bad"
-fi
+check_dmesg "no kernel warnings"
 # The next test of a shared boot loads the modules itself.
 check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
 tap_done

@@ -14,7 +14,7 @@ set -u
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 
 iters=${WREN_PINGPONG_ITERS:-200}
@@ -71,9 +71,7 @@ for r in "${runs[@]}"; do
 	barrier "after-$port" 300
 done
 
-bad=$(wren_bad_dmesg)
-check "no kernel warnings" test -z "$bad"
-[ -z "$bad" ] || diag "$bad"
+check_dmesg "no kernel warnings"
 # The next test of a shared boot loads the modules itself.
 check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
 tap_done

@@ -21,7 +21,7 @@ set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 
 limit=${WREN_PYVERBS_TIMEOUT:-900}
@@ -75,9 +75,7 @@ done < <(python3 "$WREN_TOP/selftests/rdma/unittest_tap.py" --rc "$rc" --elapsed
 
 echo "$hp_was" >"$hp" 2>/dev/null
 
-bad=$(wren_bad_dmesg)
-check "no kernel warnings" test -z "$bad"
-[ -z "$bad" ] || diag "$bad"
+check_dmesg "no kernel warnings"
 # The next test of a shared boot loads the modules itself.
 check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
 tap_done

@@ -32,7 +32,7 @@ set -u
 . "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/fabric.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
 pair_init rdma "RDMA"
@@ -73,13 +73,7 @@ if [ "$kind" = rxe ]; then
 else
 	bdf=$(wren_bdf) || bail "a Wren NIC is on the PCI bus"
 	insmod "$mods/wren.ko" || bail "insmod wren.ko"
-	ifname=
-	if wait_for 20 test -d "/sys/bus/pci/devices/$bdf/net"; then
-		for n in "/sys/bus/pci/devices/$bdf/net"/*; do
-			ifname=${n##*/}
-			break
-		done
-	fi
+	ifname=$(wren_netdev "$bdf")
 	[ -n "$ifname" ] || bail "wren.ko registers a netdev" "$(dmesg | tail -20)"
 	myip=$WREN_IP
 	# The address first: ib_core builds the RoCE GIDs from it.
@@ -149,16 +143,7 @@ else
 		>"$res/initiator.out" 2>"$res/initiator.err"
 	rc=$?
 	n0=$TAP_COUNT
-	while IFS= read -r line; do
-		case $line in
-		"ok "*"# SKIP "*)
-			desc=${line#ok * - }
-			skip "${desc% # SKIP *}" "${desc##* # SKIP }" ;;
-		"ok "*) ok "${line#ok * - }" ;;
-		"not ok "*) not_ok "${line#not ok * - }" ;;
-		"#"*) diag "${line#\# }" ;;
-		esac
-	done <"$res/initiator.out"
+	tap_relay "" "$res/initiator.out"
 	while [ $((TAP_COUNT - n0)) -lt "$ncases" ]; do
 		not_ok "verbs case $((TAP_COUNT - n0 + 1)) did not run (initiator exit $rc)"
 	done
@@ -336,11 +321,7 @@ if [ "$kind" = rxe ]; then
 	skip "nothing of wren.ko left" "rxe mode"
 else
 	check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
-	left=$(wren_leftovers "$bdf")
-	check "nothing of wren.ko left (irq, devlink, aux device, MSI-X, module)" test -z "$left"
-	[ -n "$left" ] && diag "$left"
+	check_leftovers "$bdf" "nothing of wren.ko left (irq, devlink, aux device, MSI-X, module)"
 fi
-bad=$(wren_bad_dmesg)
-check "dmesg clean" test -z "$bad"
-[ -n "$bad" ] && diag "$bad"
+check_dmesg "dmesg clean"
 tap_done

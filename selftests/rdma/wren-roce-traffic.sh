@@ -27,7 +27,7 @@ set -u
 . "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/fabric.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/perftest.sh"
 
@@ -125,7 +125,5 @@ done
 [ "$me" = 0 ] && fabric_ctl loss 0 0 >/dev/null
 diag "$(rdma statistic show link "$dev/1" 2>&1)"
 
-bad=$(wren_bad_dmesg)
-check "no kernel warnings" test -z "$bad"
-[ -z "$bad" ] || diag "$bad"
+check_dmesg "no kernel warnings"
 tap_done

@@ -41,7 +41,7 @@ set -u
 . "$WREN_TOP/selftests/lib/pair.sh"
 . "$WREN_TOP/selftests/lib/fabric.sh"
 . "$WREN_TOP/selftests/lib/rdma-env.sh"
-. "$WREN_TOP/selftests/driver/wren-lib.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/rdma-fabric.sh"
 . "$WREN_TOP/selftests/lib/perftest.sh"
@@ -404,7 +404,5 @@ if [ "$RDMA_KIND" = wren ]; then
 fi
 diag "$(rdma statistic show link "$RDMA_DEV/1" 2>&1)"
 
-bad=$(wren_bad_dmesg)
-check "no kernel warnings" test -z "$bad"
-[ -z "$bad" ] || diag "$bad"
+check_dmesg "no kernel warnings"
 tap_done

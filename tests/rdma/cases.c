@@ -13,6 +13,10 @@
 #include <string.h>
 #include "cases.h"
 
+/* The program's TAP counters (kselftest.h, selftests/lib/tap.h) live here. */
+#define TAP_IMPLEMENTATION
+#include "tap.h"
+
 enum { OP_SEND, OP_SEND_IMM, OP_WRITE, OP_WRITE_IMM, OP_READ, OP_NOPS };
 static const char *const op_name[] = { "SEND", "SEND_IMM", "WRITE", "WRITE_IMM", "READ" };
 
@@ -20,23 +24,21 @@ void tap(struct ini *in, bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%sok %d - ", ok ? "" : "not ", ++in->n);
+	in->n++;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	tap_vok(ok, fmt, ap);
 	va_end(ap);
-	printf("\n");
 	if (!ok) {
 		in->failed++;
-		printf("# %s\n", in->why);
+		tap_diag("%s", in->why);
 	}
-	fflush(stdout);
 	in->why[0] = 0;
 }
 
 void tap_skip(struct ini *in, const char *what, const char *reason)
 {
-	printf("ok %d - %s # SKIP %s\n", ++in->n, what, reason);
-	fflush(stdout);
+	in->n++;
+	tap_skipped(reason, "%s", what);
 	in->why[0] = 0;
 }
 
@@ -702,7 +704,7 @@ int cases_run(struct dev *d, struct ctl *parent, struct ctl *child)
 	in.ch = child;
 	in.mtu = d->mtu;
 	in.sge = d->attr.max_sge < WVT_MAX_SGE ? d->attr.max_sge : WVT_MAX_SGE;
-	printf("1..%d\n", cases_count());
+	tap_plan(cases_count());
 	printf("# device %s, path MTU %u, max_sge %d, atomic_cap %d, max_msg_sz %u, gid index %d\n",
 	       ibv_get_device_name(d->ctx->device), d->mtu, d->attr.max_sge,
 	       d->attr.atomic_cap, d->port.max_msg_sz, d->gidx);

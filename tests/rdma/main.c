@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "wvt.h"
+#include "tap.h"
 
 extern int wvt_timeout;
 
@@ -64,8 +65,8 @@ static int run_initiator(const char *dev, int gidx, int port, const char *host)
 
 	if (dev_open(&d, dev, gidx) || ctl_connect(&p, host, port, 120) ||
 	    ctl_connect(&ch, host, port + 1, 60)) {
-		printf("1..%d\nnot ok 1 - connect to the target at %s:%d\n",
-		       cases_count(), host, port);
+		tap_plan(cases_count());
+		tap_ok(false, "connect to the target at %s:%d", host, port);
 		return 1;
 	}
 	int rc = cases_run(&d, &p, &ch);

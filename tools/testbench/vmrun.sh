@@ -14,6 +14,7 @@
 #   FABRIC             wren-fabric binary
 #   PCAP=1             capture every fabric port to RUN_DIR/pcap-*/
 #   APPEND             extra kernel command-line words
+#   GUEST_ENV          VAR=value words added to every guest's environment
 #   RXE                guest indices (space or comma separated) that get a
 #                      plain virtio-net NIC on the Wren fabric port instead
 #                      of a Wren NIC, for rdma_rxe there (interop tests)
@@ -197,6 +198,14 @@ write_guest_env() {
 			WREN_PEER_FABRIC_NIC "$(fabric_nic "$peer")" \
 			WREN_IOMMU "$IOMMU" \
 			WREN_PCAP_DIR "$([ "${PCAP:-0}" = 1 ] && echo /run/wren/results/pcap-wren)"
+		# GUEST_ENV: more VAR=value words (vmtest: the tests to run, the
+		# plan's environment); VAR must be a shell name.
+		for w in ${GUEST_ENV:-}; do
+			case ${w%%=*} in
+			"" | *[!A-Za-z0-9_]* | [0-9]*) echo "vmrun: GUEST_ENV word '$w' is not VAR=value" >&2 ;;
+			*) printf '%s=%q\n' "${w%%=*}" "${w#*=}" ;;
+			esac
+		done
 	} >"$RUN_DIR/guest$i.env"
 }
 

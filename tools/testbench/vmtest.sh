@@ -1,79 +1,94 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Run one selftest in the bench guests and file each guest's TAP where the
-# check summary counts it.
+# Run selftests in the bench guests with kselftest's runner and file each
+# guest's TAP where the check summary counts it.
 #
-# usage: vmtest.sh TEST CHECK_DIR
-#   TEST       path under selftests/ of an executable printing TAP
-#   CHECK_DIR  where guest-<KVER>[-iommu]-<test>-g<i>.tap go
-# Environment: as for vmrun.sh (RUN_DIR is chosen here).
+# usage: vmtest.sh TESTS CHECK_DIR
+#   TESTS      a boot of selftests/plan (e.g. d612): its kernel, bench
+#              variables, guest environment and each guest's tests; or
+#              one or more COLLECTION/TEST words (driver/wren-probe.sh,
+#              collection = directory under selftests/), run in every guest
+#   CHECK_DIR  where guest-<KVER>[-iommu]-<name>-g<i>.tap go
+# Environment: as for vmrun.sh (RUN_DIR is chosen here), plus KSFT_INSTALL
+# (the tree of `make kselftest-install`) and GUEST_ENV (more VAR=value
+# words for the guests).  For a boot, the caller (make vmtest B=) has
+# already taken KVER, IOMMU, SMP, PCAP and RXE from the plan.
 #
-# Each guest's TAP lines are renumbered, their descriptions prefixed with
-# "g<i>/<KVER>[-iommu]: ", and a "not ok" is added when the guest did not
-# finish, the script failed without saying so in TAP, or the plan was not
-# met - so a crash or a hang is never counted as a pass.  Exit status 4
-# (kselftest's KSFT_SKIP) is not a failure.
+# Each guest runs tools/testbench/ksft-guest.sh, i.e. run_kselftest.sh over
+# its tests.  Every result of every test is counted (the runner's nested
+# TAP: selftests/lib/tap.sh, tap_relay_kselftest), renumbered, prefixed
+# "g<i>/<KVER>[-iommu]: <test>: ", and a "not ok" is added when a test
+# failed without saying so in TAP, timed out, gave fewer results than it
+# planned, when the runner ran fewer tests than it planned, or when the
+# guest did not finish - so a crash or a hang is never counted as a pass.
 set -uo pipefail
 
-test=${1:?usage: vmtest.sh TEST CHECK_DIR}
-checkdir=${2:?usage: vmtest.sh TEST CHECK_DIR}
+tests=${1:?usage: vmtest.sh TESTS CHECK_DIR}
+checkdir=${2:?usage: vmtest.sh TESTS CHECK_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/../.." && pwd)}
+export TOP=$top
+# shellcheck disable=SC1091 # ours
+. "$top/scripts/plan.sh"
+# shellcheck disable=SC1091
+. "$top/selftests/lib/tap.sh"
 N=${N:-2}
 label=${KVER:-6.1}
 [ "${IOMMU:-0}" = 1 ] && label+=-iommu
-name=${test//\//_}
-script=$top/selftests/$test
-[ -x "$script" ] || { echo "vmtest: $script is not an executable test" >&2; exit 2; }
-export RUN_DIR=${BUILD:-$top/build}/bench/vmtest-$label-$name
+ksft=${KSFT_INSTALL:-${BUILD:-$top/build}/kselftest}
+[ -x "$ksft/run_kselftest.sh" ] || { echo "vmtest: no kselftest tree in $ksft (make kselftest-install)" >&2; exit 2; }
 
-"$here/vmrun.sh" "$script"
+case $tests in
+*/*)	# tests by path: every guest runs them all
+	list='' name=''
+	for t in $tests; do
+		[ -x "$top/selftests/$t" ] || { echo "vmtest: $top/selftests/$t is not an executable test" >&2; exit 2; }
+		grep -qx "${t%%/*}:${t#*/}" "$ksft/kselftest-list.txt" ||
+			{ echo "vmtest: $t is not in its Makefile's TEST_PROGS" >&2; exit 2; }
+		list+="${t%%/*}:${t#*/} "
+		name+=${name:++}${t//\//_}
+	done
+	;;
+*)	# a boot of the plan
+	plan_boot "$tests" >/dev/null || exit 2
+	list=''
+	while read -r t who; do
+		case $who in
+		"*") list+="$t " ;;
+		*) list+="$who:$t " ;;
+		esac
+	done < <(plan_boot_tests "$tests")
+	name=$tests
+	GUEST_ENV="$PLAN_GUESTENV ${GUEST_ENV:-}"
+	;;
+esac
+export RUN_DIR=${BUILD:-$top/build}/bench/vmtest-$label-$name
+list=${list% }
+export GUEST_ENV="${GUEST_ENV:-} WREN_KSFT_DIR=$ksft WREN_KSFT_TESTS=${list// /,}"
+
+"$here/vmrun.sh" "$here/ksft-guest.sh"
 
 # collect GUEST: print the guest's TAP, rewritten as described above.
 collect() {
-	local g=$1 tag="g$1/$label" n=0 bad=0 plan='' line desc result rc
-	local out=$RUN_DIR/guest$g.out
-	while IFS= read -r line; do
-		case "$line" in
-		"ok "* | "not ok "*)
-			n=$((n + 1))
-			desc=${line#*ok }
-			desc=${desc#"${desc%%[!0-9]*}"}
-			desc=${desc# }
-			desc=${desc#- }
-			case "$line" in
-			"ok "*) echo "ok $n - $tag: $desc" ;;
-			*) echo "not ok $n - $tag: $desc"; bad=1 ;;
-			esac
-			;;
-		1..*) plan=${line#1..}; plan=${plan%% *} ;;
-		"#"*) echo "$line" ;;
-		esac
-	done < <(cat "$out" 2>/dev/null)
+	local g=$1 result rc
+	TAP_COUNT=0 TAP_FAILED=0 TAP_PLANNED= TAP_PREFIX="g$g/$label: "
+	tap_relay_kselftest "$RUN_DIR/guest$g.out" 2>/dev/null
+	TAP_PREFIX="g$g/$label: "
 	result=$(cat "$RUN_DIR/guest$g.result" 2>/dev/null || echo "no result")
 	rc=$(cat "$RUN_DIR/guest$g.rc" 2>/dev/null || echo none)
 	case "$result" in
-	ok | "failed 4") ;;
-	failed*)
-		if [ $bad = 0 ]; then
-			n=$((n + 1))
-			echo "not ok $n - $tag: $test exited with status $rc"
-		fi
-		;;
-	*)
-		n=$((n + 1))
-		echo "not ok $n - $tag: $test did not finish: $result"
-		;;
+	ok | "failed "*) ;;
+	*) not_ok "$name did not finish: $result" ;;
 	esac
-	if [ -n "$plan" ] && [ "$plan" != 0 ] && [ "$n" -lt "$plan" ]; then
-		n=$((n + 1))
-		echo "not ok $n - $tag: $test planned $plan results, gave fewer"
-	elif [ "$n" = 0 ] && [ "$plan" != 0 ]; then
-		n=$((n + 1))
-		echo "not ok $n - $tag: $test printed no TAP results"
+	if [ "$TAP_RELAY_TESTS" -lt "$TAP_RELAY_PLANNED" ]; then
+		not_ok "kselftest's runner planned $TAP_RELAY_PLANNED tests, reported $TAP_RELAY_TESTS"
+	elif [ "$TAP_COUNT" = 0 ]; then
+		not_ok "$name printed no TAP results"
+	elif [ "$rc" != 0 ] && [ "$TAP_FAILED" = 0 ]; then
+		not_ok "$name: the guest's runner exited with status $rc"
 	fi
-	echo "1..$n"
+	echo "1..$TAP_COUNT"
 }
 
 mkdir -p "$checkdir"

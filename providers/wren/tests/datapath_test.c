@@ -21,14 +21,13 @@
 
 #include <stdio.h>
 
-static int test_no, failures;
+/* TAP on the kernel's kselftest.h (selftests/lib/tap.h). */
+#define TAP_IMPLEMENTATION
+#include "tap.h"
 
 static void ok(int cond, const char *what)
 {
-	test_no++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", test_no, what);
+	tap_ok(cond, "%s", what);
 }
 
 static uint64_t db_read(struct wren_context *ctx, unsigned int off)
@@ -517,6 +516,5 @@ int main(void)
 	test_cq_ex_and_arm();
 	test_clean();
 	test_srq_clean();
-	printf("1..%d\n", test_no);
-	return failures != 0;
+	return tap_done();
 }

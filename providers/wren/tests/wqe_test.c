@@ -12,15 +12,13 @@
 
 #include "wren_wqe.h"
 
-static int test_no;
-static int failures;
+/* TAP on the kernel's kselftest.h (selftests/lib/tap.h). */
+#define TAP_IMPLEMENTATION
+#include "tap.h"
 
 static void ok(int cond, const char *what)
 {
-	test_no++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", test_no, what);
+	tap_ok(cond, "%s", what);
 }
 
 static uint32_t get_le32(const uint8_t *p)
@@ -196,14 +194,12 @@ static void test_cqe(void)
 
 int main(void)
 {
-	printf("1..30\n");
+	tap_plan(30);
 	test_sizes();
 	test_geometry();
 	test_send_wqe();
 	test_inline();
 	test_rqe();
 	test_cqe();
-	if (test_no != 30)
-		printf("# planned 30, ran %d\n", test_no);
-	return failures || test_no != 30;
+	return tap_done();
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#define TAP_IMPLEMENTATION
 #include "tap.h"
 
 static const char *fabric_bin;

@@ -16,6 +16,7 @@
 #include "mac_table.h"
 #include "pcap.h"
 #include "stream.h"
+#define TAP_IMPLEMENTATION
 #include "tap.h"
 
 /* ---- fake I/O -------------------------------------------------------- */

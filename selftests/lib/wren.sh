@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash
+#
+# Helpers for the tests that run in the bench guests and load wren.ko
+# (moved here from selftests/driver/wren-lib.sh): where the modules are,
+# the NIC's PCI address and netdev, its registers, and the checks every
+# such test ends with.  Needs tap.sh (the check_* helpers) and wait.sh
+# (wren_netdev) sourced.
+
+# Where the modules built for this guest's kernel series are; the host
+# root is shared, so the host's build tree is visible at the same path.
+wren_moddir() {
+	local kver=${WREN_KVER:-}
+	if [ -z "$kver" ]; then
+		kver=$(uname -r | cut -d. -f1,2)
+	fi
+	echo "${WREN_MODULES:-$WREN_TOP/build/modules/$kver}"
+}
+
+# PCI address of the (first) Wren NIC, empty when there is none.
+wren_bdf() {
+	local d
+	for d in /sys/bus/pci/devices/*; do
+		if [ "$(cat "$d/vendor")" = 0x1f57 ] && [ "$(cat "$d/device")" = 0x0001 ]; then
+			basename "$d"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# wren_regs BDF OFFSET...: read 32-bit BAR0 registers through the sysfs
+# resource0 mapping, independently of the driver, one hex value a line.
+# Only while no driver has claimed BAR0: a strict-devmem kernel refuses to
+# map a region a driver has requested.
+wren_regs() {
+	local bdf=$1
+	shift
+	python3 - "/sys/bus/pci/devices/$bdf/resource0" "$@" <<'PY'
+import ctypes, mmap, sys
+with open(sys.argv[1], "r+b") as f:
+    m = mmap.mmap(f.fileno(), 4096, mmap.MAP_SHARED,
+                  mmap.PROT_READ | mmap.PROT_WRITE)
+    for off in sys.argv[2:]:
+        # One 32-bit load: registers answer only naturally sized accesses.
+        print("0x%08x" % ctypes.c_uint32.from_buffer(m, int(off, 0)).value)
+PY
+}
+
+# Kernel messages that must never appear while the driver loads/unloads.
+wren_bad_dmesg() {
+	dmesg | grep -E 'WARNING:|BUG:|Call Trace|hung|timed out|leak|without an interrupt' || true
+}
+
+# Leftovers of a wren.ko instance, one line each; empty when clean.
+wren_leftovers() {
+	local bdf=$1
+	grep -E 'wren' /proc/interrupts | sed 's/^/irq: /'
+	[ -e "/sys/bus/pci/devices/$bdf/driver" ] &&
+		echo "driver: $(basename "$(readlink "/sys/bus/pci/devices/$bdf/driver")") still bound"
+	devlink dev 2>/dev/null | grep -F "pci/$bdf" | sed 's/^/devlink: /'
+	ls /sys/bus/auxiliary/devices 2>/dev/null | grep '^wren\.' | sed 's/^/aux: /'
+	grep -i wren /proc/iomem | sed 's/^/iomem: /'
+	ls "/sys/bus/pci/devices/$bdf/msi_irqs" 2>/dev/null | sed 's/^/msi vector: /'
+	grep -E '^(wren|wren_ib) ' /proc/modules | sed 's/^/module: /'
+	return 0
+}
+
+# wren_netdev BDF [SECONDS]: the name of the netdev wren.ko registered for
+# the NIC at BDF, waiting up to SECONDS (20) for it to appear; returns 1
+# when none does.
+wren_netdev() {
+	local n
+	wait_for "${2:-20}" test -d "/sys/bus/pci/devices/$1/net" || return 1
+	for n in "/sys/bus/pci/devices/$1/net"/*; do
+		[ -e "$n" ] || continue
+		echo "${n##*/}"
+		return 0
+	done
+	return 1
+}
+
+# The end of a test that loaded the driver, one TAP result each (tap.sh):
+# check_leftovers BDF [DESC]  nothing of wren.ko is left (wren_leftovers),
+#                             what is left as diagnostics
+# check_dmesg [DESC]          dmesg has none of wren_bad_dmesg's lines,
+#                             those it has as diagnostics
+check_leftovers() {
+	local left
+	left=$(wren_leftovers "$1")
+	check "${2:-nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)}" test -z "$left"
+	[ -z "$left" ] || diag "$left"
+}
+
+check_dmesg() {
+	local bad
+	bad=$(wren_bad_dmesg)
+	check "${1:-dmesg has no warnings, oopses or timeouts}" test -z "$bad"
+	[ -z "$bad" ] || diag "$bad"
+}
