@@ -28,7 +28,7 @@ BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	KERNEL_ENV="$(KERNEL_ENV)" FABRIC="$(BUILD)/fabric/wren-fabric" \
 	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" SMP="$(or $(SMP),1)" \
-	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" RXE="$(RXE)" \
+	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" KARGS="$(KARGS)" RXE="$(RXE)" \
 	GUEST_ENV="$(GUEST_ENV)" KSFT_INSTALL="$(KSFT_INSTALL)"
 
 .PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest vmtest-plan vmtest-run check-bench

@@ -14,6 +14,8 @@
 #   FABRIC             wren-fabric binary
 #   PCAP=1             capture every fabric port to RUN_DIR/pcap-*/
 #   APPEND             extra kernel command-line words
+#   KARGS              more of them, comma separated (one word in a boot
+#                      line of selftests/plan, e.g. KARGS=page_poison=1)
 #   GUEST_ENV          VAR=value words added to every guest's environment
 #   RXE                guest indices (space or comma separated) that get a
 #                      plain virtio-net NIC on the Wren fabric port instead
@@ -248,7 +250,8 @@ start_guest() {
 		qargs+=(-netdev "stream,id=w0,server=off,addr.type=unix,addr.path=$sockdir/wren/port$i.sock"
 			-device "$wdev")
 	fi
-	append+=" ${APPEND:-}"
+	kargs=${KARGS:-}
+	append+=" ${APPEND:-} ${kargs//,/ }"
 	mkdir -p "$RUN_DIR/g$i"
 	timeout --kill-after=10 "$TIMEOUT" "$QEMU" "${fw_args[@]}" "${qargs[@]}" \
 		-append "$append" >"$RUN_DIR/guest$i.qemu.log" 2>&1 &
