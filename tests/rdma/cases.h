@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The initiator's state and the helpers its case files share (cases.c:
- * integrity and protection; rereg.c: ibv_rereg_mr).
+ * The initiator's state and the helpers its case files share (ini.c),
+ * for cases.c (integrity and protection) and rereg.c (ibv_rereg_mr).
  */
 #ifndef WVT_CASES_H
 #define WVT_CASES_H
