@@ -4,18 +4,6 @@
 
 #include "tests.h"
 
-bool expect(struct td_res r, int status, uint32_t synd, const char *what)
-{
-	bool ok = r.completed && r.status == status &&
-		  (synd == ANY_SYND || r.synd == synd);
-
-	if (!ok && synd != ANY_SYND)
-		tap_diag("%s: wanted status %d synd 0x%x, got %s%d synd 0x%x",
-			 what, status, synd, r.completed ? "" : "(none) ",
-			 r.status, r.synd);
-	return tap_ok(ok, "%s", what);
-}
-
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
