@@ -615,7 +615,27 @@ def check_gpu_dma(t, switch, iommu):
                  "%s: NIC registers reachable" % name)
             submit = aq_start(t, q, nic, name, ram)
             off = 0x40000
-            done, cqe = submit(0, 0x99, GPU_ADDR + off)
+            # Control: with the GPU's memory decoding off nothing answers
+            # at that bus address, so the same DMA fails and leaves no trace.
+            q.cfg_write(gpu, PCI_COMMAND, 0, 2)
+            done, cqe = submit(0, 0x98, GPU_ADDR + off)
+            t.eq((bool(done), cqe[:2], file_read(path, off, L["dev.size"]).count(0)),
+                 (True, (0x98, C["WREN_AQ_STATUS_DMA_ERROR"]), L["dev.size"]),
+                 "%s: with the GPU's BAR disabled the same DMA fails (DMA_ERROR)" % name)
+            q.cfg_write(gpu, PCI_COMMAND, PCI_COMMAND_MEMORY, 2)
+            slot = 1
+            if switch:
+                # Control: the GPU's downstream port without a window
+                # forwards nothing to it: the switch's routing is modelled.
+                dn1 = 2 << 8 | 1 << 3
+                q.cfg_write(dn1, PCI_PREF_MEMORY_BASE, 0x0000fff0)
+                done, cqe = submit(slot, 0x97, GPU_ADDR + off)
+                t.eq((bool(done), cqe[:2]), (True, (0x97, C["WREN_AQ_STATUS_DMA_ERROR"])),
+                     "%s: with the GPU's downstream port window closed it fails" % name)
+                q.cfg_write(dn1, PCI_PREF_MEMORY_BASE, (GPU_ADDR >> 16 & 0xfff0) |
+                            ((GPU_ADDR + GPU_SIZE - 1) >> 16 & 0xfff0) << 16)
+                slot += 1
+            done, cqe = submit(slot, 0x99, GPU_ADDR + off)
             t.eq((bool(done), cqe), (True, (0x99, 0, L["dev.size"])),
                  "%s: QUERY_DEVICE into BAR2 completes OK" % name)
             t.eq((file_read(path, off + L["dev.mac"], 6).hex(":"),
