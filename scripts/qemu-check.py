@@ -155,7 +155,8 @@ class QTest:
             self.proc.wait()
         self.proc.stdin.close()
 
-    # Configuration mechanism #1: bus 0 only (the device sits on the root bus).
+    # Configuration mechanism #1; devfn may carry a bus number in bits 15:8
+    # (bus << 8 | devfn, a BDF), for devices behind bridges set up here.
     def cfg_addr(self, devfn, off):
         self.cmd("outl 0xcf8 0x%x" % (0x80000000 | devfn << 8 | (off & 0xfc)))
         return 0xcfc + (off & 3)
@@ -365,6 +366,55 @@ def poll(q, fn, tries=200):
     return fn()
 
 
+def aq_start(t, q, devfn, name, ram):
+    """Reset the NIC at devfn (BARs placed), point MSI-X vector 1 at
+    ram["msi"], bring up AQ/ACQ/AEQ in ram; returns submit(slot, cmd_id,
+    out_addr), which posts one QUERY_DEVICE and waits for its completion."""
+    L = layout()
+    regs = BAR_ADDR[0]
+    status = lambda: reg(q, "WREN_REG_STATUS")
+    q.write(regs + C["WREN_REG_CONTROL"], C["WREN_CONTROL_RESET"], 4)
+    ready = poll(q, lambda: status() & C["WREN_STATUS_READY"] and
+                 not status() & C["WREN_STATUS_RESETTING"])
+    t.result(bool(ready), "%s: device READY after CONTROL.RESET" % name)
+
+    # MSI-X vector 1 writes 0x5151 to guest RAM, where qtest can see it.
+    msix = find_cap(q, devfn, PCI_CAP_ID_MSIX)
+    entry = BAR_ADDR[4] + 1 * 16
+    q.write(entry, ram["msi"], 4)
+    q.write(entry + 4, 0, 4)
+    q.write(entry + 8, 0x5151, 4)
+    q.write(entry + 12, 0, 4)
+    q.cfg_write(devfn, msix + PCI_MSIX_FLAGS, 0x8000, 2)
+    q.write(regs + C["WREN_REG_MGMT_VECTOR"], 1, 4)
+
+    q.cmd("memset 0x%x 0x4000 0" % ram["aq"])
+    for ring in ("aq", "acq", "aeq"):
+        q.write(regs + C["WREN_REG_%s_BASE_LO" % ring.upper()], ram[ring], 4)
+        q.write(regs + C["WREN_REG_%s_BASE_HI" % ring.upper()], 0, 4)
+        q.write(regs + C["WREN_REG_%s_LOG_SIZE" % ring.upper()], 2, 4)
+    q.write(regs + C["WREN_REG_CONTROL"],
+            C["WREN_CONTROL_AQ_ENABLE"] | C["WREN_CONTROL_AEQ_ENABLE"], 4)
+    aq_ready = poll(q, lambda: status() & C["WREN_STATUS_AQ_READY"])
+    t.result(bool(aq_ready), "%s: AQ_READY after enable" % name,
+             "AQ_ERROR %d" % reg(q, "WREN_REG_AQ_ERROR"))
+    q.write(regs + C["WREN_REG_ACQ_CI"], C["WREN_ARM"], 4)
+
+    def submit(slot, cmd_id, out_addr):
+        cmd = ram["aq"] + slot * C["WREN_AQ_CMD_SIZE"]
+        q.write(cmd + L["cmd.opcode"], C["WREN_AQ_OP_QUERY_DEVICE"], 1)
+        q.write(cmd + L["cmd.cmd_id"], cmd_id, 2)
+        q.write(cmd + L["cmd.out_len"], L["dev.size"], 4)
+        q.write(cmd + L["cmd.out_addr"], out_addr, 8)
+        q.write(regs + C["WREN_REG_AQ_PI"], slot + 1, 4)
+        cqe = ram["acq"] + slot * C["WREN_ACQ_ENTRY_SIZE"]
+        done = poll(q, lambda: q.read(cqe + L["acq.owner"], 1) & 1)
+        return done, (q.read(cqe + L["acq.cmd_id"], 2),
+                      q.read(cqe + L["acq.status"], 1),
+                      q.read(cqe + L["acq.out_len"], 4))
+    return submit
+
+
 def check_admin_queue(t, iommu=False):
     """One admin command end to end: the model fetches it by DMA, completes it
     by DMA and signals MSI-X, all through the glue; then a DMA the bus
@@ -384,45 +434,7 @@ def check_admin_queue(t, iommu=False):
         place_bars(q, devfn)
         regs = BAR_ADDR[0]
         status = lambda: reg(q, "WREN_REG_STATUS")
-        q.write(regs + C["WREN_REG_CONTROL"], C["WREN_CONTROL_RESET"], 4)
-        ready = poll(q, lambda: status() & C["WREN_STATUS_READY"] and
-                     not status() & C["WREN_STATUS_RESETTING"])
-        t.result(bool(ready), "%s: device READY after CONTROL.RESET" % name)
-
-        # MSI-X vector 1 writes 0x5151 to guest RAM, where qtest can see it.
-        msix = find_cap(q, devfn, PCI_CAP_ID_MSIX)
-        entry = BAR_ADDR[4] + 1 * 16
-        q.write(entry, ram["msi"], 4)
-        q.write(entry + 4, 0, 4)
-        q.write(entry + 8, 0x5151, 4)
-        q.write(entry + 12, 0, 4)
-        q.cfg_write(devfn, msix + PCI_MSIX_FLAGS, 0x8000, 2)
-        q.write(regs + C["WREN_REG_MGMT_VECTOR"], 1, 4)
-
-        q.cmd("memset 0x%x 0x4000 0" % ram["aq"])
-        for ring in ("aq", "acq", "aeq"):
-            q.write(regs + C["WREN_REG_%s_BASE_LO" % ring.upper()], ram[ring], 4)
-            q.write(regs + C["WREN_REG_%s_BASE_HI" % ring.upper()], 0, 4)
-            q.write(regs + C["WREN_REG_%s_LOG_SIZE" % ring.upper()], 2, 4)
-        q.write(regs + C["WREN_REG_CONTROL"],
-                C["WREN_CONTROL_AQ_ENABLE"] | C["WREN_CONTROL_AEQ_ENABLE"], 4)
-        aq_ready = poll(q, lambda: status() & C["WREN_STATUS_AQ_READY"])
-        t.result(bool(aq_ready), "%s: AQ_READY after enable" % name,
-                 "AQ_ERROR %d" % reg(q, "WREN_REG_AQ_ERROR"))
-        q.write(regs + C["WREN_REG_ACQ_CI"], C["WREN_ARM"], 4)
-
-        def submit(slot, cmd_id, out_addr):
-            cmd = ram["aq"] + slot * C["WREN_AQ_CMD_SIZE"]
-            q.write(cmd + L["cmd.opcode"], C["WREN_AQ_OP_QUERY_DEVICE"], 1)
-            q.write(cmd + L["cmd.cmd_id"], cmd_id, 2)
-            q.write(cmd + L["cmd.out_len"], L["dev.size"], 4)
-            q.write(cmd + L["cmd.out_addr"], out_addr, 8)
-            q.write(regs + C["WREN_REG_AQ_PI"], slot + 1, 4)
-            cqe = ram["acq"] + slot * C["WREN_ACQ_ENTRY_SIZE"]
-            done = poll(q, lambda: q.read(cqe + L["acq.owner"], 1) & 1)
-            return done, (q.read(cqe + L["acq.cmd_id"], 2),
-                          q.read(cqe + L["acq.status"], 1),
-                          q.read(cqe + L["acq.out_len"], 4))
+        submit = aq_start(t, q, devfn, name, ram)
 
         done, cqe = submit(0, 0x77, ram["out"])
         t.eq((bool(done), cqe), (True, (0x77, 0, L["dev.size"])),
@@ -454,6 +466,187 @@ def check_admin_queue(t, iommu=False):
         t.result(False, "%s: qtest session ran to the end" % name, e)
     finally:
         q.close()
+
+
+# The test GPU (hw/qemu/wren_gpu.c): our own ID next to the NIC's, class
+# 0x030200 (3D controller), BAR2 64-bit prefetchable = its memdev.
+GPU_ID = 0x0002 << 16 | 0x1f57
+GPU_CLASS, GPU_BAR = 0x030200, 2
+GPU_SIZE = 256 << 20
+GPU_ADDR = 0xe0000000   # free on q35, below the IOAPIC, naturally aligned
+
+# PCI-to-PCI bridge registers (type 1 header).
+PCI_SECONDARY_BUS, PCI_SUBORDINATE_BUS = 0x19, 0x1a
+PCI_MEMORY_BASE, PCI_PREF_MEMORY_BASE = 0x20, 0x24
+PCI_PREF_BASE_UPPER32, PCI_PREF_LIMIT_UPPER32 = 0x28, 0x2c
+
+
+def gpu_args(path, size=GPU_SIZE, dev_id="gpu0", extra=""):
+    return ["-object", "memory-backend-file,id=%s-mem,size=%d,mem-path=%s,share=on"
+            % (dev_id, size, path),
+            "-device", "wren-gpu,id=%s,memdev=%s-mem%s" % (dev_id, dev_id, extra)]
+
+
+def file_read(path, off, n):
+    with open(path, "rb") as f:
+        f.seek(off)
+        return f.read(n)
+
+
+def file_write(path, off, data):
+    with open(path, "r+b") as f:
+        f.seek(off)
+        f.write(data)
+
+
+def set_bridge(q, bdf, secondary, subordinate, mem, pref):
+    """Give a bridge its buses and its memory and 64-bit prefetchable
+    windows (each an inclusive (base, limit) pair), as firmware would."""
+    q.cfg_write(bdf, PCI_SECONDARY_BUS, secondary, 1)
+    q.cfg_write(bdf, PCI_SUBORDINATE_BUS, subordinate, 1)
+    q.cfg_write(bdf, PCI_MEMORY_BASE, (mem[0] >> 16 & 0xfff0) |
+                (mem[1] >> 16 & 0xfff0) << 16)
+    q.cfg_write(bdf, PCI_PREF_MEMORY_BASE, (pref[0] >> 16 & 0xfff0) |
+                (pref[1] >> 16 & 0xfff0) << 16)
+    q.cfg_write(bdf, PCI_PREF_BASE_UPPER32, pref[0] >> 32)
+    q.cfg_write(bdf, PCI_PREF_LIMIT_UPPER32, pref[1] >> 32)
+    q.cfg_write(bdf, PCI_COMMAND, PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER, 2)
+
+
+def check_gpu(t):
+    """The test GPU alone on q35: identity, BAR2, and its memory shared
+    with the host file both ways."""
+    name = "wren-gpu"
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "gpu-mem")
+        q = QTest(["-machine", "q35"] + gpu_args(path, extra=",addr=5"))
+        try:
+            devfn = 5 << 3
+            t.eq(q.cfg_read(devfn, PCI_VENDOR_ID), GPU_ID,
+                 "%s: vendor:device is 1f57:0002" % name)
+            t.eq(q.cfg_read(devfn, PCI_REVISION_ID) >> 8, GPU_CLASS,
+                 "%s: class 0x%06x (3D controller)" % (name, GPU_CLASS))
+            t.result(find_cap(q, devfn, PCI_CAP_ID_EXP) != 0,
+                     "%s: PCI Express capability present" % name)
+            t.eq(bar_info(q, devfn, GPU_BAR), (0xc, GPU_SIZE),
+                 "%s: BAR2 is 64-bit prefetchable memory of the memdev's 256 MiB" % name)
+            t.eq(os.path.getsize(path), GPU_SIZE,
+                 "%s: the backing file has the BAR's size" % name)
+            q.cfg_write(devfn, PCI_BAR0 + 4 * GPU_BAR, GPU_ADDR & 0xffffffff)
+            q.cfg_write(devfn, PCI_BAR0 + 4 * GPU_BAR + 4, GPU_ADDR >> 32)
+            q.cfg_write(devfn, PCI_COMMAND, PCI_COMMAND_MEMORY, 2)
+            q.write(GPU_ADDR + 0x1000, 0x0123456789abcdef, 8)
+            q.write(GPU_ADDR + GPU_SIZE - 4, 0xfeedf00d, 4)
+            t.eq((file_read(path, 0x1000, 8), file_read(path, GPU_SIZE - 4, 4)),
+                 ((0x0123456789abcdef).to_bytes(8, "little"),
+                  (0xfeedf00d).to_bytes(4, "little")),
+                 "%s: CPU writes to BAR2 (first page, last word) land in the host file" % name)
+            file_write(path, 0x2000, b"HOSTSIDE")
+            t.eq(q.read(GPU_ADDR + 0x2000, 8), int.from_bytes(b"HOSTSIDE", "little"),
+                 "%s: what the host writes into the file reads back through BAR2" % name)
+        except Exception as e:
+            t.result(False, "%s: qtest session ran to the end" % name, e)
+        finally:
+            q.close()
+        t.eq(q.proc.returncode, 0, "%s: QEMU exited cleanly" % name)
+
+    for bad, why, what in (([], "memdev", "without memdev"),
+                           (["small"], "256 MiB", "with a 1 MiB memdev"),
+                           (["shared"], "in use", "with a memdev another wren-gpu has")):
+        with tempfile.TemporaryDirectory() as d:
+            if not bad:
+                args = ["-device", "wren-gpu"]
+            elif bad[0] == "small":
+                args = gpu_args(os.path.join(d, "m"), size=1 << 20)
+            else:
+                args = gpu_args(os.path.join(d, "m")) + \
+                    ["-device", "wren-gpu,memdev=gpu0-mem"]
+            r = run_qemu(["-machine", "q35", "-accel", "qtest", "-display", "none",
+                          "-nodefaults"] + args)
+            t.result(r.returncode == 1 and why in r.stderr,
+                     "%s %s is refused with an error" % (name, what),
+                     "rc %d: %s" % (r.returncode, r.stderr.strip()))
+
+
+def check_gpu_dma(t, switch, iommu):
+    """The NIC DMAs into the GPU's BAR: a QUERY_DEVICE whose output buffer
+    is a bus address inside BAR2 shows up in the GPU's host file.  On the
+    root bus, or with NIC and GPU under one x3130/xio3130 switch (buses and
+    windows set up here as firmware would); with or without intel-iommu
+    (translation off, so DMA still takes the IOMMU's address space)."""
+    L = layout()
+    mac = "52:54:00:67:70:75"
+    ram = {"msi": 0x200000, "aq": 0x300000, "acq": 0x301000, "aeq": 0x302000}
+    name = "NIC DMA into GPU BAR (%s%s)" % ("switch" if switch else "root bus",
+                                            ", intel-iommu" if iommu else "")
+    extra = ["-device", "intel-iommu,intremap=off"] if iommu else []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "gpu-mem")
+        if switch:
+            topo = ["-device", "pcie-root-port,id=rp0,chassis=1,addr=4",
+                    "-device", "x3130-upstream,id=up0,bus=rp0",
+                    "-device", "xio3130-downstream,id=dn0,bus=up0,addr=0,chassis=2,slot=0",
+                    "-device", "xio3130-downstream,id=dn1,bus=up0,addr=1,chassis=3,slot=0",
+                    "-device", "wren,bus=dn0,mac=%s,vectors=8" % mac]
+            topo += gpu_args(path, extra=",bus=dn1")
+            nic, gpu = 3 << 8, 4 << 8
+        else:
+            topo = ["-device", "wren,addr=6,mac=%s,vectors=8" % mac] + \
+                gpu_args(path, extra=",addr=5")
+            nic, gpu = 6 << 3, 5 << 3
+        q = QTest(["-machine", "q35"] + extra + topo)
+        try:
+            if switch:
+                mem = (0xc0000000, 0xcfffffff)          # NIC BAR0, BAR4
+                pref = (0xd0000000, 0xefffffff)         # NIC BAR2, GPU BAR2
+                set_bridge(q, 4 << 3, 1, 4, mem, pref)  # root port
+                set_bridge(q, 1 << 8, 2, 4, mem, pref)  # switch upstream
+                set_bridge(q, 2 << 8 | 0 << 3, 3, 3, mem, (0xd0000000, 0xdfffffff))
+                set_bridge(q, 2 << 8 | 1 << 3, 4, 4, (0xfff00000, 0),  # no window
+                           (GPU_ADDR, GPU_ADDR + GPU_SIZE - 1))
+            t.eq((q.cfg_read(nic, PCI_VENDOR_ID), q.cfg_read(gpu, PCI_VENDOR_ID)),
+                 (C["WREN_PCI_DEVICE_ID"] << 16 | C["WREN_PCI_VENDOR_ID"], GPU_ID),
+                 "%s: NIC and GPU found where placed" % name)
+            place_bars(q, nic)
+            q.cfg_write(gpu, PCI_BAR0 + 4 * GPU_BAR, GPU_ADDR & 0xffffffff)
+            q.cfg_write(gpu, PCI_BAR0 + 4 * GPU_BAR + 4, GPU_ADDR >> 32)
+            q.cfg_write(gpu, PCI_COMMAND, PCI_COMMAND_MEMORY, 2)
+            t.eq(reg(q, "WREN_REG_MAGIC"), C["WREN_MAGIC"],
+                 "%s: NIC registers reachable" % name)
+            submit = aq_start(t, q, nic, name, ram)
+            off = 0x40000
+            # Control: with the GPU's memory decoding off nothing answers
+            # at that bus address, so the same DMA fails and leaves no trace.
+            q.cfg_write(gpu, PCI_COMMAND, 0, 2)
+            done, cqe = submit(0, 0x98, GPU_ADDR + off)
+            t.eq((bool(done), cqe[:2], file_read(path, off, L["dev.size"]).count(0)),
+                 (True, (0x98, C["WREN_AQ_STATUS_DMA_ERROR"]), L["dev.size"]),
+                 "%s: with the GPU's BAR disabled the same DMA fails (DMA_ERROR)" % name)
+            q.cfg_write(gpu, PCI_COMMAND, PCI_COMMAND_MEMORY, 2)
+            slot = 1
+            if switch:
+                # Control: the GPU's downstream port without a window
+                # forwards nothing to it: the switch's routing is modelled.
+                dn1 = 2 << 8 | 1 << 3
+                q.cfg_write(dn1, PCI_PREF_MEMORY_BASE, 0x0000fff0)
+                done, cqe = submit(slot, 0x97, GPU_ADDR + off)
+                t.eq((bool(done), cqe[:2]), (True, (0x97, C["WREN_AQ_STATUS_DMA_ERROR"])),
+                     "%s: with the GPU's downstream port window closed it fails" % name)
+                q.cfg_write(dn1, PCI_PREF_MEMORY_BASE, (GPU_ADDR >> 16 & 0xfff0) |
+                            ((GPU_ADDR + GPU_SIZE - 1) >> 16 & 0xfff0) << 16)
+                slot += 1
+            done, cqe = submit(slot, 0x99, GPU_ADDR + off)
+            t.eq((bool(done), cqe), (True, (0x99, 0, L["dev.size"])),
+                 "%s: QUERY_DEVICE into BAR2 completes OK" % name)
+            t.eq((file_read(path, off + L["dev.mac"], 6).hex(":"),
+                  int.from_bytes(file_read(path, off + L["dev.contract_major"], 2), "little")),
+                 (mac, C["WREN_CONTRACT_MAJOR"]),
+                 "%s: the device attributes are in the GPU's host file" % name)
+        except Exception as e:
+            t.result(False, "%s: qtest session ran to the end" % name, e)
+        finally:
+            q.close()
+
 
 
 def check_hotplug(t, rounds=3):
@@ -512,12 +705,23 @@ def check_topologies(t):
                              "-device", "wren,bus=dn0",
                              "-device", "xio3130-downstream,id=dn1,bus=up0,chassis=3,slot=0",
                              "-device", "wren,bus=dn1"]),
+        ("q35 PCIe switch, wren beside wren-gpu",
+         ["-device", "pcie-root-port,id=rp0,chassis=1",
+          "-device", "x3130-upstream,id=up0,bus=rp0",
+          "-device", "xio3130-downstream,id=dn0,bus=up0,chassis=2,slot=0",
+          "-device", "wren,bus=dn0",
+          "-device", "xio3130-downstream,id=dn1,bus=up0,chassis=3,slot=0",
+          "-object", "memory-backend-ram,id=gm,size=256M",
+          "-device", "wren-gpu,bus=dn1,memdev=gm"]),
     ):
         q = QTest(["-machine", "q35"] + args, qmp=True)
         try:
             found = [d for d in qom_devices(q) if d == "wren"]
-            t.eq(len(found), sum(a.startswith("wren") for a in args),
+            t.eq(len(found), sum(a.startswith("wren,") for a in args),
                  "%s: wren realizes there" % name)
+            if any(a.startswith("wren-gpu") for a in args):
+                t.eq(qom_devices(q).count("wren-gpu"), 1,
+                     "%s: wren-gpu realizes there" % name)
         except Exception as e:
             t.result(False, "%s: wren realizes there" % name, e)
         finally:
@@ -542,6 +746,12 @@ def check_cli(t):
     r = run_qemu(["-device", "help"])
     t.result(r.returncode == 0 and re.search(r'^name "wren"', r.stdout, re.M),
              "-device help lists wren", r.stderr)
+    r = run_qemu(["-device", "help"])
+    t.result(r.returncode == 0 and re.search(r'^name "wren-gpu"', r.stdout, re.M),
+             "-device help lists wren-gpu", r.stderr)
+    r = run_qemu(["-device", "wren-gpu,help"])
+    t.result(r.returncode == 0 and "memdev=" in r.stdout,
+             "-device wren-gpu,help lists memdev", r.stdout + r.stderr)
     r = run_qemu(["-device", "wren,help"])
     t.result(r.returncode == 0 and all(p in r.stdout for p in
                                        ("netdev=", "mac=", "vectors=", "db-pages=")),
@@ -566,6 +776,10 @@ def main():
         check_pc(t)
         check_hotplug(t)
         check_topologies(t)
+        check_gpu(t)
+        for switch in (False, True):
+            for iommu in (False, True):
+                check_gpu_dma(t, switch, iommu)
     t.write(os.path.join(BUILD, "check", "qemu.tap"))
     print("1..%d" % len(t.lines))
     return 1 if t.failed else 0

@@ -4,7 +4,8 @@
 # The bench's own test (make check-bench): boots guests for real and checks
 # that scripts run in every guest, that the guests reach each other over the
 # fabric, that the results share works, that failures and hangs make vmrun
-# fail, and that IOMMU=1 gives the guest an active intel-iommu.
+# fail, that IOMMU=1 gives the guest an active intel-iommu, and that GPU=1
+# puts the NIC and a test GPU under one PCIe switch.
 #
 # usage: run.sh   (environment as for tools/testbench/vmrun.sh, plus
 #                  BENCH_OUT: directory for the runs' logs)
@@ -66,5 +67,28 @@ rc=$?
 diag "$(cat "$out/iommu.log")"
 if [ $rc = 0 ]; then ok "vmrun IOMMU=1: guest ran the basics script"; else not_ok "vmrun IOMMU=1: guest ran the basics script (exit $rc)"; fi
 guest_tap "$run" 0 "$kver-iommu"
+
+# 4. GPU=1, with and without intel-iommu: the NIC and a wren-gpu under one
+# PCIe switch (checked in the guest), and a pattern the guest writes
+# through the GPU's BAR2 found by the host in the BAR's backing file.
+for iommu in 0 1; do
+	label=gpu$([ $iommu = 1 ] && echo -iommu)
+	run=$out/$label
+	N=1 IOMMU=$iommu GPU=1 TIMEOUT=300 RUN_DIR=$run "$vmrun" "$here/guest-gpu.sh" >"$out/$label.log" 2>&1
+	rc=$?
+	diag "$(cat "$out/$label.log")"
+	if [ $rc = 0 ]; then ok "vmrun GPU=1 IOMMU=$iommu: guest ran the GPU script"; else not_ok "vmrun GPU=1 IOMMU=$iommu: guest ran the GPU script (exit $rc)"; fi
+	guest_tap "$run" 0 "$kver-$label"
+	pattern=$(cat "$run/g0/gpu-pattern" 2>/dev/null)
+	mem=$run/gpu0.mem
+	check "$label: the GPU's memory file is on the host, 256 MiB" \
+		test "$(stat -c %s "$mem" 2>/dev/null)" = $((256 << 20))
+	check "$label: the guest's pattern is in the file (first page)" \
+		test -n "$pattern" -a "$(head -c ${#pattern} "$mem" 2>/dev/null)" = "$pattern"
+	check "$label: the guest's pattern is in the file (last page)" \
+		test -n "$pattern" -a "$(tail -c 4096 "$mem" 2>/dev/null | head -c ${#pattern})" = "$pattern"
+	# The file is sparse: only the pages the guest touched take space.
+	diag "$label: $(du -k "$mem" 2>/dev/null | cut -f1) KiB of the file allocated"
+done
 
 tap_done

@@ -20,6 +20,12 @@
 #   RXE                guest indices (space or comma separated) that get a
 #                      plain virtio-net NIC on the Wren fabric port instead
 #                      of a Wren NIC, for rdma_rxe there (interop tests)
+#   GPU=1              a wren-gpu (test GPU, 256 MiB BAR2 backed by
+#                      RUN_DIR/gpu<i>.mem, readable on the host afterwards)
+#                      and the guest's fabric NIC under one PCIe switch:
+#                      pcie-root-port -> x3130-upstream -> two
+#                      xio3130-downstream ports, NIC on the first, GPU on
+#                      the second
 #
 # Fabric agent: guests cannot reach the fabrics' control sockets (unix
 # sockets do not cross 9p), so a host loop runs `wren-fabric ctl` for them.
@@ -34,7 +40,7 @@
 # (the script's exit status, written by the guest), guest<i>.out (its stdout),
 # guest<i>.boot (seconds from kernel start to the script), guest<i>.result
 # ("ok", "failed RC", "timeout ...", "error ...", "crashed ..."), g<i>/ (the
-# script's WREN_RESULTS).  Exit status: 0 only if every guest's script
+# script's WREN_RESULTS), with GPU=1 gpu<i>.mem (the GPU's memory, sparse).  Exit status: 0 only if every guest's script
 # exited 0 within TIMEOUT.
 set -euo pipefail
 
@@ -45,6 +51,7 @@ top=${TOP:-$(cd "$here/../.." && pwd)}
 : "${FABRIC:?FABRIC not set}"
 N=${N:-2}
 IOMMU=${IOMMU:-0}
+GPU=${GPU:-0}
 TIMEOUT=${TIMEOUT:-600}
 KVER=${KVER:-6.1}
 read -r -a fw_args <<<"${QEMU_FW_ARGS:-}"
@@ -178,6 +185,11 @@ if [ $has_wren = 1 ] &&
 	"$QEMU" "${fw_args[@]}" -device wren,help 2>/dev/null | grep -qw mac; then
 	wren_mac_prop=1
 fi
+if [ "$GPU" = 1 ] &&
+	! "$QEMU" "${fw_args[@]}" -device help 2>/dev/null | grep -qw '"wren-gpu"'; then
+	echo "vmrun: GPU=1 but $QEMU lacks -device wren-gpu (make qemu)" >&2
+	exit 2
+fi
 
 write_guest_env() {
 	local i=$1 peer=$(($1 == 0 ? 1 : 0))
@@ -199,6 +211,7 @@ write_guest_env() {
 			WREN_FABRIC_NIC "$(fabric_nic "$i")" \
 			WREN_PEER_FABRIC_NIC "$(fabric_nic "$peer")" \
 			WREN_IOMMU "$IOMMU" \
+			WREN_GPU "$GPU" \
 			WREN_PCAP_DIR "$([ "${PCAP:-0}" = 1 ] && echo /run/wren/results/pcap-wren)"
 		# GUEST_ENV: more VAR=value words (vmtest: the tests to run, the
 		# plan's environment); VAR must be a shell name.
@@ -235,6 +248,19 @@ start_guest() {
 		-virtfs "local,path=$RUN_DIR,mount_tag=results,security_model=none,multidevs=remap"
 		-netdev "stream,id=v0,server=off,addr.type=unix,addr.path=$sockdir/virtio/port$i.sock"
 		-device "virtio-net-pci,netdev=v0,mac=$mac,romfile=")
+	# GPU=1: the switch of a GPU server, the fabric NIC on its first
+	# downstream port (bus=wsw0 below), the GPU on the second.  Chassis
+	# numbers must be unique per machine; nothing else here uses any.
+	local nicbus=
+	if [ "$GPU" = 1 ]; then
+		qargs+=(-device "pcie-root-port,id=wrp0,chassis=1,slot=0"
+			-device "x3130-upstream,id=wup0,bus=wrp0"
+			-device "xio3130-downstream,id=wsw0,bus=wup0,chassis=2,slot=0"
+			-device "xio3130-downstream,id=wsw1,bus=wup0,chassis=3,slot=0"
+			-object "memory-backend-file,id=gpumem,size=256M,mem-path=$RUN_DIR/gpu$i.mem,share=on"
+			-device "wren-gpu,id=gpu0,memdev=gpumem,bus=wsw1")
+		nicbus=,bus=wsw0
+	fi
 	local wdev
 	case $(fabric_nic "$i") in
 	wren)
@@ -248,7 +274,7 @@ start_guest() {
 	esac
 	if [ -n "$wdev" ]; then
 		qargs+=(-netdev "stream,id=w0,server=off,addr.type=unix,addr.path=$sockdir/wren/port$i.sock"
-			-device "$wdev")
+			-device "$wdev$nicbus")
 	fi
 	kargs=${KARGS:-}
 	append+=" ${APPEND:-} ${kargs//,/ }"
@@ -259,7 +285,7 @@ start_guest() {
 	pids+=($!)
 }
 
-echo "vmrun: $N guest(s), kernel $KABI$([ "$IOMMU" = 1 ] && echo " +iommu"), Wren NIC $([ $has_wren = 1 ] && echo yes || echo 'no (QEMU lacks -device wren)')${RXE:+, virtio-net on the Wren fabric for guest(s) $RXE}, logs in $RUN_DIR"
+echo "vmrun: $N guest(s), kernel $KABI$([ "$IOMMU" = 1 ] && echo " +iommu")$([ "$GPU" = 1 ] && echo " +gpu"), Wren NIC $([ $has_wren = 1 ] && echo yes || echo 'no (QEMU lacks -device wren)')${RXE:+, virtio-net on the Wren fabric for guest(s) $RXE}, logs in $RUN_DIR"
 qemu_pids=()
 for ((i = 0; i < N; i++)); do
 	write_guest_env "$i"
