@@ -252,10 +252,14 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 {
 	struct wren_ib_mr *mr = to_wmr(ibmr);
+	struct nlattr *nest = wren_ib_res_nest(msg);
+	bool overflow;
 
-	if (rdma_nl_put_driver_u32(msg, "index", mr->index) ||
-	    rdma_nl_put_driver_u32(msg, "page_shift", mr->page_shift) ||
-	    rdma_nl_put_driver_u32(msg, "num_mtt", mr->num_mtt))
+	if (!nest)
 		return -EMSGSIZE;
-	return 0;
+
+	overflow = rdma_nl_put_driver_u32(msg, "index", mr->index) ||
+		   rdma_nl_put_driver_u32(msg, "page_shift", mr->page_shift) ||
+		   rdma_nl_put_driver_u32(msg, "num_mtt", mr->num_mtt);
+	return wren_ib_res_end(msg, nest, overflow);
 }
