@@ -368,6 +368,20 @@ static inline int wren_ib_res_end(struct sk_buff *msg, struct nlattr *nest,
 /* wren_ib_mr.c */
 struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				  u64 virt, int access, struct ib_udata *udata);
+#if defined(HAVE_IB_REG_USER_MR_DMABUF_DMAH)
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *pd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct ib_dmah *dmah,
+					 struct uverbs_attr_bundle *attrs);
+#elif defined(HAVE_IB_REG_USER_MR_DMABUF_ATTRS)
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *pd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct uverbs_attr_bundle *attrs);
+#else
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *pd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct ib_udata *udata);
+#endif
 int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				    u64 length, u64 virt, int access,
