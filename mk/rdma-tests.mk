@@ -4,6 +4,8 @@
 #
 #   make rdma-tests    $(BUILD)/tests/rdma/wren_verbs_test, built against the
 #                      bench's rdma-core (headers and libibverbs of `make rdma-core`)
+#                      and $(BUILD)/tests/dmabuf/wren_dmabuf_test (dma-buf MRs
+#                      on one device, selftests/rdma/wren-dmabuf.sh)
 #   make check-rdma    selftests/rdma/wren-rdma.sh in two 6.1 guests: data
 #                      integrity per opcode and size, protection, no syscalls on
 #                      the data path, passive CPU idle, loss recovery, killed
@@ -14,11 +16,13 @@
 RDMA_TESTS_BIN := $(BUILD)/tests/rdma/wren_verbs_test
 RDMA_TESTS_SRC := $(wildcard $(TOP)/tests/rdma/*.c)
 RDMA_TESTS_HDR := $(wildcard $(TOP)/tests/rdma/*.h)
+DMABUF_TEST_BIN := $(BUILD)/tests/dmabuf/wren_dmabuf_test
+DMABUF_TEST_SRC := $(TOP)/tests/dmabuf/wren_dmabuf_test.c
 
 .PHONY: rdma-tests check-rdma
 
 rdma-tests: rdma-core
-	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN)
+	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN) $(DMABUF_TEST_BIN)
 
 # The rpath lets it run without rdma-env.sh; the guests set
 # LD_LIBRARY_PATH to the same directory anyway.
@@ -26,6 +30,12 @@ $(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env $(
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		-I$(RDMA_CORE)/include $(TAP_CFLAGS) -o $@ $(RDMA_TESTS_SRC) \
+		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
+
+$(DMABUF_TEST_BIN): $(DMABUF_TEST_SRC) $(BUILD)/rdma-core.env
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		-I$(RDMA_CORE)/include -o $@ $(DMABUF_TEST_SRC) \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
 check-rdma: rdma-tests

@@ -15,6 +15,7 @@
 #include <rdma/iter.h>	/* split out of ib_verbs.h by some kernels */
 #endif
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_netlink.h>
 #include <linux/wren/wren_cmd.h>
 #include <linux/wren/wren_core.h>
 
@@ -343,9 +344,44 @@ int wren_ib_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			  const struct ib_recv_wr **bad_wr);
 u64 wren_ib_ksrq_complete(struct wren_ib_srq *srq, u16 idx16);
 
+/*
+ * A restrack entry's driver attributes (rdma -dd resource show): they go in
+ * an RDMA_NLDEV_ATTR_DRIVER nest of their own, which ib_core leaves to the
+ * driver to open; iproute2 reads nothing outside it.
+ */
+static inline struct nlattr *wren_ib_res_nest(struct sk_buff *msg)
+{
+	return nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+}
+
+static inline int wren_ib_res_end(struct sk_buff *msg, struct nlattr *nest,
+				  bool overflow)
+{
+	if (overflow) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 /* wren_ib_mr.c */
 struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				  u64 virt, int access, struct ib_udata *udata);
+#if defined(HAVE_IB_REG_USER_MR_DMABUF_DMAH)
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *pd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct ib_dmah *dmah,
+					 struct uverbs_attr_bundle *attrs);
+#elif defined(HAVE_IB_REG_USER_MR_DMABUF_ATTRS)
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *pd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct uverbs_attr_bundle *attrs);
+#else
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *pd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct ib_udata *udata);
+#endif
 int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				    u64 length, u64 virt, int access,

@@ -142,11 +142,15 @@ int wren_ib_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 {
 	struct wren_ib_dev *dev = to_wdev(ibcq->device);
 	struct wren_ib_cq *cq = to_wcq(ibcq);
+	struct nlattr *nest = wren_ib_res_nest(msg);
+	bool overflow;
 
-	if (rdma_nl_put_driver_u32(msg, "cqn", cq->cqn) ||
-	    rdma_nl_put_driver_u32(msg, "eqn",
-				   wren_core_comp_eqn(dev->wadev, cq->eq_index)) ||
-	    rdma_nl_put_driver_u32(msg, "log_size", cq->log_size))
+	if (!nest)
 		return -EMSGSIZE;
-	return 0;
+
+	overflow = rdma_nl_put_driver_u32(msg, "cqn", cq->cqn) ||
+		   rdma_nl_put_driver_u32(msg, "eqn",
+					  wren_core_comp_eqn(dev->wadev, cq->eq_index)) ||
+		   rdma_nl_put_driver_u32(msg, "log_size", cq->log_size);
+	return wren_ib_res_end(msg, nest, overflow);
 }

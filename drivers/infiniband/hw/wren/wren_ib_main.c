@@ -5,7 +5,8 @@
  * It registers the ib_device "wren_%d" (parent: the PCI function), whose
  * verbs serve user space through ib_uverbs and the libwren provider:
  * contexts with a private doorbell page, PDs, CQs, RC and UD QPs, SRQs,
- * AHs, MRs, RoCEv2 GIDs, async events and counters.
+ * AHs, MRs (of user memory, and pinned dma-buf MRs of memory another
+ * device exports), RoCEv2 GIDs, async events and counters.
  *
  * Kernel verbs serve in-kernel consumers (the RDMA CM, nvme-rdma and
  * nvmet-rdma, iSER, SRP, NFS/RDMA): kernel PDs (the reserved lkey as
@@ -69,6 +70,7 @@ static const struct ib_device_ops wren_ib_dev_ops = {
 	.query_port = wren_ib_query_port,
 	.query_qp = wren_ib_query_qp,
 	.reg_user_mr = wren_ib_reg_user_mr,
+	.reg_user_mr_dmabuf = wren_ib_reg_user_mr_dmabuf,
 	.req_notify_cq = wren_ib_req_notify_cq,
 	.rereg_user_mr = wren_ib_rereg_user_mr,
 

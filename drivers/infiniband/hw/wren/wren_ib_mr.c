@@ -8,6 +8,7 @@
  */
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
+#include <rdma/uverbs_ioctl.h>
 
 #include "wren_ib.h"
 
@@ -73,34 +74,23 @@ static int wren_ib_write_mtt(struct wren_ib_dev *dev, struct wren_ib_mr *mr,
 	return err;
 }
 
-struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				  u64 virt, int access, struct ib_udata *udata)
+/*
+ * The device half of a registration, common to user and dma-buf MRs: the
+ * largest page size the buffer's DMA addresses and @virt allow, CREATE_MR,
+ * WRITE_MTT and ACTIVATE_MR.  @mr->umem is pinned and DMA mapped.  On
+ * failure the umem is released and @mr freed, unless the device kept the
+ * MR (DESTROY_MR failed): then the pages stay pinned under it.
+ */
+static struct ib_mr *wren_ib_mr_commit(struct ib_pd *ibpd, struct wren_ib_mr *mr,
+				       u64 length, u64 virt, int access)
 {
 	struct wren_ib_dev *dev = to_wdev(ibpd->device);
 	struct wren_create_mr_in in = {};
 	struct wren_cmd_mr_result res;
 	unsigned long pgsz;
-	struct wren_ib_mr *mr;
 	size_t npages;
 	int err;
 
-	err = wren_ib_udata_none(udata);
-	if (err)
-		return ERR_PTR(err);
-	err = wren_ib_check_access(dev, access);
-	if (err)
-		return ERR_PTR(err);
-	if (!length || length > le64_to_cpu(dev->attr->max_mr_size))
-		return ERR_PTR(-EINVAL);
-
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr)
-		return ERR_PTR(-ENOMEM);
-	mr->umem = ib_umem_get(ibpd->device, start, length, access);
-	if (IS_ERR(mr->umem)) {
-		err = PTR_ERR(mr->umem);
-		goto err_free;
-	}
 	pgsz = ib_umem_find_best_pgsz(mr->umem, dev->pgsz_bitmap, virt);
 	if (!pgsz) {
 		err = -EINVAL;
@@ -136,6 +126,9 @@ struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr->ibmr.lkey = res.key;
 	mr->ibmr.rkey = mr->ibmr.lkey;
 	mr->ibmr.page_size = pgsz;
+	/* ib_core fills these for reg_user_mr, not for dma-buf MRs. */
+	mr->ibmr.iova = virt;
+	mr->ibmr.length = length;
 	return &mr->ibmr;
 
 err_destroy:
@@ -143,10 +136,111 @@ err_destroy:
 		return ERR_PTR(err);	/* keep the pages pinned under it */
 err_umem:
 	ib_umem_release(mr->umem);
-err_free:
 	kfree(mr);
 	return ERR_PTR(err);
 }
+
+struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				  u64 virt, int access, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibpd->device);
+	struct wren_ib_mr *mr;
+	int err;
+
+	err = wren_ib_udata_none(udata);
+	if (err)
+		return ERR_PTR(err);
+	err = wren_ib_check_access(dev, access);
+	if (err)
+		return ERR_PTR(err);
+	if (!length || length > le64_to_cpu(dev->attr->max_mr_size))
+		return ERR_PTR(-EINVAL);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->umem = ib_umem_get(ibpd->device, start, length, access);
+	if (IS_ERR(mr->umem)) {
+		err = PTR_ERR(mr->umem);
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	return wren_ib_mr_commit(ibpd, mr, length, virt, access);
+}
+
+/*
+ * Memory another device exports as dma-buf (GPU memory, udmabuf), pinned:
+ * the exporter may not move it while the MR lives, so there is no
+ * move_notify to serve.  The MTT holds the dma-buf's DMA addresses, at the
+ * largest page size they allow (64 KiB for GPU pages).  The fd is looked
+ * up before the length is checked, so that NCCL's probe
+ * ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0) fails with EBADF ("supported")
+ * rather than EINVAL.
+ */
+static struct ib_mr *__wren_ib_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+						  u64 length, u64 virt, int fd,
+						  int access, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibpd->device);
+	struct ib_umem_dmabuf *umem_dmabuf;
+	struct wren_ib_mr *mr;
+	int err;
+
+	err = wren_ib_udata_none(udata);
+	if (err)
+		return ERR_PTR(err);
+	err = wren_ib_check_access(dev, access);
+	if (err)
+		return ERR_PTR(err);
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	umem_dmabuf = ib_umem_dmabuf_get_pinned(ibpd->device, offset, length,
+						fd, access);
+	if (IS_ERR(umem_dmabuf)) {
+		err = PTR_ERR(umem_dmabuf);
+		ibdev_dbg(&dev->ibdev, "dma-buf fd %d: %d\n", fd, err);
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	mr->umem = &umem_dmabuf->umem;
+	if (!length || length > le64_to_cpu(dev->attr->max_mr_size)) {
+		ib_umem_release(mr->umem);
+		kfree(mr);
+		return ERR_PTR(-EINVAL);
+	}
+	return wren_ib_mr_commit(ibpd, mr, length, virt, access);
+}
+
+#if defined(HAVE_IB_REG_USER_MR_DMABUF_DMAH)
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct ib_dmah *dmah,
+					 struct uverbs_attr_bundle *attrs)
+{
+	if (dmah)
+		return ERR_PTR(-EOPNOTSUPP);
+	return __wren_ib_reg_user_mr_dmabuf(ibpd, offset, length, virt, fd, access,
+					    attrs ? &attrs->driver_udata : NULL);
+}
+#elif defined(HAVE_IB_REG_USER_MR_DMABUF_ATTRS)
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct uverbs_attr_bundle *attrs)
+{
+	return __wren_ib_reg_user_mr_dmabuf(ibpd, offset, length, virt, fd, access,
+					    attrs ? &attrs->driver_udata : NULL);
+}
+#else
+struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
+					 u64 length, u64 virt, int fd, int access,
+					 struct ib_udata *udata)
+{
+	return __wren_ib_reg_user_mr_dmabuf(ibpd, offset, length, virt, fd, access,
+					    udata);
+}
+#endif
 
 /*
  * ib_core's DMA MR (ib_alloc_pd() without IBK_LOCAL_DMA_LKEY, or a ULP's
@@ -216,6 +310,9 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 		return ERR_PTR(-EOPNOTSUPP);
 	if (flags & ~(IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
 		return ERR_PTR(-EOPNOTSUPP);
+	/* A pinned dma-buf's attachment is the exporter's, not ours to redo. */
+	if (mr->umem && mr->umem->is_dmabuf)
+		return ERR_PTR(-EOPNOTSUPP);
 	in.mr_index = cpu_to_le32(mr->index);
 	if (flags & IB_MR_REREG_PD) {
 		in.mask |= cpu_to_le32(WREN_MODIFY_MR_PD);
@@ -252,10 +349,14 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 {
 	struct wren_ib_mr *mr = to_wmr(ibmr);
+	struct nlattr *nest = wren_ib_res_nest(msg);
+	bool overflow;
 
-	if (rdma_nl_put_driver_u32(msg, "index", mr->index) ||
-	    rdma_nl_put_driver_u32(msg, "page_shift", mr->page_shift) ||
-	    rdma_nl_put_driver_u32(msg, "num_mtt", mr->num_mtt))
+	if (!nest)
 		return -EMSGSIZE;
-	return 0;
+
+	overflow = rdma_nl_put_driver_u32(msg, "index", mr->index) ||
+		   rdma_nl_put_driver_u32(msg, "page_shift", mr->page_shift) ||
+		   rdma_nl_put_driver_u32(msg, "num_mtt", mr->num_mtt);
+	return wren_ib_res_end(msg, nest, overflow);
 }

@@ -227,13 +227,19 @@ int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct wren_ib_qp *qp = to_wqp(ibqp);
+	struct nlattr *nest = wren_ib_res_nest(msg);
+	bool overflow;
 
-	if (rdma_nl_put_driver_u32(msg, "sq_wqe_size", BIT(qp->sq_wqe_shift)) ||
-	    rdma_nl_put_driver_u32(msg, "sq_entries", BIT(qp->sq_log_size)) ||
-	    rdma_nl_put_driver_u32(msg, "rq_wqe_size",
-				   qp->rq_log_size ? BIT(qp->rq_wqe_shift) : 0) ||
-	    rdma_nl_put_driver_u32(msg, "rq_entries",
-				   qp->rq_log_size ? BIT(qp->rq_log_size) : 0))
+	if (!nest)
 		return -EMSGSIZE;
-	return 0;
+
+	overflow = rdma_nl_put_driver_u32(msg, "sq_wqe_size",
+					  BIT(qp->sq_wqe_shift)) ||
+		   rdma_nl_put_driver_u32(msg, "sq_entries",
+					  BIT(qp->sq_log_size)) ||
+		   rdma_nl_put_driver_u32(msg, "rq_wqe_size",
+					  qp->rq_log_size ? BIT(qp->rq_wqe_shift) : 0) ||
+		   rdma_nl_put_driver_u32(msg, "rq_entries",
+					  qp->rq_log_size ? BIT(qp->rq_log_size) : 0);
+	return wren_ib_res_end(msg, nest, overflow);
 }

@@ -169,10 +169,14 @@ int wren_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 int wren_ib_fill_res_srq_entry(struct sk_buff *msg, struct ib_srq *ibsrq)
 {
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
+	struct nlattr *nest = wren_ib_res_nest(msg);
+	bool overflow;
 
-	if (rdma_nl_put_driver_u32(msg, "srqn", srq->srqn) ||
-	    rdma_nl_put_driver_u32(msg, "wqe_size", BIT(srq->wqe_shift)) ||
-	    rdma_nl_put_driver_u32(msg, "entries", BIT(srq->log_size)))
+	if (!nest)
 		return -EMSGSIZE;
-	return 0;
+
+	overflow = rdma_nl_put_driver_u32(msg, "srqn", srq->srqn) ||
+		   rdma_nl_put_driver_u32(msg, "wqe_size", BIT(srq->wqe_shift)) ||
+		   rdma_nl_put_driver_u32(msg, "entries", BIT(srq->log_size));
+	return wren_ib_res_end(msg, nest, overflow);
 }
