@@ -84,7 +84,7 @@ start=$SECONDS
 check "rmmod wren after the timeout" timeout 60 rmmod wren
 diag "rmmod took $((SECONDS - start)) s"
 check "the orphaned buffer was released after the device's reset" \
-	bash -c 'dmesg | grep -q "releasing the buffers of 1 timed-out admin command(s) after the reset"'
+	bash -c 'dmesg | grep -q "releasing the buffers of 1 unanswered admin command(s) after the reset"'
 check_leftovers "$bdf"
 # The timeout and the late completion are expected; nothing else is.
 bad=$(dmesg | grep -E 'WARNING:|BUG:|Call Trace|hung_task|without an interrupt' || true)

@@ -187,9 +187,9 @@ void wren_aq_process(struct wren_dev *wdev);
 void wren_aq_abort(struct wren_dev *wdev);
 void wren_aq_free(struct wren_dev *wdev);
 int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
-		 struct wren_acq_entry *comp);
+		 struct wren_acq_entry *comp, bool *unanswered);
 int wren_aq_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
-			struct wren_acq_entry *comp);
+			struct wren_acq_entry *comp, bool *unanswered);
 
 /* wren_cmd.c: the only caller of wren_aq_exec*() */
 int wren_cmd_init(struct wren_dev *wdev);

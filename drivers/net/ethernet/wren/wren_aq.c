@@ -280,7 +280,8 @@ static bool wren_aq_spin_until(struct wren_dev *wdev, struct wren_aq_slot *slot,
 }
 
 static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
-			  struct wren_acq_entry *comp, bool atomic)
+			  struct wren_acq_entry *comp, bool *unanswered,
+			  bool atomic)
 {
 	struct wren_aq *aq = &wdev->aq;
 	struct wren_aq_slot *slot;
@@ -289,6 +290,7 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	u16 cmd_id;
 	int err;
 
+	*unanswered = false;
 	if (wren_is_dead(wdev))
 		return -EIO;
 
@@ -350,6 +352,10 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 				le32_to_cpu(slot->comp.syndrome));
 		slot->busy = false;
 	} else if (slot->aborted) {
+		/* The device broke with the command in its hands: whether it
+		 * still reads or writes the buffers is not known.
+		 */
+		*unanswered = true;
 		err = -EIO;
 		slot->busy = false;
 	} else {
@@ -358,6 +364,7 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		 * answer is recognised and dropped.
 		 */
 		slot->waiting = false;
+		*unanswered = true;
 		err = -ETIMEDOUT;
 	}
 	spin_unlock_irqrestore(&aq->lock, flags);
@@ -374,6 +381,10 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
  * @cmd: the command, filled except cmd_id; any buffer it names stays
  *	 mapped until the device was reset if this returns -ETIMEDOUT
  * @comp: when not NULL, receives the completion entry
+ * @unanswered: set when the device was given the command and never
+ *		answered it (it timed out, or the device broke meanwhile):
+ *		its buffers must then stay allocated until the device was
+ *		reset; cleared otherwise
  *
  * Only the command layer (wren_cmd.c) calls this: it owns the buffers.
  * Sleeps.
@@ -382,10 +393,10 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
  * needs a reset and later commands fail with -EIO), or -EIO.
  */
 int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
-		 struct wren_acq_entry *comp)
+		 struct wren_acq_entry *comp, bool *unanswered)
 {
 	might_sleep();
-	return __wren_aq_exec(wdev, cmd, comp, false);
+	return __wren_aq_exec(wdev, cmd, comp, unanswered, false);
 }
 
 /**
@@ -393,15 +404,16 @@ int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
  * @wdev: the device
  * @cmd: as for wren_aq_exec()
  * @comp: as for wren_aq_exec()
+ * @unanswered: as for wren_aq_exec()
  *
  * Spins instead of sleeping, for at most the command timeout.
  *
  * Return: as wren_aq_exec(), and -EBUSY when no slot came free in time.
  */
 int wren_aq_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
-			struct wren_acq_entry *comp)
+			struct wren_acq_entry *comp, bool *unanswered)
 {
-	return __wren_aq_exec(wdev, cmd, comp, true);
+	return __wren_aq_exec(wdev, cmd, comp, unanswered, true);
 }
 
 /* From here on, completions are signalled on the management vector. */

@@ -7,7 +7,8 @@
  *
  * - The buffers are coherent DMA memory owned by this layer; callers pass
  *   plain kernel memory and never see a bus address.
- * - A command that timed out may still be run by the device, which then
+ * - A command the device never answered - it timed out, or the device
+ *   broke while it waited - may still be run by the device, which then
  *   reads its input and writes its output buffer, until the device is
  *   reset.  Its buffers are therefore not freed but parked on the
  *   device's orphan list, which wren_cmd_fini() releases only after the
@@ -70,7 +71,7 @@ static void wren_cmd_free_bufs(struct device *dev, void *in, dma_addr_t in_dma,
  * wren_cmd_fini() - release the command layer's memory
  * @wdev: the device, reset or with bus mastering off: it no longer DMAs
  *
- * Frees the buffers of commands that timed out, which the device might
+ * Frees the buffers of commands the device never answered, which it might
  * have written until it was reset, and the atomic input buffer.
  */
 void wren_cmd_fini(struct wren_dev *wdev)
@@ -84,7 +85,7 @@ void wren_cmd_fini(struct wren_dev *wdev)
 	list_splice_init(&cs->orphans, &list);
 	spin_unlock(&cs->orphan_lock);
 	if (cs->num_orphans)
-		dev_info(dev, "releasing the buffers of %u timed-out admin command(s) after the reset\n",
+		dev_info(dev, "releasing the buffers of %u unanswered admin command(s) after the reset\n",
 			 cs->num_orphans);
 	list_for_each_entry_safe(o, tmp, &list, node) {
 		wren_cmd_free_bufs(dev, o->in, o->in_dma, o->in_len, o->out,
@@ -138,7 +139,8 @@ static void wren_cmd_orphan(struct wren_dev *wdev, u8 opcode, void *in,
  * @out_len: its length
  * @comp: when not NULL, receives the completion entry
  *
- * Sleeps.  On -ETIMEDOUT the buffers stay allocated until wren_cmd_fini().
+ * Sleeps.  When the device never answered (-ETIMEDOUT, or -EIO because it
+ * broke meanwhile) the buffers stay allocated until wren_cmd_fini().
  *
  * Return: 0, the errno of the completion status, -ETIMEDOUT, or -EIO when
  * the device is dead (@comp then holds no completion: status 0).
@@ -151,6 +153,7 @@ int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	dma_addr_t in_dma = 0, out_dma = 0;
 	struct wren_acq_entry local = {};
 	void *in_buf = NULL, *out_buf = NULL;
+	bool unanswered;
 	int err = -ENOMEM;
 
 	might_sleep();
@@ -171,8 +174,8 @@ int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		cmd->out_addr = cpu_to_le64(out_dma);
 		cmd->out_len = cpu_to_le32(out_len);
 	}
-	err = wren_aq_exec(wdev, cmd, comp);
-	if (err == -ETIMEDOUT) {
+	err = wren_aq_exec(wdev, cmd, comp, &unanswered);
+	if (unanswered) {
 		wren_cmd_orphan(wdev, cmd->opcode, in_buf, in_dma, in_len,
 				out_buf, out_dma, out_len);
 		return err;
@@ -199,7 +202,7 @@ out:
  *
  * The input goes through the device's one preallocated buffer, so callers
  * take turns; the queue spins for the completion.  Once a command through
- * it timed out, the device may still read it: it is not reused.
+ * it went unanswered, the device may still read it: it is not reused.
  *
  * Return: as wren_cmd_exec(), and -EBUSY when no admin slot came free.
  */
@@ -210,6 +213,7 @@ int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	struct wren_cmd_state *cs = &wdev->cmd;
 	struct wren_acq_entry local = {};
 	unsigned long flags;
+	bool unanswered;
 	int err;
 
 	if (in_len > WREN_CMD_ATOMIC_BUF_LEN)
@@ -226,8 +230,8 @@ int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		cmd->in_addr = cpu_to_le64(cs->atomic_dma);
 		cmd->in_len = cpu_to_le32(in_len);
 	}
-	err = wren_aq_exec_atomic(wdev, cmd, comp);
-	if (err == -ETIMEDOUT)
+	err = wren_aq_exec_atomic(wdev, cmd, comp, &unanswered);
+	if (unanswered)
 		cs->atomic_orphaned = true;
 	spin_unlock_irqrestore(&cs->atomic_lock, flags);
 	return err;
