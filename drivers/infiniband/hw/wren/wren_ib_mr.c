@@ -140,10 +140,10 @@ err_umem:
 	return ERR_PTR(err);
 }
 
-struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				  u64 virt, int access, struct ib_udata *udata)
+/* What every registration of user-reachable memory checks first. */
+static struct wren_ib_mr *wren_ib_mr_alloc(struct wren_ib_dev *dev, int access,
+					   struct ib_udata *udata)
 {
-	struct wren_ib_dev *dev = to_wdev(ibpd->device);
 	struct wren_ib_mr *mr;
 	int err;
 
@@ -153,12 +153,24 @@ struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	err = wren_ib_check_access(dev, access);
 	if (err)
 		return ERR_PTR(err);
-	if (!length || length > le64_to_cpu(dev->attr->max_mr_size))
-		return ERR_PTR(-EINVAL);
-
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr)
-		return ERR_PTR(-ENOMEM);
+	return mr ? mr : ERR_PTR(-ENOMEM);
+}
+
+struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				  u64 virt, int access, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibpd->device);
+	struct wren_ib_mr *mr;
+	int err;
+
+	mr = wren_ib_mr_alloc(dev, access, udata);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
+	if (!length || length > le64_to_cpu(dev->attr->max_mr_size)) {
+		kfree(mr);
+		return ERR_PTR(-EINVAL);
+	}
 	mr->umem = ib_umem_get(ibpd->device, start, length, access);
 	if (IS_ERR(mr->umem)) {
 		err = PTR_ERR(mr->umem);
@@ -186,16 +198,9 @@ static struct ib_mr *__wren_ib_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset
 	struct wren_ib_mr *mr;
 	int err;
 
-	err = wren_ib_udata_none(udata);
-	if (err)
-		return ERR_PTR(err);
-	err = wren_ib_check_access(dev, access);
-	if (err)
-		return ERR_PTR(err);
-
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
-	if (!mr)
-		return ERR_PTR(-ENOMEM);
+	mr = wren_ib_mr_alloc(dev, access, udata);
+	if (IS_ERR(mr))
+		return ERR_CAST(mr);
 	umem_dmabuf = ib_umem_dmabuf_get_pinned(ibpd->device, offset, length,
 						fd, access);
 	if (IS_ERR(umem_dmabuf)) {
