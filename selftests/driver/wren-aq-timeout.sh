@@ -16,14 +16,7 @@ mods=$(wren_moddir)
 plan 10
 dmesg -C
 
-bdf=$(wren_bdf)
-if [ -z "$bdf" ]; then
-	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
-	for _ in $(seq 9); do skip "admin command timeout" "no Wren NIC"; done
-	tap_done
-	exit 1
-fi
-ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+wren_require_nic 9 "admin command timeout"
 read -r capslo aq_timeout < <(wren_regs "$bdf" 0x10 0x38 | tr '\n' ' ')
 if [ $(($(printf '%d' "$capslo") >> 29 & 1)) = 0 ]; then
 	for _ in $(seq 9); do skip "admin command timeout" "device lacks DIAG_FAULT"; done

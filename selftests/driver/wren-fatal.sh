@@ -15,14 +15,7 @@ mods=$(wren_moddir)
 plan 11
 dmesg -C
 
-bdf=$(wren_bdf)
-if [ -z "$bdf" ]; then
-	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
-	for _ in $(seq 10); do skip "fatal path" "no Wren NIC"; done
-	tap_done
-	exit 1
-fi
-ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+wren_require_nic 10 "fatal path"
 capslo=$(wren_regs "$bdf" 0x10)
 
 # json_get JSON KEY: the first value found under KEY, searching nested

@@ -20,14 +20,7 @@ ip4=${WREN_IP:-10.0.0.1}
 plan 26
 dmesg -C
 
-bdf=$(wren_bdf)
-if [ -z "$bdf" ]; then
-	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
-	for _ in $(seq 25); do skip "RDMA checks" "no Wren NIC"; done
-	tap_done
-	exit 1
-fi
-ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+wren_require_nic 25 "RDMA checks"
 
 check "modprobe ib_uverbs (ib_core with it)" modprobe ib_uverbs
 check "insmod wren.ko" insmod "$mods/wren.ko"

@@ -37,14 +37,7 @@ dmesg -C
 # wren_ib.ko needs ib_core and ib_uverbs; insmod does not load them.
 modprobe ib_uverbs
 
-bdf=$(wren_bdf)
-if [ -z "$bdf" ]; then
-	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
-	for _ in $(seq 7); do skip "load/unload loop" "no Wren NIC"; done
-	tap_done
-	exit 1
-fi
-ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+wren_require_nic 7 "load/unload loop"
 
 round() {
 	insmod "$mods/wren.ko" || return 1

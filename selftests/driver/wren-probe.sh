@@ -14,15 +14,7 @@ mods=$(wren_moddir)
 plan 16
 dmesg -C
 
-bdf=$(wren_bdf)
-if [ -z "$bdf" ]; then
-	not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
-	diag "$(lspci -nn)"
-	for _ in $(seq 13); do skip "driver checks" "no Wren NIC"; done
-	tap_done
-	exit 1
-fi
-ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+wren_require_nic 13 "driver checks"
 
 line=$(lspci -nn -s "$bdf")
 if grep -q 'Ethernet controller \[0200\]' <<<"$line" &&

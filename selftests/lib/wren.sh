@@ -29,6 +29,21 @@ wren_bdf() {
 	return 1
 }
 
+# wren_require_nic REST WHAT: a driver test's first check.  Sets bdf to
+# the Wren NIC's PCI address; without one, fails that check, skips the
+# REST checks that would follow ("WHAT") and ends the test.
+wren_require_nic() {
+	bdf=$(wren_bdf)
+	if [ -z "$bdf" ]; then
+		not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
+		diag "$(lspci -nn 2>&1)"
+		for _ in $(seq "$1"); do skip "$2" "no Wren NIC"; done
+		tap_done
+		exit 1
+	fi
+	ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+}
+
 # wren_regs BDF OFFSET...: read 32-bit BAR0 registers through the sysfs
 # resource0 mapping, independently of the driver, one hex value a line.
 # Only while no driver has claimed BAR0: a strict-devmem kernel refuses to
