@@ -5,7 +5,10 @@
 #   make rdma-tests    $(BUILD)/tests/rdma/wren_verbs_test, built against the
 #                      bench's rdma-core (headers and libibverbs of `make rdma-core`)
 #                      and $(BUILD)/tests/dmabuf/wren_dmabuf_test (dma-buf MRs
-#                      on one device, selftests/rdma/wren-dmabuf.sh)
+#                      on one device, selftests/rdma/wren-dmabuf.sh),
+#                      $(BUILD)/tests/gpu/wren_nccl_check (NCCL's questions to a
+#                      NIC, selftests/rdma/wren-gpudirect.sh) and the host's
+#                      $(BUILD)/tests/gpu/gpu_mem_check (the GPU memory file)
 #   make check-rdma    selftests/rdma/wren-rdma.sh in two 6.1 guests: data
 #                      integrity per opcode and size, protection, no syscalls on
 #                      the data path, passive CPU idle, loss recovery, killed
@@ -15,14 +18,19 @@
 
 RDMA_TESTS_BIN := $(BUILD)/tests/rdma/wren_verbs_test
 RDMA_TESTS_SRC := $(wildcard $(TOP)/tests/rdma/*.c)
-RDMA_TESTS_HDR := $(wildcard $(TOP)/tests/rdma/*.h)
+RDMA_TESTS_HDR := $(wildcard $(TOP)/tests/rdma/*.h) $(TOP)/tests/gpu/wren_test_gpu.h
 DMABUF_TEST_BIN := $(BUILD)/tests/dmabuf/wren_dmabuf_test
 DMABUF_TEST_SRC := $(TOP)/tests/dmabuf/wren_dmabuf_test.c
+
+NCCL_CHECK_BIN := $(BUILD)/tests/gpu/wren_nccl_check
+GPU_MEM_CHECK_BIN := $(BUILD)/tests/gpu/gpu_mem_check
+GPU_UAPI := $(TOP)/tests/gpu/wren_test_gpu.h
 
 .PHONY: rdma-tests check-rdma
 
 rdma-tests: rdma-core
-	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN) $(DMABUF_TEST_BIN)
+	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN) $(DMABUF_TEST_BIN) \
+		$(NCCL_CHECK_BIN) $(GPU_MEM_CHECK_BIN)
 
 # The rpath lets it run without rdma-env.sh; the guests set
 # LD_LIBRARY_PATH to the same directory anyway.
@@ -37,6 +45,18 @@ $(DMABUF_TEST_BIN): $(DMABUF_TEST_SRC) $(BUILD)/rdma-core.env
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		-I$(RDMA_CORE)/include -o $@ $(DMABUF_TEST_SRC) \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
+
+$(NCCL_CHECK_BIN): $(TOP)/tests/gpu/wren_nccl_check.c $(GPU_UAPI) $(BUILD)/rdma-core.env
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		-I$(RDMA_CORE)/include -I$(TOP)/tests/gpu -o $@ $< \
+		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
+
+# Host side: needs only the pattern; verbs.h comes with wvt.h.
+$(GPU_MEM_CHECK_BIN): $(TOP)/tests/gpu/gpu_mem_check.c $(TOP)/tests/rdma/pattern.c $(TOP)/tests/rdma/wvt.h $(BUILD)/rdma-core.env
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(RDMA_CORE)/include \
+		-o $@ $(TOP)/tests/gpu/gpu_mem_check.c $(TOP)/tests/rdma/pattern.c
 
 check-rdma: rdma-tests
 	$(MAKE) --no-print-directory modules KVER=6.1

@@ -18,6 +18,7 @@
 
 #define SEED_PASSIVE	0x7000u
 #define SEED_ACTIVE	0x7002u
+#define SEED_SENTINEL	0x7004u	/* --free-under-traffic: after the free */
 
 struct cpu {
 	unsigned long long v[8];	/* user nice system idle iowait irq softirq steal */
@@ -80,6 +81,7 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 	long posted = 0, done = 0, n = o->iters ? o->iters : __LONG_MAX__;
 	double t0, t1;
 	struct ibv_wc wc[16];
+	enum ibv_wc_status stop = IBV_WC_SUCCESS;
 	bool ready = false;
 
 	gid_to_str(&d->gid, g);
@@ -107,12 +109,19 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 
 		if (k < 0)
 			return 1;
-		for (int i = 0; i < k; i++)
-			if (wc[i].status != IBV_WC_SUCCESS) {
-				fprintf(stderr, "wvt bw: completion %s after %ld\n",
-					ibv_wc_status_str(wc[i].status), done);
+		for (int i = 0; i < k; i++) {
+			if (wc[i].status == IBV_WC_SUCCESS)
+				continue;
+			fprintf(stderr, "wvt bw: completion %s after %ld\n",
+				ibv_wc_status_str(wc[i].status), done + i);
+			if (!o->until_error)
 				return 1;
-			}
+			stop = wc[i].status;
+			done += i;
+			break;
+		}
+		if (stop != IBV_WC_SUCCESS)
+			break;
 		done += k;
 		/* Time only when running for a time: then syscalls do not matter. */
 		if (!o->iters && k && !(done & 255)) {
@@ -128,6 +137,12 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 		}
 	}
 	t1 = now_s();
+	if (o->until_error) {
+		printf("# bw: stopped by %s after %ld completions\n",
+		       stop == IBV_WC_SUCCESS ? "nothing" : ibv_wc_status_str(stop), done);
+		if (stop != IBV_WC_REM_ACCESS_ERR)
+			return 1;
+	}
 	if (ctl_call(ctl, r, sizeof(r), "DONE %ld", done))
 		return 1;
 	printf("# bw: %s %zu B x %ld in %.2f s: %.1f MB/s, %.0f ops/s\n", o->op,
@@ -151,8 +166,36 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 	return 0;
 }
 
+/*
+ * GPU memory freed while the peer WRITEs into it (peer-memory MRs): wait
+ * until its WRITEs land, free the allocation (its free callback makes
+ * nvidia-peermem invalidate the MR: DEACTIVATE_MR before the free
+ * returns), then overwrite the whole buffer through the CPU.  Nothing
+ * the NIC does after that may change a byte.
+ */
+static int free_under_traffic(struct mem *m, const struct bw_opts *o)
+{
+	double t0 = now_s();
+
+	while (pat_diff(m->ptr, 64, SEED_PASSIVE, 0) < 0) {
+		if (now_s() - t0 > 120) {
+			fprintf(stderr, "wvt bw: no WRITE landed within 120 s\n");
+			return 1;
+		}
+	}
+	t0 = now_s();
+	if (mem_gpu_free(m)) {
+		perror("wvt bw: WTGPU_FREE");
+		return 1;
+	}
+	printf("# bw: GPU memory freed under traffic in %.1f ms\n", (now_s() - t0) * 1e3);
+	pat_fill(m->ptr, o->mr_bytes, SEED_SENTINEL, 0);
+	fflush(stdout);
+	return 0;
+}
+
 static int passive(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
-		   struct ibv_mr *mr, struct conn *c)
+		   struct mem *m, struct ibv_mr *mr, struct conn *c)
 {
 	char line[256], g[40];
 	unsigned int qpn, psn;
@@ -176,10 +219,22 @@ static int passive(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 					fclose(f);
 			}
 			ctl_send(ctl, "GO");
+			if (o->free_under_traffic && free_under_traffic(m, o))
+				return 1;
 		} else if (sscanf(line, "DONE %ld", &done) == 1) {
 			cpu_read(&b);
 			if (o->cpu)
 				cpu_report(&a, &b);
+			if (o->free_under_traffic) {
+				long k = pat_diff(m->ptr, o->mr_bytes, SEED_SENTINEL, 0);
+
+				if (k >= 0)
+					ctl_send(ctl, "BAD byte %ld changed after the free", k);
+				else
+					ctl_send(ctl, "OK nothing landed after the free: %zu bytes intact",
+						 o->mr_bytes);
+				continue;
+			}
 			if (o->verify && strcmp(o->op, "read")) {
 				size_t span = (size_t)done * o->size;
 				long k;
@@ -193,6 +248,9 @@ static int passive(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 					continue;
 				}
 				ctl_send(ctl, "OK WRITE data verified: %zu bytes", span);
+				mem_manifest(m, 0, span, SEED_ACTIVE, 0);
+				mem_manifest(m, span, o->mr_bytes - span, SEED_PASSIVE, span);
+				fflush(stdout);
 				continue;
 			}
 			ctl_send(ctl, "OK");
@@ -208,24 +266,26 @@ int bw_run(struct dev *d, struct ctl *ctl, const struct bw_opts *o)
 {
 	struct conn c;
 	struct ibv_mr *mr;
+	struct mem m;
 	void *buf;
 	int rc;
 
-	if (o->size == 0 || o->size > o->mr_bytes ||
-	    posix_memalign(&buf, 4096, o->mr_bytes))
+	if (o->size == 0 || o->size > o->mr_bytes || mem_alloc(&m, o->mr_bytes))
 		return 2;
+	buf = m.ptr;
 	/* The active side's buffer is its source; the passive side's is
 	 * what READs fetch and WRITEs overwrite. */
 	pat_fill(buf, o->mr_bytes, o->active ? SEED_ACTIVE : SEED_PASSIVE, 0);
 	if (o->active && !strcmp(o->op, "read"))
 		memset(buf, 0, o->mr_bytes);
-	mr = ibv_reg_mr(d->pd[0], buf, o->mr_bytes, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	mr = mem_reg(&m, d->pd[0], 0, o->mr_bytes, IBV_ACCESS_LOCAL_WRITE |
+		     IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	if (!mr || conn_create(d, &c, IBV_QPT_RC, 0, o->depth)) {
 		perror("wvt bw: MR/QP");
 		return 1;
 	}
-	rc = o->active ? active(d, ctl, o, mr, &c) : passive(d, ctl, o, mr, &c);
+	printf("# bw: %s memory, %zu bytes\n", mem_name(), o->mr_bytes);
+	rc = o->active ? active(d, ctl, o, mr, &c) : passive(d, ctl, o, &m, mr, &c);
 	/* For the killed-in-traffic test: when the peer is killed first,
 	 * this side fails too, and must still be holding its QP, CQ and MR
 	 * when its own kill comes. */
@@ -235,7 +295,10 @@ int bw_run(struct dev *d, struct ctl *ctl, const struct bw_opts *o)
 			pause();
 	}
 	conn_destroy(&c);
-	ibv_dereg_mr(mr);
-	free(buf);
+	if (ibv_dereg_mr(mr)) {
+		perror("wvt bw: ibv_dereg_mr");
+		rc = 1;
+	}
+	mem_free(&m);
 	return rc;
 }

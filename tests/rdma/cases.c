@@ -470,8 +470,12 @@ static bool setup(struct ini *in)
 
 	gid_to_str(&in->d->gid, g);
 	if (!call(in, in->p, r, sizeof(r), "HELLO %s", g) ||
-	    gid_from_str(&in->tgid, r + 3) ||
-	    !call(in, in->ch, r, sizeof(r), "HELLO %s", g) ||
+	    gid_from_str(&in->tgid, r + 3))
+		return false;
+	if (sscanf(r, "OK %*s %*u %15s", in->tmem) != 1)
+		snprintf(in->tmem, sizeof(in->tmem), "host");
+	printf("# target memory: %s\n", in->tmem);
+	if (!call(in, in->ch, r, sizeof(r), "HELLO %s", g) ||
 	    gid_from_str(&in->cgid, r + 3))
 		return false;
 	for (int b = 0; b < 3; b++) {

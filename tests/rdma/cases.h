@@ -36,6 +36,7 @@ struct ini {
 	bool rc_up, ud_up, crc_up;
 	struct rmr s[S_NSLOTS], child;
 	int n, failed, sge;
+	char tmem[16];		/* where the target's MRs live (its --mem) */
 	char why[512];
 };
 

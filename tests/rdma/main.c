@@ -12,6 +12,10 @@
  *       --op write|read --size BYTES (--iters N | --seconds S)
  *       [--depth N] [--mr-mib N] [--verify] [--cpu] [--ready-file F] [--hold]
  *       [--timeout EXP] [-d DEV] [-g GIDX]
+ *       [--until-error] (active)  [--free-under-traffic] (passive, gpu-peer)
+ *
+ *   --mem host|gpu-dmabuf|gpu-peer (every mode): where the target's and the
+ *       bandwidth buffers live (mem.c); GPU memory is /dev/wren_gpu0's
  */
 #include <getopt.h>
 #include <signal.h>
@@ -93,6 +97,9 @@ int main(int argc, char **argv)
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "hold", no_argument, NULL, 'H' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "mem", required_argument, NULL, 'M' },
+		{ "until-error", no_argument, NULL, 'E' },
+		{ "free-under-traffic", no_argument, NULL, 'F' },
 		{ 0 }
 	};
 	struct bw_opts o = { .op = "write", .size = 65536, .depth = 16,
@@ -130,8 +137,18 @@ int main(int argc, char **argv)
 		case 'r': o.ready_file = optarg; break;
 		case 'H': o.hold = true; break;
 		case 'T': wvt_timeout = atoi(optarg); break;
+		case 'M':
+			if (mem_select(optarg))
+				return usage();
+			break;
+		case 'E': o.until_error = true; break;
+		case 'F': o.free_under_traffic = true; break;
 		default: return usage();
 		}
+	}
+	if (o.free_under_traffic && mem_kind() != MEM_GPU_PEER) {
+		fprintf(stderr, "wvt: --free-under-traffic needs --mem gpu-peer (dma-buf MRs are pinned)\n");
+		return 2;
 	}
 	if (!strcmp(mode, "target"))
 		return run_target(dev, gidx, port);

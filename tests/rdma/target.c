@@ -7,11 +7,12 @@
  * and nothing else, then refilled.  Commands, one line each, answered
  * with "OK ..." or "BAD <why>":
  *
- *   HELLO <gid>                          -> OK <gid> <mtu>
+ *   HELLO <gid>                          -> OK <gid> <mtu> <memory>
  *   MR <slot> <len> <off> <access> <pd> <seed>  -> OK <addr> <rkey>
  *   DEREG <slot>
  *   REREG <slot> <flags> <access> <pd>   ibv_rereg_mr; OK <lkey> <rkey> only
- *                                        if it returned 0 and kept the keys
+ *                                        if it returned 0 and kept the keys,
+ *                                        REFUSED <why> if it failed
  *   QP <id> RC|UD <pd> <peer_qpn> <peer_psn>    -> OK <qpn> <psn>
  *   DESTROY <id>
  *   RECV <id> <slot> <off> <cap> <nsge>  post one receive, scattered
@@ -32,7 +33,8 @@
 #define GUARD 4096
 
 struct slot {
-	uint8_t *alloc, *buf;
+	struct mem m;		/* --mem: host or GPU memory */
+	uint8_t *alloc, *buf;	/* m.ptr, and the MR's start in it */
 	size_t alloc_len, off, len;
 	struct ibv_mr *mr;
 	uint32_t seed;
@@ -143,19 +145,21 @@ static int cmd_mr(struct target *t, const char *a, char *out, size_t on)
 	s = &t->s[i];
 	if (s->mr)
 		ibv_dereg_mr(s->mr);
-	free(s->alloc);
+	mem_free(&s->m);
 	memset(s, 0, sizeof(*s));
 	s->alloc_len = off + len + GUARD;
-	if (posix_memalign((void **)&s->alloc, 4096, s->alloc_len))
-		return snprintf(out, on, "BAD out of memory"), -1;
+	if (mem_alloc(&s->m, s->alloc_len))
+		return snprintf(out, on, "BAD out of %s memory", mem_name()), -1;
+	s->alloc = s->m.ptr;
 	s->off = off;
 	s->len = len;
 	s->buf = s->alloc + off;
 	s->seed = seed;
 	pat_fill(s->alloc, s->alloc_len, seed, 0);
-	s->mr = ibv_reg_mr(t->d->pd[pd], s->buf, len, (int)access);
+	s->mr = mem_reg(&s->m, t->d->pd[pd], off, len, (int)access);
 	if (!s->mr)
-		return snprintf(out, on, "BAD ibv_reg_mr: %m"), -1;
+		return snprintf(out, on, "BAD %s: %m", mem_kind() == MEM_GPU_DMABUF ?
+				"ibv_reg_dmabuf_mr" : "ibv_reg_mr"), -1;
 	snprintf(out, on, "OK %" PRIu64 " %u", (uint64_t)(uintptr_t)s->buf,
 		 s->mr->rkey);
 	return 0;
@@ -182,8 +186,9 @@ static int cmd_rereg(struct target *t, const char *a, char *out, size_t on)
 	rkey = mr->rkey;
 	errno = 0;
 	ret = ibv_rereg_mr(mr, flags, t->d->pd[pd], NULL, 0, access);
+	/* A refusal is the initiator's to judge (GPU MRs must be refused). */
 	if (ret)
-		return snprintf(out, on, "BAD ibv_rereg_mr returned %d, errno %d (%s)",
+		return snprintf(out, on, "REFUSED ibv_rereg_mr returned %d, errno %d (%s)",
 				ret, errno, strerror(errno)), -1;
 	if (mr->lkey != lkey || mr->rkey != rkey)
 		return snprintf(out, on, "BAD keys changed: lkey 0x%x -> 0x%x, rkey 0x%x -> 0x%x",
@@ -386,7 +391,7 @@ int target_run(struct dev *d, struct ctl *c)
 
 			gid_from_str(&t.peer_gid, arg);
 			gid_to_str(&d->gid, g);
-			snprintf(out, sizeof(out), "OK %s %u", g, d->mtu);
+			snprintf(out, sizeof(out), "OK %s %u %s", g, d->mtu, mem_name());
 		} else if (!strncmp(line, "MR ", 3)) {
 			cmd_mr(&t, arg, out, sizeof(out));
 		} else if (!strncmp(line, "DEREG ", 6)) {
@@ -433,7 +438,7 @@ int target_run(struct dev *d, struct ctl *c)
 	for (int i = 0; i < WVT_MAX_SLOTS; i++) {
 		if (t.s[i].mr)
 			ibv_dereg_mr(t.s[i].mr);
-		free(t.s[i].alloc);
+		mem_free(&t.s[i].m);
 	}
 	memset(&t, 0, sizeof(t));
 	return fails;

@@ -59,6 +59,32 @@ int ctl_recv(struct ctl *c, char *line, size_t n);
 int ctl_call(struct ctl *c, char *reply, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* mem.c: where buffers live (--mem host|gpu-dmabuf|gpu-peer) */
+enum mem_kind { MEM_HOST, MEM_GPU_DMABUF, MEM_GPU_PEER };
+struct mem {
+	uint8_t *ptr;
+	size_t len, map_len;
+	uint64_t gpu_off;	/* GPU: the allocation's BAR offset */
+	int dmabuf_fd;		/* gpu-dmabuf: the allocation as a dma-buf */
+	bool freed;		/* GPU: freed under its MRs (mem_gpu_free) */
+};
+int mem_select(const char *name);
+enum mem_kind mem_kind(void);
+const char *mem_name(void);
+int mem_alloc(struct mem *m, size_t len);
+/* Register [off, off + len) of @m the way --mem says. */
+struct ibv_mr *mem_reg(struct mem *m, struct ibv_pd *pd, size_t off, size_t len,
+		       int access);
+/* Free GPU memory under its live MRs (the free callback path); the
+ * mapping stays until mem_free(). */
+int mem_gpu_free(struct mem *m);
+void mem_free(struct mem *m);
+/* GPU: print "gpu_expect BAR_OFFSET LEN SEED POS0" - bytes [off, off+len)
+ * of @m hold stream SEED from POS0, for a check of the GPU's memory from
+ * outside the guest. */
+void mem_manifest(const struct mem *m, size_t off, size_t len, uint32_t seed,
+		  uint64_t pos0);
+
 /* ib.c: device, QPs, posting, polling */
 struct dev {
 	struct ibv_context *ctx;
@@ -100,6 +126,9 @@ struct bw_opts {
 	const char *op;		/* "write" or "read" */
 	bool active, verify, cpu;
 	bool hold;		/* on failure, keep everything until killed */
+	bool until_error;	/* active: stop at the first failed completion,
+				 * succeed only if it is REM_ACCESS_ERR */
+	bool free_under_traffic; /* passive, GPU memory: free it mid-stream */
 	size_t size, mr_bytes;
 	long iters;		/* 0: run for @seconds */
 	double seconds;
