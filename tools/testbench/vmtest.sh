@@ -69,6 +69,24 @@ export GUEST_ENV="${GUEST_ENV:-} WREN_KSFT_DIR=$ksft WREN_KSFT_TESTS=${list// /,
 
 "$here/vmrun.sh" "$here/ksft-guest.sh"
 
+# gpu_mem_check GUEST: with GPU=1, what the guest's tests left in its
+# GPU's memory (gpu-expect lines in its results) checked in the file
+# behind the BAR, from outside the guest.
+gpu_mem_check() {
+	local g=$1 line bin=${BUILD:-$top/build}/tests/gpu/gpu_mem_check
+	[ "${GPU:-0}" = 1 ] && [ -s "$RUN_DIR/g$g/gpu-expect" ] || return 0
+	if [ ! -x "$bin" ]; then
+		not_ok "host: GPU memory check: $bin is not built (make rdma-tests)"
+		return
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "host: ${line#ok - }" ;;
+		"not ok - "*) not_ok "host: ${line#not ok - }" ;;
+		esac
+	done < <("$bin" "$RUN_DIR/gpu$g.mem" "$RUN_DIR/g$g/gpu-expect" 2>&1)
+}
+
 # collect GUEST: print the guest's TAP, rewritten as described above.
 collect() {
 	local g=$1 result rc
@@ -77,6 +95,7 @@ collect() {
 	TAP_PREFIX="g$g/$label: "
 	result=$(cat "$RUN_DIR/guest$g.result" 2>/dev/null || echo "no result")
 	rc=$(cat "$RUN_DIR/guest$g.rc" 2>/dev/null || echo none)
+	gpu_mem_check "$g"
 	case "$result" in
 	ok | "failed "*) ;;
 	*) not_ok "$name did not finish: $result" ;;
