@@ -17,16 +17,17 @@
 #   2. wren_verbs_test's integrity and protection cases with the target's
 #      memory in the GPU, registered through dma-buf and through peer
 #      memory (plain ibv_reg_mr on the GPU mapping);
-#   3. bandwidth, GPU to GPU and host to host in the same run, and 64 MiB
-#      WRITE and READ verified byte for byte; the WRITE's data is left in
-#      GPU memory and checked again on the host, in the file behind the
-#      GPU's BAR (tools/testbench/vmtest.sh runs gpu_mem_check);
+#   3. bandwidth, GPU to GPU and host to host in the same run, and a
+#      64 MiB READ from GPU memory verified byte for byte;
 #   4. GPU memory freed under a live peer MR while the peer WRITEs into
 #      it: nvidia-peermem's free callback invalidates the MR, the WRITEs
 #      end with a remote access error, no byte lands after the free;
 #   5. processes with live GPU MRs (peer and dma-buf) killed mid-traffic:
 #      the memory_peers counters balance, the GPU driver got every page
-#      back, no verbs object is left, every module unloads.
+#      back, no verbs object is left;
+#   6. a 64 MiB WRITE into dma-buf GPU memory, verified in the guest and,
+#      after the boot, in the host file behind the BAR; every module
+#      unloads.
 #
 #   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-gpudirect.sh GPU=1
 set -u
@@ -48,12 +49,12 @@ peers=/sys/kernel/mm/memory_peers/nv_mem
 bw_secs=${WREN_GDR_BW_SECS:-5}
 peer_ctl=$WREN_PEER_VIRTIO_IP
 NCCL_ANSWERS=13
-PYVERBS_CASES=3
+PYVERBS_CASES=4	# its 3 cases and the summary check
 ncases=$("$wvt" count 2>/dev/null || echo 126)
 if [ "$me" = 0 ]; then
-	plan $((6 + NCCL_ANSWERS + 2 + 4 + 2 + 3 + 2))
+	plan $((6 + NCCL_ANSWERS + 2 + 3 + 2 + 3 + 1 + 2))
 else
-	plan $((6 + PYVERBS_CASES + 2 * ncases + 4 + 1 + 1 + 2))
+	plan $((6 + PYVERBS_CASES + 2 * ncases + 3 + 1 + 1 + 1 + 2))
 fi
 dmesg -C
 
@@ -219,8 +220,6 @@ if [ "$me" = 1 ]; then
 	diag "RDMA WRITE 64 KiB, $bw_secs s: host->host $(sed -n 's/^host-write //p' "$res/gdr-bw.txt"), GPU->GPU $(sed -n 's/^gpu-write //p' "$res/gdr-bw.txt")"
 fi
 bw_pair read-64m gpu-peer --op read --size $((64 << 20)) --iters 1 --verify --mr-mib 64
-# Last of the GPU's users in this boot: its data stays for the host check.
-bw_pair write-64m gpu-dmabuf --op write --size $((64 << 20)) --iters 1 --verify --mr-mib 64
 
 # --- 4: GPU memory freed under a live MR, under traffic -----------------
 barrier invalidate
@@ -286,6 +285,11 @@ if [ "$me" = 0 ]; then
 else
 	check "its peer's processes killed: the active processes killed too, no MR left ($mrs)" test "$mrs" = 0
 fi
+
+# --- 6: 64 MiB into GPU memory, checked again from the host ----------------
+# The last user of the GPU in this boot: what it leaves in GPU memory
+# stays there for gpu_mem_check on the host after the guests stopped.
+bw_pair write-64m gpu-dmabuf --op write --size $((64 << 20)) --iters 1 --verify --mr-mib 64
 
 # --- teardown -------------------------------------------------------------
 barrier end

@@ -51,11 +51,16 @@ static void cpu_report(const struct cpu *a, const struct cpu *b)
 	printf("passive_cpu_busy_pct=%.2f\n", total ? 100.0 * (double)busy / (double)total : 100.0);
 }
 
-static int post(struct conn *c, struct ibv_mr *lmr, const struct bw_opts *o,
-		uint64_t raddr, uint32_t rkey, uint64_t off)
+/*
+ * Addresses come from the buffer, not from ibv_mr.addr: libibverbs sets
+ * that to the dma-buf offset for a dma-buf MR, whose IOVA is the buffer's
+ * address here (mem_reg()).
+ */
+static int post(struct conn *c, struct mem *m, struct ibv_mr *lmr,
+		const struct bw_opts *o, uint64_t raddr, uint32_t rkey, uint64_t off)
 {
 	struct ibv_sge sg = {
-		.addr = (uintptr_t)lmr->addr + off,
+		.addr = (uintptr_t)m->ptr + off,
 		.length = (uint32_t)o->size,
 		.lkey = lmr->lkey,
 	};
@@ -72,7 +77,7 @@ static int post(struct conn *c, struct ibv_mr *lmr, const struct bw_opts *o,
 }
 
 static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
-		  struct ibv_mr *lmr, struct conn *c)
+		  struct mem *m, struct ibv_mr *lmr, struct conn *c)
 {
 	char r[256], g[40];
 	unsigned int qpn, psn, rkey;
@@ -96,7 +101,7 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 	t0 = now_s();
 	while (done < n) {
 		while (posted < n && posted - done < o->depth) {
-			if (post(c, lmr, o, raddr, rkey, off)) {
+			if (post(c, m, lmr, o, raddr, rkey, off)) {
 				fprintf(stderr, "wvt bw: ibv_post_send failed\n");
 				return 1;
 			}
@@ -153,7 +158,7 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 		return 1;
 	if (o->verify && !strcmp(o->op, "read")) {
 		size_t span = (size_t)done * o->size;
-		long k = pat_diff(lmr->addr, span < o->mr_bytes ? span : o->mr_bytes,
+		long k = pat_diff(m->ptr, span < o->mr_bytes ? span : o->mr_bytes,
 				  SEED_PASSIVE, 0);
 
 		if (k >= 0) {
@@ -209,7 +214,7 @@ static int passive(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 				return 1;
 			gid_to_str(&d->gid, g);
 			ctl_send(ctl, "OK %u %u %" PRIu64 " %u %s", c->qp->qp_num, c->psn,
-				 (uint64_t)(uintptr_t)mr->addr, mr->rkey, g);
+				 (uint64_t)(uintptr_t)m->ptr, mr->rkey, g);
 		} else if (!strcmp(line, "START")) {
 			cpu_read(&a);
 			if (o->ready_file) {
@@ -241,8 +246,8 @@ static int passive(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 
 				if (span > o->mr_bytes)
 					span = o->mr_bytes;
-				k = pat_diff(mr->addr, span, SEED_ACTIVE, 0);
-				if (k >= 0 || pat_diff((uint8_t *)mr->addr + span,
+				k = pat_diff(m->ptr, span, SEED_ACTIVE, 0);
+				if (k >= 0 || pat_diff(m->ptr + span,
 						       o->mr_bytes - span, SEED_PASSIVE, span) >= 0) {
 					ctl_send(ctl, "BAD WRITE data differs at byte %ld", k);
 					continue;
@@ -285,7 +290,7 @@ int bw_run(struct dev *d, struct ctl *ctl, const struct bw_opts *o)
 		return 1;
 	}
 	printf("# bw: %s memory, %zu bytes\n", mem_name(), o->mr_bytes);
-	rc = o->active ? active(d, ctl, o, mr, &c) : passive(d, ctl, o, &m, mr, &c);
+	rc = o->active ? active(d, ctl, o, &m, mr, &c) : passive(d, ctl, o, &m, mr, &c);
 	/* For the killed-in-traffic test: when the peer is killed first,
 	 * this side fails too, and must still be holding its QP, CQ and MR
 	 * when its own kill comes. */
