@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Kernel modules wren.ko and wren_ib.ko, built out of tree.
+# Kernel modules wren.ko, wren_peer_mem.ko and wren_ib.ko, built out of tree.
 #
-#   make modules KVER=6.1|6.12  $(BUILD)/modules/$(KVER)/{wren,wren_ib}.ko
+#   make modules KVER=6.1|6.12  $(BUILD)/modules/$(KVER)/{wren,wren_peer_mem,wren_ib}.ko
 #   make check-modules          W=1 warning-free for 6.1 and 6.12, dkms builds
 #   make dkms-tree              stage the dkms source ($(BUILD)/dkms/source)
 #

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Build wren.ko and wren_ib.ko out of tree for one kernel series.
+# Build wren.ko, wren_peer_mem.ko and wren_ib.ko out of tree for one kernel
+# series.
 #
 # The sources are mirrored into $BUILD/modules/<KVER>/src (Linux 6.1 has no
 # way to put an external module's objects elsewhere), the feature probes
@@ -57,7 +58,9 @@ if ! make -j"$jobs" -C "$KDIR" M="$src" $extra modules >"$log" 2>&1; then
 	exit 1
 fi
 
-for ko in drivers/net/ethernet/wren/wren.ko drivers/infiniband/hw/wren/wren_ib.ko; do
+for ko in drivers/net/ethernet/wren/wren.ko \
+	drivers/infiniband/peer_mem/wren_peer_mem.ko \
+	drivers/infiniband/hw/wren/wren_ib.ko; do
 	cp "$src/$ko" "$out/$(basename "$ko").tmp.$$"
 	mv "$out/$(basename "$ko").tmp.$$" "$out/$(basename "$ko")"
 done
@@ -70,4 +73,4 @@ if [ "$mode" != modules ]; then
 		exit 1
 	fi
 fi
-echo "kernel-build: $KABI ($mode) ok: $out/wren.ko $out/wren_ib.ko"
+echo "kernel-build: $KABI ($mode) ok: $out/wren.ko $out/wren_peer_mem.ko $out/wren_ib.ko"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# check-modules: both modules build warning-free with W=1 against Linux 6.1
+# check-modules: the modules (wren, wren_peer_mem, wren_ib) build warning-free with W=1 against Linux 6.1
 # and 6.12, and dkms.conf builds them.  TAP goes to stdout and to TAPFILE.
 #
 # usage: kernel-check-modules.sh TAPFILE
@@ -35,12 +35,12 @@ result() {
 	fi
 	for kver in 6.1 6.12; do
 		"$here/kernel-build.sh" "$kver" w1 >"$logdir/w1-$kver.log" 2>&1
-		result $? "wren.ko and wren_ib.ko build warning-free with W=1 for $kver" \
+		result $? "wren.ko, wren_peer_mem.ko and wren_ib.ko build warning-free with W=1 for $kver" \
 			"$logdir/w1-$kver.log"
 	done
 	for kver in 6.1 6.12; do
 		"$here/kernel-dkms.sh" --build "$kver" >"$logdir/dkms-$kver.log" 2>&1
-		result $? "dkms.conf builds wren and wren_ib for $kver" "$logdir/dkms-$kver.log"
+		result $? "dkms.conf builds wren, wren_peer_mem and wren_ib for $kver" "$logdir/dkms-$kver.log"
 	done
 	[ "$failed" -eq 0 ]
 } | tee "$tap.tmp"

@@ -100,6 +100,16 @@ make -k -j"$jobs" -C "$kdir" M="$tmp" $objs >"$tmp/log" 2>&1 || true
 			echo "/* #undef HAVE_$n */"
 		fi
 	done
+	# Exports are not visible to a compile probe: the kernel's
+	# Module.symvers says.  6.12 stopped exporting mm_kobj.
+	for s in mm_kobj; do
+		n=$(echo "$s" | tr '[:lower:]' '[:upper:]')_EXPORT
+		if grep -q "	$s	vmlinux	EXPORT_SYMBOL" "$kdir/Module.symvers" 2>/dev/null; then
+			echo "#define HAVE_$n 1"
+		else
+			echo "/* #undef HAVE_$n */"
+		fi
+	done
 	echo "#endif"
 } >"$tmp/wren_config.h"
 

@@ -28,7 +28,7 @@ rm -rf "$dkmstree"
 mkdir -p "$dkmstree"
 dkms add -m "$name" -v "$ver" --sourcetree "$srctree" --dkmstree "$dkmstree"
 dkms build -m "$name" -v "$ver" -k "$KABI" --sourcetree "$srctree" --dkmstree "$dkmstree"
-for m in wren wren_ib; do
+for m in wren wren_peer_mem wren_ib; do
 	found=$(find "$dkmstree/$name/$ver/$KABI" -name "$m.ko*" | head -n 1)
 	[ -n "$found" ] || { echo "kernel-dkms: dkms did not produce $m.ko for $KABI" >&2; exit 1; }
 	echo "kernel-dkms: $found"

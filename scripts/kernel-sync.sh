@@ -17,7 +17,8 @@ list() {
 	cd "$top"
 	echo Kbuild
 	find drivers/net/ethernet/wren drivers/infiniband/hw/wren \
-		include/linux/wren include/uapi/rdma \
+		drivers/infiniband/peer_mem include/linux/wren include/rdma \
+		include/uapi/rdma \
 		-type f \( -name '*.[ch]' -o -name Kbuild \) \
 		! -name '*.mod.c' 2>/dev/null | sort
 	if [ "${1:-}" = --dkms ]; then

@@ -44,7 +44,7 @@ if [ ! -f "$dir/.complete" ]; then
 fi
 
 cd "$top"
-files=$(find drivers include/linux/wren include/uapi/rdma -type f -name '*.[ch]' 2>/dev/null | sort)
+files=$(find drivers include/linux/wren include/rdma include/uapi/rdma -type f -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "lint-checkpatch: no kernel sources found" >&2; exit 1; }
 
 # shellcheck disable=SC2086 # one word per file
