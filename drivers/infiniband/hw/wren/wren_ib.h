@@ -200,6 +200,8 @@ enum wren_ib_mr_kind {
 	WREN_IB_MR_USER,		/* reg_user_mr: pinned umem */
 	WREN_IB_MR_DMA,			/* get_dma_mr: the reserved lkey */
 	WREN_IB_MR_FAST_REG,		/* alloc_mr: filled by IB_WR_REG_MR */
+	WREN_IB_MR_DMABUF,		/* reg_user_mr_dmabuf: pinned dma-buf */
+	WREN_IB_MR_PEER,		/* reg_user_mr of peer memory (wren_ib_peer.c) */
 };
 
 struct wren_ib_mr {
@@ -390,6 +392,14 @@ int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
 u32 wren_ib_access(int ib_access);
 struct ib_mr *wren_ib_get_dma_mr(struct ib_pd *pd, int access);
 int wren_ib_check_access(struct wren_ib_dev *dev, int access);
+
+/* wren_ib_peer.c */
+int wren_ib_peer_get(struct wren_ib_dev *dev, struct wren_ib_mr *mr, u64 start,
+		     u64 length, int access, int pin_err);
+void wren_ib_peer_arm(struct wren_ib_mr *mr);
+void wren_ib_peer_disarm(struct wren_ib_mr *mr);
+void wren_ib_peer_release(struct wren_ib_mr *mr);
+int wren_ib_peer_fill_res(struct sk_buff *msg, struct wren_ib_mr *mr);
 
 /* wren_ib_fastreg.c */
 u32 wren_ib_max_fast_reg_pages(struct wren_ib_dev *dev);

@@ -24,6 +24,7 @@
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <rdma/wren-abi.h>
+#include <rdma/wren_peer_mem.h>
 
 #include "wren_ib.h"
 
@@ -242,5 +243,6 @@ static struct auxiliary_driver wren_ib_driver = {
 module_auxiliary_driver(wren_ib_driver);
 
 MODULE_IMPORT_NS(WREN_CORE_NS);
+MODULE_IMPORT_NS(WREN_PEER_NS);
 MODULE_DESCRIPTION("Wren RoCEv2 NIC RDMA driver");
 MODULE_LICENSE("Dual BSD/GPL");

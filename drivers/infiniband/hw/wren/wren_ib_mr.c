@@ -5,6 +5,7 @@
  * CREATE_MR (state FREE), WRITE_MTT in chunks of at most one admin buffer,
  * and ACTIVATE_MR.  The key is index << 8 | a tag that changes on every
  * registration, so a stale key of an earlier MR in the same entry fails.
+ * A range that cannot be pinned may be peer memory (wren_ib_peer.c).
  */
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
@@ -45,6 +46,16 @@ int wren_ib_check_access(struct wren_ib_dev *dev, int access)
 	return 0;
 }
 
+/* Unpin what the MR's umem holds, however it was pinned. */
+static void wren_ib_mr_put_umem(struct wren_ib_mr *mr)
+{
+	if (mr->kind == WREN_IB_MR_PEER)
+		wren_ib_peer_release(mr);
+	else
+		ib_umem_release(mr->umem);
+	mr->umem = NULL;
+}
+
 static int wren_ib_write_mtt(struct wren_ib_dev *dev, struct wren_ib_mr *mr,
 			     unsigned long pgsz)
 {
@@ -75,11 +86,12 @@ static int wren_ib_write_mtt(struct wren_ib_dev *dev, struct wren_ib_mr *mr,
 }
 
 /*
- * The device half of a registration, common to user and dma-buf MRs: the
- * largest page size the buffer's DMA addresses and @virt allow, CREATE_MR,
- * WRITE_MTT and ACTIVATE_MR.  @mr->umem is pinned and DMA mapped.  On
- * failure the umem is released and @mr freed, unless the device kept the
- * MR (DESTROY_MR failed): then the pages stay pinned under it.
+ * The device half of a registration, common to user, dma-buf and peer
+ * MRs: the largest page size the buffer's DMA addresses and @virt allow,
+ * CREATE_MR, WRITE_MTT and ACTIVATE_MR.  @mr->umem is pinned and DMA
+ * mapped.  On failure the umem is released and @mr freed, unless the
+ * device kept the MR (DESTROY_MR failed): then the pages stay pinned under
+ * it.  A peer MR is armed for invalidation once the device may use it.
  */
 static struct ib_mr *wren_ib_mr_commit(struct ib_pd *ibpd, struct wren_ib_mr *mr,
 				       u64 length, u64 virt, int access)
@@ -129,13 +141,19 @@ static struct ib_mr *wren_ib_mr_commit(struct ib_pd *ibpd, struct wren_ib_mr *mr
 	/* ib_core fills these for reg_user_mr, not for dma-buf MRs. */
 	mr->ibmr.iova = virt;
 	mr->ibmr.length = length;
+	if (mr->kind == WREN_IB_MR_PEER)
+		wren_ib_peer_arm(mr);
 	return &mr->ibmr;
 
 err_destroy:
-	if (wren_cmd_destroy_mr(dev->cdev, mr->index))
-		return ERR_PTR(err);	/* keep the pages pinned under it */
+	if (wren_cmd_destroy_mr(dev->cdev, mr->index)) {
+		/* Keep the pages pinned under it; the client may still ask. */
+		if (mr->kind == WREN_IB_MR_PEER)
+			wren_ib_peer_arm(mr);
+		return ERR_PTR(err);
+	}
 err_umem:
-	ib_umem_release(mr->umem);
+	wren_ib_mr_put_umem(mr);
 	kfree(mr);
 	return ERR_PTR(err);
 }
@@ -174,8 +192,16 @@ struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr->umem = ib_umem_get(ibpd->device, start, length, access);
 	if (IS_ERR(mr->umem)) {
 		err = PTR_ERR(mr->umem);
-		kfree(mr);
-		return ERR_PTR(err);
+		mr->umem = NULL;
+		/* What pin_user_pages() says of VM_IO | VM_PFNMAP mappings
+		 * (a GPU BAR): a peer-memory client may own the range.
+		 */
+		if (err == -EFAULT)
+			err = wren_ib_peer_get(dev, mr, start, length, access, err);
+		if (err) {
+			kfree(mr);
+			return ERR_PTR(err);
+		}
 	}
 	return wren_ib_mr_commit(ibpd, mr, length, virt, access);
 }
@@ -209,6 +235,7 @@ static struct ib_mr *__wren_ib_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset
 		kfree(mr);
 		return ERR_PTR(err);
 	}
+	mr->kind = WREN_IB_MR_DMABUF;
 	mr->umem = &umem_dmabuf->umem;
 	if (!length || length > le64_to_cpu(dev->attr->max_mr_size)) {
 		ib_umem_release(mr->umem);
@@ -280,14 +307,20 @@ int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	}
 
 	/* After DESTROY_MR completes no DMA through the MR runs or starts,
-	 * so the pages may be unpinned.
+	 * so the pages may be unpinned.  A peer MR's invalidation must not
+	 * run meanwhile: it would deactivate whatever has the index next.
 	 */
+	if (mr->kind == WREN_IB_MR_PEER)
+		wren_ib_peer_disarm(mr);
 	err = wren_cmd_destroy_mr(to_wdev(ibmr->device)->cdev, mr->index);
-	if (err)
+	if (err) {
+		if (mr->kind == WREN_IB_MR_PEER)
+			wren_ib_peer_arm(mr);
 		return err;
+	}
 	if (mr->kind == WREN_IB_MR_FAST_REG)
 		wren_ib_free_fast_reg(to_wdev(ibmr->device), mr);
-	ib_umem_release(mr->umem);
+	wren_ib_mr_put_umem(mr);
 	kfree(mr);
 	return 0;
 }
@@ -315,8 +348,10 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 		return ERR_PTR(-EOPNOTSUPP);
 	if (flags & ~(IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
 		return ERR_PTR(-EOPNOTSUPP);
-	/* A pinned dma-buf's attachment is the exporter's, not ours to redo. */
-	if (mr->umem && mr->umem->is_dmabuf)
+	/* A pinned dma-buf's attachment is the exporter's, not ours to redo;
+	 * peer memory is the client's, which may be taking it back.
+	 */
+	if (mr->kind == WREN_IB_MR_DMABUF || mr->kind == WREN_IB_MR_PEER)
 		return ERR_PTR(-EOPNOTSUPP);
 	in.mr_index = cpu_to_le32(mr->index);
 	if (flags & IB_MR_REREG_PD) {
@@ -351,6 +386,14 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 	return NULL;
 }
 
+static const char *const wren_ib_mr_kind_names[] = {
+	[WREN_IB_MR_USER] = "user",
+	[WREN_IB_MR_DMA] = "dma",
+	[WREN_IB_MR_FAST_REG] = "fast_reg",
+	[WREN_IB_MR_DMABUF] = "dma-buf",
+	[WREN_IB_MR_PEER] = "peer",
+};
+
 int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 {
 	struct wren_ib_mr *mr = to_wmr(ibmr);
@@ -360,8 +403,12 @@ int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 	if (!nest)
 		return -EMSGSIZE;
 
-	overflow = rdma_nl_put_driver_u32(msg, "index", mr->index) ||
+	overflow = rdma_nl_put_driver_string(msg, "kind",
+					     wren_ib_mr_kind_names[mr->kind]) ||
+		   rdma_nl_put_driver_u32(msg, "index", mr->index) ||
 		   rdma_nl_put_driver_u32(msg, "page_shift", mr->page_shift) ||
 		   rdma_nl_put_driver_u32(msg, "num_mtt", mr->num_mtt);
+	if (!overflow && mr->kind == WREN_IB_MR_PEER)
+		overflow = wren_ib_peer_fill_res(msg, mr);
 	return wren_ib_res_end(msg, nest, overflow);
 }
