@@ -109,6 +109,8 @@ insmod "$mods/wren.ko"
 # (no udev here).
 modprobe ib_uverbs
 modprobe rdma_ucm
+# wren_ib.ko links against wren_peer_mem.ko (peer-memory registry).
+insmod "$mods/wren_peer_mem.ko"
 insmod "$mods/wren_ib.ko"
 dev=$(basename "$(readlink -f /sys/bus/pci/drivers/wren/0000:* 2>/dev/null | head -n1)")
 [ -n "$dev" ] || { say "wren.ko did not bind"; dmesg | tail -n 20; exit 1; }
@@ -145,6 +147,7 @@ if dmesg | grep -E 'WARNING|BUG|Call Trace'; then
 	exit 1
 fi
 rmmod wren_ib
+rmmod wren_peer_mem
 rmmod wren
 say "unloaded cleanly"
 if [ "$rdma_failed" = 1 ]; then

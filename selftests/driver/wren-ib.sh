@@ -17,17 +17,18 @@ set -u
 
 mods=$(wren_moddir)
 ip4=${WREN_IP:-10.0.0.1}
-plan 26
+plan 27
 dmesg -C
 
-wren_require_nic 25 "RDMA checks"
+wren_require_nic 26 "RDMA checks"
 
 check "modprobe ib_uverbs (ib_core with it)" modprobe ib_uverbs
 check "insmod wren.ko" insmod "$mods/wren.ko"
 nd=$(wren_netdev "$bdf")
 check "the Wren netdev exists (${nd:-none})" test -n "$nd"
 ip link set dev "$nd" up
-check "insmod wren_ib.ko" insmod "$mods/wren_ib.ko"
+check "insmod wren_peer_mem.ko and wren_ib.ko" wren_ib_load "$mods"
+check "wren_peer_mem.ko made /sys/kernel/mm/memory_peers" test -d /sys/kernel/mm/memory_peers
 
 dev=
 find_dev() {
@@ -152,7 +153,7 @@ else
 	skip "rdma resource: no object is left" "no rdma-core build"
 fi
 
-check "rmmod wren_ib" rmmod wren_ib
+check "rmmod wren_ib (and wren_peer_mem)" wren_ib_unload
 check "no ib device is left" bash -c '! ls /sys/class/infiniband 2>/dev/null | grep -q .'
 check "rmmod wren" rmmod wren
 check_leftovers "$bdf" "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)"

@@ -41,11 +41,11 @@ wren_require_nic 7 "load/unload loop"
 
 round() {
 	insmod "$mods/wren.ko" || return 1
-	insmod "$mods/wren_ib.ko" || { rmmod wren; return 1; }
+	wren_ib_load "$mods" || { rmmod wren; return 1; }
 	local bound=0
 	[ -e "/sys/bus/pci/devices/$bdf/driver" ] &&
 		devlink dev | grep -qF "pci/$bdf" && bound=1
-	rmmod wren_ib && rmmod wren || return 1
+	wren_unload || return 1
 	[ $bound = 1 ]
 }
 

@@ -68,7 +68,7 @@ fi
 
 # wren_ib.ko needs ib_core and ib_uverbs; insmod does not load them.
 modprobe ib_uverbs
-check "insmod wren_ib.ko" insmod "$mods/wren_ib.ko"
+check "insmod wren_peer_mem.ko and wren_ib.ko" wren_ib_load "$mods"
 aux=$(ls /sys/bus/auxiliary/devices 2>/dev/null | grep '^wren\.rdma\.' | head -n 1)
 auxdrv=$(basename "$(readlink "/sys/bus/auxiliary/devices/$aux/driver" 2>/dev/null)" 2>/dev/null)
 # RDMA capability bits as the device itself reports them (CAPS_LO 7:0);
@@ -89,7 +89,7 @@ else
 	check "no ib device is registered" test -z "$(ibdevs)"
 fi
 
-check "rmmod wren_ib and wren" bash -c 'rmmod wren_ib && rmmod wren'
+check "rmmod wren_ib, wren_peer_mem and wren" wren_unload
 check_leftovers "$bdf" "nothing left behind (irq, devlink, aux device, iomem, MSI-X, module)"
 check_dmesg "dmesg has no warnings, oopses or timeouts"
 diag "$(dmesg | grep -i wren)"

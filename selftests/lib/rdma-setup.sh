@@ -60,7 +60,7 @@ rdma_wren_up() {
 	wait_for 30 grep -qx 1 "/sys/class/net/$RDMA_WREN_IF/carrier" ||
 		rdma_setup_fail "no carrier on $RDMA_WREN_IF" || return 1
 	if ! grep -q '^wren_ib ' /proc/modules; then
-		insmod "$mods/wren_ib.ko" || rdma_setup_fail "insmod wren_ib.ko failed" || return 1
+		wren_ib_load "$mods" || rdma_setup_fail "insmod wren_peer_mem.ko, wren_ib.ko failed" || return 1
 	fi
 	RDMA_WREN_DEV=
 	for ((n = 0; n < 50; n++)); do

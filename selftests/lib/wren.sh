@@ -17,6 +17,30 @@ wren_moddir() {
 	echo "${WREN_MODULES:-$WREN_TOP/build/modules/$kver}"
 }
 
+# wren_ib_load [MODDIR]: insmod wren_ib.ko from MODDIR (wren_moddir), and
+# before it wren_peer_mem.ko, the peer-memory registry it links against,
+# unless that is loaded already.  ib_core and ib_uverbs must be loaded
+# (modprobe ib_uverbs), and wren.ko for wren_ib.ko to bind.
+wren_ib_load() {
+	local mods=${1:-$(wren_moddir)}
+	if ! grep -q '^wren_peer_mem ' /proc/modules; then
+		insmod "$mods/wren_peer_mem.ko" || return 1
+	fi
+	insmod "$mods/wren_ib.ko"
+}
+
+# wren_ib_unload: rmmod wren_ib, then wren_peer_mem unless a peer-memory
+# client (nvidia-peermem, a test client) still holds it.
+wren_ib_unload() {
+	rmmod wren_ib || return 1
+	rmmod wren_peer_mem 2>/dev/null || true
+}
+
+# wren_unload: wren_ib_unload, then rmmod wren.
+wren_unload() {
+	wren_ib_unload && rmmod wren
+}
+
 # PCI address of the (first) Wren NIC, empty when there is none.
 wren_bdf() {
 	local d

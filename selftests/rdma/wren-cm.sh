@@ -133,7 +133,7 @@ now=$(counts)
 check "kernel object counts back to the baseline ($now)" test "$now" = "$base"
 barrier counted 300
 
-check "wren_ib.ko unloads under the CM" rmmod wren_ib
+check "wren_ib.ko unloads under the CM" wren_ib_unload
 check "wren.ko unloads" rmmod wren
 check_dmesg "no kernel warnings"
 tap_done

@@ -26,7 +26,7 @@ dmesg -C
 setup_failed() {
 	not_ok "$1"
 	[ -n "${2:-}" ] && diag "$2"
-	rmmod wren_ib 2>/dev/null
+	wren_ib_unload 2>/dev/null
 	rmmod wren 2>/dev/null
 	tap_done
 	exit 1
@@ -116,5 +116,5 @@ else
 fi
 
 check_dmesg "no kernel warnings"
-check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
+check "rmmod wren_ib and wren" wren_unload
 tap_done

@@ -179,6 +179,6 @@ now=$(counts)
 check "only the MAD layer's objects (and pooled CQs) left ($now)" test "$now" = "$base"
 barrier counted 300
 # Later tests of a shared boot load the modules themselves.
-check "wren_ib.ko and wren.ko unload" rmmod wren_ib wren
+check "wren_ib.ko and wren.ko unload" wren_unload
 check_dmesg "no kernel warnings"
 tap_done

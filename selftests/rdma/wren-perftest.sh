@@ -124,5 +124,5 @@ diag "$(rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1)"
 wait_for 120 test -e "$peer_res/barrier-$pair_tag-done" -o -e "$peer_res/abort-$pair_tag"
 check_dmesg "no kernel warnings"
 # The next test of a shared boot loads the modules itself.
-check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
+check "rmmod wren_ib and wren" wren_unload
 tap_done

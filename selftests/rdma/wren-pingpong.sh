@@ -73,5 +73,5 @@ done
 
 check_dmesg "no kernel warnings"
 # The next test of a shared boot loads the modules itself.
-check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
+check "rmmod wren_ib and wren" wren_unload
 tap_done

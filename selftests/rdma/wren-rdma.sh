@@ -81,7 +81,7 @@ else
 	ip link set "$ifname" up
 	wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" ||
 		bail "carrier on $ifname"
-	insmod "$mods/wren_ib.ko" || bail "insmod wren_ib.ko" "$(dmesg | tail -20)"
+	wren_ib_load "$mods" || bail "insmod wren_peer_mem.ko, wren_ib.ko" "$(dmesg | tail -20)"
 	ok "wren.ko, wren_ib.ko and ib_uverbs loaded, netdev $ifname at $myip"
 fi
 
@@ -320,7 +320,7 @@ if [ "$kind" = rxe ]; then
 	check "rdma link delete rxe0" rdma link delete rxe0
 	skip "nothing of wren.ko left" "rxe mode"
 else
-	check "rmmod wren_ib and wren" sh -c "rmmod wren_ib && rmmod wren"
+	check "rmmod wren_ib and wren" wren_unload
 	check_leftovers "$bdf" "nothing of wren.ko left (irq, devlink, aux device, MSI-X, module)"
 fi
 check_dmesg "dmesg clean"
