@@ -97,6 +97,9 @@ static void wren_peer_mem_end(struct wren_peer_mem *pm)
 {
 	struct wren_peer_client *client = pm->client;
 
+	/* A umem that never got mapped was never counted as allocated. */
+	if (pm->state != WREN_PEER_NEW)
+		atomic64_inc(&client->stats.num_dealloc_mrs);
 	wren_peer_unmap(pm, WREN_PEER_UNMAPPED);
 	WRITE_ONCE(pm->state, WREN_PEER_UNMAPPED);
 	mutex_unlock(&pm->lock);
