@@ -37,6 +37,7 @@ static const char * const wren_peer_counter_names[] = {
 	"num_alloc_mrs", "num_dealloc_mrs", "num_reg_pages", "num_dereg_pages",
 	"num_reg_bytes", "num_dereg_bytes", "num_free_callbacks",
 };
+
 static_assert(sizeof(struct wren_peer_stats) ==
 	      ARRAY_SIZE(wren_peer_counter_names) * sizeof(atomic64_t));
 
