@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest test: 20 rounds of loading and unloading wren.ko and wren_ib.ko
-# leave nothing behind: every round binds, and afterwards no interrupt,
-# devlink instance, auxiliary device, claimed region, MSI-X vector or
+# Guest test: 20 rounds of loading and unloading wren.ko, wren_peer_mem.ko
+# and wren_ib.ko leave nothing behind: every round binds, and afterwards no
+# interrupt, devlink instance, auxiliary device, claimed region, MSI-X vector or
 # ioremap mapping remains, free pages and slab are where they were, and the
 # kernel logged no warning.
 set -u
@@ -29,7 +29,7 @@ SLAB_TOLERANCE_KB=${SLAB_TOLERANCE_KB:-112}
 VMALLOC_TOLERANCE_KB=${VMALLOC_TOLERANCE_KB:-64}
 # Load from tmpfs: faster rounds, and no 9p page cache coming and going.
 mods=$(mktemp -d)
-for m in wren wren_ib; do
+for m in wren wren_peer_mem wren_ib; do
 	strip --strip-debug -o "$mods/$m.ko" "$(wren_moddir)/$m.ko"
 done
 plan 8
