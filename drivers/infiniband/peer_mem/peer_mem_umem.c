@@ -170,7 +170,7 @@ struct wren_peer_umem *wren_peer_umem_get(struct ib_device *ibdev,
 	if (err)
 		goto err_unmap;
 
-	pm->state = WREN_PEER_MAPPED;
+	WRITE_ONCE(pm->state, WREN_PEER_MAPPED);
 	atomic64_inc(&client->stats.num_alloc_mrs);
 	atomic64_add(pm->npages, &client->stats.num_reg_pages);
 	atomic64_add(size, &client->stats.num_reg_bytes);
