@@ -38,6 +38,7 @@ struct wren_peer_client {
 	bool unmaps_on_invalidate;	/* PEER_MEM_INVALIDATE_UNMAPS */
 	char version[IB_PEER_MEMORY_VER_MAX];
 	struct xarray umems;		/* core_context -> struct wren_peer_mem */
+	u32 next_id;			/* xa_alloc_cyclic()'s cursor */
 	refcount_t users;
 	struct completion unused;
 	struct wren_peer_stats stats;

@@ -153,9 +153,12 @@ struct wren_peer_umem *wren_peer_umem_get(struct ib_device *ibdev,
 	/* Held until the owner arms the umem, or releases it. */
 	mutex_lock(&pm->lock);
 	if (client->invalidates) {
-		err = xa_alloc(&client->umems, &pm->id, pm, xa_limit_32b,
-			       GFP_KERNEL);
-		if (err)
+		/* Cyclic: a client's late call with the id of a released
+		 * umem should not hit the next one.
+		 */
+		err = xa_alloc_cyclic(&client->umems, &pm->id, pm, xa_limit_32b,
+				      &client->next_id, GFP_KERNEL);
+		if (err < 0)
 			goto err_end;
 	}
 	err = ops->get_pages(addr, size, 1, umem->writable, NULL,
