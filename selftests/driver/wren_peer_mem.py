@@ -6,7 +6,8 @@ VM_PFNMAP): registration through each kind of client, the MTT at 64 KiB,
 the table trimmed and given back intact, the counters in
 /sys/kernel/mm/memory_peers, invalidation with and without
 PEER_MEM_INVALIDATE_UNMAPS, deregistration after it, rereg refused, an
-unclaimed range failing with EFAULT, and unregistering a client waiting
+unclaimed range failing with EFAULT, registrations racing with a process
+that invalidates in a loop, and unregistering a client waiting
 for its last MR (rmmod wren_peer_test).  One "ok - ..." or
 "not ok - ..." line per check, diagnostics as "# ..." lines.
 
@@ -233,6 +234,46 @@ def test_none(pd):
     buf.close()
 
 
+def test_race(pd, node, client, rounds=300):
+    """Registrations and deregistrations while a child invalidates in a loop."""
+    buf = Buf(node, 4 * CHUNK)
+    before = peer_counters(client)
+    child = os.fork()
+    if child == 0:
+        # The file is shared with the parent: its registrations are ours to invalidate.
+        try:
+            while True:
+                os.write(buf.fd, b'x')
+        finally:
+            os._exit(0)
+    errors = []
+    start = time.time()
+    for i in range(rounds):
+        try:
+            mr = MR(pd, 100000 + (i % 32) * PAGE, ACCESS, address=buf.addr + (i % 4) * PAGE)
+            if i % 2:
+                time.sleep(0.002)   # the child's turn, with the MR live
+            mr.close()
+        except Exception as ex:  # pylint: disable=broad-except
+            errors.append(str(ex))
+    os.kill(child, 9)
+    os.waitpid(child, 0)
+    took = time.time() - start
+    c = buf.counters()
+    d = delta(before, peer_counters(client))
+    diag(f'{client}: {rounds} rounds in {took:.1f} s, {c["invalidations"]} invalidation calls, '
+         f'{d["num_free_callbacks"]} free callbacks')
+    result(not errors, f'{client}: {rounds} reg/dereg rounds under invalidations all succeed',
+           errors[:3])
+    result(c['bad_tables'] == 0 and c['acquires'] == c['releases'] == rounds,
+           f'{client}: every acquire released, every table handed back intact', c)
+    result(d['num_alloc_mrs'] == d['num_dealloc_mrs'] == rounds and
+           d['num_reg_pages'] == d['num_dereg_pages'] and
+           d['num_reg_bytes'] == d['num_dereg_bytes'],
+           f'{client}: sysfs counters balance', d)
+    buf.close()
+
+
 def test_unregister_waits(pd):
     buf = Buf('wren_peer_test', 2 * CHUNK)
     mr = MR(pd, buf.length, ACCESS, address=buf.addr)
@@ -255,12 +296,15 @@ def test_unregister_waits(pd):
 def main():
     ctx = Context(name=sys.argv[1])
     pd = PD(ctx)
+    race = [lambda pd, n=n, c=c: test_race(pd, n, c) for n, c in
+            (('wren_peer_test', 'wren_test'), ('wren_peer_test_legacy', 'wren_test_legacy'))]
     for t in (test_unmaps, test_release, test_legacy, test_nc, test_none,
-              test_unregister_waits):
+              *race, test_unregister_waits):
         try:
             t(pd)
         except Exception as ex:  # pylint: disable=broad-except
-            result(False, f'{t.__name__} ran to its end', f'{type(ex).__name__}: {ex}')
+            result(False, f'{getattr(t, "__name__", "a test")} ran to its end',
+                   f'{type(ex).__name__}: {ex}')
     pd.close()
     ctx.close()
     return 1 if failed else 0

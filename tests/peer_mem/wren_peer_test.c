@@ -24,6 +24,7 @@
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/sched/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
@@ -63,6 +64,7 @@ struct wpt_ctx {
 	unsigned long start, end;	/* rounded out to WPT_CHUNK */
 	u64 core_context;
 	struct device *dma_device;
+	struct mutex lock;		/* sgt and mapped, against the invalidator */
 	struct sg_table sgt;		/* what dma_map() handed out */
 	bool mapped;
 };
@@ -135,6 +137,7 @@ static int wpt_acquire(enum wpt_kind kind, unsigned long addr, size_t size,
 		return 0;
 	}
 	kref_init(&ctx->ref);
+	mutex_init(&ctx->lock);
 	ctx->buf = buf;
 	ctx->start = ALIGN_DOWN(addr, WPT_CHUNK);
 	ctx->end = ALIGN(addr + size, WPT_CHUNK);
@@ -215,12 +218,12 @@ static int wpt_dma_unmap(struct sg_table *sg_head, void *client_context,
 	struct wpt_ctx *ctx = client_context;
 
 	atomic_inc(&ctx->buf->c.dma_unmaps);
-	if (!wpt_same_table(ctx, sg_head)) {
+	mutex_lock(&ctx->lock);
+	if (!wpt_same_table(ctx, sg_head))
 		atomic_inc(&ctx->buf->c.bad_tables);
-		return 0;
-	}
-	if (ctx->mapped)
+	else if (ctx->mapped)
 		wpt_unmap(ctx);
+	mutex_unlock(&ctx->lock);
 	return 0;
 }
 
@@ -229,12 +232,14 @@ static void wpt_put_pages(struct sg_table *sg_head, void *client_context)
 	struct wpt_ctx *ctx = client_context;
 
 	atomic_inc(&ctx->buf->c.put_pages);
+	mutex_lock(&ctx->lock);
 	if (!wpt_same_table(ctx, sg_head)) {
 		atomic_inc(&ctx->buf->c.bad_tables);
-		return;
+	} else {
+		sg_free_table(sg_head);
+		memset(&ctx->sgt, 0, sizeof(ctx->sgt));
 	}
-	sg_free_table(sg_head);
-	memset(&ctx->sgt, 0, sizeof(ctx->sgt));
+	mutex_unlock(&ctx->lock);
 }
 
 static unsigned long wpt_get_page_size(void *client_context)
@@ -248,10 +253,13 @@ static void wpt_release(void *client_context)
 	struct wpt_buf *buf = ctx->buf;
 
 	/* After an invalidation with PEER_MEM_INVALIDATE_UNMAPS: ours. */
+	mutex_lock(&ctx->lock);
 	if (ctx->mapped)
 		wpt_unmap(ctx);
 	if (ctx->sgt.sgl)
 		sg_free_table(&ctx->sgt);
+	memset(&ctx->sgt, 0, sizeof(ctx->sgt));
+	mutex_unlock(&ctx->lock);
 	spin_lock(&buf->lock);
 	list_del(&ctx->node);
 	spin_unlock(&buf->lock);
@@ -301,10 +309,12 @@ static void wpt_invalidate_buf(struct wpt_buf *buf)
 		atomic_inc(&buf->c.invalidations);
 		cl->invalidate(cl->handle, found->core_context);
 		/* Without PEER_MEM_INVALIDATE_UNMAPS the core unmapped. */
+		mutex_lock(&found->lock);
 		if (found->mapped) {
 			atomic_inc(&buf->c.self_unmaps);
 			wpt_unmap(found);
 		}
+		mutex_unlock(&found->lock);
 		kref_put(&found->ref, wpt_ctx_free);
 	}
 }
