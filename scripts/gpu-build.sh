@@ -98,6 +98,14 @@ rm -f "$psrc/conftest.h.new"
 # Copies, so that the KBUILD_EXTRA_SYMBOLS paths carry no odd characters.
 put "$symvers" "$psrc/peer.symvers"
 put "$gsrc/Module.symvers" "$psrc/gpu.symvers"
+# kbuild does not notice new CRCs in KBUILD_EXTRA_SYMBOLS (a rebuilt
+# registry): the module would keep the old ones and fail to load with
+# "disagrees about version of symbol".  Rebuild when they change.
+stamp=$(cat "$psrc/peer.symvers" "$psrc/gpu.symvers" | sha256sum | cut -c1-16)
+if [ "$(cat "$psrc/.symvers.stamp" 2>/dev/null)" != "$stamp" ]; then
+	make -C "$KDIR" M="$psrc" NV_VERSION=x clean >/dev/null 2>&1 || true
+	echo "$stamp" >"$psrc/.symvers.stamp"
+fi
 log=$out/nvidia-peermem.log
 if ! make -j"$jobs" -C "$KDIR" M="$psrc" NV_VERSION="$NV_VERSION" \
 	KBUILD_EXTRA_SYMBOLS="$psrc/peer.symvers $psrc/gpu.symvers" modules >"$log" 2>&1; then
