@@ -8,7 +8,8 @@
 #                                   `make modules` exports the peer-memory
 #                                   symbols (scripts/gpu-build.sh); plus
 #                                   $(BUILD)/tests/gpu/wren_gpu_test
-#   make check-gpu-modules          wren_test_gpu.ko W=1 warning-free for 6.1 and 6.12
+#   make check-gpu-modules          wren_test_gpu.ko W=1 and sparse warning-free
+#                                   for 6.1 and 6.12
 #   make nvidia-src                 NVIDIA's nvidia-peermem/ sources into the cache
 #                                   (scripts/nvidia-fetch.sh; apt, non-free)
 
@@ -23,6 +24,8 @@ gpu-modules: modules gpu-tests
 check-gpu-modules:
 	$(TOP)/scripts/gpu-build.sh 6.1 w1
 	$(TOP)/scripts/gpu-build.sh 6.12 w1
+	$(TOP)/scripts/gpu-build.sh 6.1 sparse
+	$(TOP)/scripts/gpu-build.sh 6.12 sparse
 
 nvidia-src:
 	$(TOP)/scripts/nvidia-fetch.sh

@@ -17,12 +17,14 @@
 # build but refuse to load, so it is left out with a note.  Sources are
 # copied into $BUILD/gpu/<KVER>/src and built there.
 #
-# usage: gpu-build.sh KVER [modules|w1]
-#   w1: rebuild wren_test_gpu.ko from scratch, any warning (W=1, modpost)
-#       fails; nvidia-peermem.ko is NVIDIA's code and is not judged.
+# usage: gpu-build.sh KVER [modules|w1|sparse]
+#   w1:     rebuild wren_test_gpu.ko from scratch, any warning (W=1,
+#           modpost) fails; nvidia-peermem.ko is NVIDIA's code and is not
+#           judged
+#   sparse: the same with C=2 CHECK=sparse
 set -eu
 
-kver=${1:?usage: gpu-build.sh KVER [modules|w1]}
+kver=${1:?usage: gpu-build.sh KVER [modules|w1|sparse]}
 mode=${2:-modules}
 here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/.." && pwd)}
@@ -54,17 +56,24 @@ for f in Kbuild wren_test_gpu.c wren_test_gpu.h; do
 	put "$top/tests/gpu/$f" "$gsrc/$f"
 done
 "$here/kernel-config.sh" "$KDIR" "$gsrc/wren_config.h"
-if [ "$mode" = w1 ]; then
+case "$mode" in
+modules) extra= ;;
+w1) extra= ;;
+sparse) extra="C=2 CHECK=sparse" ;;
+*) echo "gpu-build: unknown mode $mode" >&2; exit 1 ;;
+esac
+if [ "$mode" != modules ]; then
 	make -C "$KDIR" M="$gsrc" NV_PEERMEM_DIR=. clean >/dev/null 2>&1 || true
 fi
 log=$out/wren_test_gpu-$mode.log
-if ! make -j"$jobs" -C "$KDIR" M="$gsrc" W=1 \
+# shellcheck disable=SC2086 # $extra is a list of make words
+if ! make -j"$jobs" -C "$KDIR" M="$gsrc" W=1 $extra \
 	NV_PEERMEM_DIR="$NV_SRC/nvidia-peermem" modules >"$log" 2>&1; then
 	cat "$log" >&2
 	echo "gpu-build: wren_test_gpu.ko for $KABI failed" >&2
 	exit 1
 fi
-if [ "$mode" = w1 ] && grep -iE 'warning|error:' "$log" >&2; then
+if [ "$mode" != modules ] && grep -iE 'warning|error:' "$log" >&2; then
 	echo "gpu-build: wren_test_gpu.ko for $KABI is not warning-free (log: $log)" >&2
 	exit 1
 fi

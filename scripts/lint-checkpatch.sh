@@ -47,6 +47,8 @@ cd "$top"
 files=$(find drivers include/linux/wren include/uapi/rdma -type f -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "lint-checkpatch: no kernel sources found" >&2; exit 1; }
 
+# The test GPU's kernel module (tests/gpu) is kernel code too.
+files="$files tests/gpu/wren_test_gpu.c"
 # shellcheck disable=SC2086 # one word per file
 perl "$dir/scripts/checkpatch.pl" --no-tree --strict --file --terse \
 	--show-types --ignore FILE_PATH_CHANGES $files
