@@ -522,7 +522,7 @@ static void wtgpu_sg_unmap(struct dma_buf_attachment *attach,
 
 	for_each_sg(sgt->sgl, sg, n, i)
 		dma_unmap_resource(attach->dev, sg_dma_address(sg),
-				   sg_dma_len(sg), dir, DMA_ATTR_SKIP_CPU_SYNC);
+				   sg_dma_len(sg), dir, 0);
 }
 
 static struct sg_table *wtgpu_map_dma_buf(struct dma_buf_attachment *attach,
@@ -550,8 +550,7 @@ static struct sg_table *wtgpu_map_dma_buf(struct dma_buf_attachment *attach,
 		dma_addr_t addr;
 
 		/* No page behind it: only the DMA half of the entry is set. */
-		addr = dma_map_resource(attach->dev, phys, WTGPU_PAGE_SIZE, dir,
-					DMA_ATTR_SKIP_CPU_SYNC);
+		addr = dma_map_resource(attach->dev, phys, WTGPU_PAGE_SIZE, dir, 0);
 		if (dma_mapping_error(attach->dev, addr)) {
 			wtgpu_sg_unmap(attach, sgt, i, dir);
 			sg_free_table(sgt);
