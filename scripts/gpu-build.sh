@@ -9,7 +9,7 @@
 #                                        on Wren's peer-memory registry
 #
 # Both need NVIDIA's nvidia-peermem/ sources (scripts/nvidia-fetch.sh):
-# wren_test_gpu.c includes its nv-p2p.h, which is never copied into the
+# tests/gpu's wtgpu.h includes its nv-p2p.h, which is never copied into the
 # repo.  nvidia-peermem.ko is built only when the registry's Module.symvers
 # (WREN_PEER_SYMVERS, default the one of `make modules`, where
 # wren_peer_mem.ko is built) exports ib_register_peer_memory_client and
@@ -52,7 +52,17 @@ put() {
 # wren_test_gpu.ko
 gsrc=$src/wren_test_gpu
 mkdir -p "$gsrc"
-for f in Kbuild wren_test_gpu.c wren_test_gpu.h; do
+# The module's sources: Kbuild, wren_test_gpu.h (the uapi), wtgpu.h and
+# wtgpu_*.c.  Copies of sources tests/gpu no longer has (the single
+# wren_test_gpu.c of old) are removed, so that kbuild never sees them.
+for f in "$gsrc"/*.c "$gsrc"/*.h; do
+	case ${f##*/} in
+	*.mod.c | wren_config.h) continue ;;
+	esac
+	[ -f "$top/tests/gpu/${f##*/}" ] || rm -f "$f"
+done
+for f in Kbuild wren_test_gpu.h "$top"/tests/gpu/wtgpu*.[ch]; do
+	f=${f##*/}
 	put "$top/tests/gpu/$f" "$gsrc/$f"
 done
 "$here/kernel-config.sh" "$KDIR" "$gsrc/wren_config.h"
