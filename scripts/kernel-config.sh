@@ -39,6 +39,7 @@ PAGE_POOL_HELPERS_H|#include <net/page_pool/helpers.h>
 PAGE_POOL_HELPERS_H|static struct page *(*p)(struct page_pool *, gfp_t) __used = page_pool_alloc_pages;
 ETHTOOL_RXFH_PARAM|static int f(struct net_device *d, struct ethtool_rxfh_param *p) { return 0; } static const struct ethtool_ops o __used = { .get_rxfh = f };
 PCI_ALLOC_IRQ_VECTORS_AFFINITY|static int f(struct pci_dev *pd, struct irq_affinity *a) { return pci_alloc_irq_vectors_affinity(pd, 1, 2, PCI_IRQ_MSIX | PCI_IRQ_AFFINITY, a); } static void *p __used = f;
+VM_FLAGS_SET|static void f(struct vm_area_struct *v) { vm_flags_set(v, VM_IO); } static void (*p)(struct vm_area_struct *) __used = f;
 PROBES
 }
 
