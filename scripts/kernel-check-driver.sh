@@ -36,6 +36,13 @@ done
 # The RDMA tests need rdma-core with libwren and the verbs
 # test program; without them those tests report what is missing.
 make -C "$top" --no-print-directory rdma-tests || status=1
+# GPUDirect: the stand-in GPU driver and NVIDIA's nvidia-peermem, built
+# from Debian's package against wren_peer_mem.ko (mk/gpu.mk), and the
+# registry's test client (mk/peer_mem.mk).
+for kver in 6.1 6.12; do
+	make -C "$top" --no-print-directory gpu-modules KVER="$kver" || status=1
+	make -C "$top" --no-print-directory peer-test-modules KVER="$kver" || status=1
+done
 
 for b in $boots; do
 	echo "check-driver: $(plan_boot "$b" | sed "s/^driver /$b: KVER=/")"

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # check-modules: the modules (wren, wren_peer_mem, wren_ib) build warning-free with W=1 against Linux 6.1
-# and 6.12, and dkms.conf builds them.  TAP goes to stdout and to TAPFILE.
+# and 6.12, and dkms.conf builds them; the GPUDirect test modules
+# (wren_test_gpu.ko W=1 and sparse clean, NVIDIA's nvidia-peermem.ko
+# linked against wren_peer_mem.ko) build for both.  TAP goes to stdout and
+# to TAPFILE.
 #
 # usage: kernel-check-modules.sh TAPFILE
 set -u
@@ -29,7 +32,7 @@ result() {
 }
 
 {
-	echo "1..4"
+	echo "1..6"
 	if ! "$here/deps-kernel.sh" >"$logdir/deps.log" 2>&1; then
 		echo "# deps-kernel.sh failed, see $logdir/deps.log"
 	fi
@@ -41,6 +44,12 @@ result() {
 	for kver in 6.1 6.12; do
 		"$here/kernel-dkms.sh" --build "$kver" >"$logdir/dkms-$kver.log" 2>&1
 		result $? "dkms.conf builds wren, wren_peer_mem and wren_ib for $kver" "$logdir/dkms-$kver.log"
+	done
+	for kver in 6.1 6.12; do
+		{ "$here/gpu-build.sh" "$kver" w1 && "$here/gpu-build.sh" "$kver" sparse &&
+			test -e "$BUILD/gpu/$kver/nvidia-peermem.ko"; } >"$logdir/gpu-$kver.log" 2>&1
+		result $? "wren_test_gpu.ko W=1 and sparse clean, nvidia-peermem.ko built on wren_peer_mem for $kver" \
+			"$logdir/gpu-$kver.log"
 	done
 	[ "$failed" -eq 0 ]
 } | tee "$tap.tmp"

@@ -50,14 +50,15 @@ files=$(find drivers include/linux/wren include/rdma include/uapi/rdma -type f -
 # The test GPU's kernel module (tests/gpu) is kernel code too: its .c
 # files, but not the user-space ones (wren_gpu_test.c and the GPU checks),
 # and its private header wtgpu.h.  wren_test_gpu.h is its uapi, shared
-# with user space, and stays out as before.
+# with user space, and stays out as before.  So is the peer-memory
+# registry's test client (tests/peer_mem).
 for f in tests/gpu/*.c; do
 	case ${f##*/} in
 	wren_gpu_test.c | wren_nccl_check.c | gpu_mem_check.c) ;;
 	*) files="$files $f" ;;
 	esac
 done
-files="$files tests/gpu/wtgpu.h"
+files="$files tests/gpu/wtgpu.h tests/peer_mem/wren_peer_test.c"
 # shellcheck disable=SC2086 # one word per file
 perl "$dir/scripts/checkpatch.pl" --no-tree --strict --file --terse \
 	--show-types --ignore FILE_PATH_CHANGES $files
