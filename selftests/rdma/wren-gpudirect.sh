@@ -25,9 +25,9 @@
 #   5. processes with live GPU MRs (peer and dma-buf) killed mid-traffic:
 #      the memory_peers counters balance, the GPU driver got every page
 #      back, no verbs object is left;
-#   6. a 64 MiB WRITE into dma-buf GPU memory, verified in the guest and,
-#      after the boot, in the host file behind the BAR; every module
-#      unloads.
+#   6. 64 MiB WRITEs into GPU memory through peer memory and through
+#      dma-buf, verified in the guest and, after the boot, in the host
+#      file behind the BAR; every module unloads.
 #
 #   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-gpudirect.sh GPU=1
 set -u
@@ -48,13 +48,13 @@ gpudev=/dev/wren_gpu0
 peers=/sys/kernel/mm/memory_peers/nv_mem
 bw_secs=${WREN_GDR_BW_SECS:-5}
 peer_ctl=$WREN_PEER_VIRTIO_IP
-NCCL_ANSWERS=13
+NCCL_ANSWERS=15
 PYVERBS_CASES=4	# its 3 cases and the summary check
 ncases=$("$wvt" count 2>/dev/null || echo 126)
 if [ "$me" = 0 ]; then
-	plan $((6 + NCCL_ANSWERS + 2 + 3 + 2 + 3 + 1 + 2))
+	plan $((6 + NCCL_ANSWERS + 2 + 3 + 2 + 3 + 2 + 2))
 else
-	plan $((6 + PYVERBS_CASES + 2 * ncases + 3 + 1 + 1 + 1 + 2))
+	plan $((6 + PYVERBS_CASES + 2 * ncases + 3 + 1 + 1 + 2 + 2))
 fi
 dmesg -C
 
@@ -138,7 +138,8 @@ tap_lines() {
 
 # --- 1: NCCL's checks (guest 0) and pyverbs (guest 1), at once ------------
 if [ "$me" = 0 ]; then
-	tap_lines "NCCL: " < <(timeout 300 "$nccl" -d "$dev" -G "$gpudev" 2>&1)
+	tap_lines "NCCL: " < <(timeout 300 "$nccl" -d "$dev" -G "$gpudev" \
+		-x "rdma -dd res show mr dev $dev" 2>&1)
 	for ((i = lines; i < NCCL_ANSWERS; i++)); do
 		not_ok "NCCL: wren_nccl_check gave $lines of $NCCL_ANSWERS answers"
 	done
@@ -287,8 +288,12 @@ else
 fi
 
 # --- 6: 64 MiB into GPU memory, checked again from the host ----------------
-# The last user of the GPU in this boot: what it leaves in GPU memory
+# The last users of the GPU in this boot: what they leave in GPU memory
 # stays there for gpu_mem_check on the host after the guests stopped.
+# The GPU driver allocates first-fit: the peer-memory run holds 64 MiB
+# below its buffer, which the dma-buf run then takes.
+bw_pair write-64m-peer gpu-peer --op write --size $((64 << 20)) --iters 1 --verify \
+	--mr-mib 64 --gpu-pad-mib 64
 bw_pair write-64m gpu-dmabuf --op write --size $((64 << 20)) --iters 1 --verify --mr-mib 64
 
 # --- teardown -------------------------------------------------------------

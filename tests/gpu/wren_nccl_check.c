@@ -24,7 +24,11 @@
  * Output: "PASS desc", "FAIL desc: why", "SKIP desc: why" and "INFO ..."
  * lines; exit 0 when nothing failed.
  *
- *   wren_nccl_check -d wren_0 [-G /dev/wren_gpu0]
+ * With -x CMD (`rdma -dd res show mr dev wren_0`), CMD runs while each GPU
+ * MR is registered and its page_shift must be 16: the MTT in 64 KiB GPU
+ * pages.
+ *
+ *   wren_nccl_check -d wren_0 [-G /dev/wren_gpu0 [-x CMD]]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -506,7 +510,45 @@ out:
 	qp_destroy(&f);
 }
 
-static void memory(struct dev *d, const char *what)
+/*
+ * The MR's translation as restrack shows it (`rdma -dd res show mr`, run
+ * as @cmd): GPU memory comes in 64 KiB pages, and the MTT must use them.
+ */
+static void mtt_pages(const char *what, struct ibv_mr *mr, const char *cmd)
+{
+	char line[1024], key[32];
+	int shift = -1, mtt = -1;
+	FILE *p;
+
+	if (!cmd) {
+		SKIP("%s: the MTT's page size: no -x CMD to show it", what);
+		return;
+	}
+	snprintf(key, sizeof(key), "lkey 0x%x ", mr->lkey);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		char *s = strstr(line, key), *t;
+
+		if (!s)
+			continue;
+		t = strstr(line, "page_shift ");
+		if (t)
+			shift = atoi(t + 11);
+		t = strstr(line, "num_mtt ");
+		if (t)
+			mtt = atoi(t + 8);
+	}
+	if (p)
+		pclose(p);
+	if (shift == 16)
+		PASS("%s: the MTT uses 64 KiB GPU pages (page_shift 16, %d entries for %d KiB)",
+		     what, mtt, BUF >> 10);
+	else
+		FAIL("%s: the MTT's page_shift is %d (num_mtt %d), want 16 for GPU pages",
+		     what, shift, mtt);
+}
+
+static void memory(struct dev *d, const char *what, const char *xcmd)
 {
 	struct buf dst, src;
 
@@ -518,6 +560,8 @@ static void memory(struct dev *d, const char *what)
 	}
 	PASS("%s: MR with LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC, as NCCL registers",
 	     what);
+	if (strcmp(what, "host"))
+		mtt_pages(what, dst.mr, xcmd);
 	if (buf_get(d, &src, "host")) {
 		FAIL("%s: a host source MR: %s", what, strerror(errno));
 	} else {
@@ -530,16 +574,17 @@ static void memory(struct dev *d, const char *what)
 int main(int argc, char **argv)
 {
 	struct ibv_device **list;
-	const char *gpu = NULL;
+	const char *gpu = NULL, *xcmd = NULL;
 	struct dev d = { .name = "wren_0", .gpu_fd = -1 };
 	int opt, n;
 
-	while ((opt = getopt(argc, argv, "d:G:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:G:x:")) != -1) {
 		switch (opt) {
 		case 'd': d.name = optarg; break;
 		case 'G': gpu = optarg; break;
+		case 'x': xcmd = optarg; break;
 		default:
-			fprintf(stderr, "usage: wren_nccl_check [-d DEV] [-G /dev/wren_gpu0]\n");
+			fprintf(stderr, "usage: wren_nccl_check [-d DEV] [-G /dev/wren_gpuN [-x 'rdma -dd res show mr']]\n");
 			return 2;
 		}
 	}
@@ -558,14 +603,14 @@ int main(int argc, char **argv)
 	pci_distance(&d);
 	gid_select(&d);
 	if (d.gidx >= 0) {
-		memory(&d, "host");
+		memory(&d, "host", NULL);
 		if (gpu) {
 			d.gpu_fd = open(gpu, O_RDWR | O_CLOEXEC);
 			if (d.gpu_fd < 0) {
 				FAIL("open %s: %s", gpu, strerror(errno));
 			} else {
-				memory(&d, "GPU, peer memory");
-				memory(&d, "GPU, dma-buf");
+				memory(&d, "GPU, peer memory", xcmd);
+				memory(&d, "GPU, dma-buf", xcmd);
 				close(d.gpu_fd);
 			}
 		} else {

@@ -15,7 +15,8 @@
  *       [--until-error] (active)  [--free-under-traffic] (passive, gpu-peer)
  *
  *   --mem host|gpu-dmabuf|gpu-peer (every mode): where the target's and the
- *       bandwidth buffers live (mem.c); GPU memory is /dev/wren_gpu0's
+ *       bandwidth buffers live (mem.c); GPU memory is /dev/wren_gpu0's,
+ *       --gpu-pad-mib N holds N MiB of it below the first buffer
  */
 #include <getopt.h>
 #include <signal.h>
@@ -100,6 +101,7 @@ int main(int argc, char **argv)
 		{ "mem", required_argument, NULL, 'M' },
 		{ "until-error", no_argument, NULL, 'E' },
 		{ "free-under-traffic", no_argument, NULL, 'F' },
+		{ "gpu-pad-mib", required_argument, NULL, 'G' },
 		{ 0 }
 	};
 	struct bw_opts o = { .op = "write", .size = 65536, .depth = 16,
@@ -143,6 +145,7 @@ int main(int argc, char **argv)
 			break;
 		case 'E': o.until_error = true; break;
 		case 'F': o.free_under_traffic = true; break;
+		case 'G': mem_set_gpu_pad((size_t)atoi(optarg) << 20); break;
 		default: return usage();
 		}
 	}

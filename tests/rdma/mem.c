@@ -30,6 +30,7 @@
 
 static enum mem_kind kind = MEM_HOST;
 static int gpu_fd = -1;
+static size_t gpu_pad;		/* --gpu-pad-mib: GPU memory held below ours */
 
 static const char *const kind_names[] = {
 	[MEM_HOST] = "host",
@@ -59,6 +60,11 @@ const char *mem_name(void)
 	return kind_names[kind];
 }
 
+void mem_set_gpu_pad(size_t bytes)
+{
+	gpu_pad = bytes;
+}
+
 /* Opened on first use: the target forks before either process does. */
 static int gpu_open(void)
 {
@@ -81,7 +87,24 @@ static int gpu_alloc(struct mem *m, size_t len)
 	struct wtgpu_export e = { 0 };
 	uint8_t *va, *aligned;
 
-	if (gpu_open() || ioctl(gpu_fd, WTGPU_ALLOC, &a)) {
+	if (gpu_open())
+		return -1;
+	/*
+	 * The GPU driver allocates first-fit: holding @gpu_pad bytes (until
+	 * the process exits) puts this buffer above what a later test,
+	 * starting at offset 0, overwrites.
+	 */
+	if (gpu_pad) {
+		struct wtgpu_alloc pad = { .size = gpu_pad };
+
+		if (ioctl(gpu_fd, WTGPU_ALLOC, &pad)) {
+			fprintf(stderr, "wvt: WTGPU_ALLOC %zu (pad): %s\n", gpu_pad,
+				strerror(errno));
+			return -1;
+		}
+		gpu_pad = 0;
+	}
+	if (ioctl(gpu_fd, WTGPU_ALLOC, &a)) {
 		fprintf(stderr, "wvt: WTGPU_ALLOC %zu: %s\n", len, strerror(errno));
 		return -1;
 	}

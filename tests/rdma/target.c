@@ -426,10 +426,11 @@ int target_run(struct dev *d, struct ctl *c)
 		} else {
 			snprintf(out, sizeof(out), "BAD unknown command");
 		}
-		if (!strncmp(out, "BAD", 3)) {
+		/* A refusal is logged (the peer's judge may read it), not counted. */
+		if (!strncmp(out, "BAD", 3))
 			fails++;
+		if (!strncmp(out, "BAD", 3) || !strncmp(out, "REFUSED", 7))
 			fprintf(stderr, "wvt target: %s -> %s\n", line, out);
-		}
 		if (ctl_send(c, "%s", out))
 			break;
 	}

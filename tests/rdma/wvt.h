@@ -71,6 +71,8 @@ struct mem {
 int mem_select(const char *name);
 enum mem_kind mem_kind(void);
 const char *mem_name(void);
+/* GPU: hold @bytes of GPU memory below the first buffer (--gpu-pad-mib). */
+void mem_set_gpu_pad(size_t bytes);
 int mem_alloc(struct mem *m, size_t len);
 /* Register [off, off + len) of @m the way --mem says. */
 struct ibv_mr *mem_reg(struct mem *m, struct ibv_pd *pd, size_t off, size_t len,
