@@ -203,7 +203,7 @@ int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 int wren_cmd_destroy(struct wren_dev *wdev, u8 opcode, u32 handle, bool atomic);
 void wren_cmd_orphans_show(struct wren_dev *wdev, struct seq_file *m);
 
-/* wren_cmd_dev.c: device, port, EQ, Ethernet and diagnostic commands */
+/* wren_cmd_dev.c: device, port, EQ, Ethernet, DCB and diagnostic commands */
 int wren_cmd_nop(struct wren_dev *wdev);
 int wren_cmd_query_device(struct wren_dev *wdev, struct wren_device_attr *out);
 int wren_cmd_set_port(struct wren_dev *wdev, const struct wren_set_port_in *in);
@@ -221,6 +221,12 @@ int wren_cmd_destroy_eth_rxq(struct wren_dev *wdev, u32 rxqn);
 int wren_cmd_set_rss(struct wren_dev *wdev, const struct wren_set_rss_in *in);
 int wren_cmd_set_rx_mode(struct wren_dev *wdev,
 			 const struct wren_set_rx_mode_in *in);
+int wren_cmd_set_ets(struct wren_dev *wdev, const struct wren_ets *in);
+int wren_cmd_set_pfc(struct wren_dev *wdev, const struct wren_pfc *in);
+int wren_cmd_set_trust(struct wren_dev *wdev, const struct wren_trust *in);
+int wren_cmd_set_buffer(struct wren_dev *wdev, const struct wren_buffer *in);
+int wren_cmd_set_maxrate(struct wren_dev *wdev, const struct wren_maxrate *in);
+int wren_cmd_query_dcb(struct wren_dev *wdev, struct wren_dcb_state *out);
 int wren_cmd_diag_fault(struct wren_dev *wdev, u32 fault, u32 arg);
 
 /* wren_eq.c */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Typed admin commands of the device, its port, the event queues, the
- * Ethernet queues and filters, counters and fault injection.  Each runs
+ * Ethernet queues and filters, DCB, counters and fault injection.  Each runs
  * through wren_cmd_exec(); return values are described in
  * include/linux/wren/wren_cmd.h.
  */
@@ -219,6 +219,80 @@ int wren_cmd_set_rx_mode(struct wren_dev *wdev,
 			 const struct wren_set_rx_mode_in *in)
 {
 	return wren_cmd_in(wdev, WREN_AQ_OP_SET_RX_MODE, in, sizeof(*in));
+}
+
+/**
+ * wren_cmd_set_ets() - SET_ETS, on devices with WREN_CAP_DCB_ETS
+ * @wdev: the device
+ * @in: per-TC selection algorithm and bandwidth, per-priority TC
+ *
+ * Return: 0 or an errno (-EINVAL for a value out of range).
+ */
+int wren_cmd_set_ets(struct wren_dev *wdev, const struct wren_ets *in)
+{
+	return wren_cmd_in(wdev, WREN_AQ_OP_SET_ETS, in, sizeof(*in));
+}
+
+/**
+ * wren_cmd_set_pfc() - SET_PFC, on devices with WREN_CAP_DCB_PFC
+ * @wdev: the device
+ * @in: the lossless priorities and the cable delay allowance
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_set_pfc(struct wren_dev *wdev, const struct wren_pfc *in)
+{
+	return wren_cmd_in(wdev, WREN_AQ_OP_SET_PFC, in, sizeof(*in));
+}
+
+/**
+ * wren_cmd_set_trust() - SET_TRUST, on devices with WREN_CAP_DCB_DSCP_TRUST
+ * @wdev: the device
+ * @in: PCP or DSCP trust and the DSCP to priority map
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_set_trust(struct wren_dev *wdev, const struct wren_trust *in)
+{
+	return wren_cmd_in(wdev, WREN_AQ_OP_SET_TRUST, in, sizeof(*in));
+}
+
+/**
+ * wren_cmd_set_buffer() - SET_BUFFER, on devices with WREN_CAP_DCB_BUFFER
+ * @wdev: the device
+ * @in: buffer sizes, XOFF/XON thresholds and the priority to buffer map
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_set_buffer(struct wren_dev *wdev, const struct wren_buffer *in)
+{
+	return wren_cmd_in(wdev, WREN_AQ_OP_SET_BUFFER, in, sizeof(*in));
+}
+
+/**
+ * wren_cmd_set_maxrate() - SET_MAXRATE, on devices with WREN_CAP_DCB_MAXRATE
+ * @wdev: the device
+ * @in: per-TC rate limits in kb/s, 0 = unlimited
+ *
+ * Return: 0 or an errno (-EINVAL above the link speed).
+ */
+int wren_cmd_set_maxrate(struct wren_dev *wdev, const struct wren_maxrate *in)
+{
+	return wren_cmd_in(wdev, WREN_AQ_OP_SET_MAXRATE, in, sizeof(*in));
+}
+
+/**
+ * wren_cmd_query_dcb() - QUERY_DCB, on devices with any DCB capability
+ * @wdev: the device
+ * @out: the whole DCB state; fields an older device does not know read 0
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_query_dcb(struct wren_dev *wdev, struct wren_dcb_state *out)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_DCB };
+
+	return wren_cmd_exec(wdev, &cmd, NULL, 0, out, sizeof(*out), NULL);
 }
 
 /**
