@@ -201,6 +201,13 @@ int wren_rx_complete(struct wren_channel *ch, const struct wren_eth_cqe *cqe);
 void wren_rx_free_all(struct wren_channel *ch);
 int wren_napi_poll(struct napi_struct *napi, int budget);
 
+/* wren_dcbnl.c */
+#ifdef CONFIG_DCB
+void wren_dcbnl_setup(struct wren_eth_priv *priv);
+#else
+static inline void wren_dcbnl_setup(struct wren_eth_priv *priv) {}
+#endif
+
 /* wren_ethtool.c */
 extern const struct ethtool_ops wren_ethtool_ops;
 

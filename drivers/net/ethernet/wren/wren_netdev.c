@@ -334,6 +334,7 @@ int wren_eth_probe(struct wren_dev *wdev)
 
 	netdev->netdev_ops = &wren_netdev_ops;
 	netdev->ethtool_ops = &wren_ethtool_ops;
+	wren_dcbnl_setup(priv);
 	wren_eth_set_features(netdev, wdev->core.caps);
 	netdev->min_mtu = ETH_MIN_MTU;
 	netdev->max_mtu = le16_to_cpu(attr->max_mtu) ?: ETH_DATA_LEN;
