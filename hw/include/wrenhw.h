@@ -57,6 +57,13 @@ struct wrenhw_config {
 	/* 0 selects the model's defaults for these resource limits. */
 	unsigned int max_qp, max_cq, max_eq, max_srq, max_pd, max_mr, max_ah;
 	unsigned int max_mtt;		/* total MTT entries */
+	/*
+	 * Experimental, off on every board: also advertise the DCB settings
+	 * capabilities (ETS, PFC, DSCP trust, buffers, max rate, storm
+	 * watchdog), whose commands are validated and stored but not yet
+	 * acted on, so that a driver's DCB configuration path can be tested.
+	 */
+	unsigned int x_dcb;
 };
 
 struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,

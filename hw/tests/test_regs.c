@@ -280,6 +280,30 @@ static void db_pages_limit(void)
 	td_free(d);
 }
 
+/* x_dcb adds exactly the DCB settings caps, which survive a reset. */
+static void x_dcb_caps(void)
+{
+	struct wrenhw_config cfg = { .mac = { 2, 0, 0, 0, 0, 1 }, .x_dcb = 1 };
+	struct td *d = td_new(&cfg);
+	struct wren_ets ets = { .tc_tsa = { WREN_TSA_STRICT } };
+	struct wren_device_attr a;
+	uint32_t caps_lo = th_reg_read(d->h, WREN_REG_CAPS_LO);
+
+	tap_ok(caps_lo == (uint32_t)(WHW_CAPS | WHW_CAPS_DCB),
+	       "x_dcb: CAPS are WHW_CAPS plus the DCB settings bits");
+	memset(&a, 0, sizeof(a));
+	expect(td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a,
+		      sizeof(a)), WREN_AQ_STATUS_OK, 0, "QUERY_DEVICE");
+	tap_ok(a.caps == (uint64_t)(WHW_CAPS | WHW_CAPS_DCB),
+	       "x_dcb: QUERY_DEVICE caps agree");
+	expect(td_cmd(d, WREN_AQ_OP_SET_ETS, NULL, 0, &ets, sizeof(ets), NULL,
+		      0), WREN_AQ_STATUS_OK, 0, "x_dcb: SET_ETS accepted");
+	wrenhw_reset(d->h->hw);
+	tap_ok(th_reg_read(d->h, WREN_REG_CAPS_LO) == caps_lo,
+	       "x_dcb: CAPS unchanged by FLR");
+	td_free(d);
+}
+
 static void reset_clears_objects(void)
 {
 	struct td *d = td_new(NULL);
@@ -315,5 +339,6 @@ void test_regs(void)
 	enables();
 	mgmt_vector();
 	db_pages_limit();
+	x_dcb_caps();
 	reset_clears_objects();
 }
