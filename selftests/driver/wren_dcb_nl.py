@@ -1,0 +1,103 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Send one raw DCB_CMD_IEEE_SET and print the status the kernel returns.
+
+iproute2 6.1's dcb hides the driver's errno for ETS, PFC, max rate and
+buffer objects (and checks some values itself before any reach the
+kernel), so wren-dcb.sh uses this to see the errno of a bad value:
+
+    wren_dcb_nl.py IFNAME CASE    prints e.g. "EINVAL" or "0"
+
+CASE is one of the names in CASES below.
+"""
+import errno
+import socket
+import struct
+import sys
+
+RTM_SETDCB = 79
+DCB_CMD_IEEE_SET = 20
+DCB_ATTR_IFNAME = 1
+DCB_ATTR_IEEE = 13
+IEEE_ETS, IEEE_PFC, IEEE_MAXRATE, DCB_BUFFER = 1, 2, 7, 10
+TSA_STRICT, TSA_ETS, TSA_VENDOR = 0, 2, 255
+
+
+def ets(tsa=None, bw=None, prio_tc=None):
+    """struct ieee_ets (59 bytes): all ETS at 12/13 % unless told."""
+    tsa = tsa or [TSA_ETS] * 8
+    bw = bw or [12, 12, 12, 12, 13, 13, 13, 13]
+    prio_tc = prio_tc or list(range(8))
+    return (IEEE_ETS, struct.pack("3B8B8B8B8B8B8B8B", 0, 8, 0, *bw,
+                                  *[0] * 8, *tsa, *prio_tc, *[0] * 24))
+
+
+def pfc(mbc=0):
+    """struct ieee_pfc (136 bytes)."""
+    return (IEEE_PFC, struct.pack("=3BxH2x16Q", 8, 0, mbc, 0, *[0] * 16))
+
+
+def maxrate(rates):
+    return (IEEE_MAXRATE, struct.pack("=8Q", *rates))
+
+
+def buffer(prio2buffer, sizes):
+    """struct dcbnl_buffer (44 bytes)."""
+    return (DCB_BUFFER, struct.pack("=8B9I", *prio2buffer, *sizes, 0))
+
+
+CASES = {
+    "ets-vendor": ets(tsa=[TSA_ETS] * 2 + [TSA_VENDOR] + [TSA_ETS] * 5),
+    "ets-cbs": ets(tsa=[TSA_ETS] * 2 + [1] + [TSA_ETS] * 5),
+    "ets-tsa-7": ets(tsa=[7] + [TSA_ETS] * 7),
+    "ets-sum-80": ets(bw=[10] * 8),
+    "ets-bw-101": ets(tsa=[TSA_ETS] + [TSA_STRICT] * 7, bw=[101] + [0] * 7),
+    "ets-prio-tc-8": ets(prio_tc=[8] + [0] * 7),
+    "pfc-mbc": pfc(mbc=1),
+    "maxrate-above-link": maxrate([10 ** 12] + [0] * 7),
+    "buffer-prio-8": buffer([8] + [0] * 7, [0] * 8),
+    "buffer-over-total": buffer([0] * 8, [1 << 20] + [0] * 7),
+}
+
+
+def errname(err):
+    """errno.errorcode names 95 ENOTSUP; the kernel's name is EOPNOTSUPP."""
+    if err == errno.EOPNOTSUPP:
+        return "EOPNOTSUPP"
+    return errno.errorcode.get(err, str(err))
+
+
+def attr(kind, payload):
+    n = 4 + len(payload)
+    return struct.pack("=HH", n, kind) + payload + b"\0" * (-n % 4)
+
+
+def main():
+    ifname, case = sys.argv[1], sys.argv[2]
+    kind, payload = CASES[case]
+    body = struct.pack("=BBH", socket.AF_UNSPEC, DCB_CMD_IEEE_SET, 0)
+    body += attr(DCB_ATTR_IFNAME, ifname.encode() + b"\0")
+    body += attr(DCB_ATTR_IEEE, attr(kind, payload))
+    msg = struct.pack("=IHHII", 16 + len(body), RTM_SETDCB, 1, 1, 0) + body
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+    s.send(msg)
+    reply = s.recv(65536)
+    _, mtype, _, _, _ = struct.unpack_from("=IHHII", reply)
+    if mtype == 2:  # NLMSG_ERROR: the request itself was refused
+        (err,) = struct.unpack_from("=i", reply, 16)
+        print("netlink:" + (errname(-err) if err else "0"))
+        return
+    # RTM_SETDCB reply: dcbmsg, then DCB_ATTR_IEEE as a u8 (-errno).
+    off = 20
+    while off + 4 <= len(reply):
+        n, kind = struct.unpack_from("=HH", reply, off)
+        if kind == DCB_ATTR_IEEE:
+            (st,) = struct.unpack_from("b", reply, off + 4)
+            print(errname(-st) if st else "0")
+            return
+        off += (n + 3) & ~3
+    print("no-status")
+
+
+if __name__ == "__main__":
+    main()
