@@ -214,6 +214,7 @@ static void wren_dcb_app_trust(struct net_device *netdev,
 static int wren_dcbnl_setapp(struct net_device *netdev, struct dcb_app *app)
 {
 	struct wren_dev *wdev = wren_dcb_dev(netdev);
+	struct wren_trust trust;
 	struct wren_dcb_state st;
 	struct dcb_app old;
 	unsigned long prios;
@@ -226,23 +227,30 @@ static int wren_dcbnl_setapp(struct net_device *netdev, struct dcb_app *app)
 	err = wren_dcb_query(netdev, WREN_CAP_DCB_DSCP_TRUST, &st);
 	if (err)
 		return err;
-	st.trust.trust = WREN_TRUST_DSCP;
-	st.trust.dscp2prio[app->protocol] = app->priority;
-	err = wren_cmd_set_trust(wdev, &st.trust);
+	trust = st.trust;
+	trust.trust = WREN_TRUST_DSCP;
+	trust.dscp2prio[app->protocol] = app->priority;
+	err = wren_cmd_set_trust(wdev, &trust);
 	if (err)
 		return err;
+	prios = dcb_ieee_getapp_mask(netdev, app);
+	if (!(prios & BIT(app->priority))) {
+		err = dcb_ieee_setapp(netdev, app);
+		if (err) {
+			/* No table entry: the NIC goes back to what it had. */
+			wren_cmd_set_trust(wdev, &st.trust);
+			return err;
+		}
+	}
 	/* One priority per DSCP: the new entry replaces any other. */
 	old = *app;
-	prios = dcb_ieee_getapp_mask(netdev, app);
 	for_each_set_bit(p, &prios, WREN_NUM_PRIO) {
 		if (p == app->priority)
 			continue;
 		old.priority = p;
 		dcb_ieee_delapp(netdev, &old);
 	}
-	if (prios & BIT(app->priority))
-		return 0;
-	return dcb_ieee_setapp(netdev, app);
+	return 0;
 }
 
 static int wren_dcbnl_delapp(struct net_device *netdev, struct dcb_app *app)
