@@ -515,10 +515,12 @@ out:
  * as @cmd): GPU memory comes in 64 KiB pages, and the MTT must use them
  * or larger ones.
  */
-static void mtt_pages(const char *what, struct ibv_mr *mr, const char *cmd)
+static void mtt_pages(const char *what, struct ibv_mr *mr, uint64_t iova,
+		      const char *cmd)
 {
 	char line[1024], key[32];
 	int shift = -1, mtt = -1;
+	uint64_t want = 0;
 	FILE *p;
 
 	if (!cmd) {
@@ -541,8 +543,17 @@ static void mtt_pages(const char *what, struct ibv_mr *mr, const char *cmd)
 	}
 	if (p)
 		pclose(p);
-	/* Larger when the DMA addresses happen to be contiguous (no IOMMU). */
-	if (shift >= 16 && mtt == (BUF >> shift))
+	/*
+	 * Larger when the DMA addresses happen to be contiguous (no IOMMU, or
+	 * an IOMMU that gave neighbouring IOVAs); the entries are the pages
+	 * that cover [iova, iova + BUF).
+	 */
+	if (shift >= 16 && shift < 63) {
+		uint64_t pg = 1ULL << shift;
+
+		want = ((iova & (pg - 1)) + BUF + pg - 1) >> shift;
+	}
+	if (shift >= 16 && (uint64_t)mtt == want)
 		PASS("%s: the MTT is in pages of at least the GPU's 64 KiB (page_shift %d, %d entries for %d KiB)",
 		     what, shift, mtt, BUF >> 10);
 	else
@@ -563,7 +574,7 @@ static void memory(struct dev *d, const char *what, const char *xcmd)
 	PASS("%s: MR with LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC, as NCCL registers",
 	     what);
 	if (strcmp(what, "host"))
-		mtt_pages(what, dst.mr, xcmd);
+		mtt_pages(what, dst.mr, (uintptr_t)dst.p, xcmd);
 	if (buf_get(d, &src, "host")) {
 		FAIL("%s: a host source MR: %s", what, strerror(errno));
 	} else {
