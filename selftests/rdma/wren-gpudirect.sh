@@ -67,11 +67,10 @@ else
 		"$(cat "$res/gdr-env.err"); run make rdma-tests gpu-modules"
 fi
 
-# nvidia-peermem needs the registry and the GPU driver's nvidia_p2p_*;
-# wren_ib needs the registry.  insmod loads no dependencies.
+# nvidia-peermem needs the registry (rdma_wren_up loads it before
+# wren_ib) and the GPU driver's nvidia_p2p_*.  insmod loads no
+# dependencies.
 load() {
-	modprobe ib_uverbs || return 1
-	grep -q '^wren_peer_mem ' /proc/modules || insmod "$mods/wren_peer_mem.ko" || return 1
 	rdma_wren_up || return 1
 	insmod "$gmods/wren_test_gpu.ko" || return 1
 	insmod "$gmods/nvidia-peermem.ko" || return 1
