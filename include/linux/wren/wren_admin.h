@@ -185,6 +185,7 @@ enum wren_counter_set {
 	WREN_COUNTERS_PRIO		= 2,	/* WREN_PRIO_COUNTERS x 8 */
 	WREN_COUNTERS_CC		= 3,	/* WREN_CC_COUNTERS */
 	WREN_COUNTERS_ETH_QUEUE		= 4,	/* WREN_ETH_QUEUE_COUNTERS */
+	WREN_COUNTERS_PFC		= 5,	/* WREN_PFC_COUNTERS, index prio */
 };
 
 /* Per-queue sets: TX queue n is index n, RX queue n is n | this bit. */
@@ -203,7 +204,15 @@ enum wren_diag_fault {
 	WREN_DIAG_DROP_EQE		= 3, /* drop the next arg EQEs */
 	WREN_DIAG_LINK_FLAP		= 4, /* link down for arg ms */
 	WREN_DIAG_AQ_LATE		= 5, /* run the next command arg ms late */
+	WREN_DIAG_RX_DRAIN		= 6, /* host drains RX at arg Mb/s */
 };
+
+/*
+ * WREN_DIAG_RX_DRAIN: the rate at which the host side takes received frames
+ * out of the port's receive buffers, for tests of PFC generation.  0 gives
+ * the normal (unlimited) drain back; WREN_DIAG_RX_DRAIN_STUCK drains nothing.
+ */
+#define WREN_DIAG_RX_DRAIN_STUCK	0xffffffffu
 
 struct wren_aq_diag_fault {
 	__le32 fault;			/* enum wren_diag_fault */
@@ -500,8 +509,16 @@ struct wren_query_qp_out {
 	__le32 rq_psn;			/* next PSN expected */
 	__le32 dest_qpn;
 	struct wren_av av;
-	__le32 rsvd[13];
+	__le32 cc_rate_kbps;		/* DCQCN current rate Rc, 0 = unlimited */
+	__le32 cc_target_kbps;		/* DCQCN target rate Rt */
+	__le16 cc_alpha;		/* 0 .. 1023 = 0 .. 1 */
+	__u8 cc_flags;			/* WREN_QP_CC_* */
+	__u8 rsvd1;
+	__le32 cc_cnps_handled;		/* CNPs this QP reacted to */
+	__le32 rsvd[9];
 };
+
+#define WREN_QP_CC_RP_ACTIVE		0x1	/* rate limited by DCQCN now */
 
 /* ------------------------------------------------------------ SRQ */
 
@@ -740,7 +757,13 @@ struct wren_cc_params {
 	__le32 rp_hai_rate_mbps;
 	__le32 rp_min_rate_mbps;
 	__le32 rp_rate_reduce_period_us;
-	__le32 rsvd[7];
+	__le32 rp_max_rate_mbps;	/* 0 = the link's speed */
+	__le32 rp_rate_on_first_cnp_mbps; /* 0 = cut from the current rate */
+	__u8 rp_min_dec_fac;		/* percent: a cut keeps at least this */
+	__u8 rp_gd;			/* cut = Rc * alpha / 2^gd (alpha/1024) */
+	__u8 rp_clamp_tgt_rate;		/* 1: every CNP sets Rt = Rc */
+	__u8 rsvd1;
+	__le32 rsvd[4];
 };
 
 /* ------------------------------------------------------------ counters */
@@ -768,6 +791,8 @@ enum wren_port_counter {
 	WREN_CNT_TX_PAUSE,
 	WREN_CNT_LINK_DOWN_EVENTS,
 	WREN_CNT_DB_ERRORS,
+	WREN_CNT_TX_PAUSE_STORM_WARNING_EVENTS,
+	WREN_CNT_TX_PAUSE_STORM_ERROR_EVENTS,
 	WREN_NUM_PORT_COUNTERS
 };
 
@@ -807,7 +832,15 @@ enum wren_prio_counter {
 	WREN_PRIO_CNT_TX_PFC_FRAMES,
 	WREN_PRIO_CNT_RX_PFC_PAUSE_US,
 	WREN_PRIO_CNT_PFC_STORM_EVENTS,
-	WREN_NUM_PRIO_COUNTERS
+	WREN_NUM_PRIO_COUNTERS		/* fixed: the blocks' stride */
+};
+
+/* WREN_COUNTERS_PFC: one priority (index) per query, so it may grow. */
+enum wren_pfc_counter {
+	WREN_PFC_CNT_TX_PAUSE_US,	/* time this port held the prio XOFF */
+	WREN_PFC_CNT_RX_TRANSITIONS,	/* received XON -> XOFF changes */
+	WREN_PFC_CNT_RX_BUFFER_DISCARDS, /* frames lost at a full RX buffer */
+	WREN_NUM_PFC_COUNTERS
 };
 
 enum wren_cc_counter {

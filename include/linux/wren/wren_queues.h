@@ -85,6 +85,19 @@ enum wren_event_type {
 	WREN_EVENT_PFC_STORM		= 0x0e, /* data: priorities in storm */
 	WREN_EVENT_ETH_QUEUE_ERR	= 0x0f, /* data: queue, sub: wren_wq_syndrome */
 	WREN_EVENT_DB_ERR		= 0x10, /* data: queue, data2: page */
+	WREN_EVENT_CC_RATE		= 0x11, /* data: qpn, data2: kbps, data3: alpha */
+};
+
+/* WREN_EVENT_PFC_STORM: sub says which watchdog, data its storm priorities. */
+enum wren_pfc_storm_dir {
+	WREN_PFC_STORM_RX		= 1, /* paused too long: pauses ignored */
+	WREN_PFC_STORM_TX		= 2, /* host stuck: no more pauses sent */
+};
+
+/* WREN_EVENT_CC_RATE: a DCQCN cut, or the QP back at its full rate. */
+enum wren_cc_rate_reason {
+	WREN_CC_RATE_CUT		= 1,
+	WREN_CC_RATE_RECOVERED		= 2,
 };
 
 enum wren_wq_syndrome {
@@ -111,7 +124,7 @@ enum wren_cq_syndrome {
 struct wren_eqe {
 	__le32 data;
 	__le32 data2;
-	__le32 rsvd0;
+	__le32 data3;			/* only for events that name it */
 	__u8 type;			/* enum wren_event_type */
 	__u8 sub;
 	__u8 rsvd1;

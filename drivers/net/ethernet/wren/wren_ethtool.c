@@ -26,6 +26,8 @@ static const char * const wren_port_counter_names[] = {
 	[WREN_CNT_TX_PAUSE]		= "port_tx_pause",
 	[WREN_CNT_LINK_DOWN_EVENTS]	= "port_link_down_events",
 	[WREN_CNT_DB_ERRORS]		= "port_db_errors",
+	[WREN_CNT_TX_PAUSE_STORM_WARNING_EVENTS] = "tx_pause_storm_warning_events",
+	[WREN_CNT_TX_PAUSE_STORM_ERROR_EVENTS] = "tx_pause_storm_error_events",
 };
 
 static const char * const wren_txq_stat_names[] = {
