@@ -60,8 +60,9 @@ struct wrenhw_config {
 	/*
 	 * Experimental, off on every board: also advertise the DCB settings
 	 * capabilities (ETS, PFC, DSCP trust, buffers, max rate, storm
-	 * watchdog), whose commands are validated and stored but not yet
-	 * acted on, so that a driver's DCB configuration path can be tested.
+	 * watchdog) and ECN/DCQCN's (SET_CC), whose commands are validated
+	 * and stored but not yet acted on, so that a driver's DCB and
+	 * congestion-control configuration paths can be tested.
 	 */
 	unsigned int x_dcb;
 };

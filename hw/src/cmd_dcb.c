@@ -42,6 +42,9 @@ static void cc_defaults(struct wren_cc_params *p, uint32_t speed)
 	p->rp_hai_rate_mbps = whw_le32(50 < speed ? 50 : speed);
 	p->rp_min_rate_mbps = whw_le32(1);
 	p->rp_rate_reduce_period_us = whw_le32(4);
+	p->rp_min_dec_fac = 50;
+	p->rp_gd = 11;			/* alpha / 2, as in the paper */
+	p->rp_clamp_tgt_rate = 1;
 }
 
 void whw_dcb_defaults(struct wrenhw *hw)
@@ -260,6 +263,25 @@ static struct whw_err check_cc(const struct wrenhw *hw,
 	if (whw_le32(p->rp_rate_reduce_period_us) > MAX_CC_US)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_rate_reduce_period_us));
+	if (whw_le32(p->rp_max_rate_mbps) > speed ||
+	    (p->rp_max_rate_mbps &&
+	     whw_le32(p->rp_max_rate_mbps) < whw_le32(p->rp_min_rate_mbps)))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       SYND_CC(rp_max_rate_mbps));
+	if (whw_le32(p->rp_rate_on_first_cnp_mbps) > speed)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       SYND_CC(rp_rate_on_first_cnp_mbps));
+	if (!p->rp_min_dec_fac || p->rp_min_dec_fac > 100)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       SYND_CC(rp_min_dec_fac));
+	/* alpha is 10 bits: a divider below 2^10 could cut more than Rc. */
+	if (p->rp_gd < 10 || p->rp_gd > 20)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rp_gd));
+	if (p->rp_clamp_tgt_rate > 1)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       SYND_CC(rp_clamp_tgt_rate));
+	if (p->rsvd1)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rsvd1));
 	if (!whw_all_zero(p->rsvd, sizeof(p->rsvd), &bad))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rsvd) + (uint32_t)bad);

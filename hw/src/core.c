@@ -97,7 +97,7 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 	hw->max_mtt = pick(cfg->max_mtt, WHW_DEF_MAX_MTT, WHW_CEIL_MTT);
 	hw->caps = WHW_CAPS;
 	if (cfg->x_dcb)
-		hw->caps |= WHW_CAPS_DCB;
+		hw->caps |= WHW_CAPS_DCB | WHW_CAPS_CC;
 	hw->lb = calloc(WHW_LB_FRAMES, sizeof(*hw->lb));
 	/* "WREN" in the top half, the NIC-specific part of the MAC below. */
 	hw->serial = (uint64_t)WREN_MAGIC << 32 |

@@ -421,7 +421,8 @@ static void cc(void)
 
 	memset(&q, 0, sizeof(q));
 	r = td_cmd(d, WREN_AQ_OP_QUERY_CC, &h, sizeof(h), NULL, 0, &q, sizeof(q));
-	tap_ok(r.status == 0 && q.rp_initial_alpha == 1023 && q.rp_threshold == 5,
+	tap_ok(r.status == 0 && q.rp_initial_alpha == 1023 && q.rp_threshold == 5 &&
+	       q.rp_gd == 11 && q.rp_min_dec_fac == 50 && q.rp_clamp_tgt_rate == 1,
 	       "DCQCN defaults as published");
 	p = q;
 	p.prio_mask = 0x08;
@@ -444,6 +445,14 @@ static void cc(void)
 	CC_BAD(rp_ai_rate_mbps, 25001, "AI rate above the port -> BAD_PARAM");
 	CC_BAD(rp_time_reset_us, 0, "T = 0 -> BAD_PARAM");
 	CC_BAD(rsvd[2], 1, "CC reserved -> BAD_PARAM");
+	CC_BAD(rp_max_rate_mbps, 25001, "max rate above the port -> BAD_PARAM");
+	CC_BAD(rp_rate_on_first_cnp_mbps, 25001,
+	       "first-CNP rate above the port -> BAD_PARAM");
+	CC_BAD(rp_min_dec_fac, 0, "min_dec_fac 0 -> BAD_PARAM");
+	CC_BAD(rp_min_dec_fac, 101, "min_dec_fac 101 -> BAD_PARAM");
+	CC_BAD(rp_gd, 9, "gd 9 (cut could pass Rc) -> BAD_PARAM");
+	CC_BAD(rp_clamp_tgt_rate, 2, "clamp_tgt_rate 2 -> BAD_PARAM");
+	CC_BAD(rsvd1, 1, "CC rsvd1 -> BAD_PARAM");
 	p.rp_g = 16;
 	expect(td_cmd(d, WREN_AQ_OP_SET_CC, NULL, 0, &p, sizeof(p), NULL, 0),
 	       WREN_AQ_STATUS_OK, 0, "SET_CC for priority 3");

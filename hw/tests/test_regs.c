@@ -289,12 +289,12 @@ static void x_dcb_caps(void)
 	struct wren_device_attr a;
 	uint32_t caps_lo = th_reg_read(d->h, WREN_REG_CAPS_LO);
 
-	tap_ok(caps_lo == (uint32_t)(WHW_CAPS | WHW_CAPS_DCB),
-	       "x_dcb: CAPS are WHW_CAPS plus the DCB settings bits");
+	tap_ok(caps_lo == (uint32_t)(WHW_CAPS | WHW_CAPS_DCB | WHW_CAPS_CC),
+	       "x_dcb: CAPS are WHW_CAPS plus the DCB and CC settings bits");
 	memset(&a, 0, sizeof(a));
 	expect(td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a,
 		      sizeof(a)), WREN_AQ_STATUS_OK, 0, "QUERY_DEVICE");
-	tap_ok(a.caps == (uint64_t)(WHW_CAPS | WHW_CAPS_DCB),
+	tap_ok(a.caps == (uint64_t)(WHW_CAPS | WHW_CAPS_DCB | WHW_CAPS_CC),
 	       "x_dcb: QUERY_DEVICE caps agree");
 	expect(td_cmd(d, WREN_AQ_OP_SET_ETS, NULL, 0, &ets, sizeof(ets), NULL,
 		      0), WREN_AQ_STATUS_OK, 0, "x_dcb: SET_ETS accepted");
