@@ -207,7 +207,7 @@ struct whw_err whw_cmd_query_dcb(struct wrenhw *hw, struct whw_cmd *c)
 	o->buffer.total_size = whw_le32(WHW_PORT_BUFFER_BYTES);
 	o->maxrate = hw->dcb.maxrate;
 	o->pfc_wd = hw->dcb.pfc_wd;
-	o->pfc_storm = 0;
+	o->pfc_storm = hw->dcb.rx_storm | hw->dcb.tx_storm;
 	c->out_size = sizeof(*o);
 	return WHW_OK;
 }

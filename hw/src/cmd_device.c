@@ -158,7 +158,8 @@ static struct whw_err counter_block(struct wrenhw *hw, const struct whw_cmd *c,
 					 sizeof(q->rsvd));
 	if (err.status)
 		return err;
-	if (q->set != WREN_COUNTERS_ETH_QUEUE && index)
+	if (q->set != WREN_COUNTERS_ETH_QUEUE && q->set != WREN_COUNTERS_PFC &&
+	    index)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CNT(index));
 	switch (q->set) {
 	case WREN_COUNTERS_PORT:
@@ -185,6 +186,13 @@ static struct whw_err counter_block(struct wrenhw *hw, const struct whw_cmd *c,
 				       SYND_CNT(index));
 		*block = eq->counters;
 		*n = WREN_NUM_ETH_QUEUE_COUNTERS;
+		return WHW_OK;
+	case WREN_COUNTERS_PFC:
+		if (index >= WREN_NUM_PRIO)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_CNT(index));
+		*block = hw->cnt_pfc[index];
+		*n = WREN_NUM_PFC_COUNTERS;
 		return WHW_OK;
 	default:
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CNT(set));

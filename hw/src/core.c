@@ -176,6 +176,7 @@ void whw_state_reset(struct wrenhw *hw)
 	memset(hw->cnt_rdma, 0, sizeof(hw->cnt_rdma));
 	memset(hw->cnt_prio, 0, sizeof(hw->cnt_prio));
 	memset(hw->cnt_cc, 0, sizeof(hw->cnt_cc));
+	memset(hw->cnt_pfc, 0, sizeof(hw->cnt_pfc));
 	hw->status = WREN_STATUS_READY |
 		     (hw->port.phys_up ? WREN_STATUS_LINK_UP : 0);
 	whw_timer_rearm(hw);

@@ -67,6 +67,9 @@ struct whw_dcb {
 	struct wren_maxrate maxrate;
 	struct wren_pfc_wd pfc_wd;
 	struct wren_cc_params cc[WREN_NUM_PRIO];
+	/* PFC watchdogs' storm priorities (QUERY_DCB reports both). */
+	uint8_t rx_storm;	/* paused too long: pauses ignored */
+	uint8_t tx_storm;	/* host stuck: pauses no longer sent */
 };
 
 struct wrenhw {
@@ -148,6 +151,7 @@ struct wrenhw {
 	uint64_t cnt_rdma[WREN_NUM_RDMA_COUNTERS];
 	uint64_t cnt_prio[WREN_NUM_PRIO][WREN_NUM_PRIO_COUNTERS];
 	uint64_t cnt_cc[WREN_NUM_CC_COUNTERS];
+	uint64_t cnt_pfc[WREN_NUM_PRIO][WREN_NUM_PFC_COUNTERS];
 };
 
 /* core.c: everything back to power-on but the board and the wire. */

@@ -255,6 +255,18 @@ static void port_counters(void)
 		   sizeof(cnt));
 	tap_ok(r.status == 0 && r.result == 64 && r.out_len == 512,
 	       "priority counters: 8 blocks of 8");
+	cs.set = WREN_COUNTERS_PFC;
+	cs.index = 7;
+	r = td_cmd(d, WREN_AQ_OP_QUERY_COUNTERS, &cs, sizeof(cs), NULL, 0, cnt,
+		   sizeof(cnt));
+	tap_ok(r.status == 0 && r.result == WREN_NUM_PFC_COUNTERS &&
+	       r.out_len == 8 * WREN_NUM_PFC_COUNTERS,
+	       "PFC counters of priority 7");
+	cs.index = 8;
+	expect(td_cmd(d, WREN_AQ_OP_QUERY_COUNTERS, &cs, sizeof(cs), NULL, 0,
+		      cnt, sizeof(cnt)), WREN_AQ_STATUS_BAD_PARAM,
+	       SYND_CMD(u.counters.index), "PFC counters of priority 8 -> BAD_PARAM");
+	cs.index = 0;
 	cs.set = WREN_COUNTERS_RDMA;
 	r = td_cmd(d, WREN_AQ_OP_QUERY_COUNTERS, &cs, sizeof(cs), NULL, 0, cnt,
 		   16);
