@@ -31,9 +31,13 @@ static void usage(FILE *out)
 	      "        [--port-rate PORT:MBPS]... [--pcap-dir DIR]\n"
 	      "        [--loss P] [--corrupt P] [--seed S] [--mac-age SECONDS]\n"
 	      "        [--queue-bytes B] [--queue-frames F]\n"
+	      "        [--lossless PRIOS] [--pfc-xoff B] [--pfc-xon B]\n"
+	      "        [--pfc-headroom B] [--ecn QUEUES:KMIN:KMAX:PMAX[:drop]]\n"
+	      "        [--pfcwd PRIOS:DETECT_MS:RESTORE_MS[:drop|:forward]]\n"
 	      "        [--pidfile FILE] [--daemon]\n"
 	      "  wren-fabric ctl DIR COMMAND...   (ctl DIR help lists commands)\n"
-	      "P is a fraction (0.01) or a percentage (1%).\n",
+	      "P is a fraction (0.01) or a percentage (1%).\n"
+	      "PRIOS, QUEUES: all or a list such as 3 or 3,4.\n",
 	      out);
 }
 
@@ -62,6 +66,99 @@ static int parse_prob(const char *s, double *p)
 		end++;
 	}
 	return *end || !(*p >= 0.0 && *p <= 1.0) ? -1 : 0;
+}
+
+/*
+ * A priority list ("all", "3", "3,4") up to the end or a ':'; *@end is
+ * left after it.  -1 on anything else.
+ */
+static int parse_prio_list(const char *s, uint8_t *bits, const char **end)
+{
+	*bits = 0;
+	if (strncmp(s, "all", 3) == 0 && (s[3] == '\0' || s[3] == ':')) {
+		*bits = 0xff;
+		*end = s + 3;
+		return 0;
+	}
+	for (;;) {
+		if (*s < '0' || *s > '7')
+			return -1;
+		*bits |= (uint8_t)(1u << (*s - '0'));
+		s++;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	*end = s;
+	return *s == '\0' || *s == ':' ? 0 : -1;
+}
+
+/* The next ':'-separated field of @s as a copy in @buf; NULL at the end. */
+static const char *next_field(const char **s, char *buf, size_t len)
+{
+	const char *colon;
+	size_t n;
+
+	if (**s != ':')
+		return NULL;
+	(*s)++;
+	colon = strchr(*s, ':');
+	n = colon ? (size_t)(colon - *s) : strlen(*s);
+	if (n >= len)
+		return NULL;
+	memcpy(buf, *s, n);
+	buf[n] = '\0';
+	*s += n;
+	return buf;
+}
+
+/* --ecn QUEUES:KMIN:KMAX:PMAX[:drop] */
+static int parse_ecn(const char *arg, struct fabric_config *cfg)
+{
+	unsigned long long kmin, kmax;
+	const char *s, *f;
+	char buf[64];
+
+	if (parse_prio_list(arg, &cfg->ecn_queues, &s) ||
+	    !(f = next_field(&s, buf, sizeof(buf))) ||
+	    parse_ull(f, FABRIC_MAX_BUFFER, &kmin) ||
+	    !(f = next_field(&s, buf, sizeof(buf))) ||
+	    parse_ull(f, FABRIC_MAX_BUFFER, &kmax) ||
+	    !(f = next_field(&s, buf, sizeof(buf))) ||
+	    parse_prob(f, &cfg->red.pmax) || kmin > kmax)
+		return -1;
+	cfg->red.kmin = kmin;
+	cfg->red.kmax = kmax;
+	f = next_field(&s, buf, sizeof(buf));
+	if (f && strcmp(f, "drop") == 0)
+		cfg->red.drop_not_ect = true;
+	else if (f)
+		return -1;
+	return *s ? -1 : 0;
+}
+
+/* --pfcwd PRIOS:DETECT_MS:RESTORE_MS[:drop|:forward] */
+static int parse_pfcwd(const char *arg, struct fabric_config *cfg)
+{
+	unsigned long long detect, restore;
+	const char *s, *f;
+	char buf[64];
+
+	if (parse_prio_list(arg, &cfg->pfcwd_prios, &s) ||
+	    !(f = next_field(&s, buf, sizeof(buf))) ||
+	    parse_ull(f, FABRIC_MAX_PFCWD_NS / 1000000u, &detect) ||
+	    !detect || !(f = next_field(&s, buf, sizeof(buf))) ||
+	    parse_ull(f, FABRIC_MAX_PFCWD_NS / 1000000u, &restore) ||
+	    !restore)
+		return -1;
+	cfg->wd.detect_ns = detect * 1000000u;
+	cfg->wd.restore_ns = restore * 1000000u;
+	f = next_field(&s, buf, sizeof(buf));
+	if (f && strcmp(f, "forward") == 0)
+		cfg->wd.action = PFCWD_FORWARD;
+	else if (f && strcmp(f, "drop") != 0)
+		return -1;
+	return *s ? -1 : 0;
 }
 
 struct serve_opts {
@@ -94,12 +191,19 @@ static int parse_serve(int argc, char **argv, struct serve_opts *o)
 		{ "mac-age", required_argument, NULL, 'a' },
 		{ "queue-bytes", required_argument, NULL, 'B' },
 		{ "queue-frames", required_argument, NULL, 'F' },
+		{ "lossless", required_argument, NULL, 'L' },
+		{ "pfc-xoff", required_argument, NULL, 'X' },
+		{ "pfc-xon", required_argument, NULL, 'x' },
+		{ "pfc-headroom", required_argument, NULL, 'H' },
+		{ "ecn", required_argument, NULL, 'E' },
+		{ "pfcwd", required_argument, NULL, 'W' },
 		{ "pidfile", required_argument, NULL, 'P' },
 		{ "daemon", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long v, port;
+	const char *end;
 	char *colon;
 	int c;
 
@@ -163,6 +267,34 @@ static int parse_serve(int argc, char **argv, struct serve_opts *o)
 			if (parse_ull(optarg, UINT32_MAX, &v) || v == 0)
 				return bad_option("queue-frames", optarg);
 			o->cfg.queue_limit_frames = (uint32_t)v;
+			break;
+		case 'L':
+			if (parse_prio_list(optarg, &o->cfg.lossless_prios,
+					    &end) || *end)
+				return bad_option("lossless", optarg);
+			break;
+		case 'X':
+		case 'x':
+		case 'H':
+			if (parse_ull(optarg, FABRIC_MAX_BUFFER, &v))
+				return bad_option(c == 'X' ? "pfc-xoff" :
+						  c == 'x' ? "pfc-xon" :
+							     "pfc-headroom",
+						  optarg);
+			if (c == 'X')
+				o->cfg.pfc_xoff = v;
+			else if (c == 'x')
+				o->cfg.pfc_xon = v;
+			else
+				o->cfg.pfc_headroom = v;
+			break;
+		case 'E':
+			if (parse_ecn(optarg, &o->cfg))
+				return bad_option("ecn", optarg);
+			break;
+		case 'W':
+			if (parse_pfcwd(optarg, &o->cfg))
+				return bad_option("pfcwd", optarg);
 			break;
 		case 'P':
 			o->pidfile = optarg;
