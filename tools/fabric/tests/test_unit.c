@@ -1039,7 +1039,8 @@ static bool buffers_consistent(void)
 	return true;
 }
 
-static void test_random_traffic(void)
+/* Random frames, link flaps and blocked peers; @dcb turns everything on. */
+static void random_traffic(bool dcb)
 {
 	static const uint16_t types[] = { ETHERTYPE_IPV4, ETHERTYPE_IPV6,
 					  ETHERTYPE_VLAN, ETHERTYPE_QINQ,
@@ -1055,6 +1056,17 @@ static void test_random_traffic(void)
 	cfg.queue_limit_frames = 64;
 	cfg.corrupt = 0.01;
 	cfg.loss = 0.01;
+	if (dcb) {
+		cfg.lossless_prios = 0xf0;
+		cfg.pfc_xoff = 4000;
+		cfg.pfc_xon = 2000;
+		cfg.pfc_headroom = 20000;
+		cfg.ecn_queues = 0xff;
+		cfg.red = (struct red_config){ true, true, 1000, 20000, 0.5 };
+		cfg.pfcwd_prios = 0xff;
+		cfg.wd.detect_ns = 2000000;
+		cfg.wd.restore_ns = 3000000;
+	}
 	setup_cfg(&cfg);
 	prng_seed(&r, 2026);
 	for (unsigned i = 0; i < 200000; i++) {
@@ -1075,6 +1087,16 @@ static void test_random_traffic(void)
 			memset(fr + 7, 0, 4);
 			fr[11] = (uint8_t)prng_below(&r, 8);
 			put_be16(fr + 12, types[prng_below(&r, 7)]);
+		}
+		if (dcb && len >= PFC_FRAME_LEN && !prng_below(&r, 40)) {
+			uint16_t quanta[FABRIC_PRIOS];
+
+			for (int p = 0; p < FABRIC_PRIOS; p++)
+				quanta[p] = prng_below(&r, 4) ?
+					    (uint16_t)prng_next(&r) : 0;
+			pfc_frame_build(fr, fr + 6, (uint8_t)prng_next(&r),
+					quanta);
+			len = PFC_FRAME_LEN;
 		}
 		if (op < 5)
 			fabric_set_link(&F, prng_below(&r, 5), prng_below(&r, 2));
@@ -1097,14 +1119,40 @@ static void test_random_traffic(void)
 		if (!(i % 1000) && !buffers_consistent())
 			consistent = false;
 	}
-	tap_ok(consistent, "random traffic: ingress charges always match queued bytes");
+	tap_ok(consistent, "random traffic%s: ingress charges always match queued bytes",
+	       dcb ? " (lossless, RED, watchdog)" : "");
 	{
 		uint64_t seen = 0;
 
 		for (unsigned i = 0; i < F.nports; i++)
 			seen += F.ports[i].st.rx_frames;
-		tap_ok(seen == rx, "random traffic: every received frame is counted (%llu)",
+		tap_ok(seen == rx, "random traffic%s: every received frame is counted (%llu)",
+		       dcb ? " (lossless, RED, watchdog)" : "",
 		       (unsigned long long)rx);
+	}
+	if (dcb) {
+		uint64_t pfc_tx = 0, pfc_rx = 0, red = 0, storms = 0;
+		bool bounded = true;
+
+		for (unsigned i = 0; i < F.nports; i++) {
+			const struct fabric_port *p = &F.ports[i];
+
+			pfc_tx += p->st.tx_pfc_frames;
+			pfc_rx += p->st.rx_pfc_frames + p->st.rx_pause_frames;
+			for (int q = 0; q < FABRIC_PRIOS; q++) {
+				red += p->egress.q[q].st.ecn_marked +
+				       p->egress.q[q].st.drop_red_frames;
+				storms += p->egress.q[q].st.wd_storms;
+				if (p->pfc[q].lossless &&
+				    p->pfc[q].ingress_max_bytes >
+				    p->pfc[q].xoff + p->pfc[q].headroom)
+					bounded = false;
+			}
+		}
+		tap_ok(bounded && pfc_tx && red,
+		       "random traffic (lossless, RED, watchdog): %llu PFC sent, %llu received, %llu RED, %llu storms, lossless within its hard limit",
+		       (unsigned long long)pfc_tx, (unsigned long long)pfc_rx,
+		       (unsigned long long)red, (unsigned long long)storms);
 	}
 	for (unsigned i = 0; i < F.nports; i++)
 		fabric_set_link(&F, i, false);
@@ -1114,7 +1162,8 @@ static void test_random_traffic(void)
 		for (unsigned i = 0; i < F.nports; i++)
 			for (int p = 0; p < FABRIC_PRIOS; p++)
 				zero &= F.ports[i].ingress_bytes[p] == 0;
-		tap_ok(zero, "random traffic: all buffers are released when links go down");
+		tap_ok(zero, "random traffic%s: all buffers are released when links go down",
+		       dcb ? " (lossless, RED, watchdog)" : "");
 	}
 	fabric_destroy(&F);
 }
@@ -1863,7 +1912,8 @@ int main(void)
 	test_link_state();
 	test_pcap();
 	test_control();
-	test_random_traffic();
+	random_traffic(false);
+	random_traffic(true);
 	test_pfc_frame_format();
 	test_pfc_tshark();
 	test_lossless_overload();
