@@ -93,72 +93,66 @@ static int parse_prio_list(const char *s, uint8_t *bits, const char **end)
 	return *s == '\0' || *s == ':' ? 0 : -1;
 }
 
-/* The next ':'-separated field of @s as a copy in @buf; NULL at the end. */
-static const char *next_field(const char **s, char *buf, size_t len)
+/*
+ * Split "LIST:F1:F2..." into @bits (the priority list) and up to @max
+ * fields copied into @buf; returns the number of fields, -1 if malformed.
+ */
+static int split_fields(const char *arg, uint8_t *bits, char *buf,
+			size_t len, char **field, int max)
 {
-	const char *colon;
-	size_t n;
+	const char *s;
+	int n = 0;
 
-	if (**s != ':')
-		return NULL;
-	(*s)++;
-	colon = strchr(*s, ':');
-	n = colon ? (size_t)(colon - *s) : strlen(*s);
-	if (n >= len)
-		return NULL;
-	memcpy(buf, *s, n);
-	buf[n] = '\0';
-	*s += n;
-	return buf;
+	if (parse_prio_list(arg, bits, &s) || *s != ':' ||
+	    strlen(s + 1) >= len)
+		return -1;
+	strcpy(buf, s + 1);
+	for (char *save = NULL, *t = strtok_r(buf, ":", &save); t;
+	     t = strtok_r(NULL, ":", &save)) {
+		if (n == max)
+			return -1;
+		field[n++] = t;
+	}
+	return n;
 }
 
 /* --ecn QUEUES:KMIN:KMAX:PMAX[:drop] */
 static int parse_ecn(const char *arg, struct fabric_config *cfg)
 {
 	unsigned long long kmin, kmax;
-	const char *s, *f;
-	char buf[64];
+	char buf[128], *f[4];
+	int n = split_fields(arg, &cfg->ecn_queues, buf, sizeof(buf), f, 4);
 
-	if (parse_prio_list(arg, &cfg->ecn_queues, &s) ||
-	    !(f = next_field(&s, buf, sizeof(buf))) ||
-	    parse_ull(f, FABRIC_MAX_BUFFER, &kmin) ||
-	    !(f = next_field(&s, buf, sizeof(buf))) ||
-	    parse_ull(f, FABRIC_MAX_BUFFER, &kmax) ||
-	    !(f = next_field(&s, buf, sizeof(buf))) ||
-	    parse_prob(f, &cfg->red.pmax) || kmin > kmax)
+	if (n < 3 || parse_ull(f[0], FABRIC_MAX_BUFFER, &kmin) ||
+	    parse_ull(f[1], FABRIC_MAX_BUFFER, &kmax) || kmin > kmax ||
+	    parse_prob(f[2], &cfg->red.pmax))
+		return -1;
+	if (n == 4 && strcmp(f[3], "drop") != 0)
 		return -1;
 	cfg->red.kmin = kmin;
 	cfg->red.kmax = kmax;
-	f = next_field(&s, buf, sizeof(buf));
-	if (f && strcmp(f, "drop") == 0)
-		cfg->red.drop_not_ect = true;
-	else if (f)
-		return -1;
-	return *s ? -1 : 0;
+	cfg->red.drop_not_ect = n == 4;
+	return 0;
 }
 
 /* --pfcwd PRIOS:DETECT_MS:RESTORE_MS[:drop|:forward] */
 static int parse_pfcwd(const char *arg, struct fabric_config *cfg)
 {
+	const unsigned long long max_ms = FABRIC_MAX_PFCWD_NS / 1000000u;
 	unsigned long long detect, restore;
-	const char *s, *f;
-	char buf[64];
+	char buf[128], *f[3];
+	int n = split_fields(arg, &cfg->pfcwd_prios, buf, sizeof(buf), f, 3);
 
-	if (parse_prio_list(arg, &cfg->pfcwd_prios, &s) ||
-	    !(f = next_field(&s, buf, sizeof(buf))) ||
-	    parse_ull(f, FABRIC_MAX_PFCWD_NS / 1000000u, &detect) ||
-	    !detect || !(f = next_field(&s, buf, sizeof(buf))) ||
-	    parse_ull(f, FABRIC_MAX_PFCWD_NS / 1000000u, &restore) ||
-	    !restore)
+	if (n < 2 || parse_ull(f[0], max_ms, &detect) || !detect ||
+	    parse_ull(f[1], max_ms, &restore) || !restore)
 		return -1;
 	cfg->wd.detect_ns = detect * 1000000u;
 	cfg->wd.restore_ns = restore * 1000000u;
-	f = next_field(&s, buf, sizeof(buf));
-	if (f && strcmp(f, "forward") == 0)
+	if (n == 3 && strcmp(f[2], "forward") == 0)
 		cfg->wd.action = PFCWD_FORWARD;
-	else if (f && strcmp(f, "drop") != 0)
+	else if (n == 3 && strcmp(f[2], "drop") != 0)
 		return -1;
-	return *s ? -1 : 0;
+	return 0;
 }
 
 struct serve_opts {
