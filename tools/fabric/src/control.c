@@ -577,6 +577,29 @@ static int cmd_pfcwd(struct ctl_ctx *c, int argc, char **argv)
 	return 0;
 }
 
+static int cmd_ets(struct ctl_ctx *c, int argc, char **argv)
+{
+	uint8_t weight[FABRIC_PRIOS] = { 0 };
+	unsigned first, last;
+	uint64_t v;
+
+	if (parse_ports(c, argv[0], &first, &last) < 0)
+		return -1;
+	if (argc == 2 && strcmp(argv[1], "strict") != 0)
+		return fail(c, "usage: ets <port|all> strict | <w0> .. <w7>");
+	if (argc != 2 && argc != 1 + FABRIC_PRIOS)
+		return fail(c, "ets needs eight weights, one per queue");
+	for (int q = 0; argc > 2 && q < FABRIC_PRIOS; q++) {
+		if (!parse_u64(argv[1 + q], EGRESS_MAX_WEIGHT, &v))
+			return fail(c, "bad weight '%s' (0 strict, 1..%u)",
+				    argv[1 + q], EGRESS_MAX_WEIGHT);
+		weight[q] = (uint8_t)v;
+	}
+	for (unsigned i = first; i <= last; i++)
+		egress_set_weights(&c->f->ports[i].egress, weight);
+	return 0;
+}
+
 static int cmd_qos(struct ctl_ctx *c, int argc, char **argv)
 {
 	unsigned first = 0, last = c->f->nports - 1;
@@ -594,6 +617,7 @@ static int cmd_qos(struct ctl_ctx *c, int argc, char **argv)
 				{ "xon", pp->xon },
 				{ "headroom", pp->headroom },
 				{ "quanta", pp->quanta },
+				{ "ets_weight", c->f->ports[i].egress.weight[q] },
 				{ "ecn", eq->red.enabled },
 				{ "kmin", eq->red.kmin },
 				{ "kmax", eq->red.kmax },
@@ -684,6 +708,7 @@ static const struct ctl_command commands[] = {
 	{ "pfcwd", 3, 9,
 	  "pfcwd <port|all> <prio|all> on|off [detect MS] [restore MS] [action drop|forward]",
 	  cmd_pfcwd },
+	{ "ets", 2, 9, "ets <port|all> strict | <w0> .. <w7>", cmd_ets },
 	{ "qos", 0, 1, "qos [port]", cmd_qos },
 	{ "qdepth", 1, 2, "qdepth <port|all> [queue]", cmd_qdepth },
 };

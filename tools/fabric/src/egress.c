@@ -178,9 +178,59 @@ uint64_t egress_pause_ns(const struct egress_queue *q, uint64_t now_ns)
 int egress_pick_queue(const struct egress_port *ep, uint64_t now_ns)
 {
 	for (int qi = FABRIC_PRIOS - 1; qi >= 0; qi--)
-		if (egress_queue_eligible(ep, (unsigned)qi, now_ns))
+		if (!ep->weight[qi] &&
+		    egress_queue_eligible(ep, (unsigned)qi, now_ns))
 			return qi;
+	for (unsigned k = 0; k < FABRIC_PRIOS; k++) {
+		unsigned qi = (ep->rr + k) % FABRIC_PRIOS;
+
+		if (ep->weight[qi] && egress_queue_eligible(ep, qi, now_ns))
+			return (int)qi;
+	}
 	return -1;
+}
+
+void egress_set_weights(struct egress_port *ep,
+			const uint8_t weight[FABRIC_PRIOS])
+{
+	for (int qi = 0; qi < FABRIC_PRIOS; qi++) {
+		ep->weight[qi] = weight[qi];
+		ep->deficit[qi] = 0;
+	}
+	ep->rr_topped = false;
+}
+
+static void dwrr_next(struct egress_port *ep)
+{
+	ep->rr = (uint8_t)((ep->rr + 1) % FABRIC_PRIOS);
+	ep->rr_topped = false;
+}
+
+/*
+ * Deficit round robin over the weighted queues, one frame at a time; some
+ * weighted queue is eligible (egress_pick_queue() said so), so this ends
+ * within a frame's length / quantum rounds.
+ */
+static unsigned dwrr_select(struct egress_port *ep, uint64_t now_ns)
+{
+	for (;;) {
+		unsigned qi = ep->rr;
+		struct egress_queue *q = &ep->q[qi];
+
+		if (ep->weight[qi] && egress_queue_eligible(ep, qi, now_ns)) {
+			if (!ep->rr_topped) {
+				ep->deficit[qi] += (uint64_t)ep->weight[qi] *
+						   EGRESS_DWRR_QUANTUM;
+				ep->rr_topped = true;
+			}
+			if (ep->deficit[qi] >= q->head->len)
+				return qi;
+		} else {
+			/* an idle or paused queue keeps no credit */
+			ep->deficit[qi] = 0;
+		}
+		dwrr_next(ep);
+	}
 }
 
 static uint64_t ns_to_ps(uint64_t ns)
@@ -201,6 +251,8 @@ struct frame *egress_dequeue(struct egress_port *ep, uint64_t now_ns)
 	qi = egress_pick_queue(ep, now_ns);
 	if (qi < 0)
 		return NULL;
+	if (ep->weight[qi])
+		qi = (int)dwrr_select(ep, now_ns);
 	q = &ep->q[qi];
 	f = q->head;
 	q->head = f->next;
@@ -211,6 +263,13 @@ struct frame *egress_dequeue(struct egress_port *ep, uint64_t now_ns)
 	q->depth_bytes -= f->len;
 	q->st.tx_frames++;
 	q->st.tx_bytes += f->len;
+	if (ep->weight[qi]) {
+		ep->deficit[qi] -= f->len;
+		if (!q->head) {
+			ep->deficit[qi] = 0;
+			dwrr_next(ep);
+		}
+	}
 
 	/* an idle wire starts the frame when it arrived, not when we woke */
 	arrival_ps = ns_to_ps(f->enqueue_ns);

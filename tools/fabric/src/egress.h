@@ -110,7 +110,22 @@ struct egress_port {
 	uint64_t busy_until_ps;
 	/* RED's own stream, so that marking never shifts fault injection */
 	struct prng red_prng;
+	/*
+	 * ETS: a queue of weight 0 is strict priority (all of them by
+	 * default), served before the weighted ones, which share what is
+	 * left by deficit round robin, EGRESS_DWRR_QUANTUM x weight bytes
+	 * per round: small, so that shares hold over a few frames (weights
+	 * 30:10 are 7680:2560 bytes a round), large enough that a 64 KiB
+	 * frame of a weight-1 queue waits at most 256 rounds.
+	 */
+	uint8_t weight[FABRIC_PRIOS];
+	uint64_t deficit[FABRIC_PRIOS];
+	uint8_t rr;      /* the weighted queue whose turn it is */
+	bool rr_topped;  /* ... and it has had its quantum this turn */
 };
+
+#define EGRESS_DWRR_QUANTUM 256u
+#define EGRESS_MAX_WEIGHT 100u
 
 enum egress_verdict {
 	EGRESS_ACCEPT,
@@ -142,7 +157,11 @@ enum egress_verdict egress_enqueue(struct egress_port *ep, unsigned qi,
  */
 bool egress_queue_eligible(const struct egress_port *ep, unsigned qi,
 			   uint64_t now_ns);
-/* Scheduler: the queue to serve next, or -1.  Strict priority: 7 first. */
+/*
+ * Scheduler: a queue that can send, or -1.  Strict-priority queues (weight
+ * 0) first, 7 first; otherwise the weighted queue whose DWRR turn it is
+ * (egress_dequeue() then runs the round robin itself).
+ */
 int egress_pick_queue(const struct egress_port *ep, uint64_t now_ns);
 /*
  * Take the next frame if the wire is free at @now_ns, and advance the
@@ -160,6 +179,9 @@ uint64_t egress_flush(struct egress_port *ep,
 		      void (*release)(void *ctx, const struct frame *f),
 		      void *ctx);
 uint64_t egress_depth_bytes(const struct egress_port *ep);
+/* Set the ETS weights (0: strict priority; 1..EGRESS_MAX_WEIGHT). */
+void egress_set_weights(struct egress_port *ep,
+			const uint8_t weight[FABRIC_PRIOS]);
 /* Discard queue @qi alone; counts the frames as @wd_drop or flushed. */
 uint64_t egress_flush_queue(struct egress_port *ep, unsigned qi, bool wd_drop,
 			    void (*release)(void *ctx, const struct frame *f),

@@ -1068,6 +1068,13 @@ static void random_traffic(bool dcb)
 		cfg.wd.restore_ns = 3000000;
 	}
 	setup_cfg(&cfg);
+	if (dcb) {
+		static const uint8_t w[FABRIC_PRIOS] = { 1, 0, 5, 100, 0, 7, 0,
+							 2 };
+
+		for (unsigned i = 0; i < F.nports; i++)
+			egress_set_weights(&F.ports[i].egress, w);
+	}
 	prng_seed(&r, 2026);
 	for (unsigned i = 0; i < 200000; i++) {
 		unsigned port = prng_below(&r, 5);
@@ -1900,6 +1907,79 @@ static void test_dcb_control(void)
 	}
 }
 
+static void test_ets(void)
+{
+	static char reply[4096];
+	uint8_t fr[1000], a[6], b[6];
+	unsigned n1 = 0, n2 = 0, n7 = 0, first7 = 0;
+	uint64_t dt;
+
+	setup(2);
+	learn_pair(a, b);
+	tap_ok(ctl("ets 1 0 30 10 0 0 0 0 0", reply, sizeof(reply)) &&
+	       F.ports[1].egress.weight[1] == 30 &&
+	       F.ports[1].egress.weight[2] == 10 &&
+	       !F.ports[1].egress.weight[7],
+	       "ctl: ets sets per-queue weights (0 strict)");
+	tap_ok(!ctl("ets 1 1 2 3", reply, sizeof(reply)) &&
+	       !ctl("ets 1 0 0 0 0 0 0 0 101", reply, sizeof(reply)) &&
+	       !ctl("ets 1 fair", reply, sizeof(reply)),
+	       "ctl: ets refuses a short list, weights over 100 and bad words");
+	fk.blocked[1] = true;
+	for (unsigned i = 0; i < 200; i++) {
+		build_ipv4(fr, b, a, 8, sizeof(fr));
+		fabric_receive(&F, 0, fr, sizeof(fr));
+		build_ipv4(fr, b, a, 16, sizeof(fr));
+		fabric_receive(&F, 0, fr, sizeof(fr));
+	}
+	fk.blocked[1] = false;
+	dt = wire_time_ps(sizeof(fr), F.ports[1].egress.rate_mbps) / 1000 + 1;
+	while (fk.frames[1] < 160) {
+		if (fk.frames[1] == 100 && !n7++) {
+			build_ipv4(fr, b, a, 56, sizeof(fr));
+			fabric_receive(&F, 0, fr, sizeof(fr));
+			first7 = (unsigned)fk.frames[1];
+		}
+		fk.now += dt;
+		fabric_service(&F);
+	}
+	n7 = 0;
+	for (unsigned i = 0; i < fk.nlog && i < 160; i++) {
+		unsigned dscp = fk.log[i].data[15] >> 2;
+
+		if (dscp == 8)
+			n1++;
+		else if (dscp == 16)
+			n2++;
+		else if (dscp == 56 && i <= first7 + 1)
+			n7++;
+	}
+	/* 30:10 of the bytes: 119.25 : 39.75 of the 159 weighted frames */
+	tap_ok(n1 >= 117 && n1 <= 122 && n1 + n2 == 159,
+	       "ets: weights 30:10 share the link %u:%u", n1, n2);
+	tap_ok(n7 == 1, "ets: a strict-priority queue goes before weighted ones");
+	{
+		static const uint16_t q1[FABRIC_PRIOS] = { [1] = 0xffff };
+		uint8_t pfc[PFC_FRAME_LEN];
+		uint64_t before2 = F.ports[1].egress.q[2].st.tx_frames;
+		uint64_t before1 = F.ports[1].egress.q[1].st.tx_frames;
+
+		pfc_frame_build(pfc, b, 0x02, q1);
+		fabric_receive(&F, 1, pfc, sizeof(pfc));
+		for (unsigned i = 0; i < 20; i++) {
+			fk.now += dt;
+			fabric_service(&F);
+		}
+		tap_ok(F.ports[1].egress.q[2].st.tx_frames - before2 >= 19 &&
+		       F.ports[1].egress.q[1].st.tx_frames == before1,
+		       "ets: a paused weighted queue leaves the link to the others");
+	}
+	tap_ok(ctl("ets all strict", reply, sizeof(reply)) &&
+	       !F.ports[1].egress.weight[1],
+	       "ctl: ets strict restores strict priority");
+	fabric_destroy(&F);
+}
+
 int main(void)
 {
 	test_classification();
@@ -1921,5 +2001,6 @@ int main(void)
 	test_red_ecn();
 	test_watchdog();
 	test_dcb_control();
+	test_ets();
 	return tap_done();
 }
