@@ -1427,6 +1427,34 @@ static void test_lossless_overload(void)
 	       (unsigned long long)F.ports[2].st.drop_queue_full);
 	fabric_destroy(&F);
 
+	/* a guest that ignores PFC overruns the headroom: visibly */
+	{
+		struct fabric_config cfg;
+		uint8_t fr[1000], a[6], b[6];
+		static char reply[65536];
+
+		fabric_config_default(&cfg);
+		cfg.lossless_prios = 1u << 3;
+		cfg.pfc_xoff = 4000;
+		cfg.pfc_xon = 1000;
+		cfg.pfc_headroom = 2000;
+		setup_cfg(&cfg);
+		learn_pair(a, b);
+		fk.blocked[1] = true;
+		for (unsigned i = 0; i < 10; i++) {
+			build_ipv4(fr, b, a, 24, sizeof(fr));
+			fabric_receive(&F, 0, fr, sizeof(fr));
+		}
+		tap_ok(F.ports[0].pfc[3].drop_lossless_frames == 4 &&
+		       F.ports[1].egress.q[3].depth_frames == 6 &&
+		       F.ports[1].st.drop_queue_full == 0 &&
+		       ctl("stats 0", reply, sizeof(reply)) &&
+		       strstr(reply, "port 0 q3_drop_lossless_frames 4\n") &&
+		       strstr(reply, "port 0 q3_drop_lossless_bytes 4000\n"),
+		       "lossless: beyond xoff + headroom frames drop as lossless drops");
+		fabric_destroy(&F);
+	}
+
 	/* a receiver that never reads: the pause must never lapse */
 	{
 		struct fabric_config cfg;
@@ -1568,6 +1596,19 @@ static void test_pfc_rx(void)
 	fk.now += pfc_quanta_ns(100, F.ports[1].egress.rate_mbps);
 	fabric_service(&F);
 	tap_ok(fk.frames[1] == 2, "802.3x pause: both frames go when it ends");
+
+	/* a pause does not outlive the link: the next guest is not paused */
+	pfc_frame_build(pfc, b, 0x08, qmax);
+	fabric_receive(&F, 1, pfc, sizeof(pfc));
+	fabric_set_link(&F, 1, false);
+	fabric_set_link(&F, 1, true);
+	fake_clear_log();
+	build_ipv4(fr, b, a, 24, sizeof(fr));
+	fabric_receive(&F, 0, fr, sizeof(fr));
+	fabric_service(&F);
+	tap_ok(fk.frames[1] == 1 &&
+	       !egress_queue_paused(&F.ports[1].egress.q[3], fk.now),
+	       "pfc rx: link down forgets the pause");
 
 	put_be16(pfc + 14, 0x0002);
 	fabric_receive(&F, 1, pfc, sizeof(pfc));
