@@ -110,6 +110,13 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 	    fabric_check_red(&cfg->red, err, errlen) < 0 ||
 	    fabric_check_pfcwd(&cfg->wd, err, errlen) < 0)
 		return -1;
+	for (int q = 0; q < FABRIC_PRIOS; q++) {
+		if (cfg->ets_weight[q] > EGRESS_MAX_WEIGHT) {
+			snprintf(err, errlen, "ETS weights must be 0..%u",
+				 EGRESS_MAX_WEIGHT);
+			return -1;
+		}
+	}
 	if (cfg->pcap_dir && strlen(cfg->pcap_dir) >= sizeof(f->pcap_dir)) {
 		snprintf(err, errlen, "pcap directory name too long");
 		return -1;
@@ -129,6 +136,7 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 		p->loss = cfg->loss;
 		p->corrupt = cfg->corrupt;
 		egress_init(&p->egress, cfg->rate_mbps);
+		egress_set_weights(&p->egress, cfg->ets_weight);
 		for (int q = 0; q < FABRIC_PRIOS; q++) {
 			struct egress_queue *eq = &p->egress.q[q];
 			struct pfc_prio *pp = &p->pfc[q];

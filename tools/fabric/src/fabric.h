@@ -138,6 +138,7 @@ struct fabric_config {
 	struct red_config red;
 	uint8_t pfcwd_prios;    /* bitmap of queues with a watchdog */
 	struct pfcwd_config wd;
+	uint8_t ets_weight[FABRIC_PRIOS]; /* 0: strict priority */
 };
 
 struct fabric {

@@ -34,6 +34,7 @@ static void usage(FILE *out)
 	      "        [--lossless PRIOS] [--pfc-xoff B] [--pfc-xon B]\n"
 	      "        [--pfc-headroom B] [--ecn QUEUES:KMIN:KMAX:PMAX[:drop]]\n"
 	      "        [--pfcwd PRIOS:DETECT_MS:RESTORE_MS[:drop|:forward]]\n"
+	      "        [--ets W0,W1,W2,W3,W4,W5,W6,W7]\n"
 	      "        [--pidfile FILE] [--daemon]\n"
 	      "  wren-fabric ctl DIR COMMAND...   (ctl DIR help lists commands)\n"
 	      "P is a fraction (0.01) or a percentage (1%).\n"
@@ -155,6 +156,24 @@ static int parse_pfcwd(const char *arg, struct fabric_config *cfg)
 	return 0;
 }
 
+/* --ets W0,...,W7: eight weights, 0 strict priority, 1..100 DWRR */
+static int parse_ets(const char *arg, uint8_t weight[FABRIC_PRIOS])
+{
+	unsigned long long v;
+	char buf[64], *save = NULL, *t;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == FABRIC_PRIOS || parse_ull(t, EGRESS_MAX_WEIGHT, &v))
+			return -1;
+		weight[n++] = (uint8_t)v;
+	}
+	return n == FABRIC_PRIOS ? 0 : -1;
+}
+
 struct serve_opts {
 	struct fabric_config cfg;
 	const char *dir;
@@ -191,6 +210,7 @@ static int parse_serve(int argc, char **argv, struct serve_opts *o)
 		{ "pfc-headroom", required_argument, NULL, 'H' },
 		{ "ecn", required_argument, NULL, 'E' },
 		{ "pfcwd", required_argument, NULL, 'W' },
+		{ "ets", required_argument, NULL, 'T' },
 		{ "pidfile", required_argument, NULL, 'P' },
 		{ "daemon", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
@@ -289,6 +309,10 @@ static int parse_serve(int argc, char **argv, struct serve_opts *o)
 		case 'W':
 			if (parse_pfcwd(optarg, &o->cfg))
 				return bad_option("pfcwd", optarg);
+			break;
+		case 'T':
+			if (parse_ets(optarg, o->cfg.ets_weight))
+				return bad_option("ets", optarg);
 			break;
 		case 'P':
 			o->pidfile = optarg;

@@ -528,7 +528,8 @@ static void test_lossless_fabric(void)
 			  "--pfc-xoff", "20000", "--pfc-xon", "10000",
 			  "--pfc-headroom", "4000000",
 			  "--ecn", "3:1000000:2000000:0.1",
-			  "--pfcwd", "5:100:100:forward", NULL };
+			  "--pfcwd", "5:100:100:forward",
+			  "--ets", "0,0,0,0,0,0,20,0", NULL };
 	static char out[1 << 16];
 	static uint8_t f[2000];
 	unsigned xoff[2] = { 0, 0 }, xon[2] = { 0, 0 }, got = 0;
@@ -548,6 +549,7 @@ static void test_lossless_fabric(void)
 	       strstr(out, "port 1 q3_ecn 1\n") &&
 	       strstr(out, "port 1 q5_wd 1\n") &&
 	       strstr(out, "port 1 q5_wd_action forward\n") &&
+	       strstr(out, "port 1 q6_ets_weight 20\n") &&
 	       strstr(out, "port 1 q2_lossless 0\n"),
 	       "lossless fabric: serve options show in ctl qos");
 	for (int i = 0; i < 3; i++) {
