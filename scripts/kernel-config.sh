@@ -33,6 +33,9 @@ MODULE_IMPORT_NS_STRING|#define __MODULE_INFO(tag, name, info) _Static_assert(si
 MODULE_IMPORT_NS_STRING|MODULE_IMPORT_NS("WREN");
 DEVLINK_INFO_DRIVER_NAME_PUT|static int f(struct devlink_info_req *req) { return devlink_info_driver_name_put(req, "x"); } static int (*p)(struct devlink_info_req *) __used = f;
 DEVLINK_FMSG_PUT_VOID|static void (*p)(struct devlink_fmsg *, const char *, u32) __used = devlink_fmsg_u32_pair_put;
+DEVLINK_PARAM_SET_EXTACK|static int f(struct devlink *dl, u32 id, struct devlink_param_gset_ctx *c, struct netlink_ext_ack *e) { return 0; } static const struct devlink_param p __used = DEVLINK_PARAM_DRIVER(DEVLINK_PARAM_GENERIC_ID_MAX + 1, "x", DEVLINK_PARAM_TYPE_U32, BIT(DEVLINK_PARAM_CMODE_RUNTIME), NULL, f, NULL);
+DCBNL_APPTRUST|#include <net/dcbnl.h>
+DCBNL_APPTRUST|static int f(struct net_device *nd, u8 *sel, int n) { return 0; } static const struct dcbnl_rtnl_ops o __used = { .dcbnl_setapptrust = f };
 DEVL_LOCK|static void f(struct devlink *dl) { devl_lock(dl); devl_assert_locked(dl); devl_unlock(dl); } static void (*p)(struct devlink *) __used = f;
 NETIF_NAPI_ADD_WEIGHT|static void f(struct net_device *nd, struct napi_struct *n, int (*poll)(struct napi_struct *, int)) { netif_napi_add_weight(nd, n, poll, 64); } static void *p __used = f;
 PAGE_POOL_HELPERS_H|#include <net/page_pool/helpers.h>

@@ -5,7 +5,16 @@
 # PFC, DSCP app entries, DCBX mode, per-TC max rate and receive buffers
 # are set and read back (every GET reads the NIC, QUERY_DCB); bad values
 # are refused with the right errno (wren_dcb_nl.py) and leave the NIC's
-# state as it was; dmesg stays clean.  A NIC that advertises no
+# state as it was; dmesg stays clean.  Then what ethtool, devlink and
+# rdma add to DCB (issue 12): PFC and 802.3x pause refuse each other both
+# ways (EBUSY, a message, state unchanged); the pfc-prevention-tout
+# tunable (each valid class, refusals, read back); the per-priority pause
+# counters in ethtool -S; every DCQCN devlink param set and read back,
+# bad values refused with the old value kept; the pfc_storm health
+# reporter listed and diagnosing; the CC counters in rdma statistic and
+# the GSI QP's DCQCN state in `rdma -dd res show qp`; the wren_cc_rate
+# tracepoint; apptrust, when the kernel has it (6.2+).  The engines
+# behind them come later: counters read 0 here.  A NIC that advertises no
 # WREN_CAP_DCB_* bit gets no dcbnl ops: then only that is checked and the
 # rest is skipped.  Today's model advertises them only with
 # `-device wren,x-dcb=on`: make vmtest T=driver/wren-dcb.sh X_DCB=1.
@@ -15,10 +24,41 @@ set -u
 . "$WREN_TOP/selftests/lib/wren.sh"
 
 mods=$(wren_moddir)
-plan 46
+
+# DCQCN devlink params: name, a value to set (not the default), and a
+# value the driver (range) or the NIC (link speed, another knob) must
+# refuse, "-" where no refusable value exists (u8 masks, bools).
+cc_params='
+cc_ecn_enable 72 -
+cc_np_enable 8 -
+cc_rp_enable 8 -
+np_min_time_between_cnps 50 10000001
+np_cnp_dscp 46 64
+np_cnp_prio 5 8
+rp_time_reset 600 0
+rp_byte_reset 65536 1073741825
+rp_threshold 3 32
+rp_ai_rate 10 4000000000
+rp_hai_rate 100 4000000000
+rp_min_dec_fac 25 101
+rp_min_rate 2 0
+rp_max_rate 1000 1
+rp_rate_to_set_on_first_cnp 500 4000000000
+rp_dce_tcp_g 8 1025
+rp_dce_tcp_rtt 100 0
+rp_rate_reduce_monitor_period 8 10000001
+rp_initial_alpha_value 512 1024
+rp_gd 12 9
+rp_clamp_tgt_rate false -
+'
+n_cc=$(awk 'NF { n++; if ($3 != "-") n++ } END { print n }' <<<"$cc_params")
+# 46 dcb checks, then exclusion 12, tunable 8, ethtool -S 2, devlink
+# params n_cc + 2, health 2, rdma 5, tracepoint 1, apptrust 4.
+planned=$((46 + 12 + 8 + 2 + n_cc + 2 + 2 + 5 + 1 + 4))
+plan "$planned"
 dmesg -C
 
-wren_require_nic 45 "dcb checks"
+wren_require_nic $((planned - 1)) "dcb checks"
 
 # bail DESC [DIAG]: fail, skip what is left of the plan, end the test.
 bail() {
@@ -85,7 +125,7 @@ if [ "$dcb_caps" = 0 ]; then
 	out=$(dcb ets show dev "$ifname" 2>&1)
 	check "no DCB caps: no dcbnl ops, dcb ets show is refused" \
 		test -n "$(grep -i 'not supported' <<<"$out")"
-	for _ in $(seq 41); do
+	for _ in $(seq $((planned - 5))); do
 		skip "dcb checks" "the NIC advertises no WREN_CAP_DCB_* bit"
 	done
 	check "rmmod wren" rmmod wren
@@ -175,6 +215,190 @@ maxrate-above-link EINVAL
 buffer-prio-8 EINVAL
 buffer-over-total EINVAL
 CASES
+
+# --- PFC and 802.3x pause exclude each other (EBUSY, both ways) -------
+pause_state() {
+	ethtool -a "$ifname" 2>&1 | awk '/^(RX|TX):/ { printf "%s%s ", $1, $2 }'
+}
+# said WHAT: the driver's message is in dmesg.
+said() { dmesg | grep -qF -- "$1"; }
+shows "PFC is on priority 3 (from above)" pfc "prio-pfc 0:off 1:off 2:off 3:on 4:off"
+before=$(pause_state)
+diag "pause: $before"
+out=$(ethtool -A "$ifname" rx on tx on 2>&1)
+rc=$?
+check "ethtool -A rx on tx on with PFC on: refused, EBUSY (exit $rc)" \
+	bash -c "[ $rc -ne 0 ] && grep -qi 'busy' <<<'$out'"
+diag "ethtool -A: $out"
+check "the driver says why (PFC is on)" said "PFC is on (priorities 0x08): turn it off before 802.3x pause"
+check "pause state unchanged ($(pause_state))" test "$(pause_state)" = "$before"
+check "PFC off" dcb pfc set dev "$ifname" prio-pfc all:off
+check "with PFC off, ethtool -A rx on tx on" ethtool -A "$ifname" rx on tx on
+check "pause reads back RX on, TX on" test "$(pause_state)" = "RX:on TX:on "
+refused "PFC on priority 3 with 802.3x pause on" pfc set dev "$ifname" prio-pfc 3:on
+got=$(python3 "$nl" "$ifname" pfc-prio3 2>&1)
+check "raw IEEE_SET of PFC on priority 3 with pause on: EBUSY ($got)" test "$got" = EBUSY
+check "the driver says why (pause is on)" said "802.3x pause is on (rx tx): turn it off before PFC"
+check "ethtool -A rx off tx off" ethtool -A "$ifname" rx off tx off
+check "then PFC on priority 3 again" dcb pfc set dev "$ifname" prio-pfc 3:on
+
+# --- ethtool tunable pfc-prevention-tout -------------------------------
+tout() {
+	ethtool --get-tunable "$ifname" pfc-prevention-tout 2>&1 | awk 'END { print $NF }'
+}
+diag "pfc-prevention-tout: $(ethtool --get-tunable "$ifname" pfc-prevention-tout 2>&1)"
+while read -r val want what; do
+	ethtool --set-tunable "$ifname" pfc-prevention-tout "$val" >/dev/null 2>&1
+	got=$(tout)
+	check "pfc-prevention-tout $val ($what) reads back $want (got $got)" \
+		test "$got" = "$want"
+done <<'TOUT'
+80 80 minimum
+8000 8000 maximum
+0 0 off
+65535 100 auto
+500 500 in-range
+TOUT
+for val in 79 8001 65534; do
+	out=$(ethtool --set-tunable "$ifname" pfc-prevention-tout "$val" 2>&1)
+	rc=$?
+	got=$(tout)
+	check "pfc-prevention-tout $val refused (exit $rc), still 500 (got $got)" \
+		bash -c "[ $rc -ne 0 ] && [ '$got' = 500 ]"
+	diag "ethtool: $out"
+done
+
+# --- ethtool -S: per-priority pause counters and the storm counters ----
+stats=$(ethtool -S "$ifname" 2>&1)
+missing=
+for p in 0 1 2 3 4 5 6 7; do
+	for c in rx_prio${p}_pause rx_prio${p}_pause_duration tx_prio${p}_pause \
+		 tx_prio${p}_pause_duration rx_prio${p}_pause_transition \
+		 rx_prio${p}_buf_discard; do
+		grep -Eq "^ +$c: [0-9]+$" <<<"$stats" || missing="$missing $c"
+	done
+done
+check "ethtool -S has rx/tx_prio<N>_pause{,_duration}, _pause_transition, _buf_discard" \
+	test -z "$missing"
+[ -n "$missing" ] && diag "missing:$missing"
+missing=
+for c in tx_pause_storm_warning_events tx_pause_storm_error_events; do
+	grep -Eq "^ +$c: [0-9]+$" <<<"$stats" || missing="$missing $c"
+done
+check "ethtool -S has tx_pause_storm_warning_events, tx_pause_storm_error_events" \
+	test -z "$missing"
+
+# --- DCQCN devlink params -----------------------------------------------
+dl=pci/$bdf
+param() {
+	devlink dev param show "$dl" name "$1" 2>&1 |
+		sed -n 's/.*cmode runtime value \([^ ]*\).*/\1/p'
+}
+# iproute2 6.1 shows one device's params only by name: dump them all.
+listed=$(devlink dev param show 2>&1)
+missing=
+while read -r name _; do
+	[ -n "$name" ] || continue
+	grep -q "name $name type driver-specific" <<<"$listed" || missing="$missing $name"
+done <<<"$cc_params"
+check "devlink lists the 21 DCQCN params, driver-specific" test -z "$missing"
+[ -n "$missing" ] && diag "$listed" "missing:$missing"
+while read -r name good bad; do
+	[ -n "$name" ] || continue
+	old=$(param "$name")
+	out=$(devlink dev param set "$dl" name "$name" value "$good" cmode runtime 2>&1)
+	got=$(param "$name")
+	check "devlink param $name: $old -> $good, reads back $got" test "$got" = "$good"
+	[ -n "$out" ] && diag "$out"
+	[ "$bad" = - ] && continue
+	out=$(devlink dev param set "$dl" name "$name" value "$bad" cmode runtime 2>&1)
+	rc=$?
+	got=$(param "$name")
+	check "devlink param $name $bad refused (exit $rc), still $good (got $got)" \
+		bash -c "[ $rc -ne 0 ] && [ '$got' = '$good' ]"
+	diag "devlink: ${out%%$'\n'*}"
+done <<<"$cc_params"
+check "the numeric params kept each priority's enables (cc_np_enable $(param cc_np_enable))" \
+	test "$(param cc_np_enable)" = 8
+
+# --- devlink health: pfc_storm ------------------------------------------
+check "devlink health lists the pfc_storm reporter" \
+	bash -c "devlink health show $dl reporter pfc_storm | grep -q 'reporter pfc_storm'"
+out=$(devlink health diagnose "$dl" reporter pfc_storm 2>&1)
+diag "diagnose: $out"
+missing=
+for w in "storm_prios: 0" "rx_storm_prios: 0" "tx_storm_prios: 0" \
+	 "last_direction: none" "timeout_ms: 500" "recovery_ms: 200" "pfc_en: 8" \
+	 "tx_pause_storm_warning_events: 0" "tx_pause_storm_error_events: 0" \
+	 "prio3_storm_events: 0"; do
+	grep -Eq -- "(^| )$w( |\$)" <<<"$out" || missing="$missing '$w'"
+done
+check "pfc_storm diagnose: storm bitmaps, direction, timeout, counters" test -z "$missing"
+[ -n "$missing" ] && diag "missing:$missing"
+
+# --- rdma: CC counters, per-QP DCQCN state ------------------------------
+modprobe ib_uverbs
+check "insmod wren_peer_mem.ko and wren_ib.ko (ib_uverbs loaded)" wren_ib_load "$mods"
+rdev=
+find_rdev() {
+	local d
+	for d in /sys/class/infiniband/wren_*; do
+		[ -e "$d" ] || return 1
+		rdev=${d##*/}
+		return 0
+	done
+	return 1
+}
+if wait_for 10 find_rdev; then
+	ok "wren_ib registers ib device $rdev"
+else
+	not_ok "wren_ib registers an ib device"
+fi
+stats=$(rdma statistic show link "$rdev/1" 2>&1)
+missing=
+for c in np_cnp_sent np_ecn_marked_roce_packets rp_cnp_handled rp_cnp_ignored \
+	 rp_rate_reductions; do
+	grep -Eq "(^| )$c [0-9]+( |\$)" <<<"$stats" || missing="$missing $c"
+done
+check "rdma statistic has mlx5's CC counters" test -z "$missing"
+[ -n "$missing" ] && diag "$stats" "missing:$missing"
+# The MAD layer's GSI QP is a QP of the device: enough for restrack.
+res=$(rdma -dd res show qp link "$rdev/1" 2>&1)
+missing=
+# iproute2 prints driver attributes with a drv_ prefix.
+for a in cc_rate_kbps cc_target_kbps cc_alpha cc_rp_active cc_cnps_handled; do
+	grep -Eq "(^| )drv_$a [0-9]+( |\$)" <<<"$res" || missing="$missing $a"
+done
+check "rdma -dd res show qp: the GSI QP's DCQCN state" test -z "$missing"
+[ -n "$missing" ] && diag "$res" "missing:$missing"
+check "rmmod wren_ib" wren_ib_unload
+
+# --- tracepoint ---------------------------------------------------------
+tr=/sys/kernel/tracing
+[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
+check "tracepoint wren:wren_cc_rate with qpn, reason, rate, alpha" \
+	bash -c "grep -q 'field:u32 qpn' $tr/events/wren/wren_cc_rate/format &&
+		 grep -q 'field:u32 rate_kbps' $tr/events/wren/wren_cc_rate/format &&
+		 grep -q 'field:u32 alpha' $tr/events/wren/wren_cc_rate/format"
+
+# --- apptrust (Linux 6.2+; iproute2 6.1 has no dcb apptrust) ------------
+at=$(python3 "$nl" "$ifname" apptrust-get 2>&1)
+diag "apptrust: $at"
+if [ "$at" = absent ]; then
+	for _ in 1 2 3 4; do skip "apptrust" "the kernel has no dcbnl apptrust"; done
+else
+	got=$(python3 "$nl" "$ifname" apptrust-pcp 2>&1)
+	check "apptrust pcp: $got, reads back pcp" \
+		bash -c "[ '$got' = 0 ] && [ \"\$(python3 '$nl' '$ifname' apptrust-get)\" = pcp ]"
+	got=$(python3 "$nl" "$ifname" apptrust-dscp-pcp 2>&1)
+	check "apptrust dscp pcp: $got, reads back dscp pcp" \
+		bash -c "[ '$got' = 0 ] && [ \"\$(python3 '$nl' '$ifname' apptrust-get)\" = 'dscp pcp' ]"
+	for c in apptrust-pcp-dscp apptrust-ethtype; do
+		got=$(python3 "$nl" "$ifname" $c 2>&1)
+		check "$c: EOPNOTSUPP ($got), still dscp pcp" \
+			bash -c "[ '$got' = EOPNOTSUPP ] && [ \"\$(python3 '$nl' '$ifname' apptrust-get)\" = 'dscp pcp' ]"
+	done
+fi
 
 check "rmmod wren" rmmod wren
 check_dmesg "dmesg clean after the DCB tests"

@@ -8,19 +8,37 @@ kernel), so wren-dcb.sh uses this to see the errno of a bad value:
 
     wren_dcb_nl.py IFNAME CASE    prints e.g. "EINVAL" or "0"
 
-CASE is one of the names in CASES below.
+CASE is one of the names in CASES below.  iproute2 6.1 has no
+`dcb apptrust` either, so the apptrust table (Linux 6.2 and later) is set
+with the apptrust-* cases and read back with
+
+    wren_dcb_nl.py IFNAME apptrust-get    prints e.g. "dscp pcp", or
+                                          "absent" when the kernel (or
+                                          the driver) has no apptrust
 """
 import errno
 import socket
 import struct
 import sys
 
-RTM_SETDCB = 79
+RTM_GETDCB, RTM_SETDCB = 78, 79
 DCB_CMD_IEEE_SET = 20
 DCB_ATTR_IFNAME = 1
 DCB_ATTR_IEEE = 13
+DCB_CMD_IEEE_GET = 21
 IEEE_ETS, IEEE_PFC, IEEE_MAXRATE, DCB_BUFFER = 1, 2, 7, 10
+DCB_APP_TRUST_TABLE = 11
+# Trust table entries: IEEE selectors as DCB_ATTR_IEEE_APP, PCP (255) as
+# DCB_ATTR_DCB_APP.
+ATTR_IEEE_APP, ATTR_DCB_APP = 1, 2
+SEL_ETHTYPE, SEL_DSCP, SEL_PCP = 1, 5, 255
+SEL_NAMES = {SEL_ETHTYPE: "ethtype", SEL_DSCP: "dscp", SEL_PCP: "pcp"}
 TSA_STRICT, TSA_ETS, TSA_VENDOR = 0, 2, 255
+
+
+def attr(kind, payload):
+    n = 4 + len(payload)
+    return struct.pack("=HH", n, kind) + payload + b"\0" * (-n % 4)
 
 
 def ets(tsa=None, bw=None, prio_tc=None):
@@ -46,6 +64,18 @@ def buffer(prio2buffer, sizes):
     return (DCB_BUFFER, struct.pack("=8B9I", *prio2buffer, *sizes, 0))
 
 
+def pfc_en(mask):
+    """struct ieee_pfc with pfc_en = mask."""
+    return (IEEE_PFC, struct.pack("=3BxH2x16Q", 8, mask, 0, 0, *[0] * 16))
+
+
+def apptrust(*sels):
+    """DCB_ATTR_DCB_APP_TRUST_TABLE with the selectors in order."""
+    return (DCB_APP_TRUST_TABLE,
+            b"".join(attr(ATTR_DCB_APP if s == SEL_PCP else ATTR_IEEE_APP,
+                          bytes([s])) for s in sels))
+
+
 CASES = {
     "ets-vendor": ets(tsa=[TSA_ETS] * 2 + [TSA_VENDOR] + [TSA_ETS] * 5),
     "ets-cbs": ets(tsa=[TSA_ETS] * 2 + [1] + [TSA_ETS] * 5),
@@ -57,6 +87,11 @@ CASES = {
     "maxrate-above-link": maxrate([10 ** 12] + [0] * 7),
     "buffer-prio-8": buffer([8] + [0] * 7, [0] * 8),
     "buffer-over-total": buffer([0] * 8, [1 << 20] + [0] * 7),
+    "pfc-prio3": pfc_en(0x08),
+    "apptrust-pcp": apptrust(SEL_PCP),
+    "apptrust-dscp-pcp": apptrust(SEL_DSCP, SEL_PCP),
+    "apptrust-pcp-dscp": apptrust(SEL_PCP, SEL_DSCP),
+    "apptrust-ethtype": apptrust(SEL_ETHTYPE, SEL_PCP),
 }
 
 
@@ -67,21 +102,53 @@ def errname(err):
     return errno.errorcode.get(err, str(err))
 
 
-def attr(kind, payload):
-    n = 4 + len(payload)
-    return struct.pack("=HH", n, kind) + payload + b"\0" * (-n % 4)
+def attrs(buf, off, end):
+    """(kind, payload) of each attribute in buf[off:end]."""
+    while off + 4 <= end:
+        n, kind = struct.unpack_from("=HH", buf, off)
+        if n < 4:
+            return
+        yield kind & 0x3fff, buf[off + 4:off + n]
+        off += (n + 3) & ~3
+
+
+def request(ifname, cmd, ieee):
+    body = struct.pack("=BBH", socket.AF_UNSPEC, cmd, 0)
+    body += attr(DCB_ATTR_IFNAME, ifname.encode() + b"\0")
+    if ieee is not None:
+        body += attr(DCB_ATTR_IEEE, ieee)
+    mtype = RTM_SETDCB if cmd == DCB_CMD_IEEE_SET else RTM_GETDCB
+    msg = struct.pack("=IHHII", 16 + len(body), mtype, 1, 1, 0)
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+    s.send(msg + body)
+    return s.recv(65536)
+
+
+def apptrust_get(ifname):
+    """The trust order in the IEEE GET reply, or "absent"."""
+    reply = request(ifname, DCB_CMD_IEEE_GET, None)
+    _, mtype, _, _, _ = struct.unpack_from("=IHHII", reply)
+    if mtype == 2:
+        (err,) = struct.unpack_from("=i", reply, 16)
+        return "netlink:" + errname(-err)
+    for kind, payload in attrs(reply, 20, len(reply)):
+        if kind != DCB_ATTR_IEEE:
+            continue
+        for k2, table in attrs(payload, 0, len(payload)):
+            if k2 == DCB_APP_TRUST_TABLE:
+                return " ".join(SEL_NAMES.get(p[0], str(p[0]))
+                                for _, p in attrs(table, 0, len(table))
+                                ) or "empty"
+    return "absent"
 
 
 def main():
     ifname, case = sys.argv[1], sys.argv[2]
+    if case == "apptrust-get":
+        print(apptrust_get(ifname))
+        return
     kind, payload = CASES[case]
-    body = struct.pack("=BBH", socket.AF_UNSPEC, DCB_CMD_IEEE_SET, 0)
-    body += attr(DCB_ATTR_IFNAME, ifname.encode() + b"\0")
-    body += attr(DCB_ATTR_IEEE, attr(kind, payload))
-    msg = struct.pack("=IHHII", 16 + len(body), RTM_SETDCB, 1, 1, 0) + body
-    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
-    s.send(msg)
-    reply = s.recv(65536)
+    reply = request(ifname, DCB_CMD_IEEE_SET, attr(kind, payload))
     _, mtype, _, _, _ = struct.unpack_from("=IHHII", reply)
     if mtype == 2:  # NLMSG_ERROR: the request itself was refused
         (err,) = struct.unpack_from("=i", reply, 16)

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pfc.h"
+#include "pfc_frame.h"
+
 struct ctl_ctx {
 	struct fabric *f;
 	struct outbuf *out;
@@ -150,7 +153,13 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 		{ "bad_stream", s->bad_stream },
 		{ "connects", s->connects },
 		{ "pcap_records", p->pcap.records },
+		{ "rx_pfc_frames", s->rx_pfc_frames },
+		{ "rx_pause_frames", s->rx_pause_frames },
+		{ "rx_mac_ctrl_other", s->rx_mac_ctrl_other },
+		{ "tx_pfc_frames", s->tx_pfc_frames },
+		{ "tx_pfc_fail", s->tx_pfc_fail },
 	};
+	uint64_t now = c->f->io.now_ns(c->f->io.ctx);
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		out_printf(o, "port %u %s %" PRIu64 "\n", n, rows[i].key,
@@ -161,6 +170,7 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 		   pcap_is_open(&p->pcap) ? "on" : "off");
 	for (int qi = 0; qi < FABRIC_PRIOS; qi++) {
 		const struct egress_queue *q = &p->egress.q[qi];
+		const struct pfc_prio *pp = &p->pfc[qi];
 		const struct { const char *key; uint64_t val; } qrows[] = {
 			{ "depth_frames", q->depth_frames },
 			{ "depth_bytes", q->depth_bytes },
@@ -174,13 +184,30 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 			{ "drop_full_frames", q->st.drop_full_frames },
 			{ "drop_full_bytes", q->st.drop_full_bytes },
 			{ "drop_flush_frames", q->st.drop_flush_frames },
+			{ "ingress_bytes", p->ingress_bytes[qi] },
+			{ "ingress_max_bytes", pp->ingress_max_bytes },
+			{ "drop_lossless_frames", pp->drop_lossless_frames },
+			{ "drop_lossless_bytes", pp->drop_lossless_bytes },
+			{ "pfc_tx_xoff", pp->tx_xoff },
+			{ "pfc_tx_xon", pp->tx_xon },
+			{ "pfc_tx_refresh", pp->tx_refresh },
+			{ "pfc_tx_active", pp->xoff_active },
+			{ "tx_pause_us", pfc_tx_pause_ns(p, qi, now) / 1000u },
+			{ "pfc_rx_xoff", q->st.pfc_rx_xoff },
+			{ "pfc_rx_xon", q->st.pfc_rx_xon },
+			{ "rx_paused", egress_queue_paused(q, now) },
+			{ "rx_pause_us", egress_pause_ns(q, now) / 1000u },
+			{ "ecn_marked", q->st.ecn_marked },
+			{ "drop_red_frames", q->st.drop_red_frames },
+			{ "drop_wd_frames", q->st.drop_wd_frames },
+			{ "wd_storm", q->storm },
+			{ "wd_storms", q->st.wd_storms },
+			{ "wd_restores", q->st.wd_restores },
 		};
 
 		for (size_t i = 0; i < sizeof(qrows) / sizeof(qrows[0]); i++)
 			out_printf(o, "port %u q%d_%s %" PRIu64 "\n", n, qi,
 				   qrows[i].key, qrows[i].val);
-		out_printf(o, "port %u q%d_ingress_bytes %" PRIu64 "\n", n, qi,
-			   p->ingress_bytes[qi]);
 	}
 }
 
@@ -368,6 +395,295 @@ static int cmd_seed(struct ctl_ctx *c, int argc, char **argv)
 	return 0;
 }
 
+/* "<port|all> <prio|all>" at argv[0], argv[1]. */
+static int parse_port_prio(struct ctl_ctx *c, char **argv, unsigned *first,
+			   unsigned *last, unsigned *pfirst, unsigned *plast)
+{
+	uint64_t v;
+
+	if (parse_ports(c, argv[0], first, last) < 0)
+		return -1;
+	*pfirst = 0;
+	*plast = FABRIC_PRIOS - 1;
+	if (strcmp(argv[1], "all") == 0)
+		return 0;
+	if (!parse_u64(argv[1], FABRIC_PRIOS - 1, &v))
+		return fail(c, "bad priority '%s' (0..7 or all)", argv[1]);
+	*pfirst = *plast = (unsigned)v;
+	return 0;
+}
+
+/* Options after the on|off word come as "<key> <value>" pairs. */
+static int check_pairs(struct ctl_ctx *c, int argc, int from)
+{
+	if ((argc - from) % 2)
+		return fail(c, "options come as <key> <value> pairs");
+	return 0;
+}
+
+static int cmd_pfc(struct ctl_ctx *c, int argc, char **argv)
+{
+	unsigned first, last, pfirst, plast;
+	uint64_t xoff = 0, xon = 0, headroom = 0, quanta = 0, v;
+	bool have_xoff = false, have_xon = false, have_head = false;
+	bool on = false;
+
+	if (parse_port_prio(c, argv, &first, &last, &pfirst, &plast) < 0 ||
+	    parse_on_off(c, argv[2], "on", "off", &on) < 0 ||
+	    check_pairs(c, argc, 3) < 0)
+		return -1;
+	for (int i = 3; i < argc; i += 2) {
+		const char *k = argv[i];
+
+		if (!parse_u64(argv[i + 1], UINT32_MAX, &v))
+			return fail(c, "bad value '%s' for %s", argv[i + 1], k);
+		if (strcmp(k, "xoff") == 0) {
+			xoff = v;
+			have_xoff = true;
+		} else if (strcmp(k, "xon") == 0) {
+			xon = v;
+			have_xon = true;
+		} else if (strcmp(k, "headroom") == 0) {
+			headroom = v;
+			have_head = true;
+		} else if (strcmp(k, "quanta") == 0) {
+			if (!v || v > PFC_MAX_QUANTA)
+				return fail(c, "quanta must be 1..%u",
+					    PFC_MAX_QUANTA);
+			quanta = v;
+		} else {
+			return fail(c, "unknown option '%s' (xoff, xon, headroom, quanta)",
+				    k);
+		}
+	}
+	/* check every target first: a refused command changes nothing */
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = first; i <= last; i++) {
+			for (unsigned p = pfirst; p <= plast; p++) {
+				struct pfc_prio *pp = &c->f->ports[i].pfc[p];
+				uint64_t nxoff = have_xoff ? xoff : pp->xoff;
+				uint64_t nxon = have_xon ? xon : pp->xon;
+				uint64_t nhead = have_head ? headroom :
+							     pp->headroom;
+
+				if (pass == 0) {
+					if (fabric_check_lossless(nxoff, nxon,
+								  nhead, c->err,
+								  sizeof(c->err)) < 0)
+						return -1;
+					continue;
+				}
+				if (quanta)
+					pp->quanta = (uint16_t)quanta;
+				fabric_set_lossless(c->f, i, p, on, nxoff, nxon,
+						    nhead);
+			}
+		}
+	}
+	return 0;
+}
+
+static int cmd_ecn(struct ctl_ctx *c, int argc, char **argv)
+{
+	unsigned first, last, qfirst, qlast;
+	struct red_config red;
+	bool on = false, have_k = false;
+	uint64_t v;
+
+	if (parse_port_prio(c, argv, &first, &last, &qfirst, &qlast) < 0 ||
+	    parse_on_off(c, argv[2], "on", "off", &on) < 0 ||
+	    check_pairs(c, argc, 3) < 0)
+		return -1;
+	/* options start from the first target's settings */
+	red = c->f->ports[first].egress.q[qfirst].red;
+	red.enabled = on;
+	for (int i = 3; i < argc; i += 2) {
+		const char *k = argv[i], *val = argv[i + 1];
+
+		if (strcmp(k, "kmin") == 0 || strcmp(k, "kmax") == 0) {
+			if (!parse_u64(val, FABRIC_MAX_BUFFER, &v))
+				return fail(c, "bad %s '%s'", k, val);
+			if (strcmp(k, "kmin") == 0)
+				red.kmin = v;
+			else
+				red.kmax = v;
+			have_k = true;
+		} else if (strcmp(k, "pmax") == 0) {
+			if (!parse_probability(val, &red.pmax))
+				return fail(c, "bad pmax '%s' (0..1 or N%%)",
+					    val);
+		} else if (strcmp(k, "nonect") == 0) {
+			if (parse_on_off(c, val, "drop", "pass",
+					 &red.drop_not_ect) < 0)
+				return -1;
+		} else {
+			return fail(c, "unknown option '%s' (kmin, kmax, pmax, nonect)",
+				    k);
+		}
+	}
+	if (on && !have_k && !red.kmax)
+		return fail(c, "ecn on needs kmin and kmax");
+	if (fabric_check_red(&red, c->err, sizeof(c->err)) < 0)
+		return -1;
+	for (unsigned i = first; i <= last; i++)
+		for (unsigned q = qfirst; q <= qlast; q++)
+			c->f->ports[i].egress.q[q].red = red;
+	return 0;
+}
+
+static int cmd_pfcwd(struct ctl_ctx *c, int argc, char **argv)
+{
+	unsigned first, last, qfirst, qlast;
+	struct pfcwd_config wd;
+	bool on = false, fwd = false;
+	uint64_t v;
+
+	if (parse_port_prio(c, argv, &first, &last, &qfirst, &qlast) < 0 ||
+	    parse_on_off(c, argv[2], "on", "off", &on) < 0 ||
+	    check_pairs(c, argc, 3) < 0)
+		return -1;
+	wd = c->f->ports[first].egress.q[qfirst].wd;
+	if (!wd.detect_ns)
+		wd.detect_ns = PFCWD_DEFAULT_DETECT_MS * 1000000ull;
+	if (!wd.restore_ns)
+		wd.restore_ns = PFCWD_DEFAULT_RESTORE_MS * 1000000ull;
+	for (int i = 3; i < argc; i += 2) {
+		const char *k = argv[i], *val = argv[i + 1];
+
+		if (strcmp(k, "detect") == 0 || strcmp(k, "restore") == 0) {
+			if (!parse_u64(val, FABRIC_MAX_PFCWD_NS / 1000000u, &v) ||
+			    !v)
+				return fail(c, "bad %s '%s' (ms)", k, val);
+			if (k[0] == 'd')
+				wd.detect_ns = v * 1000000u;
+			else
+				wd.restore_ns = v * 1000000u;
+		} else if (strcmp(k, "action") == 0) {
+			if (parse_on_off(c, val, "forward", "drop", &fwd) < 0)
+				return -1;
+			wd.action = fwd ? PFCWD_FORWARD : PFCWD_DROP;
+		} else {
+			return fail(c, "unknown option '%s' (detect, restore, action)",
+				    k);
+		}
+	}
+	if (!on)
+		wd.detect_ns = 0;
+	if (fabric_check_pfcwd(&wd, c->err, sizeof(c->err)) < 0)
+		return -1;
+	for (unsigned i = first; i <= last; i++)
+		for (unsigned q = qfirst; q <= qlast; q++)
+			c->f->ports[i].egress.q[q].wd = wd;
+	return 0;
+}
+
+static int cmd_ets(struct ctl_ctx *c, int argc, char **argv)
+{
+	uint8_t weight[FABRIC_PRIOS] = { 0 };
+	unsigned first, last;
+	uint64_t v;
+
+	if (parse_ports(c, argv[0], &first, &last) < 0)
+		return -1;
+	if (argc == 2 && strcmp(argv[1], "strict") != 0)
+		return fail(c, "usage: ets <port|all> strict | <w0> .. <w7>");
+	if (argc != 2 && argc != 1 + FABRIC_PRIOS)
+		return fail(c, "ets needs eight weights, one per queue");
+	for (int q = 0; argc > 2 && q < FABRIC_PRIOS; q++) {
+		if (!parse_u64(argv[1 + q], EGRESS_MAX_WEIGHT, &v))
+			return fail(c, "bad weight '%s' (0 strict, 1..%u)",
+				    argv[1 + q], EGRESS_MAX_WEIGHT);
+		weight[q] = (uint8_t)v;
+	}
+	for (unsigned i = first; i <= last; i++)
+		egress_set_weights(&c->f->ports[i].egress, weight);
+	return 0;
+}
+
+static int cmd_qos(struct ctl_ctx *c, int argc, char **argv)
+{
+	unsigned first = 0, last = c->f->nports - 1;
+
+	if (argc == 1 && parse_ports(c, argv[0], &first, &last) < 0)
+		return -1;
+	for (unsigned i = first; i <= last; i++) {
+		for (int q = 0; q < FABRIC_PRIOS; q++) {
+			const struct pfc_prio *pp = &c->f->ports[i].pfc[q];
+			const struct egress_queue *eq =
+				&c->f->ports[i].egress.q[q];
+			const struct { const char *key; uint64_t val; } rows[] = {
+				{ "lossless", pp->lossless },
+				{ "xoff", pp->xoff },
+				{ "xon", pp->xon },
+				{ "headroom", pp->headroom },
+				{ "quanta", pp->quanta },
+				{ "ets_weight", c->f->ports[i].egress.weight[q] },
+				{ "ecn", eq->red.enabled },
+				{ "kmin", eq->red.kmin },
+				{ "kmax", eq->red.kmax },
+				{ "nonect_drop", eq->red.drop_not_ect },
+				{ "wd", eq->wd.detect_ns != 0 },
+				{ "wd_detect_ms", eq->wd.detect_ns / 1000000u },
+				{ "wd_restore_ms", eq->wd.restore_ns / 1000000u },
+			};
+
+			for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
+				out_printf(c->out, "port %u q%d_%s %" PRIu64 "\n",
+					   i, q, rows[r].key, rows[r].val);
+			out_printf(c->out, "port %u q%d_pmax %g\n", i, q,
+				   eq->red.pmax);
+			out_printf(c->out, "port %u q%d_wd_action %s\n", i, q,
+				   eq->wd.action == PFCWD_FORWARD ? "forward" :
+								    "drop");
+		}
+	}
+	return 0;
+}
+
+static int cmd_qdepth(struct ctl_ctx *c, int argc, char **argv)
+{
+	unsigned first, last, qfirst = 0, qlast = FABRIC_PRIOS - 1;
+	uint64_t v;
+
+	if (parse_ports(c, argv[0], &first, &last) < 0)
+		return -1;
+	if (argc == 2) {
+		if (!parse_u64(argv[1], FABRIC_PRIOS - 1, &v))
+			return fail(c, "bad queue '%s' (0..7)", argv[1]);
+		qfirst = qlast = (unsigned)v;
+	}
+	for (unsigned i = first; i <= last; i++) {
+		for (unsigned q = qfirst; q <= qlast; q++) {
+			const struct egress_queue *eq =
+				&c->f->ports[i].egress.q[q];
+			const struct egress_queue_stats *st = &eq->st;
+
+			out_printf(c->out, "port %u q%u_depth_bytes %" PRIu64 "\n",
+				   i, q, eq->depth_bytes);
+			out_printf(c->out, "port %u q%u_max_depth_bytes %" PRIu64 "\n",
+				   i, q, st->max_depth_bytes);
+			out_printf(c->out, "port %u q%u_hist_0 %" PRIu64 "\n",
+				   i, q, st->depth_hist[0]);
+			for (int b = 1; b < EGRESS_HIST_BUCKETS - 1; b++)
+				out_printf(c->out,
+					   "port %u q%u_hist_lt_%llu %" PRIu64 "\n",
+					   i, q, 1024ull << (b - 1),
+					   st->depth_hist[b]);
+			out_printf(c->out, "port %u q%u_hist_ge_%llu %" PRIu64 "\n",
+				   i, q, 1024ull << (EGRESS_HIST_BUCKETS - 3),
+				   st->depth_hist[EGRESS_HIST_BUCKETS - 1]);
+			/* oldest first */
+			for (int r = 0; r < EGRESS_RING; r++)
+				out_printf(c->out,
+					   "port %u q%u_sample_%d %" PRIu64 "\n",
+					   i, q, r,
+					   st->depth_ring[(st->ring_next + r) %
+							  EGRESS_RING]);
+		}
+	}
+	return 0;
+}
+
 static int cmd_help(struct ctl_ctx *c, int argc, char **argv);
 
 static const struct ctl_command commands[] = {
@@ -383,6 +699,18 @@ static const struct ctl_command commands[] = {
 	{ "dscp-map", 0, 2, "dscp-map [default | <dscp> <prio>]", cmd_dscp_map },
 	{ "macs", 0, 0, "macs", cmd_macs },
 	{ "seed", 1, 1, "seed <n>", cmd_seed },
+	{ "pfc", 3, 11,
+	  "pfc <port|all> <prio|all> on|off [xoff B] [xon B] [headroom B] [quanta Q]",
+	  cmd_pfc },
+	{ "ecn", 3, 11,
+	  "ecn <port|all> <queue|all> on|off [kmin B] [kmax B] [pmax P] [nonect pass|drop]",
+	  cmd_ecn },
+	{ "pfcwd", 3, 9,
+	  "pfcwd <port|all> <prio|all> on|off [detect MS] [restore MS] [action drop|forward]",
+	  cmd_pfcwd },
+	{ "ets", 2, 9, "ets <port|all> strict | <w0> .. <w7>", cmd_ets },
+	{ "qos", 0, 1, "qos [port]", cmd_qos },
+	{ "qdepth", 1, 2, "qdepth <port|all> [queue]", cmd_qdepth },
 };
 
 static int cmd_help(struct ctl_ctx *c, int argc, char **argv)

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pfc.h"
+#include "pfc_frame.h"
+
 void fabric_config_default(struct fabric_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -14,6 +17,63 @@ void fabric_config_default(struct fabric_config *cfg)
 	cfg->mac_age_ns = (uint64_t)FABRIC_DEFAULT_MAC_AGE_S * 1000000000u;
 	cfg->queue_limit_frames = EGRESS_DEFAULT_LIMIT_FRAMES;
 	cfg->queue_limit_bytes = EGRESS_DEFAULT_LIMIT_BYTES;
+	cfg->pfc_xoff = PFC_DEFAULT_XOFF;
+	cfg->pfc_xon = PFC_DEFAULT_XON;
+	cfg->pfc_headroom = PFC_DEFAULT_HEADROOM;
+	cfg->wd.detect_ns = PFCWD_DEFAULT_DETECT_MS * 1000000ull;
+	cfg->wd.restore_ns = PFCWD_DEFAULT_RESTORE_MS * 1000000ull;
+	cfg->wd.action = PFCWD_DROP;
+}
+
+int fabric_check_lossless(uint64_t xoff, uint64_t xon, uint64_t headroom,
+			  char *err, size_t errlen)
+{
+	if (!xoff || xon >= xoff || xoff > FABRIC_MAX_BUFFER ||
+	    headroom > FABRIC_MAX_BUFFER) {
+		snprintf(err, errlen,
+			 "need 0 <= xon < xoff <= %u and headroom <= %u bytes",
+			 FABRIC_MAX_BUFFER, FABRIC_MAX_BUFFER);
+		return -1;
+	}
+	return 0;
+}
+
+int fabric_check_red(const struct red_config *red, char *err, size_t errlen)
+{
+	if (red->kmin > red->kmax || red->kmax > FABRIC_MAX_BUFFER ||
+	    !(red->pmax >= 0.0 && red->pmax <= 1.0)) {
+		snprintf(err, errlen,
+			 "need kmin <= kmax <= %u bytes and pmax within 0..1",
+			 FABRIC_MAX_BUFFER);
+		return -1;
+	}
+	return 0;
+}
+
+int fabric_check_pfcwd(const struct pfcwd_config *wd, char *err,
+		       size_t errlen)
+{
+	if (wd->detect_ns > FABRIC_MAX_PFCWD_NS ||
+	    wd->restore_ns > FABRIC_MAX_PFCWD_NS ||
+	    (wd->detect_ns && !wd->restore_ns)) {
+		snprintf(err, errlen, "watchdog times must be 1..%u ms",
+			 (unsigned)(FABRIC_MAX_PFCWD_NS / 1000000u));
+		return -1;
+	}
+	return 0;
+}
+
+void fabric_set_lossless(struct fabric *f, unsigned port, unsigned prio,
+			 bool on, uint64_t xoff, uint64_t xon,
+			 uint64_t headroom)
+{
+	struct pfc_prio *pp = &f->ports[port].pfc[prio];
+
+	pp->lossless = on;
+	pp->xoff = xoff;
+	pp->xon = xon;
+	pp->headroom = headroom;
+	pfc_evaluate(f, port, f->io.now_ns(f->io.ctx));
 }
 
 static int pcap_open_port(struct fabric *f, unsigned port, bool truncate)
@@ -45,6 +105,18 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 		snprintf(err, errlen, "probabilities must be within 0..1");
 		return -1;
 	}
+	if (fabric_check_lossless(cfg->pfc_xoff, cfg->pfc_xon,
+				  cfg->pfc_headroom, err, errlen) < 0 ||
+	    fabric_check_red(&cfg->red, err, errlen) < 0 ||
+	    fabric_check_pfcwd(&cfg->wd, err, errlen) < 0)
+		return -1;
+	for (int q = 0; q < FABRIC_PRIOS; q++) {
+		if (cfg->ets_weight[q] > EGRESS_MAX_WEIGHT) {
+			snprintf(err, errlen, "ETS weights must be 0..%u",
+				 EGRESS_MAX_WEIGHT);
+			return -1;
+		}
+	}
 	if (cfg->pcap_dir && strlen(cfg->pcap_dir) >= sizeof(f->pcap_dir)) {
 		snprintf(err, errlen, "pcap directory name too long");
 		return -1;
@@ -64,9 +136,26 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 		p->loss = cfg->loss;
 		p->corrupt = cfg->corrupt;
 		egress_init(&p->egress, cfg->rate_mbps);
+		egress_set_weights(&p->egress, cfg->ets_weight);
 		for (int q = 0; q < FABRIC_PRIOS; q++) {
-			p->egress.q[q].limit_frames = cfg->queue_limit_frames;
-			p->egress.q[q].limit_bytes = cfg->queue_limit_bytes;
+			struct egress_queue *eq = &p->egress.q[q];
+			struct pfc_prio *pp = &p->pfc[q];
+
+			eq->limit_frames = cfg->queue_limit_frames;
+			eq->limit_bytes = cfg->queue_limit_bytes;
+			if (cfg->ecn_queues & (1u << q)) {
+				eq->red = cfg->red;
+				eq->red.enabled = true;
+			}
+			if (cfg->pfcwd_prios & (1u << q))
+				eq->wd = cfg->wd;
+			eq->wd.action = cfg->wd.action;
+			eq->wd.restore_ns = cfg->wd.restore_ns;
+			pp->lossless = cfg->lossless_prios & (1u << q);
+			pp->xoff = cfg->pfc_xoff;
+			pp->xon = cfg->pfc_xon;
+			pp->headroom = cfg->pfc_headroom;
+			pp->quanta = PFC_MAX_QUANTA;
 		}
 		pcap_writer_init(&p->pcap);
 	}
@@ -82,18 +171,10 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 	return 0;
 }
 
-/* A frame leaves the fabric's buffers: it no longer occupies its ingress. */
-static void ingress_release(void *ctx, const struct frame *fr)
-{
-	struct fabric *f = ctx;
-
-	f->ports[fr->ingress_port].ingress_bytes[fr->prio] -= fr->len;
-}
-
 void fabric_destroy(struct fabric *f)
 {
 	for (unsigned i = 0; i < f->nports; i++) {
-		egress_flush(&f->ports[i].egress, ingress_release, f);
+		egress_flush(&f->ports[i].egress, pfc_ingress_release_quiet, f);
 		pcap_close(&f->ports[i].pcap);
 	}
 }
@@ -102,9 +183,13 @@ void fabric_reseed(struct fabric *f, uint64_t seed)
 {
 	/* one stream per port: traffic on one port never shifts another's
 	 * drop pattern */
-	for (unsigned i = 0; i < f->nports; i++)
-		prng_seed(&f->ports[i].prng,
-			  seed ^ ((uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull));
+	for (unsigned i = 0; i < f->nports; i++) {
+		uint64_t s = seed ^ ((uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull);
+
+		prng_seed(&f->ports[i].prng, s);
+		/* RED draws from its own stream: marking never shifts faults */
+		prng_seed(&f->ports[i].egress.red_prng, ~s);
+	}
 }
 
 static void capture(struct fabric *f, struct fabric_port *p,
@@ -155,11 +240,20 @@ static void enqueue_to(struct fabric *f, unsigned out, struct frame *fr,
 		frame_free(fr);
 		return;
 	}
-	if (egress_enqueue(&p->egress, fr->prio, fr, now) != EGRESS_ACCEPT) {
-		p->st.drop_queue_full++;
+	if (!pfc_ingress_admit(f, fr)) {
+		frame_free(fr);
 		return;
 	}
-	f->ports[fr->ingress_port].ingress_bytes[fr->prio] += fr->len;
+	switch (egress_enqueue(&p->egress, fr->prio, fr, now)) {
+	case EGRESS_ACCEPT:
+		break;
+	case EGRESS_DROP_FULL:
+		p->st.drop_queue_full++;
+		return;
+	default: /* RED and watchdog drops are counted by their queue */
+		return;
+	}
+	pfc_ingress_charge(f, fr);
 	fabric_service_port(f, out);
 }
 
@@ -220,6 +314,11 @@ void fabric_receive(struct fabric *f, unsigned port, const uint8_t *data,
 		p->st.drop_rx_loss++;
 		return;
 	}
+	if (pfc_receive(f, port, data, len, now)) {
+		/* an XON may have let a queue go */
+		fabric_service_port(f, port);
+		return;
+	}
 	fr = frame_alloc(data, len);
 	if (!fr) {
 		p->st.drop_send_fail++;
@@ -257,7 +356,7 @@ void fabric_service_port(struct fabric *f, unsigned port)
 		fr = egress_dequeue(&p->egress, now);
 		if (!fr)
 			break;
-		ingress_release(f, fr);
+		pfc_ingress_release(f, fr);
 		/* loss on the wire: the frame used its wire time, then died */
 		if (prng_chance(&p->prng, p->loss)) {
 			p->st.drop_tx_loss++;
@@ -278,7 +377,7 @@ void fabric_service_port(struct fabric *f, unsigned port)
 
 uint64_t fabric_service(struct fabric *f)
 {
-	uint64_t next = UINT64_MAX;
+	uint64_t next = pfc_timers(f, f->io.now_ns(f->io.ctx));
 
 	for (unsigned i = 0; i < f->nports; i++) {
 		struct fabric_port *p = &f->ports[i];
@@ -297,7 +396,9 @@ uint64_t fabric_service(struct fabric *f)
 
 static void port_went_away(struct fabric *f, struct fabric_port *p)
 {
-	p->st.drop_tx_link_down += egress_flush(&p->egress, ingress_release, f);
+	p->st.drop_tx_link_down += egress_flush(&p->egress, pfc_ingress_release,
+						f);
+	pfc_port_reset(f, p->index, f->io.now_ns(f->io.ctx));
 	mac_table_flush_port(&f->macs, (int)p->index);
 }
 

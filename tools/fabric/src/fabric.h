@@ -8,6 +8,7 @@
 #define WREN_FABRIC_FABRIC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "egress.h"
@@ -20,6 +21,8 @@
 #define FABRIC_DEFAULT_RATE_MBPS 25000u
 #define FABRIC_MAX_RATE_MBPS 1000000u
 #define FABRIC_DEFAULT_MAC_AGE_S 300u
+#define FABRIC_MAX_BUFFER (64u * 1024 * 1024) /* bytes, any threshold */
+#define FABRIC_MAX_PFCWD_NS (60000ull * 1000000u)
 
 struct fabric_io {
 	void *ctx;
@@ -55,7 +58,47 @@ struct port_stats {
 	uint64_t phy_sent;          /* PHY status frames sent to the guest */
 	uint64_t bad_stream;        /* connections closed for a bad length */
 	uint64_t connects;
+	uint64_t rx_pfc_frames;     /* 802.1Qbb frames from the guest */
+	uint64_t rx_pause_frames;   /* 802.3x pause frames from the guest */
+	uint64_t rx_mac_ctrl_other; /* other or truncated MAC control, dropped */
+	uint64_t tx_pfc_frames;     /* PFC frames the fabric sent the guest */
+	uint64_t tx_pfc_fail;       /* ... that the guest's buffer refused */
 };
+
+/*
+ * Lossless configuration and PFC transmit state of one (ingress port,
+ * priority): the guest on this port is paused when what it sent at this
+ * priority occupies xoff bytes, resumed at xon, and frames beyond
+ * xoff + headroom (the hard limit) are dropped and counted.
+ */
+struct pfc_prio {
+	bool lossless;
+	uint64_t xoff;
+	uint64_t xon;
+	uint64_t headroom;
+	uint16_t quanta;         /* pause time sent with XOFF */
+	bool xoff_active;        /* an XOFF is outstanding */
+	uint64_t xoff_since_ns;
+	uint64_t refresh_at_ns;  /* resend the XOFF before it expires */
+	uint64_t tx_pause_ns;    /* closed XOFF..XON intervals */
+	uint64_t tx_xoff;        /* XOFF frames naming this priority */
+	uint64_t tx_xon;
+	uint64_t tx_refresh;     /* XOFFs that refreshed a running pause */
+	uint64_t drop_lossless_frames; /* beyond the hard limit: a bug */
+	uint64_t drop_lossless_bytes;
+	uint64_t ingress_max_bytes;
+};
+
+#define PFC_DEFAULT_XOFF (64u * 1024)
+#define PFC_DEFAULT_XON (32u * 1024)
+/*
+ * In flight when an XOFF leaves: the guest -> fabric unix socket (about
+ * 200 KiB with default buffers), what QEMU has queued, and the frames the
+ * NIC model sends before it sees the pause.
+ */
+#define PFC_DEFAULT_HEADROOM (512u * 1024)
+#define PFCWD_DEFAULT_DETECT_MS 200u
+#define PFCWD_DEFAULT_RESTORE_MS 200u
 
 struct fabric_port {
 	unsigned index;
@@ -71,6 +114,7 @@ struct fabric_port {
 	 * thresholds will be compared against.
 	 */
 	uint64_t ingress_bytes[FABRIC_PRIOS];
+	struct pfc_prio pfc[FABRIC_PRIOS];
 	struct port_stats st;
 	struct pcap_writer pcap;
 };
@@ -85,6 +129,16 @@ struct fabric_config {
 	uint32_t queue_limit_frames;
 	uint64_t queue_limit_bytes;
 	const char *pcap_dir; /* NULL: no capture unless turned on later */
+	/* applied to every port; all off by default */
+	uint8_t lossless_prios; /* bitmap */
+	uint64_t pfc_xoff;
+	uint64_t pfc_xon;
+	uint64_t pfc_headroom;
+	uint8_t ecn_queues;     /* bitmap of queues with RED/ECN */
+	struct red_config red;
+	uint8_t pfcwd_prios;    /* bitmap of queues with a watchdog */
+	struct pfcwd_config wd;
+	uint8_t ets_weight[FABRIC_PRIOS]; /* 0: strict priority */
 };
 
 struct fabric {
@@ -120,6 +174,17 @@ void fabric_set_rate(struct fabric *f, unsigned port, uint32_t mbps);
  */
 int fabric_set_pcap(struct fabric *f, unsigned port, bool on);
 void fabric_reseed(struct fabric *f, uint64_t seed);
+
+/* Validation of lossless, RED and watchdog settings: 0, or -1 and @err. */
+int fabric_check_lossless(uint64_t xoff, uint64_t xon, uint64_t headroom,
+			  char *err, size_t errlen);
+int fabric_check_red(const struct red_config *red, char *err, size_t errlen);
+int fabric_check_pfcwd(const struct pfcwd_config *wd, char *err,
+		       size_t errlen);
+/* Make (@port, @prio) lossless or lossy with these (checked) thresholds. */
+void fabric_set_lossless(struct fabric *f, unsigned port, unsigned prio,
+			 bool on, uint64_t xoff, uint64_t xon,
+			 uint64_t headroom);
 
 static inline bool fabric_port_operational(const struct fabric_port *p)
 {

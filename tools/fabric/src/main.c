@@ -31,9 +31,14 @@ static void usage(FILE *out)
 	      "        [--port-rate PORT:MBPS]... [--pcap-dir DIR]\n"
 	      "        [--loss P] [--corrupt P] [--seed S] [--mac-age SECONDS]\n"
 	      "        [--queue-bytes B] [--queue-frames F]\n"
+	      "        [--lossless PRIOS] [--pfc-xoff B] [--pfc-xon B]\n"
+	      "        [--pfc-headroom B] [--ecn QUEUES:KMIN:KMAX:PMAX[:drop]]\n"
+	      "        [--pfcwd PRIOS:DETECT_MS:RESTORE_MS[:drop|:forward]]\n"
+	      "        [--ets W0,W1,W2,W3,W4,W5,W6,W7]\n"
 	      "        [--pidfile FILE] [--daemon]\n"
 	      "  wren-fabric ctl DIR COMMAND...   (ctl DIR help lists commands)\n"
-	      "P is a fraction (0.01) or a percentage (1%).\n",
+	      "P is a fraction (0.01) or a percentage (1%).\n"
+	      "PRIOS, QUEUES: all or a list such as 3 or 3,4.\n",
 	      out);
 }
 
@@ -62,6 +67,111 @@ static int parse_prob(const char *s, double *p)
 		end++;
 	}
 	return *end || !(*p >= 0.0 && *p <= 1.0) ? -1 : 0;
+}
+
+/*
+ * A priority list ("all", "3", "3,4") up to the end or a ':'; *@end is
+ * left after it.  -1 on anything else.
+ */
+static int parse_prio_list(const char *s, uint8_t *bits, const char **end)
+{
+	*bits = 0;
+	if (strncmp(s, "all", 3) == 0 && (s[3] == '\0' || s[3] == ':')) {
+		*bits = 0xff;
+		*end = s + 3;
+		return 0;
+	}
+	for (;;) {
+		if (*s < '0' || *s > '7')
+			return -1;
+		*bits |= (uint8_t)(1u << (*s - '0'));
+		s++;
+		if (*s != ',')
+			break;
+		s++;
+	}
+	*end = s;
+	return *s == '\0' || *s == ':' ? 0 : -1;
+}
+
+/*
+ * Split "LIST:F1:F2..." into @bits (the priority list) and up to @max
+ * fields copied into @buf; returns the number of fields, -1 if malformed.
+ */
+static int split_fields(const char *arg, uint8_t *bits, char *buf,
+			size_t len, char **field, int max)
+{
+	const char *s;
+	int n = 0;
+
+	if (parse_prio_list(arg, bits, &s) || *s != ':' ||
+	    strlen(s + 1) >= len)
+		return -1;
+	strcpy(buf, s + 1);
+	for (char *save = NULL, *t = strtok_r(buf, ":", &save); t;
+	     t = strtok_r(NULL, ":", &save)) {
+		if (n == max)
+			return -1;
+		field[n++] = t;
+	}
+	return n;
+}
+
+/* --ecn QUEUES:KMIN:KMAX:PMAX[:drop] */
+static int parse_ecn(const char *arg, struct fabric_config *cfg)
+{
+	unsigned long long kmin, kmax;
+	char buf[128], *f[4];
+	int n = split_fields(arg, &cfg->ecn_queues, buf, sizeof(buf), f, 4);
+
+	if (n < 3 || parse_ull(f[0], FABRIC_MAX_BUFFER, &kmin) ||
+	    parse_ull(f[1], FABRIC_MAX_BUFFER, &kmax) || kmin > kmax ||
+	    parse_prob(f[2], &cfg->red.pmax))
+		return -1;
+	if (n == 4 && strcmp(f[3], "drop") != 0)
+		return -1;
+	cfg->red.kmin = kmin;
+	cfg->red.kmax = kmax;
+	cfg->red.drop_not_ect = n == 4;
+	return 0;
+}
+
+/* --pfcwd PRIOS:DETECT_MS:RESTORE_MS[:drop|:forward] */
+static int parse_pfcwd(const char *arg, struct fabric_config *cfg)
+{
+	const unsigned long long max_ms = FABRIC_MAX_PFCWD_NS / 1000000u;
+	unsigned long long detect, restore;
+	char buf[128], *f[3];
+	int n = split_fields(arg, &cfg->pfcwd_prios, buf, sizeof(buf), f, 3);
+
+	if (n < 2 || parse_ull(f[0], max_ms, &detect) || !detect ||
+	    parse_ull(f[1], max_ms, &restore) || !restore)
+		return -1;
+	cfg->wd.detect_ns = detect * 1000000u;
+	cfg->wd.restore_ns = restore * 1000000u;
+	if (n == 3 && strcmp(f[2], "forward") == 0)
+		cfg->wd.action = PFCWD_FORWARD;
+	else if (n == 3 && strcmp(f[2], "drop") != 0)
+		return -1;
+	return 0;
+}
+
+/* --ets W0,...,W7: eight weights, 0 strict priority, 1..100 DWRR */
+static int parse_ets(const char *arg, uint8_t weight[FABRIC_PRIOS])
+{
+	unsigned long long v;
+	char buf[64], *save = NULL, *t;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == FABRIC_PRIOS || parse_ull(t, EGRESS_MAX_WEIGHT, &v))
+			return -1;
+		weight[n++] = (uint8_t)v;
+	}
+	return n == FABRIC_PRIOS ? 0 : -1;
 }
 
 struct serve_opts {
@@ -94,12 +204,20 @@ static int parse_serve(int argc, char **argv, struct serve_opts *o)
 		{ "mac-age", required_argument, NULL, 'a' },
 		{ "queue-bytes", required_argument, NULL, 'B' },
 		{ "queue-frames", required_argument, NULL, 'F' },
+		{ "lossless", required_argument, NULL, 'L' },
+		{ "pfc-xoff", required_argument, NULL, 'X' },
+		{ "pfc-xon", required_argument, NULL, 'x' },
+		{ "pfc-headroom", required_argument, NULL, 'H' },
+		{ "ecn", required_argument, NULL, 'E' },
+		{ "pfcwd", required_argument, NULL, 'W' },
+		{ "ets", required_argument, NULL, 'T' },
 		{ "pidfile", required_argument, NULL, 'P' },
 		{ "daemon", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long v, port;
+	const char *end;
 	char *colon;
 	int c;
 
@@ -163,6 +281,38 @@ static int parse_serve(int argc, char **argv, struct serve_opts *o)
 			if (parse_ull(optarg, UINT32_MAX, &v) || v == 0)
 				return bad_option("queue-frames", optarg);
 			o->cfg.queue_limit_frames = (uint32_t)v;
+			break;
+		case 'L':
+			if (parse_prio_list(optarg, &o->cfg.lossless_prios,
+					    &end) || *end)
+				return bad_option("lossless", optarg);
+			break;
+		case 'X':
+		case 'x':
+		case 'H':
+			if (parse_ull(optarg, FABRIC_MAX_BUFFER, &v))
+				return bad_option(c == 'X' ? "pfc-xoff" :
+						  c == 'x' ? "pfc-xon" :
+							     "pfc-headroom",
+						  optarg);
+			if (c == 'X')
+				o->cfg.pfc_xoff = v;
+			else if (c == 'x')
+				o->cfg.pfc_xon = v;
+			else
+				o->cfg.pfc_headroom = v;
+			break;
+		case 'E':
+			if (parse_ecn(optarg, &o->cfg))
+				return bad_option("ecn", optarg);
+			break;
+		case 'W':
+			if (parse_pfcwd(optarg, &o->cfg))
+				return bad_option("pfcwd", optarg);
+			break;
+		case 'T':
+			if (parse_ets(optarg, o->cfg.ets_weight))
+				return bad_option("ets", optarg);
 			break;
 		case 'P':
 			o->pidfile = optarg;

@@ -15,6 +15,9 @@
 #include "fabric.h"
 #include "mac_table.h"
 #include "pcap.h"
+#include "pfc.h"
+#include "pfc_frame.h"
+#include "ecn.h"
 #include "stream.h"
 #define TAP_IMPLEMENTATION
 #include "tap.h"
@@ -1036,7 +1039,8 @@ static bool buffers_consistent(void)
 	return true;
 }
 
-static void test_random_traffic(void)
+/* Random frames, link flaps and blocked peers; @dcb turns everything on. */
+static void random_traffic(bool dcb)
 {
 	static const uint16_t types[] = { ETHERTYPE_IPV4, ETHERTYPE_IPV6,
 					  ETHERTYPE_VLAN, ETHERTYPE_QINQ,
@@ -1052,7 +1056,25 @@ static void test_random_traffic(void)
 	cfg.queue_limit_frames = 64;
 	cfg.corrupt = 0.01;
 	cfg.loss = 0.01;
+	if (dcb) {
+		cfg.lossless_prios = 0xf0;
+		cfg.pfc_xoff = 4000;
+		cfg.pfc_xon = 2000;
+		cfg.pfc_headroom = 20000;
+		cfg.ecn_queues = 0xff;
+		cfg.red = (struct red_config){ true, true, 1000, 20000, 0.5 };
+		cfg.pfcwd_prios = 0xff;
+		cfg.wd.detect_ns = 2000000;
+		cfg.wd.restore_ns = 3000000;
+	}
 	setup_cfg(&cfg);
+	if (dcb) {
+		static const uint8_t w[FABRIC_PRIOS] = { 1, 0, 5, 100, 0, 7, 0,
+							 2 };
+
+		for (unsigned i = 0; i < F.nports; i++)
+			egress_set_weights(&F.ports[i].egress, w);
+	}
 	prng_seed(&r, 2026);
 	for (unsigned i = 0; i < 200000; i++) {
 		unsigned port = prng_below(&r, 5);
@@ -1072,6 +1094,16 @@ static void test_random_traffic(void)
 			memset(fr + 7, 0, 4);
 			fr[11] = (uint8_t)prng_below(&r, 8);
 			put_be16(fr + 12, types[prng_below(&r, 7)]);
+		}
+		if (dcb && len >= PFC_FRAME_LEN && !prng_below(&r, 40)) {
+			uint16_t quanta[FABRIC_PRIOS];
+
+			for (int p = 0; p < FABRIC_PRIOS; p++)
+				quanta[p] = prng_below(&r, 4) ?
+					    (uint16_t)prng_next(&r) : 0;
+			pfc_frame_build(fr, fr + 6, (uint8_t)prng_next(&r),
+					quanta);
+			len = PFC_FRAME_LEN;
 		}
 		if (op < 5)
 			fabric_set_link(&F, prng_below(&r, 5), prng_below(&r, 2));
@@ -1094,14 +1126,40 @@ static void test_random_traffic(void)
 		if (!(i % 1000) && !buffers_consistent())
 			consistent = false;
 	}
-	tap_ok(consistent, "random traffic: ingress charges always match queued bytes");
+	tap_ok(consistent, "random traffic%s: ingress charges always match queued bytes",
+	       dcb ? " (lossless, RED, watchdog)" : "");
 	{
 		uint64_t seen = 0;
 
 		for (unsigned i = 0; i < F.nports; i++)
 			seen += F.ports[i].st.rx_frames;
-		tap_ok(seen == rx, "random traffic: every received frame is counted (%llu)",
+		tap_ok(seen == rx, "random traffic%s: every received frame is counted (%llu)",
+		       dcb ? " (lossless, RED, watchdog)" : "",
 		       (unsigned long long)rx);
+	}
+	if (dcb) {
+		uint64_t pfc_tx = 0, pfc_rx = 0, red = 0, storms = 0;
+		bool bounded = true;
+
+		for (unsigned i = 0; i < F.nports; i++) {
+			const struct fabric_port *p = &F.ports[i];
+
+			pfc_tx += p->st.tx_pfc_frames;
+			pfc_rx += p->st.rx_pfc_frames + p->st.rx_pause_frames;
+			for (int q = 0; q < FABRIC_PRIOS; q++) {
+				red += p->egress.q[q].st.ecn_marked +
+				       p->egress.q[q].st.drop_red_frames;
+				storms += p->egress.q[q].st.wd_storms;
+				if (p->pfc[q].lossless &&
+				    p->pfc[q].ingress_max_bytes >
+				    p->pfc[q].xoff + p->pfc[q].headroom)
+					bounded = false;
+			}
+		}
+		tap_ok(bounded && pfc_tx && red,
+		       "random traffic (lossless, RED, watchdog): %llu PFC sent, %llu received, %llu RED, %llu storms, lossless within its hard limit",
+		       (unsigned long long)pfc_tx, (unsigned long long)pfc_rx,
+		       (unsigned long long)red, (unsigned long long)storms);
 	}
 	for (unsigned i = 0; i < F.nports; i++)
 		fabric_set_link(&F, i, false);
@@ -1111,8 +1169,855 @@ static void test_random_traffic(void)
 		for (unsigned i = 0; i < F.nports; i++)
 			for (int p = 0; p < FABRIC_PRIOS; p++)
 				zero &= F.ports[i].ingress_bytes[p] == 0;
-		tap_ok(zero, "random traffic: all buffers are released when links go down");
+		tap_ok(zero, "random traffic%s: all buffers are released when links go down",
+		       dcb ? " (lossless, RED, watchdog)" : "");
 	}
+	fabric_destroy(&F);
+}
+
+/* ---- lossless switching: PFC, RED/ECN, watchdog ------------------------ */
+
+/*
+ * Until when the fake guest on @port stays paused at @prio, judging by the
+ * fabric's PFC frames it had seen by @seen_by (a NIC reacts with a delay).
+ */
+static uint64_t guest_paused_until(unsigned port, unsigned prio,
+				   uint64_t seen_by)
+{
+	uint64_t until = 0;
+
+	for (unsigned i = 0; i < fk.nlog; i++) {
+		const struct sent *s = &fk.log[i];
+		struct mac_ctrl c;
+
+		if (s->port != port || s->at_ns > seen_by)
+			continue;
+		c = mac_ctrl_parse(s->data, s->len);
+		if (c.kind != MAC_CTRL_PFC || !(c.class_enable & (1u << prio)))
+			continue;
+		until = s->at_ns +
+			pfc_quanta_ns(c.quanta[prio],
+				      F.ports[port].egress.rate_mbps);
+	}
+	return until;
+}
+
+static unsigned count_pfc(unsigned port, unsigned prio, bool xoff)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < fk.nlog; i++) {
+		const struct sent *s = &fk.log[i];
+		struct mac_ctrl c = mac_ctrl_parse(s->data, s->len);
+
+		if (s->port == port && c.kind == MAC_CTRL_PFC &&
+		    (c.class_enable & (1u << prio)) &&
+		    (c.quanta[prio] != 0) == xoff)
+			n++;
+	}
+	return n;
+}
+
+static unsigned data_frames_to(unsigned port)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < fk.nlog; i++)
+		if (fk.log[i].port == port &&
+		    mac_ctrl_parse(fk.log[i].data, fk.log[i].len).kind ==
+			    MAC_CTRL_NONE)
+			n++;
+	return n;
+}
+
+static void test_pfc_frame_format(void)
+{
+	static const uint16_t quanta[FABRIC_PRIOS] = { 1, 2, 3, 0xffff, 5, 6,
+						       7, 8 };
+	uint8_t fr[PFC_FRAME_LEN], src[ETH_ALEN];
+	struct mac_ctrl c;
+
+	pfc_port_mac(3, src);
+	pfc_frame_build(fr, src, 0x08, quanta);
+	tap_ok(memcmp(fr, mac_ctrl_dst, 6) == 0 && memcmp(fr + 6, src, 6) == 0 &&
+	       get_be16(fr + 12) == 0x8808 && get_be16(fr + 14) == 0x0101 &&
+	       get_be16(fr + 16) == 0x0008 && get_be16(fr + 24) == 0xffff &&
+	       get_be16(fr + 18) == 0 && get_be16(fr + 32) == 0,
+	       "pfc frame: DA 01:80:C2:00:00:01, 0x8808, opcode 0x0101, vector, times");
+	{
+		bool zero = true;
+
+		for (int i = 34; i < PFC_FRAME_LEN; i++)
+			zero &= fr[i] == 0;
+		tap_ok(zero && src[0] == 0x02 && src[5] == 3,
+		       "pfc frame: padded with zeros to 60 bytes, local source MAC");
+	}
+	c = mac_ctrl_parse(fr, sizeof(fr));
+	tap_ok(c.kind == MAC_CTRL_PFC && c.class_enable == 0x08 &&
+	       c.quanta[3] == 0xffff && c.quanta[0] == 0,
+	       "pfc frame: parses back");
+	pause_frame_build(fr, src, 300);
+	c = mac_ctrl_parse(fr, sizeof(fr));
+	tap_ok(c.kind == MAC_CTRL_PAUSE && c.class_enable == 0xff &&
+	       c.quanta[0] == 300 && c.quanta[7] == 300,
+	       "802.3x pause: one time for all priorities");
+	put_be16(fr + 14, 0x0003);
+	tap_ok(mac_ctrl_parse(fr, sizeof(fr)).kind == MAC_CTRL_OTHER &&
+	       mac_ctrl_parse(fr, 15).kind == MAC_CTRL_OTHER,
+	       "MAC control with another opcode or truncated is recognised");
+	tap_ok(pfc_quanta_ns(0xffff, 25000) == 1342156 &&
+	       pfc_quanta_ns(1000, 100) == 5120000 &&
+	       pfc_quanta_ns(1000, 1000) == 512000,
+	       "pfc: quanta are 512 bit times at the port's rate");
+}
+
+/* tshark, if installed, must decode what the fabric sends as PFC. */
+static void test_pfc_tshark(void)
+{
+	static const uint16_t quanta[FABRIC_PRIOS] = { [3] = 0xffff };
+	char path[64], cmd[256], out[256] = "";
+	uint8_t fr[PFC_FRAME_LEN], src[ETH_ALEN];
+	struct pcap_writer w;
+	FILE *pp;
+	int fd;
+
+	if (system("command -v tshark >/dev/null 2>&1") != 0) {
+		tap_ok(true, "tshark decodes the fabric's PFC frame # SKIP no tshark");
+		return;
+	}
+	snprintf(path, sizeof(path), "/tmp/wren-fabric-pfc-XXXXXX");
+	fd = mkstemp(path);
+	if (fd >= 0)
+		close(fd);
+	pcap_writer_init(&w);
+	pfc_port_mac(1, src);
+	pfc_frame_build(fr, src, 0x08, quanta);
+	if (fd < 0 || pcap_open(&w, path, true) < 0) {
+		tap_ok(false, "tshark decodes the fabric's PFC frame (no temp file)");
+		return;
+	}
+	pcap_write(&w, fr, sizeof(fr), 1700000000ull * 1000000000ull);
+	pcap_close(&w);
+	snprintf(cmd, sizeof(cmd),
+		 "tshark -r %s -T fields -e macc.opcode -e macc.cbfc.enbv "
+		 "-e macc.cbfc.pause_time.c3 2>/dev/null", path);
+	pp = popen(cmd, "r");
+	if (pp) {
+		if (!fgets(out, sizeof(out), pp))
+			out[0] = '\0';
+		pclose(pp);
+	}
+	unlink(path);
+	out[strcspn(out, "\n")] = '\0';
+	tap_ok(strstr(out, "0x0101") && strstr(out, "0x0008") &&
+	       strstr(out, "65535"),
+	       "tshark decodes the fabric's PFC frame as PFC (%.60s)", out);
+}
+
+/*
+ * Senders on ports 0 and 1 each send 1000-byte frames at line rate to the
+ * receiver on port 2 (2:1 overload) and honour the PFC they are sent,
+ * as a NIC would, after @react_ns.
+ */
+struct overload_result {
+	unsigned sent, delivered;
+};
+
+static struct overload_result overload(bool lossless, unsigned nframes,
+				       uint64_t react_ns)
+{
+	struct overload_result r = { 0, 0 };
+	uint8_t fr[1000], mac[3][6];
+	uint64_t dt, end;
+	unsigned left[2] = { nframes, nframes };
+	struct fabric_config cfg;
+
+	fabric_config_default(&cfg);
+	cfg.nports = 3;
+	cfg.rate_mbps = 1000;
+	cfg.queue_limit_bytes = 100000;
+	if (lossless)
+		cfg.lossless_prios = 1u << 3;
+	setup_cfg(&cfg);
+	for (unsigned i = 0; i < 3; i++) {
+		mac_n(mac[i], 0x10 + i);
+		build_eth(fr, bcast, mac[i], 0x88B5, 60);
+		fabric_receive(&F, i, fr, 60);
+	}
+	fk.now += 1000000;
+	fabric_service(&F);
+	fake_clear_log();
+	dt = wire_time_ps(sizeof(fr), 1000) / 1000;
+	while (left[0] || left[1]) {
+		for (unsigned g = 0; g < 2; g++) {
+			uint64_t seen = fk.now > react_ns ? fk.now - react_ns : 0;
+
+			if (!left[g] || guest_paused_until(g, 3, seen) > fk.now)
+				continue;
+			build_ipv4(fr, mac[2], mac[g], 24, sizeof(fr));
+			fabric_receive(&F, g, fr, sizeof(fr));
+			left[g]--;
+			r.sent++;
+		}
+		fk.now += dt;
+		fabric_service(&F);
+		if (fk.nlog > LOG_MAX - 16)
+			break;
+	}
+	/* drain */
+	end = fk.now + 1000000000ull;
+	while (fk.now < end && egress_depth_bytes(&F.ports[2].egress)) {
+		fk.now += dt;
+		fabric_service(&F);
+	}
+	r.delivered = data_frames_to(2);
+	return r;
+}
+
+static void test_lossless_overload(void)
+{
+	struct overload_result r;
+	const struct pfc_prio *p0, *p1;
+	uint64_t max;
+
+	/* 20 us reaction: a few frames still arrive after each XOFF */
+	r = overload(true, 1000, 20000);
+	p0 = &F.ports[0].pfc[3];
+	p1 = &F.ports[1].pfc[3];
+	tap_ok(r.sent == 2000 && r.delivered == r.sent,
+	       "lossless: 2:1 overload loses nothing (%u of %u delivered)",
+	       r.delivered, r.sent);
+	tap_ok(p0->tx_xoff > 0 && p1->tx_xoff > 0 && count_pfc(0, 3, true) &&
+	       count_pfc(1, 3, true),
+	       "lossless: XOFF sent to both senders (%llu, %llu)",
+	       (unsigned long long)p0->tx_xoff, (unsigned long long)p1->tx_xoff);
+	tap_ok(count_pfc(0, 3, false) && count_pfc(1, 3, false) &&
+	       !p0->xoff_active && !p1->xoff_active &&
+	       F.ports[0].ingress_bytes[3] == 0,
+	       "lossless: XON sent after draining");
+	max = p0->ingress_max_bytes > p1->ingress_max_bytes ?
+	      p0->ingress_max_bytes : p1->ingress_max_bytes;
+	tap_ok(p0->drop_lossless_frames == 0 && p1->drop_lossless_frames == 0 &&
+	       F.ports[2].st.drop_queue_full == 0 && max >= p0->xoff &&
+	       max <= p0->xoff + p0->headroom,
+	       "lossless: occupancy peaked at %llu bytes, within xoff + headroom",
+	       (unsigned long long)max);
+	tap_ok(F.ports[2].egress.q[3].st.max_depth_bytes >
+	       F.ports[2].egress.q[3].limit_bytes,
+	       "lossless: the shared buffer holds more than the lossy queue limit");
+	{
+		bool only3 = true;
+
+		for (unsigned i = 0; i < fk.nlog; i++) {
+			struct mac_ctrl c = mac_ctrl_parse(fk.log[i].data,
+							   fk.log[i].len);
+
+			if (c.kind != MAC_CTRL_NONE && c.class_enable != 0x08)
+				only3 = false;
+		}
+		tap_ok(only3, "lossless: PFC frames name priority 3 only");
+	}
+	fabric_destroy(&F);
+
+	r = overload(false, 1000, 20000);
+	tap_ok(F.ports[2].st.drop_queue_full > 0 && r.delivered < r.sent &&
+	       r.delivered + F.ports[2].st.drop_queue_full == r.sent &&
+	       !count_pfc(0, 3, true) && !count_pfc(1, 3, true),
+	       "lossy: the same overload tail-drops %llu and sends no PFC",
+	       (unsigned long long)F.ports[2].st.drop_queue_full);
+	fabric_destroy(&F);
+
+	/* a guest that ignores PFC overruns the headroom: visibly */
+	{
+		struct fabric_config cfg;
+		uint8_t fr[1000], a[6], b[6];
+		static char reply[65536];
+
+		fabric_config_default(&cfg);
+		cfg.lossless_prios = 1u << 3;
+		cfg.pfc_xoff = 4000;
+		cfg.pfc_xon = 1000;
+		cfg.pfc_headroom = 2000;
+		setup_cfg(&cfg);
+		learn_pair(a, b);
+		fk.blocked[1] = true;
+		for (unsigned i = 0; i < 10; i++) {
+			build_ipv4(fr, b, a, 24, sizeof(fr));
+			fabric_receive(&F, 0, fr, sizeof(fr));
+		}
+		tap_ok(F.ports[0].pfc[3].drop_lossless_frames == 4 &&
+		       F.ports[1].egress.q[3].depth_frames == 6 &&
+		       F.ports[1].st.drop_queue_full == 0 &&
+		       ctl("stats 0", reply, sizeof(reply)) &&
+		       strstr(reply, "port 0 q3_drop_lossless_frames 4\n") &&
+		       strstr(reply, "port 0 q3_drop_lossless_bytes 4000\n"),
+		       "lossless: beyond xoff + headroom frames drop as lossless drops");
+		fabric_destroy(&F);
+	}
+
+	/* a receiver that never reads: the pause must never lapse */
+	{
+		struct fabric_config cfg;
+		uint8_t fr[1000], a[6], b[6];
+		uint64_t last = 0, gap = 0, pause;
+		unsigned n = 0;
+
+		fabric_config_default(&cfg);
+		cfg.rate_mbps = 1000;
+		cfg.lossless_prios = 1u << 3;
+		setup_cfg(&cfg);
+		learn_pair(a, b);
+		fk.blocked[1] = true;
+		for (unsigned i = 0; i < 100; i++) {
+			build_ipv4(fr, b, a, 24, sizeof(fr));
+			fabric_receive(&F, 0, fr, sizeof(fr));
+		}
+		for (unsigned ms = 0; ms < 200; ms++) {
+			fk.now += 1000000;
+			fabric_service(&F);
+		}
+		pause = pfc_quanta_ns(PFC_MAX_QUANTA, 1000);
+		for (unsigned i = 0; i < fk.nlog; i++) {
+			struct mac_ctrl c = mac_ctrl_parse(fk.log[i].data,
+							   fk.log[i].len);
+
+			if (fk.log[i].port != 0 || c.kind != MAC_CTRL_PFC)
+				continue;
+			if (n++ && fk.log[i].at_ns - last > gap)
+				gap = fk.log[i].at_ns - last;
+			last = fk.log[i].at_ns;
+		}
+		tap_ok(n >= 200000000ull / pause * 2 && gap < pause &&
+		       F.ports[0].pfc[3].tx_refresh == n - 1 &&
+		       !count_pfc(0, 3, false),
+		       "lossless: XOFF refreshed %u times, largest gap %llu us < pause %llu us",
+		       n, (unsigned long long)gap / 1000,
+		       (unsigned long long)pause / 1000);
+		tap_ok(pfc_tx_pause_ns(&F.ports[0], 3, fk.now) >= 199000000ull,
+		       "lossless: tx pause time counts the whole XOFF (%llu us)",
+		       (unsigned long long)pfc_tx_pause_ns(&F.ports[0], 3,
+							   fk.now) / 1000);
+		fabric_destroy(&F);
+	}
+}
+
+/* Guest B (port 1) pauses priority 3 for @quanta; A sends at 3 and 0. */
+static void pfc_rx_at(uint32_t rate)
+{
+	static const uint16_t q1000[FABRIC_PRIOS] = { [3] = 1000 };
+	uint8_t fr[200], pfc[PFC_FRAME_LEN], a[6], b[6];
+	uint64_t t0, pause = pfc_quanta_ns(1000, rate), at3 = 0, at0 = 0;
+	uint64_t ft = wire_time_ps(sizeof(fr), rate) / 1000 + 1;
+	struct fabric_config cfg;
+
+	fabric_config_default(&cfg);
+	cfg.rate_mbps = rate;
+	setup_cfg(&cfg);
+	learn_pair(a, b);
+	fk.now += 1000000;
+	fabric_service(&F);
+	t0 = fk.now;
+	pfc_frame_build(pfc, b, 0x08, q1000);
+	fabric_receive(&F, 1, pfc, sizeof(pfc));
+	build_ipv4(fr, b, a, 24, sizeof(fr));
+	fabric_receive(&F, 0, fr, sizeof(fr));
+	build_ipv4(fr, b, a, 0, sizeof(fr));
+	fabric_receive(&F, 0, fr, sizeof(fr));
+	while (fk.now < t0 + 2 * pause) {
+		uint64_t next = fabric_service(&F);
+
+		fk.now = next != UINT64_MAX && next > fk.now ?
+			 next : fk.now + pause / 4;
+	}
+	for (unsigned i = 0; i < fk.nlog; i++) {
+		if (fk.log[i].port != 1)
+			continue;
+		if (fk.log[i].data[15] >> 2 == 24)
+			at3 = fk.log[i].at_ns;
+		else
+			at0 = fk.log[i].at_ns;
+	}
+	tap_ok(at0 && at0 - t0 <= ft && at3 >= t0 + pause &&
+	       at3 <= t0 + pause + ft,
+	       "pfc rx at %u Mb/s: priority 3 held %llu us (pause %llu us), priority 0 went at once",
+	       rate, (unsigned long long)(at3 - t0) / 1000,
+	       (unsigned long long)pause / 1000);
+	tap_ok(F.ports[1].st.rx_pfc_frames == 1 && data_frames_to(0) == 0 &&
+	       fk.frames[0] == 0 &&
+	       egress_pause_ns(&F.ports[1].egress.q[3], fk.now) == pause &&
+	       F.ports[1].egress.q[3].st.pfc_rx_xoff == 1,
+	       "pfc rx at %u Mb/s: consumed, not forwarded, pause time counted",
+	       rate);
+	fabric_destroy(&F);
+}
+
+static void test_pfc_rx(void)
+{
+	static const uint16_t qmax[FABRIC_PRIOS] = { [3] = 0xffff };
+	static const uint16_t qzero[FABRIC_PRIOS] = { 0 };
+	uint8_t fr[200], pfc[PFC_FRAME_LEN], a[6], b[6];
+	uint64_t t_xon, at = 0;
+
+	pfc_rx_at(1000);
+	pfc_rx_at(100);
+
+	setup(2);
+	learn_pair(a, b);
+	pfc_frame_build(pfc, b, 0x08, qmax);
+	fabric_receive(&F, 1, pfc, sizeof(pfc));
+	build_ipv4(fr, b, a, 24, sizeof(fr));
+	fabric_receive(&F, 0, fr, sizeof(fr));
+	fk.now += 100000;
+	fabric_service(&F);
+	tap_ok(fk.frames[1] == 0 && egress_queue_paused(&F.ports[1].egress.q[3],
+							fk.now),
+	       "pfc rx: frame held while paused");
+	t_xon = fk.now;
+	pfc_frame_build(pfc, b, 0x08, qzero);
+	fabric_receive(&F, 1, pfc, sizeof(pfc));
+	fabric_service(&F);
+	for (unsigned i = 0; i < fk.nlog; i++)
+		if (fk.log[i].port == 1)
+			at = fk.log[i].at_ns;
+	tap_ok(at == t_xon && F.ports[1].egress.q[3].st.pfc_rx_xon == 1 &&
+	       egress_pause_ns(&F.ports[1].egress.q[3], fk.now) == 100000,
+	       "pfc rx: XON resumes at once and closes the pause time");
+
+	fake_clear_log();
+	pause_frame_build(pfc, b, 100);
+	fabric_receive(&F, 1, pfc, sizeof(pfc));
+	build_ipv4(fr, b, a, 0, sizeof(fr));
+	fabric_receive(&F, 0, fr, sizeof(fr));
+	build_ipv4(fr, b, a, 56, sizeof(fr));
+	fabric_receive(&F, 0, fr, sizeof(fr));
+	fabric_service(&F);
+	tap_ok(fk.frames[1] == 0 && F.ports[1].st.rx_pause_frames == 1,
+	       "802.3x pause holds every priority");
+	fk.now += pfc_quanta_ns(100, F.ports[1].egress.rate_mbps);
+	fabric_service(&F);
+	tap_ok(fk.frames[1] == 2, "802.3x pause: both frames go when it ends");
+
+	/* a pause does not outlive the link: the next guest is not paused */
+	pfc_frame_build(pfc, b, 0x08, qmax);
+	fabric_receive(&F, 1, pfc, sizeof(pfc));
+	fabric_set_link(&F, 1, false);
+	fabric_set_link(&F, 1, true);
+	fake_clear_log();
+	build_ipv4(fr, b, a, 24, sizeof(fr));
+	fabric_receive(&F, 0, fr, sizeof(fr));
+	fabric_service(&F);
+	tap_ok(fk.frames[1] == 1 &&
+	       !egress_queue_paused(&F.ports[1].egress.q[3], fk.now),
+	       "pfc rx: link down forgets the pause");
+
+	put_be16(pfc + 14, 0x0002);
+	fabric_receive(&F, 1, pfc, sizeof(pfc));
+	fabric_receive(&F, 1, pfc, 15);
+	tap_ok(F.ports[1].st.rx_mac_ctrl_other == 2 && fk.frames[0] == 0,
+	       "pfc rx: other or truncated MAC control is dropped and counted");
+	fabric_destroy(&F);
+}
+
+static uint16_t ip_csum(const uint8_t *ip, unsigned len)
+{
+	uint32_t sum = 0;
+
+	for (unsigned i = 0; i < len; i += 2)
+		sum += get_be16(ip + i);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)sum;
+}
+
+static void fill_ip_csum(uint8_t *fr)
+{
+	put_be16(fr + 24, 0);
+	put_be16(fr + 24, (uint16_t)~ip_csum(fr + 14, 20));
+}
+
+static unsigned red_marks(const struct red_config *c, uint64_t depth,
+			  unsigned trials, struct prng *r)
+{
+	uint8_t fr[100], a[6], b[6];
+	unsigned n = 0;
+
+	mac_n(a, 1);
+	mac_n(b, 2);
+	for (unsigned i = 0; i < trials; i++) {
+		build_ipv4(fr, b, a, 24, sizeof(fr));
+		if (red_apply(c, depth, r, fr, sizeof(fr)) == RED_MARK)
+			n++;
+	}
+	return n;
+}
+
+static void test_red_ecn(void)
+{
+	struct red_config c = { true, false, 10000, 50000, 0.2 };
+	uint8_t fr[100], a[6], b[6];
+	struct prng r;
+	unsigned n;
+	bool ok = true;
+
+	prng_seed(&r, 42);
+	mac_n(a, 1);
+	mac_n(b, 2);
+	tap_ok(red_marks(&c, 0, 10000, &r) == 0 &&
+	       red_marks(&c, 10000, 10000, &r) == 0,
+	       "red: no marks at or below Kmin");
+	tap_ok(red_marks(&c, 50001, 10000, &r) == 10000,
+	       "red: every ECT packet marked above Kmax");
+	/* p = 0.2 * 0.5 = 0.1: 20000 trials, mean 2000, sd 42; 5 sd bound */
+	n = red_marks(&c, 30000, 20000, &r);
+	tap_ok(n >= 1788 && n <= 2212,
+	       "red: %u of 20000 marked midway (expect 2000 = Pmax/2)", n);
+	n = red_marks(&c, 20000, 20000, &r);
+	tap_ok(n >= 820 && n <= 1180,
+	       "red: %u of 20000 marked at a quarter (expect 1000)", n);
+	{
+		struct prng r1, r2;
+
+		prng_seed(&r1, 7);
+		prng_seed(&r2, 7);
+		tap_ok(red_marks(&c, 30000, 1000, &r1) ==
+		       red_marks(&c, 30000, 1000, &r2),
+		       "red: the same seed gives the same marks");
+	}
+
+	build_ipv4(fr, b, a, 24, sizeof(fr));
+	fr[15] = (uint8_t)(24 << 2 | ECN_ECT0);
+	fill_ip_csum(fr);
+	tap_ok(ecn_set_ce(fr, sizeof(fr)) && (fr[15] & 3) == ECN_CE &&
+	       fr[15] >> 2 == 24 && ip_csum(fr + 14, 20) == 0xffff,
+	       "ecn: CE on IPv4 ECT(0), DSCP kept, header checksum still valid");
+	for (unsigned i = 0; i < 256 && ok; i++) {
+		build_ipv4(fr, b, a, 24, sizeof(fr));
+		fr[15] = (uint8_t)(i | 1);
+		if ((i & 3) == 3)
+			fr[15] = (uint8_t)(i & ~2u);
+		fr[16] = (uint8_t)i;
+		fr[17] = (uint8_t)(i * 37);
+		fill_ip_csum(fr);
+		ecn_set_ce(fr, sizeof(fr));
+		ok = ip_csum(fr + 14, 20) == 0xffff;
+	}
+	tap_ok(ok, "ecn: incremental checksum right for 256 headers");
+	build_ipv6(fr, b, a, 26, sizeof(fr));
+	tap_ok(ecn_get(fr, sizeof(fr)) == ECN_ECT0 && ecn_set_ce(fr, sizeof(fr)) &&
+	       ecn_get(fr, sizeof(fr)) == ECN_CE &&
+	       classify_frame(fr, sizeof(fr), F.dscp_map).prio == 3,
+	       "ecn: CE on IPv6 ECT(0), traffic class DSCP kept");
+	build_ipv4(fr, b, a, 24, sizeof(fr));
+	fr[15] = 24 << 2;
+	tap_ok(red_apply(&c, 60000, &r, fr, sizeof(fr)) == RED_PASS &&
+	       (fr[15] & 3) == 0,
+	       "red: Not-ECT passes when configured to");
+	c.drop_not_ect = true;
+	tap_ok(red_apply(&c, 60000, &r, fr, sizeof(fr)) == RED_DROP &&
+	       red_apply(&c, 5000, &r, fr, sizeof(fr)) == RED_PASS,
+	       "red: Not-ECT dropped above Kmin when configured to");
+	build_ipv4(fr, b, a, 24, sizeof(fr));
+	fr[15] |= ECN_CE;
+	tap_ok(red_apply(&c, 60000, &r, fr, sizeof(fr)) == RED_PASS,
+	       "red: an already-marked packet passes unchanged");
+	build_eth(fr, b, a, 0x0806, 60);
+	tap_ok(ecn_get(fr, 60) == ECN_NOT_IP && !ecn_set_ce(fr, 60),
+	       "ecn: non-IP frames have no codepoint");
+
+	/* through the fabric: a standing queue on port 1, queue 3 */
+	{
+		static char reply[4096];
+		unsigned ce = 0;
+
+		setup(2);
+		learn_pair(a, b);
+		tap_ok(ctl("ecn 1 3 on kmin 0 kmax 0 pmax 1", reply,
+			   sizeof(reply)) && F.ports[1].egress.q[3].red.enabled,
+		       "ctl: ecn <port> <queue> on kmin kmax pmax");
+		fk.blocked[1] = true;
+		for (unsigned i = 0; i < 10; i++) {
+			build_ipv4(fr, b, a, 24, sizeof(fr));
+			fr[15] = (uint8_t)(24 << 2 | ECN_ECT0);
+			fill_ip_csum(fr);
+			fabric_receive(&F, 0, fr, sizeof(fr));
+		}
+		fk.blocked[1] = false;
+		fk.now += 1000000;
+		fabric_service(&F);
+		for (unsigned i = 0; i < fk.nlog; i++)
+			if (fk.log[i].port == 1 &&
+			    (fk.log[i].data[15] & 3) == ECN_CE &&
+			    ip_csum(fk.log[i].data + 14, 20) == 0xffff)
+				ce++;
+		tap_ok(F.ports[1].egress.q[3].st.ecn_marked == 9 && ce == 9 &&
+		       fk.frames[1] == 10,
+		       "ecn: the fabric marks frames meeting a standing queue (%u)",
+		       ce);
+		tap_ok(ctl("ecn 1 3 off", reply, sizeof(reply)) &&
+		       !F.ports[1].egress.q[3].red.enabled,
+		       "ctl: ecn off");
+		fabric_destroy(&F);
+	}
+}
+
+/*
+ * A storm: guest B pauses priority 3 (1.34 ms at 25 Gb/s) every ms for
+ * 50 ms while A sends it one priority-3 frame every ms; then B sends XON
+ * and stops.
+ */
+static void storm(const char *action, unsigned *before, unsigned *during,
+		  unsigned *after)
+{
+	static const uint16_t qmax[FABRIC_PRIOS] = { [3] = 0xffff };
+	static const uint16_t qzero[FABRIC_PRIOS] = { 0 };
+	uint8_t fr[200], pfc[PFC_FRAME_LEN], a[6], b[6];
+	char cmd[128], reply[256];
+
+	setup(2);
+	learn_pair(a, b);
+	snprintf(cmd, sizeof(cmd), "pfcwd 1 3 on detect 10 restore 20 action %s",
+		 action);
+	tap_ok(ctl(cmd, reply, sizeof(reply)),
+	       "ctl: pfcwd on, action %s", action);
+	for (unsigned ms = 0; ms < 100; ms++) {
+		if (ms < 50) {
+			pfc_frame_build(pfc, b, 0x08, qmax);
+			fabric_receive(&F, 1, pfc, sizeof(pfc));
+		} else if (ms == 50) {
+			pfc_frame_build(pfc, b, 0x08, qzero);
+			fabric_receive(&F, 1, pfc, sizeof(pfc));
+		}
+		build_ipv4(fr, b, a, 24, sizeof(fr));
+		fabric_receive(&F, 0, fr, sizeof(fr));
+		fk.now += 1000000;
+		fabric_service(&F);
+		if (ms == 8)
+			*before = (unsigned)fk.frames[1];
+		if (ms == 49)
+			*during = (unsigned)fk.frames[1];
+	}
+	*after = (unsigned)fk.frames[1] - *during;
+}
+
+static void test_watchdog(void)
+{
+	const struct egress_queue *q;
+	unsigned before, during, after;
+
+	storm("drop", &before, &during, &after);
+	q = &F.ports[1].egress.q[3];
+	tap_ok(q->st.wd_storms == 1 && q->st.drop_wd_frames >= 40 &&
+	       during == 0,
+	       "pfcwd drop: storm detected, %llu queued and new frames dropped",
+	       (unsigned long long)q->st.drop_wd_frames);
+	tap_ok(q->st.wd_restores == 1 && !q->storm && after >= 25,
+	       "pfcwd drop: restored after 20 ms without pauses, %u frames flow",
+	       after);
+	fabric_destroy(&F);
+
+	storm("forward", &before, &during, &after);
+	q = &F.ports[1].egress.q[3];
+	tap_ok(q->st.wd_storms == 1 && q->st.drop_wd_frames == 0 &&
+	       before == 0 && during == 50,
+	       "pfcwd forward: held %u before detection, %u forwarded through the storm",
+	       before, during);
+	tap_ok(q->st.wd_restores == 1 && !q->storm && during + after == 100,
+	       "pfcwd forward: restored, nothing lost");
+	fabric_destroy(&F);
+
+	/* a short pause with frames waiting is not a storm */
+	{
+		static const uint16_t q100[FABRIC_PRIOS] = { [3] = 10000 };
+		uint8_t fr[200], pfc[PFC_FRAME_LEN], a[6], b[6];
+		char reply[256];
+
+		setup(2);
+		learn_pair(a, b);
+		ctl("pfcwd 1 all on detect 10", reply, sizeof(reply));
+		pfc_frame_build(pfc, b, 0x08, q100); /* 0.2 ms at 25 Gb/s */
+		fabric_receive(&F, 1, pfc, sizeof(pfc));
+		build_ipv4(fr, b, a, 24, sizeof(fr));
+		fabric_receive(&F, 0, fr, sizeof(fr));
+		for (unsigned ms = 0; ms < 30; ms++) {
+			fk.now += 1000000;
+			fabric_service(&F);
+		}
+		tap_ok(F.ports[1].egress.q[3].st.wd_storms == 0 &&
+		       fk.frames[1] == 1,
+		       "pfcwd: a pause shorter than the detection time is no storm");
+		fabric_destroy(&F);
+	}
+}
+
+static bool has_line(const char *reply, const char *line)
+{
+	return strstr(reply, line) != NULL;
+}
+
+static void test_dcb_control(void)
+{
+	static char reply[65536];
+	struct fabric_config cfg;
+	uint8_t a[6], b[6], fr[200];
+
+	setup(2);
+	tap_ok(ctl("pfc all 3 on xoff 20000 xon 10000 headroom 100000 quanta 500",
+		   reply, sizeof(reply)) &&
+	       F.ports[0].pfc[3].lossless && F.ports[1].pfc[3].xoff == 20000 &&
+	       F.ports[1].pfc[3].xon == 10000 &&
+	       F.ports[0].pfc[3].headroom == 100000 &&
+	       F.ports[0].pfc[3].quanta == 500 && !F.ports[0].pfc[2].lossless,
+	       "ctl: pfc all 3 on with thresholds");
+	tap_ok(!ctl("pfc 0 3 on xon 30000", reply, sizeof(reply)) &&
+	       F.ports[0].pfc[3].xon == 10000,
+	       "ctl: pfc refuses xon >= xoff and changes nothing");
+	tap_ok(!ctl("pfc 0 3 on xoff", reply, sizeof(reply)) &&
+	       !ctl("pfc 0 3 on speed 1", reply, sizeof(reply)) &&
+	       !ctl("pfc 0 8 on", reply, sizeof(reply)) &&
+	       !ctl("pfc 0 3 on quanta 0", reply, sizeof(reply)) &&
+	       !ctl("pfc 0 3 maybe", reply, sizeof(reply)),
+	       "ctl: pfc refuses odd pairs, unknown keys, bad priority, quanta 0");
+	tap_ok(!ctl("ecn 0 3 on", reply, sizeof(reply)) &&
+	       !ctl("ecn 0 3 on kmin 5000 kmax 1000", reply, sizeof(reply)) &&
+	       !ctl("ecn 0 3 on kmin 1 kmax 2 pmax 2", reply, sizeof(reply)) &&
+	       !ctl("ecn 0 3 on kmin 1 kmax 2 nonect maybe", reply,
+		    sizeof(reply)) &&
+	       !F.ports[0].egress.q[3].red.enabled,
+	       "ctl: ecn refuses missing or inverted thresholds and bad pmax");
+	tap_ok(ctl("ecn all all on kmin 5000 kmax 200000 pmax 5% nonect drop",
+		   reply, sizeof(reply)) &&
+	       F.ports[1].egress.q[7].red.kmax == 200000 &&
+	       F.ports[1].egress.q[7].red.pmax == 0.05 &&
+	       F.ports[1].egress.q[7].red.drop_not_ect,
+	       "ctl: ecn all all with a percentage and nonect drop");
+	tap_ok(!ctl("pfcwd 0 3 on action bounce", reply, sizeof(reply)) &&
+	       !ctl("pfcwd 0 3 on detect 0", reply, sizeof(reply)) &&
+	       ctl("pfcwd 0 3 on", reply, sizeof(reply)) &&
+	       F.ports[0].egress.q[3].wd.detect_ns == 200000000ull &&
+	       F.ports[0].egress.q[3].wd.action == PFCWD_DROP &&
+	       ctl("pfcwd 0 3 off", reply, sizeof(reply)) &&
+	       !F.ports[0].egress.q[3].wd.detect_ns,
+	       "ctl: pfcwd defaults to SONiC's 200/200 ms drop; bad values refused");
+	tap_ok(ctl("qos 1", reply, sizeof(reply)) &&
+	       has_line(reply, "port 1 q3_lossless 1\n") &&
+	       has_line(reply, "port 1 q3_xoff 20000\n") &&
+	       has_line(reply, "port 1 q7_pmax 0.05\n") &&
+	       has_line(reply, "port 1 q7_nonect_drop 1\n") &&
+	       has_line(reply, "port 1 q2_wd_action drop\n") &&
+	       !has_line(reply, "port 0 "),
+	       "ctl: qos shows the configuration");
+
+	learn_pair(a, b);
+	fk.blocked[1] = true;
+	for (unsigned i = 0; i < 5; i++) {
+		build_ipv4(fr, b, a, 24, sizeof(fr));
+		fabric_receive(&F, 0, fr, sizeof(fr));
+	}
+	tap_ok(ctl("qdepth 1 3", reply, sizeof(reply)) &&
+	       has_line(reply, "port 1 q3_depth_bytes 1000\n") &&
+	       has_line(reply, "port 1 q3_hist_0 1\n") &&
+	       has_line(reply, "port 1 q3_hist_lt_1024 4\n") &&
+	       has_line(reply, "port 1 q3_sample_15 800\n") &&
+	       has_line(reply, "port 1 q3_sample_11 0\n") &&
+	       has_line(reply, "port 1 q3_hist_ge_524288 0\n") &&
+	       !has_line(reply, "q2_"),
+	       "ctl: qdepth prints the depth histogram and recent samples");
+	tap_ok(ctl("stats 0", reply, sizeof(reply)) &&
+	       has_line(reply, "port 0 q3_ingress_bytes 1000\n") &&
+	       has_line(reply, "port 0 q3_pfc_tx_xoff 0\n") &&
+	       has_line(reply, "port 0 q3_drop_lossless_frames 0\n") &&
+	       has_line(reply, "port 0 q3_tx_pause_us 0\n") &&
+	       has_line(reply, "port 0 q3_rx_pause_us 0\n") &&
+	       has_line(reply, "port 0 q3_ecn_marked 0\n") &&
+	       has_line(reply, "port 0 q3_wd_storms 0\n") &&
+	       has_line(reply, "port 0 rx_pfc_frames 0\n") &&
+	       has_line(reply, "port 0 tx_pfc_frames 0\n"),
+	       "ctl: stats carries the lossless, ECN and watchdog counters");
+	fabric_destroy(&F);
+
+	fabric_config_default(&cfg);
+	tap_ok(!cfg.lossless_prios && !cfg.ecn_queues && !cfg.pfcwd_prios,
+	       "defaults: no lossless priority, no ECN, no watchdog");
+	cfg.lossless_prios = 0x08;
+	cfg.pfc_xon = cfg.pfc_xoff;
+	{
+		char err[128];
+
+		tap_ok(fabric_init(&F, &cfg, &fake_io, err, sizeof(err)) < 0,
+		       "config: xon >= xoff is refused (%s)", err);
+	}
+}
+
+static void test_ets(void)
+{
+	static char reply[4096];
+	uint8_t fr[1000], a[6], b[6];
+	unsigned n1 = 0, n2 = 0, n7 = 0, first7 = 0;
+	uint64_t dt;
+
+	setup(2);
+	learn_pair(a, b);
+	tap_ok(ctl("ets 1 0 30 10 0 0 0 0 0", reply, sizeof(reply)) &&
+	       F.ports[1].egress.weight[1] == 30 &&
+	       F.ports[1].egress.weight[2] == 10 &&
+	       !F.ports[1].egress.weight[7],
+	       "ctl: ets sets per-queue weights (0 strict)");
+	tap_ok(!ctl("ets 1 1 2 3", reply, sizeof(reply)) &&
+	       !ctl("ets 1 0 0 0 0 0 0 0 101", reply, sizeof(reply)) &&
+	       !ctl("ets 1 fair", reply, sizeof(reply)),
+	       "ctl: ets refuses a short list, weights over 100 and bad words");
+	fk.blocked[1] = true;
+	for (unsigned i = 0; i < 200; i++) {
+		build_ipv4(fr, b, a, 8, sizeof(fr));
+		fabric_receive(&F, 0, fr, sizeof(fr));
+		build_ipv4(fr, b, a, 16, sizeof(fr));
+		fabric_receive(&F, 0, fr, sizeof(fr));
+	}
+	fk.blocked[1] = false;
+	dt = wire_time_ps(sizeof(fr), F.ports[1].egress.rate_mbps) / 1000 + 1;
+	while (fk.frames[1] < 160) {
+		if (fk.frames[1] == 100 && !n7++) {
+			build_ipv4(fr, b, a, 56, sizeof(fr));
+			fabric_receive(&F, 0, fr, sizeof(fr));
+			first7 = (unsigned)fk.frames[1];
+		}
+		fk.now += dt;
+		fabric_service(&F);
+	}
+	n7 = 0;
+	for (unsigned i = 0; i < fk.nlog && i < 160; i++) {
+		unsigned dscp = fk.log[i].data[15] >> 2;
+
+		if (dscp == 8)
+			n1++;
+		else if (dscp == 16)
+			n2++;
+		else if (dscp == 56 && i <= first7 + 1)
+			n7++;
+	}
+	/* 30:10 of the bytes: 119.25 : 39.75 of the 159 weighted frames */
+	tap_ok(n1 >= 117 && n1 <= 122 && n1 + n2 == 159,
+	       "ets: weights 30:10 share the link %u:%u", n1, n2);
+	tap_ok(n7 == 1, "ets: a strict-priority queue goes before weighted ones");
+	{
+		static const uint16_t q1[FABRIC_PRIOS] = { [1] = 0xffff };
+		uint8_t pfc[PFC_FRAME_LEN];
+		uint64_t before2 = F.ports[1].egress.q[2].st.tx_frames;
+		uint64_t before1 = F.ports[1].egress.q[1].st.tx_frames;
+
+		pfc_frame_build(pfc, b, 0x02, q1);
+		fabric_receive(&F, 1, pfc, sizeof(pfc));
+		for (unsigned i = 0; i < 20; i++) {
+			fk.now += dt;
+			fabric_service(&F);
+		}
+		tap_ok(F.ports[1].egress.q[2].st.tx_frames - before2 >= 19 &&
+		       F.ports[1].egress.q[1].st.tx_frames == before1,
+		       "ets: a paused weighted queue leaves the link to the others");
+	}
+	tap_ok(ctl("ets all strict", reply, sizeof(reply)) &&
+	       !F.ports[1].egress.weight[1],
+	       "ctl: ets strict restores strict priority");
 	fabric_destroy(&F);
 }
 
@@ -1128,6 +2033,15 @@ int main(void)
 	test_link_state();
 	test_pcap();
 	test_control();
-	test_random_traffic();
+	random_traffic(false);
+	random_traffic(true);
+	test_pfc_frame_format();
+	test_pfc_tshark();
+	test_lossless_overload();
+	test_pfc_rx();
+	test_red_ecn();
+	test_watchdog();
+	test_dcb_control();
+	test_ets();
 	return tap_done();
 }

@@ -224,6 +224,38 @@ int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	return 0;
 }
 
+/*
+ * The QP's DCQCN reaction point as the NIC runs it now: current and target
+ * rate, alpha (0 .. 1023 = 0 .. 1), whether DCQCN limits it, and the CNPs
+ * it reacted to.  restrack fills entries in process context, without its
+ * lock held, so the query may sleep.  A QP the NIC cannot answer for shows
+ * the other attributes only.
+ */
+static bool wren_ib_fill_res_qp_cc(struct sk_buff *msg, struct wren_ib_qp *qp)
+{
+	struct wren_ib_dev *dev = to_wdev(qp->ibqp.device);
+	struct wren_query_qp_out out;
+	int err;
+
+	if (!(dev->caps & WREN_CAP_DCQCN))
+		return false;
+	mutex_lock(&qp->lock);
+	err = wren_cmd_query_qp(dev->cdev, qp->qpn, &out);
+	mutex_unlock(&qp->lock);
+	if (err)
+		return false;
+	return rdma_nl_put_driver_u32(msg, "cc_rate_kbps",
+				      le32_to_cpu(out.cc_rate_kbps)) ||
+	       rdma_nl_put_driver_u32(msg, "cc_target_kbps",
+				      le32_to_cpu(out.cc_target_kbps)) ||
+	       rdma_nl_put_driver_u32(msg, "cc_alpha",
+				      le16_to_cpu(out.cc_alpha)) ||
+	       rdma_nl_put_driver_u32(msg, "cc_rp_active",
+				      !!(out.cc_flags & WREN_QP_CC_RP_ACTIVE)) ||
+	       rdma_nl_put_driver_u32(msg, "cc_cnps_handled",
+				      le32_to_cpu(out.cc_cnps_handled));
+}
+
 int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct wren_ib_qp *qp = to_wqp(ibqp);
@@ -240,6 +272,7 @@ int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 		   rdma_nl_put_driver_u32(msg, "rq_wqe_size",
 					  qp->rq_log_size ? BIT(qp->rq_wqe_shift) : 0) ||
 		   rdma_nl_put_driver_u32(msg, "rq_entries",
-					  qp->rq_log_size ? BIT(qp->rq_log_size) : 0);
+					  qp->rq_log_size ? BIT(qp->rq_log_size) : 0) ||
+		   wren_ib_fill_res_qp_cc(msg, qp);
 	return wren_ib_res_end(msg, nest, overflow);
 }

@@ -3,7 +3,9 @@
  * Port hardware counters for `rdma statistic`: the contract's RDMA
  * counter set (packets, bytes, retransmits, sequence errors, RNR NAKs,
  * ICRC errors, ack timeouts, ...) followed by its congestion-control set,
- * under their contract names.  Registered only with WREN_CAP_COUNTERS.
+ * under their contract names, which are mlx5's (np_cnp_sent, rp_cnp_handled,
+ * ...) - the latter only on a NIC with WREN_CAP_DCQCN.  Registered only
+ * with WREN_CAP_COUNTERS.
  */
 #include "wren_ib.h"
 
@@ -42,12 +44,21 @@ static const struct rdma_stat_desc wren_ib_stat_descs[] = {
 
 #define WREN_IB_NUM_STATS	ARRAY_SIZE(wren_ib_stat_descs)
 
+/* The CC names come last, so a NIC without DCQCN shows the prefix. */
+static unsigned int wren_ib_num_stats(struct wren_ib_dev *dev)
+{
+	if (dev->caps & WREN_CAP_DCQCN)
+		return WREN_IB_NUM_STATS;
+	return WREN_NUM_RDMA_COUNTERS;
+}
+
 static struct rdma_hw_stats *wren_ib_alloc_hw_port_stats(struct ib_device *ibdev,
 							 u32 port)
 {
 	BUILD_BUG_ON(WREN_IB_NUM_STATS !=
 		     (int)WREN_NUM_RDMA_COUNTERS + (int)WREN_NUM_CC_COUNTERS);
-	return rdma_alloc_hw_stats_struct(wren_ib_stat_descs, WREN_IB_NUM_STATS,
+	return rdma_alloc_hw_stats_struct(wren_ib_stat_descs,
+					  wren_ib_num_stats(to_wdev(ibdev)),
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
@@ -62,12 +73,11 @@ static int wren_ib_get_hw_stats(struct ib_device *ibdev,
 				      stats->value, WREN_NUM_RDMA_COUNTERS);
 	if (err)
 		return err;
+	if (!(dev->caps & WREN_CAP_DCQCN))
+		return WREN_NUM_RDMA_COUNTERS;
 	err = wren_cmd_query_counters(dev->cdev, WREN_COUNTERS_CC, 0,
 				      stats->value + WREN_NUM_RDMA_COUNTERS,
 				      WREN_NUM_CC_COUNTERS);
-	/* A device without congestion control has no CC counter set. */
-	if (err == -EOPNOTSUPP)
-		err = 0;
 	return err ? err : WREN_IB_NUM_STATS;
 }
 

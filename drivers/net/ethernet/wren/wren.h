@@ -5,6 +5,7 @@
 
 #include <linux/bitops.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/completion.h>
 #include <linux/io.h>
 #include <linux/pci.h>
@@ -87,6 +88,18 @@ struct wren_cmd_state {
 	bool atomic_orphaned;		/* a command through it timed out */
 };
 
+/* The pfc_storm health reporter and what the last storm events said. */
+struct wren_pfc_storm {
+	struct devlink_health_reporter *reporter;
+	struct work_struct work;	/* reports from process context */
+	spinlock_t lock;		/* the fields below; taken in hard IRQ */
+	u8 rx_prios;			/* RX watchdog's storm priorities */
+	u8 tx_prios;			/* TX watchdog's storm priorities */
+	u8 last_dir;			/* enum wren_pfc_storm_dir, 0: none yet */
+	u8 last_prios;
+	u32 events;
+};
+
 /* Bits of wren_dev.flags. */
 enum {
 	WREN_FLAG_FATAL,		/* device reported a fatal error */
@@ -115,6 +128,10 @@ struct wren_dev {
 	struct work_struct fatal_work;	/* reports fatal_reason */
 	const char *fatal_reason;
 	struct devlink_health_reporter *fw_fatal;
+	struct wren_pfc_storm pfc_storm;
+	/* Serialises the read-modify-write of the DCQCN devlink params. */
+	struct mutex cc_lock;
+	bool cc_params;			/* the CC params are registered */
 	struct delayed_work health_work;
 	u32 last_heartbeat;
 
@@ -226,6 +243,10 @@ int wren_cmd_set_pfc(struct wren_dev *wdev, const struct wren_pfc *in);
 int wren_cmd_set_trust(struct wren_dev *wdev, const struct wren_trust *in);
 int wren_cmd_set_buffer(struct wren_dev *wdev, const struct wren_buffer *in);
 int wren_cmd_set_maxrate(struct wren_dev *wdev, const struct wren_maxrate *in);
+int wren_cmd_set_pfc_wd(struct wren_dev *wdev, u16 timeout_ms, u16 recovery_ms);
+int wren_cmd_set_cc(struct wren_dev *wdev, const struct wren_cc_params *in);
+int wren_cmd_query_cc(struct wren_dev *wdev, u8 prio,
+		      struct wren_cc_params *out);
 int wren_cmd_query_dcb(struct wren_dev *wdev, struct wren_dcb_state *out);
 int wren_cmd_diag_fault(struct wren_dev *wdev, u32 fault, u32 arg);
 
@@ -248,6 +269,50 @@ void wren_devlink_free(struct wren_dev *wdev);
 void wren_devlink_health_create(struct wren_dev *wdev);
 void wren_devlink_health_destroy(struct wren_dev *wdev);
 void wren_devlink_health_report(struct wren_dev *wdev, const char *msg);
+
+/* devlink_fmsg_*_put() stopped returning errors in Linux 6.7. */
+static inline int wren_fmsg_u32(struct devlink_fmsg *fmsg, const char *name,
+				u32 val)
+{
+#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
+	devlink_fmsg_u32_pair_put(fmsg, name, val);
+	return 0;
+#else
+	return devlink_fmsg_u32_pair_put(fmsg, name, val);
+#endif
+}
+
+static inline int wren_fmsg_u64(struct devlink_fmsg *fmsg, const char *name,
+				u64 val)
+{
+#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
+	devlink_fmsg_u64_pair_put(fmsg, name, val);
+	return 0;
+#else
+	return devlink_fmsg_u64_pair_put(fmsg, name, val);
+#endif
+}
+
+static inline int wren_fmsg_str(struct devlink_fmsg *fmsg, const char *name,
+				const char *val)
+{
+#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
+	devlink_fmsg_string_pair_put(fmsg, name, val);
+	return 0;
+#else
+	return devlink_fmsg_string_pair_put(fmsg, name, val);
+#endif
+}
+
+/* wren_pfc_storm.c */
+void wren_pfc_storm_init(struct wren_dev *wdev);
+void wren_pfc_storm_create(struct wren_dev *wdev);
+void wren_pfc_storm_destroy(struct wren_dev *wdev);
+void wren_pfc_storm_event(struct wren_dev *wdev, u8 dir, u32 prios);
+
+/* wren_cc_params.c */
+void wren_cc_params_register(struct wren_dev *wdev);
+void wren_cc_params_unregister(struct wren_dev *wdev);
 
 /* wren_debugfs.c */
 void wren_debugfs_add(struct wren_dev *wdev);

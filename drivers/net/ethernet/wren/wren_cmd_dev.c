@@ -31,6 +31,24 @@ static int wren_cmd_in(struct wren_dev *wdev, u8 opcode, const void *in,
 	return wren_cmd_exec(wdev, &cmd, in, len, NULL, 0, NULL);
 }
 
+/* A setting the NIC refuses because another one excludes it (PFC and
+ * 802.3x pause own the same link flow control) is a conflict with the
+ * current state, not a bad value: BAD_STATE becomes -EBUSY here, where
+ * the generic map says -EINVAL.
+ */
+static int wren_cmd_in_excl(struct wren_dev *wdev, u8 opcode, const void *in,
+			    size_t len)
+{
+	struct wren_aq_cmd cmd = { .opcode = opcode };
+	struct wren_acq_entry comp = {};
+	int err;
+
+	err = wren_cmd_exec(wdev, &cmd, in, len, NULL, 0, &comp);
+	if (err && comp.status == WREN_AQ_STATUS_BAD_STATE)
+		return -EBUSY;
+	return err;
+}
+
 /**
  * wren_cmd_nop() - NOP: a round trip through the admin queue
  * @wdev: the device
@@ -79,11 +97,12 @@ EXPORT_SYMBOL_NS_GPL(wren_cmd_query_port, WREN_CORE_NS);
  * @wdev: the device
  * @in: the settings named in its mask
  *
- * Return: 0 or an errno.
+ * Return: 0 or an errno; -EBUSY when the NIC refuses 802.3x pause because
+ * PFC is on (BAD_STATE).
  */
 int wren_cmd_set_port(struct wren_dev *wdev, const struct wren_set_port_in *in)
 {
-	return wren_cmd_in(wdev, WREN_AQ_OP_SET_PORT, in, sizeof(*in));
+	return wren_cmd_in_excl(wdev, WREN_AQ_OP_SET_PORT, in, sizeof(*in));
 }
 
 /**
@@ -238,11 +257,12 @@ int wren_cmd_set_ets(struct wren_dev *wdev, const struct wren_ets *in)
  * @wdev: the device
  * @in: the lossless priorities and the cable delay allowance
  *
- * Return: 0 or an errno.
+ * Return: 0 or an errno; -EBUSY when the NIC refuses PFC because 802.3x
+ * pause is on (BAD_STATE).
  */
 int wren_cmd_set_pfc(struct wren_dev *wdev, const struct wren_pfc *in)
 {
-	return wren_cmd_in(wdev, WREN_AQ_OP_SET_PFC, in, sizeof(*in));
+	return wren_cmd_in_excl(wdev, WREN_AQ_OP_SET_PFC, in, sizeof(*in));
 }
 
 /**
@@ -279,6 +299,55 @@ int wren_cmd_set_buffer(struct wren_dev *wdev, const struct wren_buffer *in)
 int wren_cmd_set_maxrate(struct wren_dev *wdev, const struct wren_maxrate *in)
 {
 	return wren_cmd_in(wdev, WREN_AQ_OP_SET_MAXRATE, in, sizeof(*in));
+}
+
+/**
+ * wren_cmd_set_pfc_wd() - SET_PFC_WD, on devices with WREN_CAP_PFC_STORM_WD
+ * @wdev: the device
+ * @timeout_ms: how long a priority may stay paused (RX) or its buffer stay
+ *		full (TX) before the watchdog calls it a storm; 0 = off
+ * @recovery_ms: how long it must then stay quiet to leave the storm
+ *
+ * Return: 0 or an errno (-EINVAL for a value the device refuses).
+ */
+int wren_cmd_set_pfc_wd(struct wren_dev *wdev, u16 timeout_ms, u16 recovery_ms)
+{
+	struct wren_pfc_wd in = {
+		.timeout_ms = cpu_to_le16(timeout_ms),
+		.recovery_ms = cpu_to_le16(recovery_ms),
+	};
+
+	return wren_cmd_in(wdev, WREN_AQ_OP_SET_PFC_WD, &in, sizeof(in));
+}
+
+/**
+ * wren_cmd_set_cc() - SET_CC, on devices with WREN_CAP_DCQCN
+ * @wdev: the device
+ * @in: DCQCN parameters, applied whole to every priority in prio_mask
+ *
+ * Return: 0 or an errno (-EINVAL for a value out of the device's range,
+ * which then keeps every priority's old parameters).
+ */
+int wren_cmd_set_cc(struct wren_dev *wdev, const struct wren_cc_params *in)
+{
+	return wren_cmd_in(wdev, WREN_AQ_OP_SET_CC, in, sizeof(*in));
+}
+
+/**
+ * wren_cmd_query_cc() - QUERY_CC, on devices with WREN_CAP_DCQCN
+ * @wdev: the device
+ * @prio: the priority, 0 .. WREN_NUM_PRIO - 1
+ * @out: its DCQCN parameters (prio_mask: that priority's bit)
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_query_cc(struct wren_dev *wdev, u8 prio,
+		      struct wren_cc_params *out)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_QUERY_CC };
+
+	cmd.u.handle.handle = cpu_to_le32(prio);
+	return wren_cmd_exec(wdev, &cmd, NULL, 0, out, sizeof(*out), NULL);
 }
 
 /**

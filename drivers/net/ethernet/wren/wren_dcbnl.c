@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * IEEE DCB through dcbnl (iproute2's dcb, lldpad): ETS, PFC, max rate per
- * TC, DSCP trust and map, receive buffers, DCBX mode.  Every GET reads the
+ * TC, DSCP trust and map, apptrust (kernels that have it), receive
+ * buffers, DCBX mode.  Every GET reads the
  * NIC's state back with QUERY_DCB; every SET sends one SET_* command.  All
  * ops run under the RTNL, which also serialises the read-modify-write of
  * the DSCP map.  Failures are not logged: each is the answer to a user's
- * request, which gets the errno.
+ * request, which gets the errno; only PFC refused because 802.3x pause is
+ * on says why, as dcbnl has no extack to carry it.
  */
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
@@ -132,13 +134,29 @@ static int wren_dcbnl_getpfc(struct net_device *netdev, struct ieee_pfc *pfc)
 static int wren_dcbnl_setpfc(struct net_device *netdev, struct ieee_pfc *pfc)
 {
 	struct wren_dev *wdev = wren_dcb_dev(netdev);
+	struct wren_port_attr port;
 	struct wren_pfc in = {};
+	int err;
 
 	ASSERT_RTNL();
 	if (!(wdev->core.caps & WREN_CAP_DCB_PFC))
 		return -EOPNOTSUPP;
 	if (pfc->mbc)
 		return -EOPNOTSUPP;
+	/* PFC and 802.3x pause exclude each other (wren_set_pauseparam);
+	 * the NIC refuses too (BAD_STATE, -EBUSY), but without a reason.
+	 */
+	if (pfc->pfc_en) {
+		err = wren_cmd_query_port(&wdev->core, &port);
+		if (err)
+			return err;
+		if (port.pause & (WREN_PAUSE_RX | WREN_PAUSE_TX)) {
+			netdev_err(netdev, "802.3x pause is on (%s%s): turn it off before PFC\n",
+				   port.pause & WREN_PAUSE_RX ? "rx" : "",
+				   port.pause & WREN_PAUSE_TX ? " tx" : "");
+			return -EBUSY;
+		}
+	}
 	in.pfc_en = pfc->pfc_en;
 	in.delay = cpu_to_le16(pfc->delay);
 	return wren_cmd_set_pfc(wdev, &in);
@@ -338,6 +356,50 @@ static int wren_dcbnl_setbuffer(struct net_device *netdev,
 	return wren_cmd_set_buffer(wdev, &st.buffer);
 }
 
+#ifdef HAVE_DCBNL_APPTRUST
+/* apptrust: which fields classify received frames, in order.  The NIC
+ * trusts either the PCP alone or the DSCP of IP frames with the PCP for
+ * the rest, so exactly two orders exist: "pcp" and "dscp pcp".  setapp
+ * and delapp still switch the trust as the DSCP app table fills and
+ * empties; an apptrust set after them wins until the next one.
+ */
+static int wren_dcbnl_getapptrust(struct net_device *netdev, u8 *selectors,
+				  int *nselectors)
+{
+	struct wren_dcb_state st;
+	int err, n = 0;
+
+	err = wren_dcb_query(netdev, WREN_CAP_DCB_DSCP_TRUST, &st);
+	if (err)
+		return err;
+	if (st.trust.trust == WREN_TRUST_DSCP)
+		selectors[n++] = IEEE_8021QAZ_APP_SEL_DSCP;
+	selectors[n++] = DCB_APP_SEL_PCP;
+	*nselectors = n;
+	return 0;
+}
+
+static int wren_dcbnl_setapptrust(struct net_device *netdev, u8 *selectors,
+				  int nselectors)
+{
+	struct wren_dev *wdev = wren_dcb_dev(netdev);
+	struct wren_dcb_state st;
+	int err;
+
+	err = wren_dcb_query(netdev, WREN_CAP_DCB_DSCP_TRUST, &st);
+	if (err)
+		return err;
+	if (nselectors == 1 && selectors[0] == DCB_APP_SEL_PCP)
+		st.trust.trust = WREN_TRUST_PCP;
+	else if (nselectors == 2 && selectors[0] == IEEE_8021QAZ_APP_SEL_DSCP &&
+		 selectors[1] == DCB_APP_SEL_PCP)
+		st.trust.trust = WREN_TRUST_DSCP;
+	else
+		return -EOPNOTSUPP;
+	return wren_cmd_set_trust(wdev, &st.trust);
+}
+#endif
+
 static u8 wren_dcbnl_getdcbx(struct net_device *netdev)
 {
 	return WREN_DCBX_MODE;
@@ -362,6 +424,10 @@ static const struct dcbnl_rtnl_ops wren_dcbnl_ops = {
 	.dcbnl_setbuffer = wren_dcbnl_setbuffer,
 	.getdcbx	= wren_dcbnl_getdcbx,
 	.setdcbx	= wren_dcbnl_setdcbx,
+#ifdef HAVE_DCBNL_APPTRUST
+	.dcbnl_getapptrust = wren_dcbnl_getapptrust,
+	.dcbnl_setapptrust = wren_dcbnl_setapptrust,
+#endif
 };
 
 /**

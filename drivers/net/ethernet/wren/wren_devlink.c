@@ -46,28 +46,6 @@ static int wren_devlink_info_get(struct devlink *devlink,
 						buf);
 }
 
-/* devlink_fmsg_*_put() stopped returning errors in Linux 6.7. */
-static int wren_fmsg_u32(struct devlink_fmsg *fmsg, const char *name, u32 val)
-{
-#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
-	devlink_fmsg_u32_pair_put(fmsg, name, val);
-	return 0;
-#else
-	return devlink_fmsg_u32_pair_put(fmsg, name, val);
-#endif
-}
-
-static int wren_fmsg_str(struct devlink_fmsg *fmsg, const char *name,
-			 const char *val)
-{
-#ifdef HAVE_DEVLINK_FMSG_PUT_VOID
-	devlink_fmsg_string_pair_put(fmsg, name, val);
-	return 0;
-#else
-	return devlink_fmsg_string_pair_put(fmsg, name, val);
-#endif
-}
-
 static int wren_fw_fatal_diagnose(struct devlink_health_reporter *reporter,
 				  struct devlink_fmsg *fmsg,
 				  struct netlink_ext_ack *extack)

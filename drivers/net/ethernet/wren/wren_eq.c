@@ -3,15 +3,16 @@
  * Asynchronous event queue (AEQ).
  *
  * The device reports device-wide events (link changes, object errors,
- * fatal errors) in the AEQ, which shares the management MSI-X vector with
- * the admin completions.  Only the management interrupt handler consumes
- * AEQ entries, and a handler never runs concurrently with itself, so the
- * consumer index needs no lock.  A fatal event is handed to
+ * fatal errors, PFC storms, DCQCN rate changes) in the AEQ, which shares
+ * the management MSI-X vector with the admin completions.  Only the
+ * management interrupt handler consumes AEQ entries, and a handler never
+ * runs concurrently with itself, so the consumer index needs no lock.  A fatal event is handed to
  * wren_declare_fatal(), which reports it from a work item.
  */
 #include <linux/dma-mapping.h>
 
 #include "wren.h"
+#include "wren_trace.h"
 
 static const char *wren_event_name(u8 type)
 {
@@ -33,6 +34,7 @@ static const char *wren_event_name(u8 type)
 		[WREN_EVENT_PFC_STORM]		= "PFC_STORM",
 		[WREN_EVENT_ETH_QUEUE_ERR]	= "ETH_QUEUE_ERR",
 		[WREN_EVENT_DB_ERR]		= "DB_ERR",
+		[WREN_EVENT_CC_RATE]		= "CC_RATE",
 	};
 
 	if (type < ARRAY_SIZE(names) && names[type])
@@ -65,9 +67,16 @@ static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
 		dev_err_ratelimited(dev, "admin queue error at index %u: status %u\n",
 				    data, eqe->sub);
 		break;
+	case WREN_EVENT_PFC_STORM:
+		wren_pfc_storm_event(wdev, eqe->sub, data);
+		break;
+	case WREN_EVENT_CC_RATE:
+		/* One per DCQCN cut or recovery: a tracepoint, not a log. */
+		trace_wren_cc_rate(pci_name(wdev->pdev), data & WREN_QPN_MASK,
+				   eqe->sub, data2, le32_to_cpu(eqe->data3));
+		break;
 	case WREN_EVENT_EQ_OVERRUN:
 	case WREN_EVENT_DB_ERR:
-	case WREN_EVENT_PFC_STORM:
 		dev_warn_ratelimited(dev, "event %s: data 0x%x data2 0x%x sub %u\n",
 				     wren_event_name(eqe->type), data, data2,
 				     eqe->sub);

@@ -2,10 +2,12 @@
 /*
  * ethtool for the Wren netdev.  Ring and channel changes reopen the
  * interface (wren_eth_reconfigure); counters are the driver's per-queue
- * ones followed by the device's port counter set.
+ * ones followed by the device's port counter set and, with PFC, the
+ * per-priority pause counters under mlx5's names.
  */
 #include <linux/dma-mapping.h>
 #include <linux/ethtool.h>
+#include <linux/slab.h>
 
 #include "wren_eth.h"
 
@@ -30,6 +32,34 @@ static const char * const wren_port_counter_names[] = {
 	[WREN_CNT_TX_PAUSE_STORM_ERROR_EVENTS] = "tx_pause_storm_error_events",
 };
 
+/* Per priority, after the port set: name, counter set, counter. */
+static const struct {
+	const char *fmt;
+	u8 set;				/* WREN_COUNTERS_PRIO or _PFC */
+	u8 cnt;
+} wren_prio_stats[] = {
+	{ "rx_prio%u_pause", WREN_COUNTERS_PRIO, WREN_PRIO_CNT_RX_PFC_FRAMES },
+	{ "rx_prio%u_pause_duration", WREN_COUNTERS_PRIO,
+	  WREN_PRIO_CNT_RX_PFC_PAUSE_US },
+	{ "tx_prio%u_pause", WREN_COUNTERS_PRIO, WREN_PRIO_CNT_TX_PFC_FRAMES },
+	{ "tx_prio%u_pause_duration", WREN_COUNTERS_PFC,
+	  WREN_PFC_CNT_TX_PAUSE_US },
+	{ "rx_prio%u_pause_transition", WREN_COUNTERS_PFC,
+	  WREN_PFC_CNT_RX_TRANSITIONS },
+	{ "rx_prio%u_buf_discard", WREN_COUNTERS_PFC,
+	  WREN_PFC_CNT_RX_BUFFER_DISCARDS },
+};
+
+#define WREN_PRIO_STATS	(WREN_NUM_PRIO * ARRAY_SIZE(wren_prio_stats))
+
+/* pfc-prevention-tout: mlx5's range, and its "auto". */
+#define WREN_PFC_TOUT_MIN_MS		80
+#define WREN_PFC_TOUT_MAX_MS		8000
+#define WREN_PFC_TOUT_AUTO		PFC_STORM_PREVENTION_AUTO
+#define WREN_PFC_TOUT_AUTO_MS		100
+/* Quiet time before a priority leaves a storm: SONiC's restoration default. */
+#define WREN_PFC_RECOVERY_MS		200
+
 static const char * const wren_txq_stat_names[] = {
 	"packets", "bytes", "errors", "dropped", "busy", "csum", "tso", "wake",
 	"timeouts",
@@ -52,6 +82,12 @@ static bool wren_has_counters(struct wren_eth_priv *priv)
 	return priv->wdev->core.caps & WREN_CAP_COUNTERS;
 }
 
+static bool wren_has_prio_counters(struct wren_eth_priv *priv)
+{
+	return wren_has_counters(priv) &&
+	       (priv->wdev->core.caps & WREN_CAP_DCB_PFC);
+}
+
 static void wren_get_drvinfo(struct net_device *netdev,
 			     struct ethtool_drvinfo *info)
 {
@@ -72,7 +108,8 @@ static int wren_get_sset_count(struct net_device *netdev, int sset)
 	if (sset != ETH_SS_STATS)
 		return -EOPNOTSUPP;
 	return priv->max_chans * WREN_QUEUE_STATS + ARRAY_SIZE(wren_drv_stat_names) +
-	       (wren_has_counters(priv) ? ARRAY_SIZE(wren_port_counter_names) : 0);
+	       (wren_has_counters(priv) ? ARRAY_SIZE(wren_port_counter_names) : 0) +
+	       (wren_has_prio_counters(priv) ? WREN_PRIO_STATS : 0);
 }
 
 static void wren_get_strings(struct net_device *netdev, u32 sset, u8 *data)
@@ -93,6 +130,10 @@ static void wren_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 	if (wren_has_counters(priv))
 		for (j = 0; j < ARRAY_SIZE(wren_port_counter_names); j++)
 			ethtool_sprintf(&data, "%s", wren_port_counter_names[j]);
+	if (wren_has_prio_counters(priv))
+		for (i = 0; i < WREN_NUM_PRIO; i++)
+			for (j = 0; j < ARRAY_SIZE(wren_prio_stats); j++)
+				ethtool_sprintf(&data, wren_prio_stats[j].fmt, i);
 }
 
 /* The port counter set; counters the device does not have stay 0. */
@@ -101,6 +142,36 @@ static void wren_query_port_counters(struct wren_eth_priv *priv, u64 *out)
 	if (wren_cmd_query_counters(&priv->wdev->core, WREN_COUNTERS_PORT, 0,
 				    out, ARRAY_SIZE(wren_port_counter_names)))
 		memset(out, 0, ARRAY_SIZE(wren_port_counter_names) * sizeof(*out));
+}
+
+/* Priority blocks of the PRIO set, then the PFC set of each priority. */
+static void wren_query_prio_counters(struct wren_eth_priv *priv, u64 *out)
+{
+	struct wren_core_dev *cdev = &priv->wdev->core;
+	u64 pfc[WREN_NUM_PRIO][WREN_NUM_PFC_COUNTERS] = {};
+	u64 *prio;
+	unsigned int i, j;
+
+	prio = kcalloc(WREN_NUM_PRIO * WREN_NUM_PRIO_COUNTERS, sizeof(*prio),
+		       GFP_KERNEL);
+	if (!prio ||
+	    wren_cmd_query_counters(cdev, WREN_COUNTERS_PRIO, 0, prio,
+				    WREN_NUM_PRIO * WREN_NUM_PRIO_COUNTERS)) {
+		memset(out, 0, WREN_PRIO_STATS * sizeof(*out));
+		kfree(prio);
+		return;
+	}
+	for (i = 0; i < WREN_NUM_PRIO; i++)
+		if (wren_cmd_query_counters(cdev, WREN_COUNTERS_PFC, i, pfc[i],
+					    WREN_NUM_PFC_COUNTERS))
+			memset(pfc[i], 0, sizeof(pfc[i]));
+	for (i = 0; i < WREN_NUM_PRIO; i++)
+		for (j = 0; j < ARRAY_SIZE(wren_prio_stats); j++)
+			*out++ = wren_prio_stats[j].set == WREN_COUNTERS_PRIO ?
+				 prio[i * WREN_NUM_PRIO_COUNTERS +
+				      wren_prio_stats[j].cnt] :
+				 pfc[i][wren_prio_stats[j].cnt];
+	kfree(prio);
 }
 
 static void wren_get_ethtool_stats(struct net_device *netdev,
@@ -145,8 +216,12 @@ static void wren_get_ethtool_stats(struct net_device *netdev,
 	 * this rare counter on a 32-bit machine is harmless.
 	 */
 	*data++ = READ_ONCE(priv->tx_timeout_resets);
-	if (wren_has_counters(priv))
+	if (wren_has_counters(priv)) {
 		wren_query_port_counters(priv, data);
+		data += ARRAY_SIZE(wren_port_counter_names);
+	}
+	if (wren_has_prio_counters(priv))
+		wren_query_prio_counters(priv, data);
 }
 
 static void wren_get_ringparam(struct net_device *netdev,
@@ -286,13 +361,66 @@ static int wren_set_pauseparam(struct net_device *netdev,
 {
 	struct wren_eth_priv *priv = netdev_priv(netdev);
 	struct wren_set_port_in in = {};
+	struct wren_dcb_state st;
+	int err;
 
 	if (pp->autoneg)
 		return -EOPNOTSUPP;
+	/* 802.3x pause and PFC own the same link flow control: one at a
+	 * time, as on ice, i40e and mlx5.  -EBUSY: the request is valid
+	 * and supported, the current PFC setting is in its way.
+	 */
+	if ((pp->rx_pause || pp->tx_pause) &&
+	    (priv->wdev->core.caps & WREN_CAP_DCB_PFC)) {
+		err = wren_cmd_query_dcb(priv->wdev, &st);
+		if (err)
+			return err;
+		if (st.pfc.pfc_en) {
+			netdev_err(netdev, "PFC is on (priorities 0x%02x): turn it off before 802.3x pause\n",
+				   st.pfc.pfc_en);
+			return -EBUSY;
+		}
+	}
 	in.mask = cpu_to_le32(WREN_SET_PORT_PAUSE);
 	in.pause = (pp->rx_pause ? WREN_PAUSE_RX : 0) |
 		   (pp->tx_pause ? WREN_PAUSE_TX : 0);
 	return wren_eth_set_port(priv, &in);
+}
+
+static int wren_get_tunable(struct net_device *netdev,
+			    const struct ethtool_tunable *tuna, void *data)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	struct wren_dcb_state st;
+	int err;
+
+	if (tuna->id != ETHTOOL_PFC_PREVENTION_TOUT ||
+	    !(priv->wdev->core.caps & WREN_CAP_PFC_STORM_WD))
+		return -EOPNOTSUPP;
+	err = wren_cmd_query_dcb(priv->wdev, &st);
+	if (!err)
+		*(u16 *)data = le16_to_cpu(st.pfc_wd.timeout_ms);
+	return err;
+}
+
+/* ms: 0 turns both watchdogs off, auto is 100 ms, else 80 .. 8000. */
+static int wren_set_tunable(struct net_device *netdev,
+			    const struct ethtool_tunable *tuna,
+			    const void *data)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+	u16 tout = *(const u16 *)data;
+
+	if (tuna->id != ETHTOOL_PFC_PREVENTION_TOUT ||
+	    !(priv->wdev->core.caps & WREN_CAP_PFC_STORM_WD))
+		return -EOPNOTSUPP;
+	if (tout == WREN_PFC_TOUT_AUTO)
+		tout = WREN_PFC_TOUT_AUTO_MS;
+	else if (tout && (tout < WREN_PFC_TOUT_MIN_MS ||
+			  tout > WREN_PFC_TOUT_MAX_MS))
+		return -EINVAL;
+	return wren_cmd_set_pfc_wd(priv->wdev, tout,
+				   tout ? WREN_PFC_RECOVERY_MS : 0);
 }
 
 static u32 wren_get_rxfh_key_size(struct net_device *netdev)
@@ -491,6 +619,8 @@ const struct ethtool_ops wren_ethtool_ops = {
 	.get_link_ksettings	= wren_get_link_ksettings,
 	.get_pauseparam		= wren_get_pauseparam,
 	.set_pauseparam		= wren_set_pauseparam,
+	.get_tunable		= wren_get_tunable,
+	.set_tunable		= wren_set_tunable,
 	.get_rxfh_key_size	= wren_get_rxfh_key_size,
 	.get_rxfh_indir_size	= wren_get_rxfh_indir_size,
 	.get_rxfh		= wren_get_rxfh,

@@ -184,6 +184,7 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!wdev)
 		return -ENOMEM;
 	INIT_WORK(&wdev->fatal_work, wren_fatal_work);
+	wren_pfc_storm_init(wdev);
 	pci_set_drvdata(pdev, wdev);
 
 	err = pci_enable_device_mem(pdev);
@@ -245,6 +246,8 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 	wren_health_start(wdev);
 	wren_debugfs_add(wdev);
+	wren_pfc_storm_create(wdev);
+	wren_cc_params_register(wdev);
 	wren_devlink_register(wdev);
 
 	fw = wdev->core.fw_version;
@@ -297,13 +300,16 @@ static void wren_remove(struct pci_dev *pdev)
 	wren_health_stop(wdev);
 	clear_bit(WREN_FLAG_DEVLINK_LIVE, &wdev->flags);
 	cancel_work_sync(&wdev->fatal_work);
+	wren_pfc_storm_destroy(wdev);
 	wren_devlink_unregister(wdev);
+	wren_cc_params_unregister(wdev);
 	wren_aux_del(wdev);
 	wren_eth_remove(wdev);
 
 	wren_quiesce(wdev);
 	wren_irq_free_mgmt(wdev);
 	cancel_work_sync(&wdev->fatal_work);
+	cancel_work_sync(&wdev->pfc_storm.work);
 	/* Nobody is left to wait, but fail anything that still might. */
 	wren_aq_abort(wdev);
 	wren_aeq_free(wdev);
