@@ -24,6 +24,8 @@
 #   ll_health                state of the pfc_storm reporter (healthy|error)
 #   ll_diag KEY              a value of its diagnose output
 #   ll_qp_attr QPN ATTR      a driver attribute of a QP in rdma -dd res
+#   ll_qp_cc QPN             its DCQCN state in one query: "RATE TARGET
+#                            ALPHA ACTIVE" (kb/s, kb/s, /1023, 0|1)
 
 ll_bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 
@@ -100,6 +102,14 @@ ll_diag() {
 ll_qp_attr() {
 	rdma -dd res show qp link "$ll_dev/1" lqpn "$1" 2>/dev/null |
 		tr -s ' \n' '  ' | sed -n "s/.* drv_$2 \([0-9]*\).*/\1/p" | head -n 1
+}
+
+ll_qp_cc() {
+	rdma -dd res show qp link "$ll_dev/1" lqpn "$1" 2>/dev/null | tr -s ' \n' '  ' |
+		awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
+		     END { if ("drv_cc_rate_kbps" in v)
+			     print v["drv_cc_rate_kbps"], v["drv_cc_target_kbps"],
+				   v["drv_cc_alpha"], v["drv_cc_rp_active"] }'
 }
 
 # ll_ge A B / ll_between X LO HI: awk comparisons of decimal numbers.
