@@ -54,6 +54,12 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		discard(hw);
 		return true;
 	}
+	/* Congestion control: CNPs are the RP's, CE marks the NP's. */
+	if (p.opcode == WHW_OP_CNP) {
+		whw_rp_cnp(hw, qp, &p);
+		return true;
+	}
+	whw_np_rx(hw, qp, &p);
 	if (qp->type != WREN_QPT_RC) {
 		if (!whw_roce_cap(hw, qp->type == WREN_QPT_UD ?
 				  WREN_CAP_RDMA_UD : WREN_CAP_RDMA_GSI)) {
