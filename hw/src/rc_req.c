@@ -589,7 +589,7 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 			if (!may_send(hw, qp, w))
 				break;	/* an ACK or response reopens it */
 			if (!whw_rp_may_send(hw, qp))
-				break;	/* DCQCN's rate: its timer kicks us */
+				break;	/* DCQCN's rate: a timer kicks us */
 			send_packet(hw, qp, w);
 			(*budget)--;
 		}

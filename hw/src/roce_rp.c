@@ -100,7 +100,8 @@ void whw_rp_cnp(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p)
 
 	/* Without DCQCN a CNP is an unknown opcode; RC: only the peer's. */
 	if (!whw_roce_cap(hw, WREN_CAP_DCQCN) ||
-	    (qp->type == WREN_QPT_RC && memcmp(p->sgid, qp->attr.av.dgid, 16))) {
+	    (qp->type == WREN_QPT_RC &&
+	     memcmp(p->sgid, qp->attr.av.dgid, 16))) {
 		hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_DISCARDS]++;
 		return;
 	}

@@ -342,8 +342,9 @@ static void schedules(void)
 		in[n++] = (struct in){ .us = us, .bytes = 9000 };
 	both("byte counter and timer, hyper increase", &rp, in, n, 8000, &o,
 	     &r);
-	tap_ok(o.saw_hyper && o.max_rt > 2000000, "dcqcn: hyper increase reached with both counters "
-	       "at F (Rt up to %llu kb/s)", (unsigned long long)o.max_rt);
+	tap_ok(o.saw_hyper && o.max_rt > 2000000,
+	       "dcqcn: hyper increase reached with both counters at F "
+	       "(Rt up to %llu kb/s)", (unsigned long long)o.max_rt);
 
 	/* Clamp off: consecutive cuts keep Rt until an increase event. */
 	rp = base();

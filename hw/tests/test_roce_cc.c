@@ -251,7 +251,8 @@ static void np_pacing(void)
 	e.p.ce_next = 1000;
 	write_from0(&e, 64 * 1024);
 	settle_us(&e, 50);
-	tap_ok(e.p.ce_marked == MTU4K_FRAMES && count_op(cp, 1, WHW_OP_CNP) == 1,
+	tap_ok(e.p.ce_marked == MTU4K_FRAMES &&
+	       count_op(cp, 1, WHW_OP_CNP) == 1,
 	       "cc NP: %u CE-marked packets within np_min_time: one CNP",
 	       e.p.ce_marked);
 	for (unsigned int i = 0; i < cp->n[1]; i++)
@@ -288,7 +289,8 @@ static void np_pacing(void)
 	       !cc_counter(&e.p.n[0], WREN_CC_CNT_RP_CNP_HANDLED) &&
 	       !(query(&e.p.n[0], e.qp[0].qpn).cc_flags &
 		 WREN_QP_CC_RP_ACTIVE),
-	       "cc RP: without rp_enable both CNPs are ignored (rp_cnp_ignored)");
+	       "cc RP: without rp_enable both CNPs are ignored "
+	       "(rp_cnp_ignored)");
 	/* np_enable off: marks reach nobody. */
 	cc.np_enable = 0;
 	cc_put(&e.p.n[1], &cc);
@@ -530,7 +532,7 @@ static void ud_cnp(void)
 	tap_ok(p.ce_marked == 1 && c && c->dqpn == qp[0].qpn && c->parsed &&
 	       !c->v4 && (c->tc >> 2) == 48 &&
 	       (o.cc_flags & WREN_QP_CC_RP_ACTIVE) && o.cc_cnps_handled == 1,
-	       "cc UD (IPv6): CNP to the DETH source QP %u, which cuts its rate",
+	       "cc UD (IPv6): CNP to the DETH source QP %u, which cuts",
 	       qp[0].qpn);
 	free(cp);
 	ro_mr_free(&mr[0]);
