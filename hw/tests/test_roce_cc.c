@@ -24,6 +24,7 @@ struct seen {
 	uint32_t dqpn, psn;
 	uint8_t bth4;		/* FECN/BECN byte */
 	uint32_t len, ip_len;
+	uint16_t tci;		/* 0xffff: untagged */
 	bool v4, parsed;
 	uint64_t t;
 };
@@ -56,6 +57,7 @@ static void watch(void *ctx, int from, bool delivered, const uint8_t *f,
 	s = &c->s[from][c->n[from]++];
 	memset(s, 0, sizeof(*s));
 	s->v4 = f[l3 - 2] == 0x08;
+	s->tci = l3 == 18 ? whw_rd16be(f + 14) : 0xffff;
 	s->tc = s->v4 ? f[l3 + 1] :
 		(uint8_t)((f[l3] & 0x0f) << 4 | f[l3 + 1] >> 4);
 	s->ip_len = s->v4 ? (uint32_t)(f[l3 + 2] << 8 | f[l3 + 3]) :
@@ -540,11 +542,95 @@ static void ud_cnp(void)
 	ro_pair_fini(&p);
 }
 
+/* @side's QP back to RESET and up again along a VLAN-tagged AV (sl 0). */
+static bool reconnect_vlan(struct rc_env *e, int side, uint16_t vid)
+{
+	const struct ro_node *peer = &e->p.n[!side];
+	struct ro_node *n = &e->p.n[side];
+	struct wren_modify_qp_in m;
+	bool ok;
+
+	memset(&m, 0, sizeof(m));
+	m.qpn = e->qp[side].qpn;
+	m.attr_mask = WREN_QP_ATTR_STATE;
+	m.new_state = WREN_QPS_RESET;
+	ok = !ro_modify(n, &m);
+	m.attr_mask = WREN_QP_ATTR_STATE | WREN_QP_ATTR_ACCESS_FLAGS;
+	m.new_state = WREN_QPS_INIT;
+	m.access_flags = WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE;
+	ok = ok && !ro_modify(n, &m);
+	memset(&m, 0, sizeof(m));
+	m.qpn = e->qp[side].qpn;
+	m.attr_mask = WREN_QP_ATTR_STATE | WREN_QP_ATTR_AV |
+		      WREN_QP_ATTR_PATH_MTU | WREN_QP_ATTR_DEST_QPN |
+		      WREN_QP_ATTR_RQ_PSN | WREN_QP_ATTR_MAX_DEST_RD_ATOMIC |
+		      WREN_QP_ATTR_MIN_RNR_TIMER;
+	m.new_state = WREN_QPS_RTR;
+	m.av.gid_index = 0;
+	m.av.hop_limit = 64;
+	m.av.flags = WREN_AV_F_IPV4 | WREN_AV_F_VLAN;
+	m.av.vlan_id = vid;
+	memcpy(m.av.dgid, peer->gid4, 16);
+	memcpy(m.av.dmac, peer->mac, 6);
+	m.path_mtu = WREN_MTU_4096;
+	m.dest_qpn = e->qp[!side].qpn;
+	m.rq_psn = 0x500;
+	m.max_dest_rd_atomic = 1;
+	m.min_rnr_timer = 1;
+	ok = ok && !ro_modify(n, &m);
+	memset(&m, 0, sizeof(m));
+	m.qpn = e->qp[side].qpn;
+	m.attr_mask = WREN_QP_ATTR_STATE | WREN_QP_ATTR_TIMEOUT |
+		      WREN_QP_ATTR_RETRY_CNT | WREN_QP_ATTR_RNR_RETRY |
+		      WREN_QP_ATTR_SQ_PSN | WREN_QP_ATTR_MAX_QP_RD_ATOMIC;
+	m.new_state = WREN_QPS_RTS;
+	m.timeout = 14;
+	m.retry_cnt = 7;
+	m.rnr_retry = 7;
+	m.sq_psn = 0x500;
+	m.max_rd_atomic = 1;
+	return ok && !ro_modify(n, &m);
+}
+
+/* Tagged RC: the CNP's PCP is np_cnp_prio, the data's stays sl. */
+static void np_vlan_pcp(void)
+{
+	struct rc_env e;
+	struct cap *cp = cc_env(&e, false);
+	struct wren_cc_params cc = cc_get(&e.p.n[0]);
+	bool ok = reconnect_vlan(&e, 0, 7) && reconnect_vlan(&e, 1, 7);
+	uint16_t tci_data = 0xffff, tci_cnp = 0xffff;
+
+	cc.ecn_enable = 1;
+	cc_put(&e.p.n[0], &cc);
+	cc = cc_get(&e.p.n[1]);
+	cc.np_enable = 1;
+	cc_put(&e.p.n[1], &cc);
+	cp->n[0] = cp->n[1] = 0;
+	e.p.ce_from = 0;
+	e.p.ce_next = 1;
+	write_from0(&e, 4096);
+	settle_us(&e, 10);
+	for (unsigned int i = 0; i < cp->n[0]; i++)
+		if (cp->s[0][i].opcode == WHW_OP_WRITE_ONLY)
+			tci_data = cp->s[0][i].tci;
+	for (unsigned int i = 0; i < cp->n[1]; i++)
+		if (cp->s[1][i].opcode == WHW_OP_CNP)
+			tci_cnp = cp->s[1][i].tci;
+	tap_ok(ok && e.p.ce_marked == 1 && tci_data == 7 &&
+	       tci_cnp == (6u << 13 | 7),
+	       "cc NP: tagged CNP with PCP 6 in VLAN 7 (data: PCP 0), "
+	       "TCI 0x%04x", tci_cnp);
+	free(cp);
+	rc_env_fini(&e);
+}
+
 void test_roce_cc(void)
 {
 	ecn_marking(false);
 	ecn_marking(true);
 	np_pacing();
+	np_vlan_pcp();
 	rp_first_cut();
 	rp_throughput(1000);
 	rp_throughput(3000);
