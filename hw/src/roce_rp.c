@@ -94,6 +94,7 @@ void whw_rp_cnp(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p)
 {
 	struct whw_cc_qp *c = &qp->roce->cc;
 	struct whw_dcqcn_params prm;
+	uint64_t now = whw_now(hw);
 	unsigned int res;
 	uint32_t old;
 	bool was;
@@ -109,15 +110,12 @@ void whw_rp_cnp(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p)
 		hw->cnt_cc[WREN_CC_CNT_RP_CNP_IGNORED]++;
 		return;
 	}
+	/* What was due first: a return to full rate is reported as such. */
+	rp_sync(hw, qp, now);
 	params(hw, c->prio, &prm);
 	was = c->dcqcn.active;
 	old = c->dcqcn.rc;
-	res = whw_dcqcn_cnp(&c->dcqcn, &prm, whw_now(hw));
-	if (res & WHW_DCQCN_RECOVERED) {
-		/* Back at full rate just before this CNP: a new episode. */
-		was = false;
-		report(hw, qp, WREN_CC_RATE_RECOVERED);
-	}
+	res = whw_dcqcn_cnp(&c->dcqcn, &prm, now);
 	if (res & WHW_DCQCN_IGNORED) {
 		hw->cnt_cc[WREN_CC_CNT_RP_CNP_IGNORED]++;
 		return;
@@ -128,7 +126,7 @@ void whw_rp_cnp(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p)
 	if (!was || c->dcqcn.rc < old)
 		hw->cnt_cc[WREN_CC_CNT_RP_RATE_REDUCTIONS]++;
 	if (!was) {
-		c->next_tx_ns = whw_now(hw);
+		c->next_tx_ns = now;
 		c->next_tx_ps = 0;
 	}
 	report(hw, qp, WREN_CC_RATE_CUT);
