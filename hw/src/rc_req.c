@@ -19,7 +19,9 @@
  * last packet of a message, every half window within a long one and on
  * the packet that fills the window: an ACK always comes back to open it.
  * Go-back-N retransmission rewinds the send cursor to a PSN and resends
- * at most a window.  Without the capability of its QP type
+ * at most a window.  While DCQCN limits the QP's rate, each packet also
+ * waits for the reaction point's gate (roce_rp.c), which counts what was
+ * sent.  Without the capability of its QP type
  * (WREN_CAP_RDMA_RC, _UD or _GSI) a QP's WQEs are never read.
  */
 #include <stdlib.h>

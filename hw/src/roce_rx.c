@@ -7,8 +7,10 @@
  * advertised).  A bad ICRC drops it (WREN_RDMA_CNT_RX_ICRC_ERRORS);
  * malformed packets and packets for no QP, a QP in the wrong state or of
  * the wrong type, or from another peer than an RC QP's, are dropped
- * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).  Frames that roce_tx.c looped back
- * to our own MAC come in here as well, from the process loop.
+ * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).  A CNP goes to its QP's reaction
+ * point (roce_rp.c), every other packet past the QP checks to the
+ * notification point (roce_cnp.c) first.  Frames that roce_tx.c looped
+ * back to our own MAC come in here as well, from the process loop.
  */
 #include <string.h>
 
