@@ -26,6 +26,8 @@
 
 /* Timer events caught up with in one call at most (a stalled host). */
 #define MAX_CATCH_UP	4096u
+/* Byte-counter events one packet makes at most (a tiny rp_byte_reset). */
+#define MAX_BYTE_EVENTS	64u
 
 static uint32_t alpha_decay(uint32_t alpha, uint32_t g)
 {
@@ -155,7 +157,7 @@ unsigned int whw_dcqcn_sent(struct whw_dcqcn *s,
 			    const struct whw_dcqcn_params *p, uint64_t now,
 			    uint32_t bytes)
 {
-	unsigned int res = whw_dcqcn_advance(s, p, now);
+	unsigned int res = whw_dcqcn_advance(s, p, now), n = 0;
 
 	if (!s->active || !p->byte_reset)
 		return res;
@@ -164,6 +166,10 @@ unsigned int whw_dcqcn_sent(struct whw_dcqcn *s,
 		s->bytes -= p->byte_reset;
 		if (increase(s, p, false))
 			return res | WHW_DCQCN_RECOVERED;
+		if (++n == MAX_BYTE_EVENTS) {
+			s->bytes %= p->byte_reset;	/* the rest is lost */
+			break;
+		}
 	}
 	return res;
 }
