@@ -26,6 +26,8 @@ int main(void)
 	test_roce_window();
 	test_roce_ud();
 	test_roce_fuzz();
+	test_dcqcn();
+	test_roce_cc();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();
