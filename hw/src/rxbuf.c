@@ -150,8 +150,10 @@ static void deliver_head(struct wrenhw *hw)
 	rb->pool_used -= s.len;
 	rb->occ[s.buf] -= charge(s.len);
 	rb->total -= charge(s.len);
-	if (!rb->count)
-		rb->pool_head = rb->pool_used = 0;
+	if (!rb->count) {
+		rb->pool_head = 0;
+		rb->pool_used = 0;
+	}
 }
 
 static void drain_fn(struct wrenhw *hw, struct whw_timer *t)
@@ -213,8 +215,10 @@ void whw_rxbuf_reset(struct wrenhw *hw)
 	whw_timer_del(hw, &rb->drain_timer);
 	rb->drain_mbps = 0;
 	rb->drain_at = 0;
-	rb->head = rb->count = 0;
-	rb->pool_head = rb->pool_used = 0;
+	rb->head = 0;
+	rb->count = 0;
+	rb->pool_head = 0;
+	rb->pool_used = 0;
 	memset(rb->occ, 0, sizeof(rb->occ));
 	rb->total = 0;
 	rb->drain_timer.fn = drain_fn;

@@ -108,7 +108,8 @@ static void run_to(struct rig *r, uint64_t t)
 		th_advance(h, (dl < t ? dl : t) - h->now_ns);
 		poll_tx(r);
 	}
-	tap_diag("run_to: the model never settled");
+	tap_diag("the model never settled before %llu ns",
+		 (unsigned long long)t);
 }
 
 static void rig_init(struct rig *r)
@@ -140,7 +141,8 @@ static int set_buf(struct rig *r, unsigned int p, uint32_t size,
 
 	memset(&b, 0, sizeof(b));
 	b.size[0] = 256 * 1024;
-	b.xoff[0] = b.xon[0] = 128 * 1024;
+	b.xoff[0] = 128 * 1024;
+	b.xon[0] = 128 * 1024;
 	b.size[1] = size;
 	b.xoff[1] = xoff;
 	b.xon[1] = xon;
@@ -325,7 +327,7 @@ static void peer_send(struct rig *r, unsigned int per, uint32_t len)
 	}
 }
 
-static void lossless(void)
+static void lossless_vs_lossy(void)
 {
 	struct wren_buffer b;
 	struct rig r;
@@ -340,7 +342,8 @@ static void lossless(void)
 	b.xoff[1] = 32 * 1024;
 	b.xon[1] = 16 * 1024;
 	b.size[2] = 16 * 1024;		/* priority 1, lossy */
-	b.xoff[2] = b.xon[2] = 16 * 1024;
+	b.xoff[2] = 16 * 1024;
+	b.xon[2] = 16 * 1024;
 	b.prio2buffer[3] = 1;
 	b.prio2buffer[1] = 2;
 	tap_ok(set(&r, WREN_AQ_OP_SET_BUFFER, &b, sizeof(b)) == 0,
@@ -357,7 +360,7 @@ static void lossless(void)
 	tap_ok(xoffs >= 2 && r.log[r.nlog - 1].time[3] == 0,
 	       "the peer was paused %u times and released at the end", xoffs);
 	tap_ok(d3 == 400 && !pfc_cnt(&r, 3, WREN_PFC_CNT_RX_BUFFER_DISCARDS),
-	       "lossless priority 3: 400 of 400 frames arrive, 0 discards");
+	       "priority 3 (lossless): 400 of 400 frames arrive, 0 discards");
 	tap_ok(x1 > 100 && d1 + x1 == 400,
 	       "lossy priority 1: %llu arrive, %llu discarded at a full buffer",
 	       (unsigned long long)d1, (unsigned long long)x1);
@@ -638,7 +641,7 @@ void test_rxbuf(void)
 {
 	normal_drain();
 	pfc_frames();
-	lossless();
+	lossless_vs_lossy();
 	classify();
 	global_pause();
 	stuck_host();
