@@ -31,8 +31,8 @@ static uint16_t rd16(const uint8_t *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-uint8_t whw_rxbuf_classify(const struct wrenhw *hw, const uint8_t *f,
-			   size_t len)
+/* The priority of a received frame (VLAN PCP, or DSCP under DSCP trust). */
+static uint8_t classify(const struct wrenhw *hw, const uint8_t *f, size_t len)
 {
 	bool tagged = len >= 18 && rd16(f + 12) == ETH_P_8021Q;
 	uint8_t pcp = tagged ? f[14] >> 5 : 0;
@@ -91,7 +91,7 @@ static void pool_copy_in(struct whw_rxbuf *rb, uint32_t off, const uint8_t *f,
 static bool enqueue(struct wrenhw *hw, const uint8_t *f, uint32_t len)
 {
 	struct whw_rxbuf *rb = &hw->rxbuf;
-	uint8_t prio = whw_rxbuf_classify(hw, f, len);
+	uint8_t prio = classify(hw, f, len);
 	uint8_t b = hw->dcb.buffer.prio2buffer[prio] & (WREN_NUM_PRIO - 1);
 	uint32_t size = whw_le32(hw->dcb.buffer.size[b]);
 	uint32_t c = charge(len);

@@ -22,7 +22,8 @@
 #define XOFF_QUANTA	0xffffu
 #define ALL_PRIOS	0xffu
 
-uint8_t whw_rxbuf_over(const struct wrenhw *hw, bool xon)
+/* Priorities whose buffer is above XOFF (@xon: above XON) now. */
+static uint8_t over(const struct wrenhw *hw, bool xon)
 {
 	const struct wren_buffer *bc = &hw->dcb.buffer;
 	uint8_t m = 0;
@@ -96,8 +97,8 @@ static uint8_t wanted(const struct wrenhw *hw, bool *global, uint8_t *need)
 {
 	const struct whw_rxbuf *rb = &hw->rxbuf;
 	uint8_t pfc = hw->dcb.pfc.pfc_en;
-	uint8_t hi = whw_rxbuf_over(hw, false);
-	uint8_t mid = whw_rxbuf_over(hw, true);
+	uint8_t hi = over(hw, false);
+	uint8_t mid = over(hw, true);
 
 	if (pfc) {
 		uint8_t cur = rb->global ? 0 : rb->paused;

@@ -93,9 +93,6 @@ bool whw_rxbuf_set_drain(struct wrenhw *hw, uint32_t mbps);
  * Priorities this port had paused are released (XON) first.
  */
 void whw_rxbuf_reset(struct wrenhw *hw);
-/* The priority of a received frame (VLAN PCP, or DSCP under DSCP trust). */
-uint8_t whw_rxbuf_classify(const struct wrenhw *hw, const uint8_t *f,
-			   size_t len);
 
 /* rxbuf_pause.c */
 /**
@@ -109,8 +106,6 @@ uint8_t whw_rxbuf_classify(const struct wrenhw *hw, const uint8_t *f,
 void whw_rxbuf_fc_update(struct wrenhw *hw);
 /* Releases every paused priority (XON) and forgets the pause state. */
 void whw_rxbuf_fc_reset(struct wrenhw *hw);
-/* Priorities whose buffer is above XOFF (@xon: above XON) now. */
-uint8_t whw_rxbuf_over(const struct wrenhw *hw, bool xon);
 
 /* rxbuf_wd.c */
 /**
