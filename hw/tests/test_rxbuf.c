@@ -29,6 +29,7 @@ struct rig {
 	uint64_t pause_from[8], paused_until[8];
 	struct ctl log[MAX_LOG];
 	unsigned int nlog;
+	unsigned int nctl;		/* control frames sent, all */
 	unsigned int other;		/* non-control frames sent */
 };
 
@@ -84,6 +85,7 @@ static void poll_tx(struct rig *r)
 			r->paused_until[p] = c.at + PEER_DELAY_NS +
 					     QUANTUM_NS(c.time[p]);
 		}
+		r->nctl++;
 		if (r->nlog < MAX_LOG)
 			r->log[r->nlog++] = c;
 	}
@@ -637,6 +639,96 @@ static void drain_diag(void)
 	env_fini(&e);
 }
 
+static uint32_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return (uint32_t)(*s >> 16);
+}
+
+static bool consistent(const struct whw_rxbuf *rb)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int b = 0; b < 8; b++)
+		sum += rb->occ[b];
+	return sum == rb->total && rb->total <= WHW_PORT_BUFFER_BYTES &&
+	       rb->count <= WHW_RXBUF_SLOTS &&
+	       rb->pool_used <= WHW_PORT_BUFFER_BYTES &&
+	       (rb->count || (!rb->total && !rb->pool_used));
+}
+
+/*
+ * Random frames, drain rates, buffer partitions (moved under waiting
+ * frames too), PFC and pause settings and time: the accounting stays
+ * consistent, and once drained every frame was either handed on or
+ * counted as a discard.
+ */
+static void rxbuf_fuzz(void)
+{
+	static const uint32_t rates[] = { 0, 1, 10, 100, 1000, 25000,
+					  WREN_DIAG_RX_DRAIN_STUCK };
+	static uint8_t f[WHW_ETH_MAX_FRAME];
+	uint64_t seed = 0x5258425546465a31ull, fed = 0, disc = 0;
+	unsigned int bad = 0, steps = 20000;
+	struct wren_buffer b;
+	struct rig r;
+	struct whw_rxbuf *rb;
+
+	rig_init(&r);
+	rb = &r.e.d->h->hw->rxbuf;
+	set_wd(&r, 20, 5);
+	for (unsigned int i = 0; i < steps; i++) {
+		uint32_t k = rnd(&seed) % 100;
+
+		if (k < 70) {
+			uint32_t len = 60 + rnd(&seed) % (WHW_ETH_MAX_FRAME - 59);
+
+			if (rnd(&seed) & 1)
+				len = 60 + rnd(&seed) % 1500;
+			rx(&r, f, mk(f, rnd(&seed) & 7, len, i));
+			fed++;
+		} else if (k < 75) {
+			drain(r.e.d, rates[rnd(&seed) % 7]);
+		} else if (k < 78) {
+			uint32_t left = WHW_PORT_BUFFER_BYTES;
+
+			memset(&b, 0, sizeof(b));
+			for (unsigned int j = 0; j < 8; j++) {
+				uint32_t sz = left ? rnd(&seed) % (left + 1) : 0;
+
+				b.size[j] = sz;
+				b.xoff[j] = sz ? rnd(&seed) % (sz + 1) : 0;
+				b.xon[j] = b.xoff[j] ? rnd(&seed) %
+						       (b.xoff[j] + 1) : 0;
+				b.prio2buffer[j] = rnd(&seed) & 7;
+				left -= sz;
+			}
+			bad += set(&r, WREN_AQ_OP_SET_BUFFER, &b, sizeof(b)) != 0;
+		} else if (k < 80) {
+			set_pfc(&r, (uint8_t)rnd(&seed));
+		} else if (k < 82) {
+			set_pause(&r, rnd(&seed) & WREN_PAUSE_TX);
+		} else {
+			run_to(&r, now(&r) + rnd(&seed) % 200000);
+		}
+		bad += !consistent(rb);
+	}
+	drain(r.e.d, 0);
+	run_to(&r, now(&r) + 1000000);
+	for (unsigned int p = 0; p < 8; p++)
+		disc += pfc_cnt(&r, p, WREN_PFC_CNT_RX_BUFFER_DISCARDS);
+	tap_ok(!bad && rb->count == 0 && consistent(rb),
+	       "fuzz: %u steps, accounting consistent throughout", steps);
+	tap_ok(port_cnt(&r, WREN_CNT_RX_PACKETS) == fed && disc < fed,
+	       "fuzz: %llu frames, %llu discarded, the rest handed on",
+	       (unsigned long long)fed, (unsigned long long)disc);
+	tap_ok(r.nctl > 0 && !rb->paused,
+	       "fuzz: %u pause frames sent; none held once drained", r.nctl);
+	env_fini(&r.e);
+}
+
 void test_rxbuf(void)
 {
 	normal_drain();
@@ -646,4 +738,5 @@ void test_rxbuf(void)
 	global_pause();
 	stuck_host();
 	drain_diag();
+	rxbuf_fuzz();
 }
