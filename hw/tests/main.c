@@ -18,6 +18,7 @@ int main(void)
 	test_eth_tx();
 	test_eth_rx();
 	test_eth_err();
+	test_rxbuf();
 	test_roce_wire();
 	test_roce_rc();
 	test_roce_ops();
