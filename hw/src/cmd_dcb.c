@@ -14,6 +14,7 @@
 #include "whw_handlers.h"
 #include "whw_le.h"
 #include "whw_objects.h"
+#include "whw_rxbuf.h"
 
 #define SYND_ETS(f)	WHW_SYND_IN(struct wren_ets, f)
 #define SYND_PFC(f)	WHW_SYND_IN(struct wren_pfc, f)
@@ -113,6 +114,7 @@ struct whw_err whw_cmd_set_pfc(struct wrenhw *hw, struct whw_cmd *c)
 	if (err.status)
 		return err;
 	hw->dcb.pfc = *in;
+	whw_rxbuf_fc_update(hw);
 	return WHW_OK;
 }
 
@@ -163,6 +165,7 @@ struct whw_err whw_cmd_set_buffer(struct wrenhw *hw, struct whw_cmd *c)
 	/* total_size is the device's to report; what was sent is ignored. */
 	hw->dcb.buffer = *in;
 	hw->dcb.buffer.total_size = 0;
+	whw_rxbuf_fc_update(hw);
 	return WHW_OK;
 }
 
@@ -193,6 +196,7 @@ struct whw_err whw_cmd_set_pfc_wd(struct wrenhw *hw, struct whw_cmd *c)
 	if (whw_le16(in->recovery_ms) > MAX_WD_MS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_WD(recovery_ms));
 	hw->dcb.pfc_wd = *in;
+	whw_rxbuf_fc_update(hw);
 	return WHW_OK;
 }
 

@@ -13,6 +13,7 @@
 #include "whw_handlers.h"
 #include "whw_le.h"
 #include "whw_objects.h"
+#include "whw_rxbuf.h"
 #include "whw_services.h"
 #include "whw_table.h"
 #include "whw_timer.h"
@@ -124,8 +125,10 @@ struct whw_err whw_cmd_set_port(struct wrenhw *hw, struct whw_cmd *c)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_SP(mac));
 	if (mask & WREN_SET_PORT_MTU)
 		hw->port.mtu = mtu;
-	if (mask & WREN_SET_PORT_PAUSE)
+	if (mask & WREN_SET_PORT_PAUSE) {
 		hw->port.pause = in->pause;
+		whw_rxbuf_fc_update(hw);
+	}
 	if (mask & WREN_SET_PORT_MAC)
 		memcpy(hw->port.mac, in->mac, sizeof(hw->port.mac));
 	if (mask & WREN_SET_PORT_ADMIN) {
@@ -281,6 +284,11 @@ struct whw_err whw_cmd_diag_fault(struct wrenhw *hw, struct whw_cmd *c)
 		hw->port.flap_until_ns = whw_now(hw) + (uint64_t)arg * 1000000u;
 		whw_port_update(hw);
 		whw_timer_rearm(hw);
+		return WHW_OK;
+	case WREN_DIAG_RX_DRAIN:
+		if (!whw_rxbuf_set_drain(hw, arg))
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_DIAG(arg));
 		return WHW_OK;
 	default:
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_DIAG(fault));

@@ -435,6 +435,7 @@ struct whw_err whw_cmd_query_qp(struct wrenhw *hw, struct whw_cmd *c)
 	o->rq_psn = whw_le32(a->rq_psn);
 	o->dest_qpn = whw_le32(a->dest_qpn);
 	o->av = a->av;
+	whw_roce_qp_cc(hw, qp, o);
 	c->out_size = sizeof(*o);
 	return WHW_OK;
 }

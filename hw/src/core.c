@@ -172,6 +172,7 @@ void whw_state_reset(struct wrenhw *hw)
 	hw->port.link_down_count = 0;
 	hw->port.reported_active = hw->port.phys_up;
 	whw_dcb_defaults(hw);
+	whw_rxbuf_reset(hw);
 	memset(hw->cnt_port, 0, sizeof(hw->cnt_port));
 	memset(hw->cnt_rdma, 0, sizeof(hw->cnt_rdma));
 	memset(hw->cnt_prio, 0, sizeof(hw->cnt_prio));

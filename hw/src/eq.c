@@ -20,12 +20,12 @@
 #include "whw_services.h"
 
 static void fill_eqe(struct wren_eqe *e, uint8_t type, uint8_t sub,
-		     uint32_t data, uint32_t data2, uint32_t pi,
-		     uint32_t log_size)
+		     const uint32_t *data, uint32_t pi, uint32_t log_size)
 {
 	memset(e, 0, sizeof(*e));
-	e->data = whw_le32(data);
-	e->data2 = whw_le32(data2);
+	e->data = whw_le32(data[0]);
+	e->data2 = whw_le32(data[1]);
+	e->data3 = whw_le32(data[2]);
 	e->type = type;
 	e->sub = sub;
 	e->owner = wren_ring_phase(pi, log_size);
@@ -42,6 +42,13 @@ static bool drop_injected(struct wrenhw *hw)
 void whw_aeq_post(struct wrenhw *hw, uint8_t type, uint8_t sub,
 		  uint32_t data, uint32_t data2)
 {
+	whw_aeq_post3(hw, type, sub, data, data2, 0);
+}
+
+void whw_aeq_post3(struct wrenhw *hw, uint8_t type, uint8_t sub,
+		   uint32_t data, uint32_t data2, uint32_t data3)
+{
+	const uint32_t d[3] = { data, data2, data3 };
 	struct whw_regq *q = &hw->aeq;
 	struct wren_eqe e;
 	uint32_t size;
@@ -59,7 +66,7 @@ void whw_aeq_post(struct wrenhw *hw, uint8_t type, uint8_t sub,
 		return;
 	}
 	off = (uint64_t)(q->pi & (size - 1)) * WREN_EQE_SIZE;
-	fill_eqe(&e, type, sub, data, data2, q->pi, q->log_size);
+	fill_eqe(&e, type, sub, d, q->pi, q->log_size);
 	if (whw_ring_write_entry(hw, &q->ring, off, &e, sizeof(e))) {
 		hw->aeq_broken = true;
 		whw_go_fatal(hw, WREN_FATAL_AEQ_DMA,
@@ -103,6 +110,7 @@ void whw_aeq_doorbell(struct wrenhw *hw, uint32_t val)
 void whw_eq_post(struct wrenhw *hw, struct whw_eq *eq, uint8_t type,
 		 uint8_t sub, uint32_t data, uint32_t data2)
 {
+	const uint32_t d[3] = { data, data2, 0 };
 	uint32_t size = 1u << eq->log_size;
 	struct wren_eqe e;
 	uint64_t off;
@@ -121,7 +129,7 @@ void whw_eq_post(struct wrenhw *hw, struct whw_eq *eq, uint8_t type,
 		return;
 	}
 	off = (uint64_t)(eq->pi & (size - 1)) * WREN_EQE_SIZE;
-	fill_eqe(&e, type, sub, data, data2, eq->pi, eq->log_size);
+	fill_eqe(&e, type, sub, d, eq->pi, eq->log_size);
 	if (whw_ring_write_entry(hw, &eq->ring, off, &e, sizeof(e))) {
 		/* The EQ is dead until destroyed; the driver hears of it. */
 		eq->broken = true;

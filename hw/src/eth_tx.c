@@ -50,7 +50,7 @@ static void tx_complete(struct wrenhw *hw, struct whw_eth_q *q,
 
 static bool desc_ok(const struct wren_eth_tx_desc *d)
 {
-	return d->len && !(whw_le16(d->flags) & ~TX_FLAGS) && !d->rsvd0 &&
+	return d->len && !(whw_le16(d->flags) & ~TX_FLAGS) && !d->prio &&
 	       !d->rsvd1 && !d->rsvd2;
 }
 

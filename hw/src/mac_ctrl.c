@@ -65,6 +65,18 @@ size_t whw_mac_ctrl_build_pfc(uint8_t *f, const uint8_t *src_mac,
 	return WHW_MAC_CTRL_FRAME_LEN;
 }
 
+size_t whw_mac_ctrl_build_pause(uint8_t *f, const uint8_t *src_mac,
+				uint16_t quanta)
+{
+	memset(f, 0, WHW_MAC_CTRL_FRAME_LEN);
+	memcpy(f, pause_da, 6);
+	memcpy(f + 6, src_mac, 6);
+	wr16(f + 12, WHW_ETH_P_MAC_CTRL);
+	wr16(f + 14, WHW_MAC_CTRL_PAUSE);
+	wr16(f + 16, quanta);
+	return WHW_MAC_CTRL_FRAME_LEN;
+}
+
 uint64_t whw_pause_quanta_ns(uint32_t quanta, uint32_t speed_mbps)
 {
 	/* One quantum is 512 bit times: 512000 / Mb/s nanoseconds. */

@@ -19,7 +19,9 @@
  * last packet of a message, every half window within a long one and on
  * the packet that fills the window: an ACK always comes back to open it.
  * Go-back-N retransmission rewinds the send cursor to a PSN and resends
- * at most a window.  Without the capability of its QP type
+ * at most a window.  While DCQCN limits the QP's rate, each packet also
+ * waits for the reaction point's gate (roce_rp.c), which counts what was
+ * sent.  Without the capability of its QP type
  * (WREN_CAP_RDMA_RC, _UD or _GSI) a QP's WQEs are never read.
  */
 #include <stdlib.h>
@@ -363,6 +365,13 @@ static void note_psn(struct wrenhw *hw, struct whw_roce_qp *r, uint32_t psn,
 	r->psn_max_valid = true;
 }
 
+/* Sends a frame of @qp's requester; the rate limiter counts it. */
+static void emit(struct wrenhw *hw, struct whw_qp *qp, struct whw_frame *f)
+{
+	whw_roce_frame_send(hw, f);
+	whw_rp_sent(hw, qp, f);
+}
+
 /* Sends the next packet of @w. */
 static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 			struct whw_swqe *w)
@@ -425,7 +434,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 			memcpy(whw_roce_put(&f, 4), w->imm, 4);
 		if (!gather(hw, qp, w, &f, 0, w->len))
 			return;
-		whw_roce_frame_send(hw, &f);
+		emit(hw, qp, &f);
 		w->sent = 1;
 		w->done = true;
 		return;
@@ -442,7 +451,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		whw_wr32be(h + 12, end == w->npkts ? w->len - done
 						  : (end - i) * mtu);
 		note_psn(hw, r, psn, end - i);
-		whw_roce_frame_send(hw, &f);
+		emit(hw, qp, &f);
 		w->sent = end;
 		return;
 	}
@@ -453,7 +462,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		whw_wr64be(h + 12, w->swap);
 		whw_wr64be(h + 20, w->cmp);
 		note_psn(hw, r, psn, 1);
-		whw_roce_frame_send(hw, &f);
+		emit(hw, qp, &f);
 		w->sent = 1;
 		return;
 	}
@@ -478,7 +487,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 	if (!gather(hw, qp, w, &f, off, n))
 		return;
 	note_psn(hw, r, psn, 1);
-	whw_roce_frame_send(hw, &f);
+	emit(hw, qp, &f);
 	w->sent++;
 }
 
@@ -581,6 +590,8 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 			}
 			if (!may_send(hw, qp, w))
 				break;	/* an ACK or response reopens it */
+			if (!whw_rp_may_send(hw, qp))
+				break;	/* DCQCN's rate: a timer kicks us */
 			send_packet(hw, qp, w);
 			(*budget)--;
 		}

@@ -13,6 +13,7 @@
 #define WRENHW_ROCE_H
 
 #include "whw_board.h"
+#include "whw_dcqcn.h"
 #include "whw_device.h"
 #include "whw_objects.h"
 #include "whw_timer.h"
@@ -78,6 +79,7 @@ enum {
 #define WHW_H_IMM	0x0010u
 #define WHW_H_IETH	0x0020u
 #define WHW_H_DETH	0x0040u
+#define WHW_H_CNP	0x0080u		/* a CNP's 16 reserved bytes */
 #define WHW_K_REQ	0x0100u		/* requester to responder */
 #define WHW_K_FIRST	0x0200u
 #define WHW_K_MIDDLE	0x0400u
@@ -328,6 +330,22 @@ struct whw_rwqe {
 	struct whw_sge sge[WHW_MAX_SGE];
 };
 
+/* Congestion control of a QP: its NP pacing, its RP (roce_cnp.c, roce_rp.c). */
+struct whw_cc_qp {
+	/* reaction point */
+	struct whw_dcqcn dcqcn;
+	uint32_t cnps;		/* CNPs that cut the rate (QUERY_QP) */
+	uint8_t prio;		/* priority of the latest data frame sent */
+	bool prio_valid;
+	bool waiting;		/* the rate limiter stopped the requester */
+	uint64_t next_tx_ns;	/* the limiter lets a frame go from then */
+	uint32_t next_tx_ps;	/* and so many ps (< 1000) more */
+	struct whw_timer timer;
+	/* notification point */
+	bool np_sent;		/* a CNP went back at np_last_ns */
+	uint64_t np_last_ns;
+};
+
 struct whw_roce_qp {
 	struct whw_qp *qp;
 	bool work;		/* in the process loop's list */
@@ -363,6 +381,7 @@ struct whw_roce_qp {
 	uint8_t ack_syn;
 	uint32_t rq_ci;
 	bool comm_est;
+	struct whw_cc_qp cc;
 };
 
 /* roce_qp.c */
@@ -432,6 +451,18 @@ uint8_t whw_fastreg_inv(struct wrenhw *hw, struct whw_qp *qp, uint32_t key);
 int whw_rq_fetch(struct wrenhw *hw, struct whw_qp *qp, struct whw_rwqe *w,
 		 uint8_t *vendor);
 void whw_rq_flush(struct wrenhw *hw, struct whw_qp *qp);
+
+/* roce_cnp.c: a received packet, as the notification point sees it. */
+void whw_np_rx(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p);
+
+/* roce_rp.c: the reaction point and its rate limiter. */
+void whw_rp_cnp(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p);
+/* May the requester of @qp send a frame now?  If not, it is kicked later. */
+bool whw_rp_may_send(struct wrenhw *hw, struct whw_qp *qp);
+/* The requester of @qp sent @f (whw_roce_frame_send() done). */
+void whw_rp_sent(struct wrenhw *hw, struct whw_qp *qp,
+		 const struct whw_frame *f);
+void whw_rp_timer_fn(struct wrenhw *hw, struct whw_timer *t);
 
 /* ud_recv.c */
 void whw_ud_rx(struct wrenhw *hw, struct whw_qp *qp,

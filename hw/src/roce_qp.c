@@ -37,6 +37,7 @@ static void timers_init(struct whw_roce_qp *r)
 	r->ack_timer.fn = whw_comp_timer_fn;
 	r->rnr_timer.fn = whw_comp_rnr_fn;
 	r->flush_timer.fn = flush_timer_fn;
+	r->cc.timer.fn = whw_rp_timer_fn;
 }
 
 static void timers_del(struct wrenhw *hw, struct whw_roce_qp *r)
@@ -44,6 +45,7 @@ static void timers_del(struct wrenhw *hw, struct whw_roce_qp *r)
 	whw_timer_del(hw, &r->ack_timer);
 	whw_timer_del(hw, &r->rnr_timer);
 	whw_timer_del(hw, &r->flush_timer);
+	whw_timer_del(hw, &r->cc.timer);
 }
 
 int whw_roce_qp_init(struct wrenhw *hw, struct whw_qp *qp)

@@ -7,8 +7,10 @@
  * advertised).  A bad ICRC drops it (WREN_RDMA_CNT_RX_ICRC_ERRORS);
  * malformed packets and packets for no QP, a QP in the wrong state or of
  * the wrong type, or from another peer than an RC QP's, are dropped
- * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).  Frames that roce_tx.c looped back
- * to our own MAC come in here as well, from the process loop.
+ * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).  A CNP goes to its QP's reaction
+ * point (roce_rp.c), every other packet past the QP checks to the
+ * notification point (roce_cnp.c) first.  Frames that roce_tx.c looped
+ * back to our own MAC come in here as well, from the process loop.
  */
 #include <string.h>
 
@@ -54,6 +56,12 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		discard(hw);
 		return true;
 	}
+	/* Congestion control: CNPs are the RP's, CE marks the NP's. */
+	if (p.opcode == WHW_OP_CNP) {
+		whw_rp_cnp(hw, qp, &p);
+		return true;
+	}
+	whw_np_rx(hw, qp, &p);
 	if (qp->type != WREN_QPT_RC) {
 		if (!whw_roce_cap(hw, qp->type == WREN_QPT_UD ?
 				  WREN_CAP_RDMA_UD : WREN_CAP_RDMA_GSI)) {

@@ -2,7 +2,8 @@
 /*
  * RoCEv2 frames out: Ethernet (802.1Q tag with PCP = sl when the address
  * vector asks for a VLAN), IPv4 (DF, DSCP/ECN from traffic_class) or IPv6
- * (traffic class, flow label), UDP to 4791 from a per-flow source port,
+ * (traffic class, flow label), ECT(0) instead of Not-ECT when the frame's
+ * priority has ecn_enable, UDP to 4791 from a per-flow source port,
  * BTH, then whatever the caller appends; wrenhw_int's one scratch buffer,
  * no allocation.  Sending pads the payload to 4 bytes, fills in lengths
  * and the IPv4 checksum, appends the ICRC (roce_icrc.c) and counts.
@@ -17,6 +18,19 @@
 #include "whw_objects.h"
 
 /* rdma_get_udp_sport(): the flow label, or one made of the two QPNs. */
+/*
+ * The traffic class a frame leaves with: ECN-capable (ECT(0)) if its
+ * priority says so and the AV's class is Not-ECT; ECT(1) or CE asked for
+ * by software are left alone.
+ */
+static uint8_t ecn_tc(const struct wrenhw *hw, uint8_t prio, uint8_t tc)
+{
+	if ((tc & 3) || !whw_roce_cap(hw, WREN_CAP_ECN) ||
+	    !hw->dcb.cc[prio & 7].ecn_enable)
+		return tc;
+	return tc | 2;
+}
+
 uint16_t whw_roce_sport(const struct wren_av *av, uint32_t lqpn,
 			uint32_t rqpn)
 {
@@ -46,6 +60,7 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 	const struct whw_gid *g;
 	uint8_t *b = hw->roce_tx;
 	uint32_t o = 12;
+	uint8_t tc;
 
 	if (av->gid_index >= WHW_MAX_GID)
 		return false;
@@ -66,10 +81,11 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 	whw_wr16be(b + o, f->ipv4 ? 0x0800 : 0x86dd);
 	o += 2;
 	f->l3 = o;
+	tc = ecn_tc(hw, f->prio, av->traffic_class);
 	if (f->ipv4) {
 		memset(b + o, 0, 20);
 		b[o] = 0x45;
-		b[o + 1] = av->traffic_class;
+		b[o + 1] = tc;
 		whw_wr16be(b + o + 6, 0x4000);		/* DF */
 		b[o + 8] = av->hop_limit ? av->hop_limit : 64;
 		b[o + 9] = 17;
@@ -79,8 +95,7 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 	} else {
 		uint32_t fl = whw_le32(av->flow_label) & 0xfffff;
 
-		whw_wr32be(b + o, 6u << 28 | (uint32_t)av->traffic_class << 20 |
-				  fl);
+		whw_wr32be(b + o, 6u << 28 | (uint32_t)tc << 20 | fl);
 		b[o + 6] = 17;
 		b[o + 7] = av->hop_limit ? av->hop_limit : 64;
 		memcpy(b + o + 8, g->gid, 16);

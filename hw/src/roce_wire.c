@@ -72,6 +72,9 @@ uint32_t whw_roce_opinfo(uint8_t opcode)
 	case WHW_OP_UD_SEND_ONLY_IMM:
 		return REQ | PAY | WHW_K_SEND | WHW_K_ONLY | WHW_K_UD |
 		       WHW_H_DETH | WHW_H_IMM;
+	case WHW_OP_CNP:
+		/* RoCEv2's CNP (annex A17): 16 reserved bytes, no payload. */
+		return WHW_K_VALID | WHW_K_ONLY | WHW_H_CNP;
 	default:
 		return 0;
 	}
@@ -95,6 +98,8 @@ uint32_t whw_roce_ext_len(uint32_t info)
 		n += 4;
 	if (info & WHW_H_IETH)
 		n += 4;
+	if (info & WHW_H_CNP)
+		n += 16;
 	return n;
 }
 

@@ -6,6 +6,7 @@
 #include "whw_board.h"
 #include "whw_device.h"
 #include "whw_eth.h"
+#include "whw_rxbuf.h"
 #include "wrenhw.h"
 #include "wrenhw.h"
 
@@ -27,5 +28,5 @@ bool wrenhw_rx_frame(struct wrenhw *hw, const void *frame, size_t len)
 	/* A port that is down (wire, admin or flap) receives nothing. */
 	if (!whw_link_active(hw))
 		return false;
-	return whw_eth_rx(hw, f, len);
+	return whw_rxbuf_rx(hw, f, len);
 }

@@ -15,6 +15,7 @@
 #include "whw_board.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
+#include "whw_rxbuf.h"
 #include "whw_table.h"
 #include "whw_timer.h"
 #include "wrenhw.h"
@@ -131,6 +132,7 @@ struct wrenhw {
 
 	struct whw_port port;
 	struct whw_dcb dcb;
+	struct whw_rxbuf rxbuf;	/* receive buffers, pause generation */
 	struct whw_timer *timers;	/* sorted by deadline */
 
 	/*

@@ -16,6 +16,9 @@
 /* eq.c */
 void whw_aeq_post(struct wrenhw *hw, uint8_t type, uint8_t sub,
 		  uint32_t data, uint32_t data2);
+/* The same with the EQE's third word, for the events that name it. */
+void whw_aeq_post3(struct wrenhw *hw, uint8_t type, uint8_t sub,
+		   uint32_t data, uint32_t data2, uint32_t data3);
 void whw_aeq_doorbell(struct wrenhw *hw, uint32_t val);
 void whw_eq_post(struct wrenhw *hw, struct whw_eq *eq, uint8_t type,
 		 uint8_t sub, uint32_t data, uint32_t data2);

@@ -34,6 +34,9 @@ int whw_mac_ctrl_parse(const uint8_t *f, size_t len,
 /* Builds a PFC frame into @f (WHW_MAC_CTRL_FRAME_LEN bytes). */
 size_t whw_mac_ctrl_build_pfc(uint8_t *f, const uint8_t *src_mac,
 			      uint8_t enable, const uint16_t *quanta);
+/* Builds an 802.3x pause frame (one time for the whole link; 0 = XON). */
+size_t whw_mac_ctrl_build_pause(uint8_t *f, const uint8_t *src_mac,
+				uint16_t quanta);
 uint64_t whw_pause_quanta_ns(uint32_t quanta, uint32_t speed_mbps);
 
 #endif

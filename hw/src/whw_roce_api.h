@@ -24,6 +24,9 @@ void whw_roce_qp_destroying(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_qp_modified(struct wrenhw *hw, struct whw_qp *qp, uint8_t cur,
 			  bool drain_notify);
 void whw_roce_sq_doorbell(struct wrenhw *hw, struct whw_qp *qp);
+/* QUERY_QP's DCQCN fields: cc_rate_kbps .. cc_cnps_handled (roce_rp.c). */
+void whw_roce_qp_cc(struct wrenhw *hw, struct whw_qp *qp,
+		    struct wren_query_qp_out *o);
 /* SQD with started WQEs not yet completed (QUERY_QP sq_draining). */
 bool whw_roce_sq_draining(const struct whw_qp *qp);
 

@@ -18,6 +18,7 @@ int main(void)
 	test_eth_tx();
 	test_eth_rx();
 	test_eth_err();
+	test_rxbuf();
 	test_roce_wire();
 	test_roce_rc();
 	test_roce_ops();
@@ -26,6 +27,8 @@ int main(void)
 	test_roce_window();
 	test_roce_ud();
 	test_roce_fuzz();
+	test_dcqcn();
+	test_roce_cc();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();

@@ -49,6 +49,7 @@ void ro_pair_init(struct ro_pair *p)
 	memset(p, 0, sizeof(*p));
 	p->q = calloc(RO_MAX_QUEUE, sizeof(*p->q));
 	p->only_from = -1;
+	p->ce_from = -1;
 	p->rng = 0x2545f491;
 	for (int i = 0; i < 2; i++) {
 		struct ro_node *n = &p->n[i];
@@ -114,6 +115,41 @@ int ro_queued_opcode(struct ro_pair *p, unsigned int i)
 	return off < f->len ? f->data[off] : -1;
 }
 
+/* Marks an ECT IPv4/IPv6 frame CE, as a switch above its ECN threshold. */
+static void mark_ce(struct ro_pair *p, struct ro_frame *f, int from)
+{
+	uint32_t l3 = 14, sum = 0;
+	uint8_t *ip;
+
+	if (!p->ce_next || (p->ce_from >= 0 && from != p->ce_from))
+		return;
+	if (f->len >= 18 && f->data[12] == 0x81 && f->data[13] == 0)
+		l3 = 18;
+	if (f->len < l3 + 40)
+		return;
+	ip = f->data + l3;
+	if (f->data[l3 - 2] == 0x08 && f->data[l3 - 1] == 0) {
+		if (!(ip[1] & 3))
+			return;
+		ip[1] |= 3;
+		ip[10] = ip[11] = 0;
+		for (int i = 0; i < 20; i += 2)
+			sum += (uint32_t)ip[i] << 8 | ip[i + 1];
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		ip[10] = (uint8_t)(~sum >> 8);
+		ip[11] = (uint8_t)~sum;
+	} else if (f->data[l3 - 2] == 0x86 && f->data[l3 - 1] == 0xdd) {
+		if (!(ip[1] & 0x30))
+			return;
+		ip[1] |= 0x30;
+	} else {
+		return;
+	}
+	p->ce_next--;
+	p->ce_marked++;
+}
+
 static bool lose(struct ro_pair *p, struct ro_frame *f, int from)
 {
 	if (p->only_from >= 0 && from != p->only_from)
@@ -161,6 +197,7 @@ void ro_settle(struct ro_pair *p, uint64_t max_ns)
 
 			p->qhead = (p->qhead + 1) % RO_MAX_QUEUE;
 			p->qlen--;
+			mark_ce(p, &f, !f.to);
 			if (!lose(p, &f, !f.to)) {
 				if (p->watch)
 					p->watch(p->watch_ctx, !f.to, true,

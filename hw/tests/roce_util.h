@@ -82,6 +82,11 @@ struct ro_pair {
 	uint8_t drop_opcode;		/* with drop_opcode_n: BTH opcode */
 	unsigned int drop_opcode_n;
 	unsigned int delivered;
+	/* A congested switch: the next ce_next ECN-capable frames from
+	 * ce_from (-1: either side) are delivered marked CE. */
+	unsigned int ce_next;
+	int ce_from;
+	unsigned int ce_marked;
 	unsigned int hold;		/* keep frames queued (for inspection) */
 	/* If set: sees every frame as sent (@delivered false), and as
 	 * delivered (not lost) just before the receiver gets it. */

@@ -66,7 +66,7 @@ struct opref {
 	bool payload;
 };
 
-/* IBTA 9.2 / rxe_opcode.c: header bytes after the BTH. */
+/* IBTA 9.2 / rxe_opcode.c, and RoCEv2's CNP: header bytes after the BTH. */
 static const struct opref opref[] = {
 	{ 0x00, 0, true }, { 0x01, 0, true }, { 0x02, 0, true },
 	{ 0x03, 4, true }, { 0x04, 0, true }, { 0x05, 4, true },
@@ -76,7 +76,7 @@ static const struct opref opref[] = {
 	{ 0x0f, 4, true }, { 0x10, 4, true }, { 0x11, 4, false },
 	{ 0x12, 12, false }, { 0x13, 28, false }, { 0x14, 28, false },
 	{ 0x16, 4, true }, { 0x17, 4, true }, { 0x64, 8, true },
-	{ 0x65, 12, true },
+	{ 0x65, 12, true }, { 0x81, 16, false },
 };
 
 static void opcode_table(void)

@@ -38,5 +38,8 @@ void test_roce_loss(void);
 void test_roce_window(void);
 void test_roce_ud(void);
 void test_roce_fuzz(void);
+void test_dcqcn(void);
+void test_roce_cc(void);
+void test_rxbuf(void);
 
 #endif

@@ -272,13 +272,14 @@ done
 stats=$(ethtool -S "$ifname" 2>&1)
 missing=
 for p in 0 1 2 3 4 5 6 7; do
-	for c in rx_prio${p}_pause rx_prio${p}_pause_duration tx_prio${p}_pause \
-		 tx_prio${p}_pause_duration rx_prio${p}_pause_transition \
-		 rx_prio${p}_buf_discard; do
+	for c in rx_prio${p}_bytes rx_prio${p}_packets tx_prio${p}_bytes \
+		 tx_prio${p}_packets rx_prio${p}_pause rx_prio${p}_pause_duration \
+		 tx_prio${p}_pause tx_prio${p}_pause_duration \
+		 rx_prio${p}_pause_transition rx_prio${p}_buf_discard; do
 		grep -Eq "^ +$c: [0-9]+$" <<<"$stats" || missing="$missing $c"
 	done
 done
-check "ethtool -S has rx/tx_prio<N>_pause{,_duration}, _pause_transition, _buf_discard" \
+check "ethtool -S has rx/tx_prio<N>_{bytes,packets,pause,pause_duration}, _pause_transition, _buf_discard" \
 	test -z "$missing"
 [ -n "$missing" ] && diag "missing:$missing"
 missing=

@@ -573,6 +573,7 @@ static inline unsigned int wren_wq_log_size_max(__u32 max_wr)
 #define WREN_ETH_TX_F_VLAN		0x0010	/* insert vlan_tci */
 #define WREN_ETH_TX_F_IPV6		0x0020
 #define WREN_ETH_TX_F_UDP		0x0040	/* L4 is UDP, else TCP */
+#define WREN_ETH_TX_F_PRIO		0x0080	/* schedule on prio (DCB_ETS) */
 
 struct wren_eth_tx_desc {
 	__le64 addr;
@@ -583,7 +584,7 @@ struct wren_eth_tx_desc {
 	__u8 l3_offset;
 	__u8 l4_offset;
 	__u8 hdr_len;			/* TSO: all headers */
-	__u8 rsvd0;
+	__u8 prio;			/* WREN_ETH_TX_F_PRIO: 802.1p priority */
 	__le32 rsvd1;
 	__le64 rsvd2;
 };

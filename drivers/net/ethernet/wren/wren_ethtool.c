@@ -38,6 +38,12 @@ static const struct {
 	u8 set;				/* WREN_COUNTERS_PRIO or _PFC */
 	u8 cnt;
 } wren_prio_stats[] = {
+	{ "rx_prio%u_bytes", WREN_COUNTERS_PRIO, WREN_PRIO_CNT_RX_PRIO_BYTES },
+	{ "rx_prio%u_packets", WREN_COUNTERS_PRIO,
+	  WREN_PRIO_CNT_RX_PRIO_PACKETS },
+	{ "tx_prio%u_bytes", WREN_COUNTERS_PRIO, WREN_PRIO_CNT_TX_PRIO_BYTES },
+	{ "tx_prio%u_packets", WREN_COUNTERS_PRIO,
+	  WREN_PRIO_CNT_TX_PRIO_PACKETS },
 	{ "rx_prio%u_pause", WREN_COUNTERS_PRIO, WREN_PRIO_CNT_RX_PFC_FRAMES },
 	{ "rx_prio%u_pause_duration", WREN_COUNTERS_PRIO,
 	  WREN_PRIO_CNT_RX_PFC_PAUSE_US },
