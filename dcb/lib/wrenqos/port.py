@@ -41,17 +41,25 @@ class Port:
 
     def __init__(self, netdev, run):
         self.dev, self.run = netdev, run
-        self._bdf = None
-        self._apptrust = None
+        self._bdf = self._iplink = self._apptrust = None
 
     # ----------------------------------------------------------- identity
+    def _link(self):
+        """ip -d link's JSON for the netdev ({} when there is none)."""
+        if self._iplink is None:
+            try:
+                link = self.run.json(["ip", "-d", "-j", "link", "show",
+                                      "dev", self.dev])
+            except ToolError:
+                link = []
+            self._iplink = link[0] if isinstance(link, list) and link \
+                else {}
+        return self._iplink
+
     def bdf(self):
         """The netdev's PCI address (ip -d link's parentdev)."""
         if self._bdf is None:
-            link = self.run.json(["ip", "-d", "-j", "link", "show", "dev",
-                                  self.dev])
-            link = link[0] if isinstance(link, list) and link else {}
-            self._bdf = link.get("parentdev", "")
+            self._bdf = self._link().get("parentdev", "")
             if not self._bdf:
                 path = f"/sys/class/net/{self.dev}/device"
                 if os.path.exists(path):
@@ -62,11 +70,7 @@ class Port:
         return f"pci/{self.bdf()}"
 
     def exists(self):
-        try:
-            self.run.read(["ip", "link", "show", "dev", self.dev])
-            return True
-        except ToolError:
-            return False
+        return bool(self._link())
 
     def link_speed(self):
         """Mb/s from ethtool, or None when unknown."""
@@ -86,12 +90,14 @@ class Port:
             raise Unsupported(f"dcb {obj}: {_first_line(e)}") from None
 
     def has_apptrust(self):
+        """Whether dcb and the driver have apptrust (iproute2 6.2+)."""
         if self._apptrust is None:
             try:
-                self._apptrust = self._dcb("apptrust").get("order")
+                self._dcb("apptrust")
+                self._apptrust = True
             except Unsupported:
                 self._apptrust = False
-        return self._apptrust is not False
+        return self._apptrust
 
     def read(self, group):
         """The group's keys as a dict; raises Unsupported."""
@@ -125,7 +131,7 @@ class Port:
 
     def _read_trust(self):
         if self.has_apptrust():
-            order = self._apptrust or ["pcp"]
+            order = self._dcb("apptrust").get("order") or ["pcp"]
             return {"trust": "dscp" if order[0] == "dscp" else "pcp"}
         # No apptrust: a DSCP app entry is what makes the port trust DSCP.
         return {"trust": "dscp" if self._read_app()["dscp_prio"] else "pcp"}

@@ -13,8 +13,10 @@ entries switch the port to DSCP trust.
 
 $WREN_QOS_FAKE/features (words): apptrust (dcb has apptrust), nocc (no
 devlink congestion control params), notunable, nodcb, nohealth.
-$WREN_QOS_FAKE/fail (lines TOOL:WORD): a set whose command line has WORD
-fails: devlink and ethtool exit 1, dcb keeps the state and exits 0.
+$WREN_QOS_FAKE/fail (words TOOL:WHAT[@N]): sets of WHAT (a dcb object,
+a devlink param name, ethtool's "pause" or "tunable") fail, from the Nth
+on: devlink, ethtool and dcb app/apptrust exit 1, the other dcb objects
+keep the state and exit 0 as iproute2 6.1 does on a driver error.
 $WREN_QOS_FAKE/log: every command line, one a line.
 """
 import json
@@ -71,11 +73,24 @@ def save(st):
         json.dump(st, f, sort_keys=True, indent=1)
 
 
-def fails(tool, argv):
+def fails(tool, what):
+    """A "TOOL:WHAT" line fails every set of WHAT, "TOOL:WHAT@N" the Nth
+    and later ones (counted in $WREN_QOS_FAKE/count.TOOL.WHAT)."""
     for w in words("fail"):
-        t, _, word = w.partition(":")
-        if t == tool and word in argv:
+        spec, _, nth = w.partition("@")
+        if spec != f"{tool}:{what}":
+            continue
+        if not nth:
             return True
+        path = os.path.join(DIR, f"count.{tool}.{what}")
+        try:
+            with open(path, encoding="utf-8") as f:
+                n = int(f.read()) + 1
+        except OSError:
+            n = 1
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(str(n))
+        return n >= int(nth)
     return False
 
 
@@ -255,15 +270,14 @@ def dcb(argv, st, feats):
         die("Expected `dev DEV'")
     need_dev(args[1])
     rest = args[2:]
-    refuse = fails("dcb", obj)
     if cmd == "show":
         dcb_show(st, obj, feats)
         return False
     if obj == "app" and cmd in ("add", "del", "replace"):
-        dcb_app(st, cmd, rest, refuse)
+        dcb_app(st, cmd, rest, fails("dcb", obj))
         return True
     if cmd == "set":
-        dcb_set(st, obj, rest, feats, refuse)
+        dcb_set(st, obj, rest, feats, fails("dcb", obj))
         return True
     die(f'What is "{cmd}"?')
     return False
@@ -392,6 +406,9 @@ def rdma(argv, _st, _feats):
 
 def main():
     tool, argv = sys.argv[1], sys.argv[2:]
+    if tool == "init":          # the power-on state, for a test's start
+        save(initial())
+        return
     with open(os.path.join(DIR, "log"), "a", encoding="utf-8") as f:
         f.write(" ".join([tool] + argv) + "\n")
     feats = words("features")
