@@ -29,12 +29,14 @@ bail() {
 	exit 1
 }
 
+# CAPS_LO bits 16..20: DCB_ETS, PFC, DSCP_TRUST, BUFFER, MAXRATE (read
+# before the driver binds, as wren-dcb.sh does).
+capslo=$(wren_regs "$bdf" 0x10)
 insmod "$mods/wren.ko" || bail "insmod wren.ko"
 ifname=$(wren_netdev "$bdf")
 [ -n "$ifname" ] || bail "wren.ko registers a netdev for $bdf" "$(dmesg | tail -n 20)"
 ok "wren.ko registers netdev $ifname"
 
-capslo=$(wren_regs "$bdf" 0x10)
 if [ $(((capslo >> 16) & 0x1f)) = 0 ]; then
 	for _ in $(seq 23); do
 		skip "wren-qos checks" "the NIC advertises no WREN_CAP_DCB_* bit (X_DCB=1)"
@@ -61,7 +63,8 @@ state() {
 	done
 	ethtool -a "$ifname" 2>&1
 	ethtool --get-tunable "$ifname" pfc-prevention-tout 2>&1
-	devlink -j dev param show "pci/$bdf" 2>&1
+	# devlink 6.1 wants a name after a handle: dump every device's.
+	devlink -j dev param show 2>&1
 }
 
 param() {

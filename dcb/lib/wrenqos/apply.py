@@ -45,16 +45,16 @@ def _read_all(port, prof):
         except Unsupported as e:
             state[g] = {}
             reason = str(e)
-        for k in keys:
-            if k in state[g]:
-                continue
-            if _needed(prof, k):
-                missing.append(f"{k}: not supported by this device "
-                               f"({reason})")
-            else:
-                notes.append(f"{k}: not supported by this device, not "
-                             "needed (the profile asks for what it does "
-                             "without it)")
+        lacks = [k for k in keys if k not in state[g]]
+        need = [k for k in lacks if _needed(prof, k)]
+        if need:
+            missing.append(f"{', '.join(need)}: not supported by this "
+                           f"device ({reason})")
+        spare = [k for k in lacks if k not in need]
+        if spare:
+            notes.append(f"{', '.join(spare)}: not supported by this "
+                         "device, not needed (the profile asks for what "
+                         "it does without it)")
     return groups, state, notes, missing
 
 

@@ -171,14 +171,16 @@ class Port:
         """Every devlink param of the device: name -> runtime value."""
         if not self.bdf():
             raise Unsupported("no PCI device behind " + self.dev)
+        # devlink 6.1 wants a param name after a handle: dump them all.
         try:
-            j = self.run.json(["devlink", "-j", "dev", "param", "show",
-                               self.handle()])
+            j = self.run.json(["devlink", "-j", "dev", "param", "show"])
         except ToolError as e:
             raise Unsupported(f"devlink dev param show: {_first_line(e)}") \
                 from None
         out = {}
-        for plist in j.get("param", {}).values():
+        for handle, plist in j.get("param", {}).items():
+            if handle != self.handle():
+                continue
             for p in plist:
                 for v in p.get("values", []):
                     if v.get("cmode") == "runtime":

@@ -341,13 +341,19 @@ def devlink(argv, st, feats):
     if argv[:1] == ["-j"]:
         argv = argv[1:]
     if argv[:3] == ["dev", "param", "show"]:
-        if argv[3] != HANDLE:
+        # devlink 6.1: a handle needs a name; no handle dumps them all.
+        args = argv[3:]
+        if args and args[0] != HANDLE:
             die("kernel answers: No such device")
+        if args and args[1:2] != ["name"]:
+            die("Parameter name expected.")
         params = [] if "nocc" in feats else [
             {"name": n, "type": "driver-specific",
              "values": [{"cmode": "runtime", "value": v}]}
-            for n, v in st["cc"].items()]
-        out({"param": {HANDLE: params}} if params else {"param": {}})
+            for n, v in st["cc"].items() if not args or n == args[2]]
+        if args and not params:
+            die("kernel answers: Invalid argument")
+        out({"param": {HANDLE: params}} if params else {})
         return False
     if argv[:3] == ["dev", "param", "set"]:
         kv = dict(zip(argv[4::2], argv[5::2]))
