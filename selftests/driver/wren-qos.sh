@@ -6,8 +6,9 @@
 # profile applies and the standard tools read back what it asks for; a
 # second apply changes nothing; a bad profile changes nothing; default
 # brings back the state the port had after insmod.  A NIC without DCB
-# capabilities gets the skips of wren-dcb.sh.
-#   make vmtest T=driver/wren-qos.sh KVER=6.12 N=1 X_DCB=1
+# capabilities gets the skips of wren-dcb.sh.  Not in TEST_PROGS or
+# selftests/plan yet; once it is:
+#   make vmtest T=driver/wren-qos.sh N=1 X_DCB=1
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
