@@ -19,7 +19,8 @@
  * last packet of a message, every half window within a long one and on
  * the packet that fills the window: an ACK always comes back to open it.
  * Go-back-N retransmission rewinds the send cursor to a PSN and resends
- * at most a window.  Without the capability of its QP type
+ * at most a window.  A packet waits while the port has no room on its
+ * priority (port_sched.c).  Without the capability of its QP type
  * (WREN_CAP_RDMA_RC, _UD or _GSI) a QP's WQEs are never read.
  */
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
+#include "whw_sched.h"
 #include "whw_table.h"
 
 #define WQE_FLAGS	(WREN_WQE_F_SIGNALED | WREN_WQE_F_FENCE | \
@@ -581,6 +583,12 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 			}
 			if (!may_send(hw, qp, w))
 				break;	/* an ACK or response reopens it */
+			if (!whw_port_tx_room(hw, whw_roce_av_prio(hw,
+					qp->type == WREN_QPT_RC ? &qp->attr.av
+								: &w->av))) {
+				r->tx_wait = true;
+				break;	/* the port wakes us when it drains */
+			}
 			send_packet(hw, qp, w);
 			(*budget)--;
 		}

@@ -15,6 +15,7 @@
 #include "whw_board.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
+#include "whw_sched.h"
 #include "whw_table.h"
 #include "whw_timer.h"
 #include "wrenhw.h"
@@ -132,6 +133,8 @@ struct wrenhw {
 	struct whw_port port;
 	struct whw_dcb dcb;
 	struct whw_timer *timers;	/* sorted by deadline */
+	struct whw_sched sched;		/* port_sched.c */
+	struct whw_pause pause;		/* pause.c */
 
 	/*
 	 * Ethernet scratch: no per-packet allocation.  Both TX buffers keep
