@@ -38,9 +38,13 @@
  * frame, and the rate stays exact over any longer time.
  */
 #define WHW_SCHED_SLACK_NS	50000ull
-/* DRR quantum per percent of tc_bw; 0 % ETS TCs get a sliver. */
-#define WHW_DRR_UNIT		1024u
-#define WHW_DRR_MIN		128u
+/*
+ * DRR quantum per percent of tc_bw (0 % ETS TCs get half of 1 %'s).
+ * Small, so a round is short: a TC its shaper held back is visited
+ * again before it loses the credit the shaper gave it.
+ */
+#define WHW_DRR_UNIT		64u
+#define WHW_DRR_MIN		32u
 
 struct whw_fifo {
 	uint8_t *buf;		/* WHW_SCHED_RING_BYTES, on first use */

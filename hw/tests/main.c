@@ -26,6 +26,8 @@ int main(void)
 	test_roce_window();
 	test_roce_ud();
 	test_roce_fuzz();
+	test_sched();
+	test_pause();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();

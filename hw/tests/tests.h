@@ -38,5 +38,7 @@ void test_roce_loss(void);
 void test_roce_window(void);
 void test_roce_ud(void);
 void test_roce_fuzz(void);
+void test_sched(void);
+void test_pause(void);
 
 #endif
