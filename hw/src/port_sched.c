@@ -118,7 +118,10 @@ static uint32_t fifo_pop(struct whw_fifo *q, uint8_t *out)
 
 static void fifo_empty(struct whw_fifo *q)
 {
-	q->rd = q->wr = q->used = q->bytes = q->frames = 0;
+	uint8_t *buf = q->buf;
+
+	memset(q, 0, sizeof(*q));
+	q->buf = buf;
 }
 
 static uint64_t tc_rate_kbps(const struct wrenhw *hw, unsigned int tc)
@@ -181,6 +184,14 @@ static int drr_pick(struct wrenhw *hw, const uint8_t *tcm, uint8_t elig)
 
 	if (!elig)
 		return -1;
+	if (!(elig & (elig - 1))) {
+		/* One TC alone: no one to share with, no rounds to run. */
+		unsigned int tc = (unsigned int)__builtin_ctz(elig);
+		unsigned int p = rr_next(s, tc, tcm[tc]);
+
+		s->rr_prio[tc] = (uint8_t)p;
+		return (int)p;
+	}
 	for (unsigned int i = 0; i < DRR_VISITS; i++) {
 		unsigned int tc = s->drr_tc;
 

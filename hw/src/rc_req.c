@@ -576,6 +576,7 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 			return;
 		while (!r->rnr_wait && *budget && r->tx_idx != r->sq_fetch) {
 			struct whw_swqe *w = whw_swqe(r, r->tx_idx);
+			const struct wren_av *av;
 
 			if (!wqe_has_more(w)) {
 				r->tx_idx++;
@@ -583,9 +584,8 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 			}
 			if (!may_send(hw, qp, w))
 				break;	/* an ACK or response reopens it */
-			if (!whw_port_tx_room(hw, whw_roce_av_prio(hw,
-					qp->type == WREN_QPT_RC ? &qp->attr.av
-								: &w->av))) {
+			av = qp->type == WREN_QPT_RC ? &qp->attr.av : &w->av;
+			if (!whw_port_tx_room(hw, whw_roce_av_prio(hw, av))) {
 				r->tx_wait = true;
 				break;	/* the port wakes us when it drains */
 			}

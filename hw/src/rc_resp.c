@@ -481,6 +481,7 @@ void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 {
 	struct whw_roce_qp *r = qp->roce;
 	uint32_t n = qp->attr.max_dest_rd_atomic;
+	uint8_t prio = whw_roce_av_prio(hw, &qp->attr.av);
 
 	if (qp->state != WREN_QPS_RTR && qp->state != WREN_QPS_RTS &&
 	    qp->state != WREN_QPS_SQD)
@@ -494,8 +495,7 @@ void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 		while (res->valid && res->cur < res->npkts) {
 			if (!*budget)
 				return;
-			if (!whw_port_tx_room(hw, whw_roce_av_prio(hw,
-							&qp->attr.av))) {
+			if (!whw_port_tx_room(hw, prio)) {
 				r->tx_wait = true;
 				return;	/* the port wakes us when it drains */
 			}
