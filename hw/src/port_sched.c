@@ -305,10 +305,14 @@ static void sched_run(struct wrenhw *hw, uint64_t now)
 		wire_out(hw, (uint8_t)p, s->out, len, nps);
 		room_check(hw, (uint8_t)p);
 	}
-	if (s->frames && next_ps != UINT64_MAX)
-		whw_timer_add(hw, &s->timer, (next_ps + 999) / 1000);
-	else
+	if (!s->frames) {
 		whw_timer_del(hw, &s->timer);
+		return;
+	}
+	/* Frames wait with nothing to wait for: never stall, look again. */
+	if (next_ps == UINT64_MAX || next_ps <= nps)
+		next_ps = nps + SLACK_PS / 2;
+	whw_timer_add(hw, &s->timer, (next_ps + 999) / 1000);
 }
 
 static void sched_timer_fn(struct wrenhw *hw, struct whw_timer *t)
