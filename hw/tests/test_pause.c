@@ -5,7 +5,10 @@
  * PFC, 802.3x only with WREN_PAUSE_RX, other MAC control frames dropped,
  * the receive-side storm watchdog, and PFC / 802.3x exclusion.
  */
+#include <stdlib.h>
+
 #include "roce.h"
+#include "roce_tests.h"
 #include "sched_util.h"
 #include "whw_sched.h"
 #include "wrenhw_int.h"
@@ -295,6 +298,39 @@ static void roce_prio(void)
 	tap_ok(whw_roce_av_prio(s.hw, &av) == 5,
 	       "DSCP trust: dscp2prio[traffic_class >> 2]");
 	sh_fini(&s);
+
+	/* On the wire: an RC WRITE's frames leave on the mapped priority. */
+	{
+		struct rc_env e;
+		struct wren_cqe cqe;
+		struct ro_wqe w = { .opcode = WREN_WQE_RDMA_WRITE, .nsge = 1,
+				    .flags = WREN_WQE_F_SIGNALED };
+		struct wrenhw *hw;
+		uint64_t p0, p5;
+		uint8_t *pat;
+
+		rc_env_init(&e, NULL);
+		hw = e.p.n[0].d->h->hw;
+		/* White-box: the pair's caps do not admit SET_TRUST. */
+		hw->dcb.trust.trust = WREN_TRUST_DSCP;
+		hw->dcb.trust.dscp2prio[0] = 5;	/* the AV's class is 0 */
+		p0 = hw->cnt_prio[0][WREN_PRIO_CNT_TX_PRIO_PACKETS];
+		pat = rc_pattern(&e, 0, 0, 65536, 5);
+		w.sge[0] = rc_sge(&e, 0, 0, 65536);
+		w.raddr = e.mr[1].iova;
+		w.rkey = e.mr[1].key;
+		ro_post_send(&e.qp[0], &w);
+		ro_settle(&e.p, 1000000000ull);
+		p5 = hw->cnt_prio[5][WREN_PRIO_CNT_TX_PRIO_PACKETS];
+		tap_ok(rc_one_cqe(&e.cq[0], &cqe) && !cqe.status &&
+		       rc_same(&e, 1, 0, pat, 65536) && p5 >= 8 &&
+		       hw->cnt_prio[0][WREN_PRIO_CNT_TX_PRIO_PACKETS] == p0,
+		       "DSCP trust, DSCP 0 -> priority 5: the WRITE's %llu "
+		       "packets leave on priority 5, none on 0",
+		       (unsigned long long)p5);
+		free(pat);
+		rc_env_fini(&e);
+	}
 }
 
 void test_pause(void)
