@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The last step of every TX frame, plain, offloaded or a TSO segment: the
- * 802.1Q tag goes in if asked, the frame goes to the host's wire, and the
- * queue, port and priority counters count it.
+ * 802.1Q tag goes in if asked, the queue's counters count it and it goes
+ * to the port scheduler (port_sched.c) on its priority, the tag's PCP or
+ * the queue's; the port and priority counters count it on the wire.
  */
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_objects.h"
+#include "whw_sched.h"
 
 static void wr16(uint8_t *p, uint16_t v)
 {
@@ -31,12 +33,7 @@ void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q, uint8_t *frame,
 		len += WHW_VLAN_HLEN;
 		prio = vlan_tci >> 13;
 	}
-	if (hw->ops->tx_frame)
-		hw->ops->tx_frame(hw->opaque, frame, len);
 	q->counters[WREN_ETHQ_CNT_PACKETS]++;
 	q->counters[WREN_ETHQ_CNT_BYTES] += len;
-	hw->cnt_port[WREN_CNT_TX_PACKETS]++;
-	hw->cnt_port[WREN_CNT_TX_BYTES] += len;
-	hw->cnt_prio[prio][WREN_PRIO_CNT_TX_PRIO_PACKETS]++;
-	hw->cnt_prio[prio][WREN_PRIO_CNT_TX_PRIO_BYTES] += len;
+	whw_port_xmit(hw, (uint8_t)prio, frame, len);
 }

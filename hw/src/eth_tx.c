@@ -12,6 +12,10 @@
  * the packet boundary (no EOP within WHW_TX_MAX_DESCS descriptors) or the
  * ring itself (descriptor DMA fault) stop the queue with
  * WREN_EVENT_ETH_QUEUE_ERR until it is destroyed.
+ *
+ * A packet starts only while the port has room on its priority
+ * (whw_port_tx_room()); otherwise the queue waits, and the port asks for
+ * wrenhw_process() again when the priority has drained.
  */
 #include <string.h>
 
@@ -20,6 +24,7 @@
 #include "whw_eth.h"
 #include "whw_le.h"
 #include "whw_objects.h"
+#include "whw_sched.h"
 #include "whw_table.h"
 
 #define TX_FLAGS	(WREN_ETH_TX_F_EOP | WREN_ETH_TX_F_CSUM | \
@@ -125,6 +130,11 @@ static enum tx_step tx_one(struct wrenhw *hw, struct whw_eth_q *q)
 	step = tx_collect(hw, q, d, &n);
 	if (step != TX_DONE)
 		return step;
+	/* The priority it will leave on: the tag's PCP, else the queue's. */
+	if (!whw_port_tx_room(hw, (whw_le16(d[0].flags) & WREN_ETH_TX_F_VLAN) ?
+				  (uint8_t)(whw_le16(d[0].vlan_tci) >> 13) :
+				  q->prio))
+		return TX_WAIT;
 	status = tx_packet(hw, q, d, n);
 	tx_complete(hw, q, q->ci + n - 1, status);
 	q->ci += n;
