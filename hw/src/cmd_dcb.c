@@ -113,6 +113,9 @@ struct whw_err whw_cmd_set_pfc(struct wrenhw *hw, struct whw_cmd *c)
 				sizeof(in->rsvd));
 	if (err.status)
 		return err;
+	/* PFC and 802.3x pause exclude each other, as on real NICs. */
+	if (in->pfc_en && hw->port.pause)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_PFC(pfc_en));
 	hw->dcb.pfc = *in;
 	whw_rxbuf_fc_update(hw);
 	return WHW_OK;

@@ -12,6 +12,7 @@
 #include "whw_device.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
+#include "whw_sched.h"
 #include "whw_services.h"
 #include "whw_table.h"
 #include "whw_timer.h"
@@ -123,6 +124,7 @@ void wrenhw_destroy(struct wrenhw *hw)
 	whw_ring_free(hw, &hw->aq.ring);
 	whw_ring_free(hw, &hw->acq.ring);
 	whw_ring_free(hw, &hw->aeq.ring);
+	whw_sched_fini(hw);
 	tables_fini(hw);
 	free(hw->lb);
 	free(hw);
@@ -171,6 +173,7 @@ void whw_state_reset(struct wrenhw *hw)
 	memcpy(hw->port.mac, hw->mac, sizeof(hw->mac));
 	hw->port.link_down_count = 0;
 	hw->port.reported_active = hw->port.phys_up;
+	whw_sched_reset(hw);
 	whw_dcb_defaults(hw);
 	whw_rxbuf_reset(hw);
 	memset(hw->cnt_port, 0, sizeof(hw->cnt_port));

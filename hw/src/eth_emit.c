@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The last step of every TX frame, plain, offloaded or a TSO segment: the
- * 802.1Q tag goes in if asked, the frame goes to the host's wire, and the
- * queue, port and priority counters count it.
+ * 802.1Q tag goes in if asked, the queue's counters count it and it goes
+ * to the port scheduler (port_sched.c) on its priority (the tag's PCP;
+ * else under DSCP trust an IP packet's DSCP's; else the descriptor's
+ * WREN_ETH_TX_F_PRIO or the queue's); the port and priority counters
+ * count it on the wire.
  */
 #include <string.h>
 
 #include "whw_board.h"
 #include "whw_device.h"
 #include "whw_eth.h"
+#include "whw_le.h"
 #include "whw_objects.h"
+#include "whw_sched.h"
 
 static void wr16(uint8_t *p, uint16_t v)
 {
@@ -17,10 +22,35 @@ static void wr16(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)v;
 }
 
-void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q, uint8_t *frame,
-		  uint32_t len, uint16_t flags, uint16_t vlan_tci)
+/*
+ * Under DSCP trust an untagged IP packet goes by its DSCP, as the peer
+ * will classify it; anything else keeps the descriptor's priority.
+ */
+static uint8_t frame_prio(const struct wrenhw *hw, const uint8_t *frame,
+			  uint32_t len, uint8_t prio)
 {
-	uint32_t prio = q->prio;
+	uint16_t type;
+	uint8_t dscp;
+
+	if (hw->dcb.trust.trust != WREN_TRUST_DSCP || len < 16)
+		return prio;
+	type = (uint16_t)(frame[12] << 8 | frame[13]);
+	if (type == 0x0800)
+		dscp = frame[15] >> 2;
+	else if (type == 0x86dd)
+		dscp = (uint8_t)(((frame[14] & 0x0f) << 4 | frame[15] >> 4) >> 2);
+	else
+		return prio;
+	return hw->dcb.trust.dscp2prio[dscp] & (WREN_NUM_PRIO - 1);
+}
+
+void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q,
+		  const struct wren_eth_tx_desc *d, uint8_t *frame,
+		  uint32_t len)
+{
+	uint16_t flags = whw_le16(d->flags);
+	uint16_t vlan_tci = whw_le16(d->vlan_tci);
+	uint8_t prio = whw_eth_desc_prio(q, d);
 
 	if (flags & WREN_ETH_TX_F_VLAN) {
 		/* The caller left WHW_VLAN_HLEN bytes of headroom. */
@@ -29,14 +59,10 @@ void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q, uint8_t *frame,
 		wr16(frame + 12, 0x8100);
 		wr16(frame + 14, vlan_tci);
 		len += WHW_VLAN_HLEN;
-		prio = vlan_tci >> 13;
+	} else {
+		prio = frame_prio(hw, frame, len, prio);
 	}
-	if (hw->ops->tx_frame)
-		hw->ops->tx_frame(hw->opaque, frame, len);
 	q->counters[WREN_ETHQ_CNT_PACKETS]++;
 	q->counters[WREN_ETHQ_CNT_BYTES] += len;
-	hw->cnt_port[WREN_CNT_TX_PACKETS]++;
-	hw->cnt_port[WREN_CNT_TX_BYTES] += len;
-	hw->cnt_prio[prio][WREN_PRIO_CNT_TX_PRIO_PACKETS]++;
-	hw->cnt_prio[prio][WREN_PRIO_CNT_TX_PRIO_BYTES] += len;
+	whw_port_xmit(hw, prio, frame, len);
 }

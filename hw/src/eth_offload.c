@@ -110,6 +110,6 @@ uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,
 			whw_ipv4_csum(pkt + h.l3);
 		q->counters[WREN_ETHQ_CNT_CSUM_OFFLOADED]++;
 	}
-	whw_eth_emit(hw, q, pkt, len, flags, whw_le16(d->vlan_tci));
+	whw_eth_emit(hw, q, d, pkt, len);
 	return WREN_WQ_SYND_NONE;
 }

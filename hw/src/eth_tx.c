@@ -12,6 +12,10 @@
  * the packet boundary (no EOP within WHW_TX_MAX_DESCS descriptors) or the
  * ring itself (descriptor DMA fault) stop the queue with
  * WREN_EVENT_ETH_QUEUE_ERR until it is destroyed.
+ *
+ * A packet starts only while the port has room on its priority
+ * (whw_port_tx_room()); otherwise the queue waits, and the port asks for
+ * wrenhw_process() again when the priority has drained.
  */
 #include <string.h>
 
@@ -20,6 +24,7 @@
 #include "whw_eth.h"
 #include "whw_le.h"
 #include "whw_objects.h"
+#include "whw_sched.h"
 #include "whw_table.h"
 
 #define TX_FLAGS	(WREN_ETH_TX_F_EOP | WREN_ETH_TX_F_CSUM | \
@@ -48,10 +53,29 @@ static void tx_complete(struct wrenhw *hw, struct whw_eth_q *q,
 	whw_ethq_complete(hw, q, &cqe);
 }
 
-static bool desc_ok(const struct wren_eth_tx_desc *d)
+static bool desc_ok(const struct wrenhw *hw, const struct wren_eth_tx_desc *d)
 {
-	return d->len && !(whw_le16(d->flags) & ~TX_FLAGS) && !d->prio &&
-	       !d->rsvd1 && !d->rsvd2;
+	uint16_t flags = whw_le16(d->flags);
+	uint16_t known = TX_FLAGS;
+
+	/* A per-packet priority only where the scheduler exists to use it. */
+	if (hw->caps & WREN_CAP_DCB_ETS)
+		known |= WREN_ETH_TX_F_PRIO;
+	if ((flags & WREN_ETH_TX_F_PRIO) ? d->prio >= WREN_NUM_PRIO : d->prio)
+		return false;
+	return d->len && !(flags & ~known) && !d->rsvd1 && !d->rsvd2;
+}
+
+uint8_t whw_eth_desc_prio(const struct whw_eth_q *q,
+			  const struct wren_eth_tx_desc *d)
+{
+	uint16_t flags = whw_le16(d->flags);
+
+	if (flags & WREN_ETH_TX_F_VLAN)
+		return (uint8_t)(whw_le16(d->vlan_tci) >> 13);
+	if (flags & WREN_ETH_TX_F_PRIO)
+		return d->prio & (WREN_NUM_PRIO - 1);
+	return q->prio;
 }
 
 /* Copies the packet's descriptors into @pkt_d and their count into @n. */
@@ -91,7 +115,7 @@ static uint8_t tx_packet(struct wrenhw *hw, struct whw_eth_q *q,
 	uint32_t total = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		if (!desc_ok(&d[i]))
+		if (!desc_ok(hw, &d[i]))
 			return WREN_WQ_SYND_BAD_WQE;
 		total += whw_le16(d[i].len);
 	}
@@ -125,6 +149,9 @@ static enum tx_step tx_one(struct wrenhw *hw, struct whw_eth_q *q)
 	step = tx_collect(hw, q, d, &n);
 	if (step != TX_DONE)
 		return step;
+	/* Room on the priority it will most likely leave on. */
+	if (!whw_port_tx_room(hw, whw_eth_desc_prio(q, &d[0])))
+		return TX_WAIT;
 	status = tx_packet(hw, q, d, n);
 	tx_complete(hw, q, q->ci + n - 1, status);
 	q->ci += n;

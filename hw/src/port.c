@@ -8,6 +8,7 @@
 #include "whw_control.h"
 #include "whw_device.h"
 #include "whw_events.h"
+#include "whw_sched.h"
 #include "wrenhw.h"
 #include "wrenhw.h"
 
@@ -29,6 +30,8 @@ void whw_port_update(struct wrenhw *hw)
 		return;
 	hw->port.reported_active = active;
 	if (!active) {
+		/* What waits for the wire is lost with it. */
+		whw_sched_flush(hw);
 		hw->port.link_down_count++;
 		hw->cnt_port[WREN_CNT_LINK_DOWN_EVENTS]++;
 	}

@@ -19,9 +19,10 @@
  * last packet of a message, every half window within a long one and on
  * the packet that fills the window: an ACK always comes back to open it.
  * Go-back-N retransmission rewinds the send cursor to a PSN and resends
- * at most a window.  While DCQCN limits the QP's rate, each packet also
- * waits for the reaction point's gate (roce_rp.c), which counts what was
- * sent.  Without the capability of its QP type
+ * at most a window.  A packet waits while the port has no room on its
+ * priority (port_sched.c), and while DCQCN limits the QP's rate for the
+ * reaction point's gate (roce_rp.c), which counts what was sent.  Without
+ * the capability of its QP type
  * (WREN_CAP_RDMA_RC, _UD or _GSI) a QP's WQEs are never read.
  */
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 #include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
+#include "whw_sched.h"
 #include "whw_table.h"
 
 #define WQE_FLAGS	(WREN_WQE_F_SIGNALED | WREN_WQE_F_FENCE | \
@@ -583,6 +585,7 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 			return;
 		while (!r->rnr_wait && *budget && r->tx_idx != r->sq_fetch) {
 			struct whw_swqe *w = whw_swqe(r, r->tx_idx);
+			const struct wren_av *av;
 
 			if (!wqe_has_more(w)) {
 				r->tx_idx++;
@@ -592,6 +595,11 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 				break;	/* an ACK or response reopens it */
 			if (!whw_rp_may_send(hw, qp))
 				break;	/* DCQCN's rate: a timer kicks us */
+			av = qp->type == WREN_QPT_RC ? &qp->attr.av : &w->av;
+			if (!whw_port_tx_room(hw, whw_roce_av_prio(hw, av))) {
+				r->tx_wait = true;
+				break;	/* the port wakes us when it drains */
+			}
 			send_packet(hw, qp, w);
 			(*budget)--;
 		}

@@ -19,6 +19,8 @@
  * responses itself: the requester asks for at most half its send window
  * per READ request and keeps all it asked for within the window
  * (rc_req.c), so no more than a window of responses is ever owed.
+ * Responses wait while the port has no room on their priority; ACKs and
+ * NAKs never wait (port_sched.c's hard limit bounds them).
  */
 #include <string.h>
 
@@ -27,6 +29,7 @@
 #include "whw_device.h"
 #include "whw_events.h"
 #include "whw_le.h"
+#include "whw_sched.h"
 #include "whw_objects.h"
 #include "whw_table.h"
 
@@ -478,6 +481,7 @@ void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 {
 	struct whw_roce_qp *r = qp->roce;
 	uint32_t n = qp->attr.max_dest_rd_atomic;
+	uint8_t prio = whw_roce_av_prio(hw, &qp->attr.av);
 
 	if (qp->state != WREN_QPS_RTR && qp->state != WREN_QPS_RTS &&
 	    qp->state != WREN_QPS_SQD)
@@ -491,6 +495,10 @@ void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 		while (res->valid && res->cur < res->npkts) {
 			if (!*budget)
 				return;
+			if (!whw_port_tx_room(hw, prio)) {
+				r->tx_wait = true;
+				return;	/* the port wakes us when it drains */
+			}
 			if (!send_response(hw, qp, res))
 				return;
 			(*budget)--;

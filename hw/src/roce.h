@@ -349,6 +349,7 @@ struct whw_cc_qp {
 struct whw_roce_qp {
 	struct whw_qp *qp;
 	bool work;		/* in the process loop's list */
+	bool tx_wait;		/* stopped for room at the port (port_sched.c) */
 	/* requester */
 	struct whw_swqe *sw;	/* WHW_SQ_WINDOW slots: idx % window */
 	uint32_t sq_fetch;	/* next SQ index to start */
@@ -408,6 +409,8 @@ struct whw_frame {
 	uint8_t prio;
 };
 
+/* Priority of a RoCE frame to @av: DSCP trust's map, else its sl. */
+uint8_t whw_roce_av_prio(const struct wrenhw *hw, const struct wren_av *av);
 bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 			 const struct wren_av *av, uint16_t sport,
 			 uint8_t opcode, bool se, uint32_t dqpn, bool ackreq,

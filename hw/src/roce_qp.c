@@ -16,6 +16,7 @@
 #include "whw_events.h"
 #include "whw_objects.h"
 #include "whw_roce_api.h"
+#include "whw_sched.h"
 #include "whw_services.h"
 #include "whw_table.h"
 #include "whw_timer.h"
@@ -167,6 +168,7 @@ static void service(struct wrenhw *hw, struct whw_qp *qp)
 	uint32_t budget = WHW_ROCE_BUDGET;
 
 	r->work = false;
+	r->tx_wait = false;
 	if (qp->state == WREN_QPS_ERR) {
 		if (qp->sq_ci != qp->sq_pi)
 			whw_roce_flush(hw, qp);
@@ -181,16 +183,18 @@ static void service(struct wrenhw *hw, struct whw_qp *qp)
 
 void whw_roce_process(struct wrenhw *hw)
 {
-	bool more = false;
+	bool woken = whw_port_tx_woken(hw), more = false;
 
-	if (!hw->roce_work || (hw->status & WREN_STATUS_FATAL))
+	if ((!hw->roce_work && !woken) || (hw->status & WREN_STATUS_FATAL))
 		return;
 	hw->roce_work = false;
 	whw_roce_loopback_rx(hw);
 	for (uint32_t i = 0; i < hw->qps.size; i++) {
 		struct whw_qp *qp = whw_table_get(&hw->qps, i);
 
-		if (!qp || !qp->roce || !qp->roce->work)
+		/* QPs the port stopped for room run again once it drained. */
+		if (!qp || !qp->roce ||
+		    !(qp->roce->work || (woken && qp->roce->tx_wait)))
 			continue;
 		service(hw, qp);
 		if (qp->roce && qp->roce->work)

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * RoCEv2 frames out: Ethernet (802.1Q tag with PCP = sl when the address
- * vector asks for a VLAN), IPv4 (DF, DSCP/ECN from traffic_class) or IPv6
- * (traffic class, flow label), ECT(0) instead of Not-ECT when the frame's
- * priority has ecn_enable, UDP to 4791 from a per-flow source port,
- * BTH, then whatever the caller appends; wrenhw_int's one scratch buffer,
- * no allocation.  Sending pads the payload to 4 bytes, fills in lengths
- * and the IPv4 checksum, appends the ICRC (roce_icrc.c) and counts.
+ * RoCEv2 frames out: Ethernet (802.1Q tag with PCP = the frame's priority
+ * when the address vector asks for a VLAN), IPv4 (DF, DSCP/ECN from
+ * traffic_class) or IPv6 (traffic class, flow label), ECT(0) instead of
+ * Not-ECT when the frame's priority has ecn_enable, UDP to 4791 from a
+ * per-flow source port, BTH, then whatever the caller appends;
+ * wrenhw_int's one scratch buffer, no allocation.  Sending pads the payload to 4 bytes, fills in lengths
+ * and the IPv4 checksum, appends the ICRC (roce_icrc.c), counts and hands
+ * the frame to the port scheduler (port_sched.c).
  */
 #include <string.h>
 
@@ -16,8 +17,8 @@
 #include "whw_eth.h"
 #include "whw_le.h"
 #include "whw_objects.h"
+#include "whw_sched.h"
 
-/* rdma_get_udp_sport(): the flow label, or one made of the two QPNs. */
 /*
  * The traffic class a frame leaves with: ECN-capable (ECT(0)) if its
  * priority says so and the AV's class is Not-ECT; ECT(1) or CE asked for
@@ -31,6 +32,7 @@ static uint8_t ecn_tc(const struct wrenhw *hw, uint8_t prio, uint8_t tc)
 	return tc | 2;
 }
 
+/* rdma_get_udp_sport(): the flow label, or one made of the two QPNs. */
 uint16_t whw_roce_sport(const struct wren_av *av, uint32_t lqpn,
 			uint32_t rqpn)
 {
@@ -52,6 +54,14 @@ uint16_t whw_roce_sport(const struct wren_av *av, uint32_t lqpn,
 	return (uint16_t)(lo | 0xc000);
 }
 
+uint8_t whw_roce_av_prio(const struct wrenhw *hw, const struct wren_av *av)
+{
+	/* DSCP trust: the priority the DSCP maps to, as a peer classifies. */
+	if (hw->dcb.trust.trust == WREN_TRUST_DSCP)
+		return hw->dcb.trust.dscp2prio[av->traffic_class >> 2] & 7;
+	return av->sl & 7;
+}
+
 bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 			 const struct wren_av *av, uint16_t sport,
 			 uint8_t opcode, bool se, uint32_t dqpn, bool ackreq,
@@ -69,7 +79,7 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 		return false;	/* the source GID went away */
 	f->buf = b;
 	f->ipv4 = av->flags & WREN_AV_F_IPV4;
-	f->prio = av->sl & 7;
+	f->prio = whw_roce_av_prio(hw, av);
 	memcpy(b, av->dmac, 6);
 	memcpy(b + 6, g->mac, 6);
 	if (av->flags & WREN_AV_F_VLAN) {
@@ -182,14 +192,9 @@ void whw_roce_frame_send(struct wrenhw *hw, struct whw_frame *f)
 		hw->cnt_port[WREN_CNT_TX_DROPPED_LINK_DOWN]++;
 		return;
 	}
-	if (hw->ops->tx_frame)
-		hw->ops->tx_frame(hw->opaque, b, f->len);
 	hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_PACKETS]++;
 	hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_BYTES] += f->len;
-	hw->cnt_port[WREN_CNT_TX_PACKETS]++;
-	hw->cnt_port[WREN_CNT_TX_BYTES] += f->len;
-	hw->cnt_prio[f->prio][WREN_PRIO_CNT_TX_PRIO_PACKETS]++;
-	hw->cnt_prio[f->prio][WREN_PRIO_CNT_TX_PRIO_BYTES] += f->len;
+	whw_port_xmit(hw, f->prio, b, f->len);
 }
 
 void whw_roce_send_ack(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Frames from the wire: PHY status frames go to the port, everything else
- * to the Ethernet receive engine (eth_rx.c) while the link is up.
+ * Frames from the wire: PHY status frames go to the port, MAC control
+ * frames (pause, PFC) to pause.c, everything else through the receive
+ * buffers (rxbuf.c) to the Ethernet receive engine (eth_rx.c) while the
+ * link is up.
  */
 #include "whw_board.h"
 #include "whw_device.h"
 #include "whw_eth.h"
+#include "whw_mac_ctrl.h"
 #include "whw_rxbuf.h"
-#include "wrenhw.h"
+#include "whw_sched.h"
 #include "wrenhw.h"
 
 #define ETH_HLEN	14
@@ -28,5 +31,12 @@ bool wrenhw_rx_frame(struct wrenhw *hw, const void *frame, size_t len)
 	/* A port that is down (wire, admin or flap) receives nothing. */
 	if (!whw_link_active(hw))
 		return false;
+	/* Pause and PFC frames are the port's own, never passed up. */
+	if (whw_mac_ctrl_is(f, len)) {
+		bool ok = whw_pause_rx(hw, f, len);
+
+		whw_sched_kick(hw);
+		return ok;
+	}
 	return whw_rxbuf_rx(hw, f, len);
 }

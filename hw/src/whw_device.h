@@ -16,6 +16,7 @@
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_rxbuf.h"
+#include "whw_sched.h"
 #include "whw_table.h"
 #include "whw_timer.h"
 #include "wrenhw.h"
@@ -134,6 +135,8 @@ struct wrenhw {
 	struct whw_dcb dcb;
 	struct whw_rxbuf rxbuf;	/* receive buffers, pause generation */
 	struct whw_timer *timers;	/* sorted by deadline */
+	struct whw_sched sched;		/* port_sched.c */
+	struct whw_pause pause;		/* pause.c */
 
 	/*
 	 * Ethernet scratch: no per-packet allocation.  Both TX buffers keep

@@ -39,8 +39,16 @@ void whw_eth_tx_process(struct wrenhw *hw);
 uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,
 			   const struct wren_eth_tx_desc *d, uint8_t *pkt,
 			   uint32_t len);
-void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q, uint8_t *frame,
-		  uint32_t len, uint16_t flags, uint16_t vlan_tci);
+/*
+ * The priority a packet is scheduled on, from its first descriptor alone:
+ * the tag's PCP, else WREN_ETH_TX_F_PRIO's prio, else the queue's.  Under
+ * DSCP trust whw_eth_emit() may still pick the IP packet's DSCP's.
+ */
+uint8_t whw_eth_desc_prio(const struct whw_eth_q *q,
+			  const struct wren_eth_tx_desc *d);
+void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q,
+		  const struct wren_eth_tx_desc *d, uint8_t *frame,
+		  uint32_t len);
 
 /* Offsets of a TX packet's headers, validated (eth_offload.c). */
 struct whw_l34 {

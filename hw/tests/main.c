@@ -29,6 +29,8 @@ int main(void)
 	test_roce_fuzz();
 	test_dcqcn();
 	test_roce_cc();
+	test_sched();
+	test_pause();
 	test_fuzz();
 	test_eth_fuzz();
 	return tap_done();

@@ -64,7 +64,7 @@ void ro_pair_init(struct ro_pair *p)
 		memcpy(n->mac, cfg.mac, 6);
 		n->d = td_new(&cfg);
 		whw_test_set_caps(n->d->h->hw, RO_CAPS);
-		wrenhw_set_link(n->d->h->hw, true, 25000);
+		wrenhw_set_link(n->d->h->hw, true, RO_LINK_MBPS);
 		memset(&sp, 0, sizeof(sp));
 		sp.mask = WREN_SET_PORT_MTU;
 		sp.mtu = 9000;

@@ -12,6 +12,11 @@
 #include "tests.h"
 
 #define RO_MAX_QUEUE	16384
+/*
+ * The pair's link: fast enough that a whole 256 KiB window leaves within
+ * the window tests' ACK timeout (test_roce_window.c).
+ */
+#define RO_LINK_MBPS	100000u
 
 struct ro_cq {
 	struct td *d;

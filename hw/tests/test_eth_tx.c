@@ -334,6 +334,84 @@ static void tx_vlan(void)
 	env_fini(&e);
 }
 
+static uint64_t tx_prio_packets(struct tenv *e, unsigned int prio)
+{
+	return counter(e, WREN_COUNTERS_PRIO, 0,
+		       prio * WREN_NUM_PRIO_COUNTERS +
+		       WREN_PRIO_CNT_TX_PRIO_PACKETS);
+}
+
+/* One packet with @d as first descriptor: sent (1), or refused (0). */
+static unsigned int tx_one_prio(struct tenv *e, struct tq *q,
+				const struct wren_eth_tx_desc *d, uint32_t len)
+{
+	uint32_t one[1] = { len };
+	uint32_t before = e->d->h->tx_frames;
+	struct wren_eth_cqe c;
+
+	tx_packet(e, q, pkt, one, 1, d);
+	q_ring(e, q);
+	if (!cq_poll(e, &e->cq, &c))
+		return 2;
+	return c.status ? 0 : e->d->h->tx_frames - before;
+}
+
+static void tx_prio(void)
+{
+	struct fspec s = { .payload = 64, .saddr = { 1, 2, 3, 4 } };
+	struct wren_eth_tx_desc d;
+	struct wren_trust t;
+	struct tenv e;
+	struct tq q;
+	uint32_t len;
+
+	env_init(&e);
+	mk_q(&e, false, e.cq.id, 6, &q);
+	len = build_frame(pkt, &s);
+	memset(&d, 0, sizeof(d));
+	d.flags = WREN_ETH_TX_F_PRIO;
+	d.prio = 5;
+	tap_ok(tx_one_prio(&e, &q, &d, len) == 0,
+	       "TX prio: WREN_ETH_TX_F_PRIO without DCB_ETS -> BAD_WQE");
+	env_fini(&e);
+
+	env_init(&e);
+	whw_test_set_caps(e.d->h->hw, WHW_CAPS | WHW_CAPS_DCB);
+	mk_q(&e, false, e.cq.id, 6, &q);
+	d.prio = 8;
+	tap_ok(tx_one_prio(&e, &q, &d, len) == 0, "TX prio: prio 8 -> BAD_WQE");
+	d.flags = 0;
+	d.prio = 5;
+	tap_ok(tx_one_prio(&e, &q, &d, len) == 0,
+	       "TX prio: prio without its flag -> BAD_WQE");
+	d.flags = WREN_ETH_TX_F_PRIO;
+	tap_ok(tx_one_prio(&e, &q, &d, len) == 1 && tx_prio_packets(&e, 5) == 1 &&
+	       !tx_prio_packets(&e, 0),
+	       "TX prio: F_PRIO 5 is scheduled and counted on priority 5");
+	tap_ok(e.d->h->tx_frames && !memcmp(sent(&e, 0)->data, pkt, len),
+	       "TX prio: the frame leaves untagged and unchanged");
+	d.flags = WREN_ETH_TX_F_PRIO | WREN_ETH_TX_F_VLAN;
+	d.vlan_tci = (2 << 13) | 7;
+	tap_ok(tx_one_prio(&e, &q, &d, len) == 1 && tx_prio_packets(&e, 2) == 1,
+	       "TX prio: a tag's PCP 2 wins over F_PRIO 5");
+
+	memset(&t, 0, sizeof(t));
+	t.trust = WREN_TRUST_DSCP;
+	t.dscp2prio[26] = 3;
+	expect(td_cmd(e.d, WREN_AQ_OP_SET_TRUST, NULL, 0, &t, sizeof(t), NULL,
+		      0), WREN_AQ_STATUS_OK, 0, "TX prio: SET_TRUST DSCP 26 -> 3");
+	pkt[15] = 26 << 2;
+	d.flags = WREN_ETH_TX_F_PRIO;
+	tap_ok(tx_one_prio(&e, &q, &d, len) == 1 && tx_prio_packets(&e, 3) == 1 &&
+	       tx_prio_packets(&e, 5) == 1,
+	       "TX prio: DSCP trust puts an IPv4 packet with DSCP 26 on 3");
+	pkt[12] = 0x88;
+	pkt[13] = 0xb5;
+	tap_ok(tx_one_prio(&e, &q, &d, len) == 1 && tx_prio_packets(&e, 5) == 2,
+	       "TX prio: a non-IP packet keeps F_PRIO under DSCP trust");
+	env_fini(&e);
+}
+
 static void tx_budget(void)
 {
 	struct tenv e;
@@ -369,5 +447,6 @@ void test_eth_tx(void)
 	tx_csum();
 	tx_tso();
 	tx_vlan();
+	tx_prio();
 	tx_budget();
 }

@@ -351,6 +351,8 @@ static void rp_first_cut(void)
 	struct wren_query_qp_out o;
 	struct wren_eqe ev;
 	struct cap *cp = rp_env(&e, NULL, 0);
+	const uint32_t line = RO_LINK_MBPS * 1000;
+	const uint32_t first_cut = line - (uint32_t)((uint64_t)line * 1023 / 2048);
 	unsigned int cuts;
 	bool ok;
 
@@ -359,14 +361,14 @@ static void rp_first_cut(void)
 	write_from0(&e, 4096);
 	settle_us(&e, 2);
 	o = query(&e.p.n[0], e.qp[0].qpn);
-	/* 25 Gb/s: 25e6 - 25e6 * 1023 / 2048 = 12512208; alpha 1023. */
+	/* From the line rate: Rc - trunc(Rc * 1023 / 2048); alpha 1023. */
 	ok = (o.cc_flags & WREN_QP_CC_RP_ACTIVE) &&
-	     o.cc_rate_kbps == 12512208 && o.cc_target_kbps == 25000000 &&
+	     o.cc_rate_kbps == first_cut && o.cc_target_kbps == line &&
 	     o.cc_alpha == 1023 && o.cc_cnps_handled == 1;
 	tap_ok(ok, "cc RP: first CNP: QUERY_QP active, Rc %u Rt %u alpha %u, "
 	       "1 CNP", o.cc_rate_kbps, o.cc_target_kbps, o.cc_alpha);
 	cuts = rate_events(&e.p.n[0], WREN_CC_RATE_CUT, &ev);
-	tap_ok(cuts == 1 && ev.data == e.qp[0].qpn && ev.data2 == 12512208 &&
+	tap_ok(cuts == 1 && ev.data == e.qp[0].qpn && ev.data2 == first_cut &&
 	       ev.data3 == 1023,
 	       "cc RP: WREN_EVENT_CC_RATE CUT with qpn, Rc kb/s, alpha");
 	tap_ok(cc_counter(&e.p.n[0], WREN_CC_CNT_RP_CNP_HANDLED) == 1 &&
@@ -468,9 +470,9 @@ static void rp_recovery(void)
 	o = query(&e.p.n[0], e.qp[0].qpn);
 	rec = rate_events(&e.p.n[0], WREN_CC_RATE_RECOVERED, &ev);
 	tap_ok(cuts == 1 && rec == 1 && ev.data == e.qp[0].qpn &&
-	       ev.data2 == 25000000 && !o.cc_flags && !o.cc_rate_kbps &&
+	       ev.data2 == RO_LINK_MBPS * 1000 && !o.cc_flags && !o.cc_rate_kbps &&
 	       o.cc_cnps_handled == 1 && !hw_of(&e.p.n[0])->timers,
-	       "cc RP: the QP recovers to 25 Gb/s (CC_RATE RECOVERED), "
+	       "cc RP: the QP recovers to the line rate (CC_RATE RECOVERED), "
 	       "QUERY_QP not limited, no timer left");
 	free(cp);
 	rc_env_fini(&e);

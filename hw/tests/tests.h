@@ -41,5 +41,7 @@ void test_roce_fuzz(void);
 void test_dcqcn(void);
 void test_roce_cc(void);
 void test_rxbuf(void);
+void test_sched(void);
+void test_pause(void);
 
 #endif

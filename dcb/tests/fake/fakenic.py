@@ -1,0 +1,429 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""A fake Wren port behind fake dcb, ethtool, devlink, ip and rdma.
+
+The host test puts dcb/tests/fake first on PATH; each tool there runs
+this file with its own name.  State lives in $WREN_QOS_FAKE/state.json
+and starts as the NIC's power-on state.  The output imitates iproute2
+6.1 and ethtool 6.1 (dcb -j, devlink -j, rdma -j, ethtool's text) for
+the subcommands wren-qos uses, and the driver's habits: iproute2 6.1's
+dcb exits 0 when the driver refuses ETS, PFC, buffer or max rate (the
+state simply stays), PFC and 802.3x pause exclude each other, DSCP app
+entries switch the port to DSCP trust.
+
+$WREN_QOS_FAKE/features (words): apptrust (dcb has apptrust), nocc (no
+devlink congestion control params), notunable, nodcb, nohealth.
+$WREN_QOS_FAKE/fail (words TOOL:WHAT[@N]): sets of WHAT (a dcb object,
+a devlink param name, ethtool's "pause" or "tunable") fail, from the Nth
+on: devlink, ethtool and dcb app/apptrust exit 1, the other dcb objects
+keep the state and exit 0 as iproute2 6.1 does on a driver error.
+$WREN_QOS_FAKE/log: every command line, one a line.
+"""
+import json
+import os
+import sys
+
+DIR = os.environ["WREN_QOS_FAKE"]
+DEV = "eth1"
+BDF = "0000:00:04.0"
+HANDLE = "pci/" + BDF
+SPEED = int(os.environ.get("WREN_QOS_FAKE_SPEED", "25000"))
+TOTAL = 512 * 1024
+CC = {
+    "cc_ecn_enable": 0, "cc_np_enable": 0, "cc_rp_enable": 0,
+    "np_min_time_between_cnps": 4, "np_cnp_dscp": 48, "np_cnp_prio": 6,
+    "rp_time_reset": 300, "rp_byte_reset": 2097088, "rp_threshold": 5,
+    "rp_ai_rate": 5, "rp_hai_rate": 50, "rp_min_dec_fac": 50,
+    "rp_min_rate": 1, "rp_max_rate": 0, "rp_rate_to_set_on_first_cnp": 0,
+    "rp_dce_tcp_g": 4, "rp_dce_tcp_rtt": 55,
+    "rp_rate_reduce_monitor_period": 4, "rp_initial_alpha_value": 1023,
+    "rp_gd": 11, "rp_clamp_tgt_rate": True,
+}
+
+
+def initial():
+    return {
+        "prio_tc": list(range(8)), "tc_tsa": ["ets"] * 8,
+        "tc_bw": [12, 12, 12, 12, 13, 13, 13, 13],
+        "tc_maxrate": [0] * 8, "pfc_en": 0, "delay": 0,
+        "prio_buffer": [0] * 8, "buffer_size": [TOTAL] + [0] * 7,
+        "app": [], "trust": "pcp", "apptrust": ["pcp"],
+        "pause_rx": False, "pause_tx": False, "tout": 0, "cc": dict(CC),
+    }
+
+
+def words(name):
+    try:
+        with open(os.path.join(DIR, name), encoding="utf-8") as f:
+            return f.read().split()
+    except OSError:
+        return []
+
+
+def load():
+    try:
+        with open(os.path.join(DIR, "state.json"), encoding="utf-8") as f:
+            return json.load(f)
+    except OSError:
+        return initial()
+
+
+def save(st):
+    with open(os.path.join(DIR, "state.json"), "w", encoding="utf-8") as f:
+        json.dump(st, f, sort_keys=True, indent=1)
+
+
+def fails(tool, what):
+    """A "TOOL:WHAT" line fails every set of WHAT, "TOOL:WHAT@N" the Nth
+    and later ones (counted in $WREN_QOS_FAKE/count.TOOL.WHAT)."""
+    for w in words("fail"):
+        spec, _, nth = w.partition("@")
+        if spec != f"{tool}:{what}":
+            continue
+        if not nth:
+            return True
+        path = os.path.join(DIR, f"count.{tool}.{what}")
+        try:
+            with open(path, encoding="utf-8") as f:
+                n = int(f.read()) + 1
+        except OSError:
+            n = 1
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(str(n))
+        return n >= int(nth)
+    return False
+
+
+def die(msg, rc=1):
+    print(msg, file=sys.stderr)
+    sys.exit(rc)
+
+
+def out(obj):
+    print(json.dumps(obj))
+
+
+def need_dev(dev):
+    if dev != DEV:
+        die(f'Device "{dev}" does not exist.')
+
+
+# ------------------------------------------------------------------ dcb
+def dcb_maps(args, keys):
+    """{keyword: {index: value}} of a dcb set command line."""
+    res, cur = {}, None
+    for a in args:
+        if a in keys:
+            cur = res.setdefault(a, {})
+        elif cur is not None and ":" in a:
+            k, v = a.split(":", 1)
+            if k == "all":
+                for i in range(8):
+                    cur[i] = v
+            else:
+                cur[int(k)] = v
+        elif cur is not None:
+            cur[None] = a
+        else:
+            die(f'What is "{a}"?')
+    return res
+
+
+def rate(text):
+    scale = {"bit": 1, "kbit": 1000, "mbit": 10 ** 6, "gbit": 10 ** 9}
+    for s in sorted(scale, key=len, reverse=True):
+        if text.lower().endswith(s):
+            return int(text[:-len(s)]) * scale[s] // 8
+    return int(text) // 8
+
+
+def size(text):
+    t = text.lower().rstrip("b")
+    if t.endswith("k"):
+        return int(t[:-1]) * 1024
+    if t.endswith("m"):
+        return int(t[:-1]) * 1024 * 1024
+    return int(t)
+
+
+def dcb_show(st, obj, feats):
+    if obj == "ets":
+        out({"willing": False, "ets_cap": 8, "cbs": False,
+             "tc_bw": st["tc_bw"], "pg_bw": [0] * 8,
+             "tc_tsa": st["tc_tsa"], "prio_tc": st["prio_tc"],
+             "reco_tc_bw": [0] * 8, "reco_tc_tsa": ["strict"] * 8,
+             "reco_prio_tc": [0] * 8})
+    elif obj == "pfc":
+        out({"pfc_cap": 8, "macsec_bypass": False, "delay": st["delay"],
+             "prio_pfc": [bool(st["pfc_en"] & (1 << i)) for i in range(8)]})
+    elif obj == "buffer":
+        out({"prio_buffer": st["prio_buffer"],
+             "buffer_size": st["buffer_size"], "total_size": TOTAL})
+    elif obj == "maxrate":
+        out({"tc_maxrate": st["tc_maxrate"]})
+    elif obj == "dcbx":
+        out({"host": True, "ieee": True})
+    elif obj == "app":
+        out({"dscp_prio": sorted(st["app"])} if st["app"] else {})
+    elif obj == "apptrust" and "apptrust" in feats:
+        out({"order": st["apptrust"]})
+    else:
+        die(f'Object "{obj}" is unknown')
+
+
+def app_trust(st):
+    if not st["app"]:
+        st["trust"] = "pcp"
+    else:
+        st["trust"] = "dscp"
+
+
+def dcb_set(st, obj, args, feats, refuse):
+    if obj == "ets":
+        m = dcb_maps(args, ("tc-tsa", "tc-bw", "prio-tc"))
+        new = dict(st)
+        for kw, key in (("tc-tsa", "tc_tsa"), ("tc-bw", "tc_bw"),
+                        ("prio-tc", "prio_tc")):
+            arr = list(st[key])
+            for i, v in m.get(kw, {}).items():
+                arr[i] = v if kw == "tc-tsa" else int(v)
+            new[key] = arr
+        ets = [i for i in range(8) if new["tc_tsa"][i] == "ets"]
+        total = sum(new["tc_bw"])
+        if total != 100 and not (not ets and total == 0):
+            die(f"Bandwidth percentages in tc-bw sum to {total}%, "
+                "expected 100%")
+        if refuse or any(t not in ("ets", "strict") for t in new["tc_tsa"]):
+            return
+        st.update(new)
+    elif obj == "pfc":
+        m = dcb_maps(args, ("prio-pfc", "delay"))
+        en = st["pfc_en"]
+        for i, v in m.get("prio-pfc", {}).items():
+            en = en | (1 << i) if v == "on" else en & ~(1 << i)
+        delay = int(m.get("delay", {}).get(None, st["delay"]))
+        if refuse or (en and (st["pause_rx"] or st["pause_tx"])):
+            return      # the driver's -EBUSY, which dcb 6.1 hides
+        st["pfc_en"], st["delay"] = en, delay
+    elif obj == "buffer":
+        m = dcb_maps(args, ("prio-buffer", "buffer-size"))
+        pb, bs = list(st["prio_buffer"]), list(st["buffer_size"])
+        for i, v in m.get("prio-buffer", {}).items():
+            pb[i] = int(v)
+        for i, v in m.get("buffer-size", {}).items():
+            bs[i] = size(v)
+        if refuse or sum(bs) > TOTAL:
+            return
+        st["prio_buffer"], st["buffer_size"] = pb, bs
+    elif obj == "maxrate":
+        m = dcb_maps(args, ("tc-maxrate",))
+        mr = list(st["tc_maxrate"])
+        for i, v in m.get("tc-maxrate", {}).items():
+            mr[i] = rate(v)
+        if refuse or any(r > SPEED * 1000 for r in mr):
+            return
+        st["tc_maxrate"] = mr
+    elif obj == "dcbx":
+        if sorted(args) != ["host", "ieee"]:
+            die("Attribute write: Invalid argument")
+    elif obj == "apptrust" and "apptrust" in feats:
+        if args[:1] != ["order"] or not set(args[1:]) <= {"dscp", "pcp"}:
+            die("Invalid list of selectors")
+        if refuse:
+            die("Attribute write: Invalid argument")
+        st["apptrust"] = args[1:]
+        st["trust"] = args[1] if len(args) > 1 else "pcp"
+    else:
+        die(f'Object "{obj}" is unknown')
+
+
+def dcb_app(st, cmd, args, refuse):
+    if args[:1] != ["dscp-prio"]:
+        die(f'What is "{args[0] if args else ""}"?')
+    pairs = [[int(x) for x in a.split(":")] for a in args[1:]]
+    if refuse:
+        die("Attribute write: Invalid argument")
+    if cmd == "add":
+        for p in pairs:
+            if p in st["app"]:
+                die("Attribute write: File exists")
+            # The driver keeps one priority per DSCP.
+            st["app"] = [e for e in st["app"] if e[0] != p[0]] + [p]
+    elif cmd == "replace":
+        for p in pairs:
+            st["app"] = [e for e in st["app"] if e[0] != p[0]] + [p]
+    elif cmd == "del":
+        for p in pairs:
+            if p not in st["app"]:
+                die("Attribute write: No such file or directory")
+            st["app"].remove(p)
+    app_trust(st)
+
+
+def dcb(argv, st, feats):
+    if "nodcb" in feats:
+        die("Attribute read: Operation not supported")
+    if argv[:1] == ["-j"]:
+        argv = argv[1:]
+    obj, cmd, args = argv[0], argv[1], argv[2:]
+    if args[:1] != ["dev"]:
+        die("Expected `dev DEV'")
+    need_dev(args[1])
+    rest = args[2:]
+    if cmd == "show":
+        dcb_show(st, obj, feats)
+        return False
+    if obj == "app" and cmd in ("add", "del", "replace"):
+        dcb_app(st, cmd, rest, fails("dcb", obj))
+        return True
+    if cmd == "set":
+        dcb_set(st, obj, rest, feats, fails("dcb", obj))
+        return True
+    die(f'What is "{cmd}"?')
+    return False
+
+
+# -------------------------------------------------------------- ethtool
+STATS = (["rx_packets", "tx_packets", "port_rx_pause", "port_tx_pause"] +
+         [f"{d}_prio{p}_{n}" for p in range(8)
+          for d, n in (("rx", "pause"), ("rx", "pause_duration"),
+                       ("tx", "pause"), ("tx", "pause_duration"),
+                       ("rx", "pause_transition"))] +
+         ["tx_pause_storm_warning_events", "tx_pause_storm_error_events"])
+
+
+def ethtool(argv, st, feats):
+    if len(argv) == 1:
+        need_dev(argv[0])
+        print(f"Settings for {DEV}:\n\tSpeed: {SPEED}Mb/s\n\tDuplex: Full\n"
+              "\tLink detected: yes")
+        return False
+    opt, dev, rest = argv[0], argv[1], argv[2:]
+    need_dev(dev)
+    if opt == "-a":
+        onoff = {True: "on", False: "off"}
+        print(f"Pause parameters for {DEV}:\nAutonegotiate:\toff\n"
+              f"RX:\t\t{onoff[st['pause_rx']]}\n"
+              f"TX:\t\t{onoff[st['pause_tx']]}\n")
+        return False
+    if opt == "-A":
+        kv = dict(zip(rest[::2], rest[1::2]))
+        rx = kv.get("rx", "on" if st["pause_rx"] else "off") == "on"
+        tx = kv.get("tx", "on" if st["pause_tx"] else "off") == "on"
+        if fails("ethtool", "pause") or ((rx or tx) and st["pfc_en"]):
+            die("netlink error: Device or resource busy")
+        st["pause_rx"], st["pause_tx"] = rx, tx
+        return True
+    if opt in ("--get-tunable", "--set-tunable"):
+        if "notunable" in feats:
+            die("pfc-prevention-tout: Cannot get tunable")
+        if opt == "--get-tunable":
+            v = st["tout"]
+            print(f"pfc-prevention-tout: {100 if v == 0xffff else v}")
+            return False
+        v = int(rest[1])
+        if fails("ethtool", "tunable") or \
+                not (v in (0, 0xffff) or 80 <= v <= 8000):
+            die("pfc-prevention-tout: Invalid argument")
+        st["tout"] = v
+        return True
+    if opt == "-S":
+        print("NIC statistics:")
+        for n in STATS:
+            print(f"     {n}: {7 if n == 'rx_prio3_pause' else 0}")
+        return False
+    die(f"ethtool: bad command line {argv}")
+    return False
+
+
+# -------------------------------------------------------------- devlink
+def devlink(argv, st, feats):
+    if argv[:1] == ["-j"]:
+        argv = argv[1:]
+    if argv[:3] == ["dev", "param", "show"]:
+        # devlink 6.1: a handle needs a name; no handle dumps them all.
+        args = argv[3:]
+        if args and args[0] != HANDLE:
+            die("kernel answers: No such device")
+        if args and args[1:2] != ["name"]:
+            die("Parameter name expected.")
+        params = [] if "nocc" in feats else [
+            {"name": n, "type": "driver-specific",
+             "values": [{"cmode": "runtime", "value": v}]}
+            for n, v in st["cc"].items() if not args or n == args[2]]
+        if args and not params:
+            die("kernel answers: Invalid argument")
+        out({"param": {HANDLE: params}} if params else {})
+        return False
+    if argv[:3] == ["dev", "param", "set"]:
+        kv = dict(zip(argv[4::2], argv[5::2]))
+        name, val = kv.get("name"), kv.get("value")
+        if argv[3] != HANDLE or kv.get("cmode") != "runtime":
+            die("Configuration mode not supported")
+        if "nocc" in feats or name not in st["cc"]:
+            die("kernel answers: No such file or directory")
+        if fails("devlink", name):
+            die("Error: wren: the NIC refused the value.\n"
+                "kernel answers: Invalid argument")
+        if isinstance(CC[name], bool):
+            st["cc"][name] = val == "true"
+        else:
+            st["cc"][name] = int(val)
+        return True
+    if argv[:2] == ["health", "show"]:
+        if "nohealth" in feats:
+            die("kernel answers: No such file or directory")
+        out({"health": {HANDLE: [{"reporter": "pfc_storm",
+                                  "state": "healthy", "error": 0,
+                                  "recover": 0, "grace_period": 0,
+                                  "auto_recover": True,
+                                  "auto_dump": False}]}})
+        return False
+    die(f"devlink: bad command line {argv}")
+    return False
+
+
+# --------------------------------------------------------- ip and rdma
+def ip(argv, _st, _feats):
+    dev = argv[argv.index("dev") + 1]
+    need_dev(dev)
+    link = {"ifindex": 3, "ifname": DEV, "flags": ["UP"], "mtu": 1500,
+            "operstate": "UP", "parentbus": "pci", "parentdev": BDF}
+    if "-j" in argv:
+        out([link])
+    else:
+        print(f"3: {DEV}: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500")
+    return False
+
+
+def rdma(argv, _st, _feats):
+    if argv == ["-j", "link", "show"]:
+        out([{"ifindex": 0, "ifname": "wren_0", "port": 1,
+              "state": "ACTIVE", "physical_state": "LINK_UP",
+              "netdev": DEV, "netdev_index": 3}])
+    elif argv[:4] == ["-j", "statistic", "show", "link"]:
+        out([{"ifname": "wren_0", "port": 1, "np_cnp_sent": 11,
+              "np_ecn_marked_roce_packets": 12, "rp_cnp_handled": 13,
+              "rp_cnp_ignored": 0}])
+    else:
+        die(f"rdma: bad command line {argv}")
+    return False
+
+
+def main():
+    tool, argv = sys.argv[1], sys.argv[2:]
+    if tool == "init":          # the power-on state, for a test's start
+        save(initial())
+        return
+    with open(os.path.join(DIR, "log"), "a", encoding="utf-8") as f:
+        f.write(" ".join([tool] + argv) + "\n")
+    feats = words("features")
+    st = load()
+    tools = {"dcb": dcb, "ethtool": ethtool, "devlink": devlink, "ip": ip,
+             "rdma": rdma}
+    if tools[tool](argv, st, feats):
+        save(st)
+
+
+if __name__ == "__main__":
+    main()
