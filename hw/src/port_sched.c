@@ -135,19 +135,31 @@ static bool shaper_ok(const struct wrenhw *hw, unsigned int tc, uint64_t nps)
 	       hw->sched.tc_free_ps[tc] <= nps + SLACK_PS;
 }
 
-/* Onto the wire: occupy it, charge the TC's shaper, count. */
+/*
+ * How late a timer may have fired and still have its frames leave when
+ * they were due: a loaded host (TCG) wakes the model late, and a MAC
+ * never idles while frames wait, nor does a shaper lose its tokens.
+ * Beyond this the wire idled for real (the bound keeps bursts small).
+ */
+#define LAG_MAX_PS	1000000000ull	/* 1 ms */
+
+/*
+ * Onto the wire: occupy it, charge the TC's shaper, count.  @lag: how
+ * late the frame goes (its wire time may start up to @lag ago).
+ */
 static void wire_out(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
-		     uint32_t len, uint64_t nps)
+		     uint32_t len, uint64_t nps, uint64_t lag)
 {
 	struct whw_sched *s = &hw->sched;
 	unsigned int tc = hw->dcb.ets.prio_tc[prio] & (WREN_NUM_TC - 1);
 	uint64_t kbps = tc_rate_kbps(hw, tc);
+	uint64_t base = nps > lag ? nps - lag : 0;
 
-	s->link_free_ps = (s->link_free_ps > nps ? s->link_free_ps : nps) +
+	s->link_free_ps = (s->link_free_ps > base ? s->link_free_ps : base) +
 			  wire_ps(len, hw->port.phys_speed);
 	if (kbps)
-		s->tc_free_ps[tc] = (s->tc_free_ps[tc] > nps ?
-				     s->tc_free_ps[tc] : nps) +
+		s->tc_free_ps[tc] = (s->tc_free_ps[tc] > base ?
+				     s->tc_free_ps[tc] : base) +
 				    shape_ps(len, kbps);
 	if (hw->ops->tx_frame)
 		hw->ops->tx_frame(hw->opaque, frame, len);
@@ -277,7 +289,7 @@ static void room_check(struct wrenhw *hw, uint8_t prio)
 		hw->ops->schedule(hw->opaque);
 }
 
-static void sched_run(struct wrenhw *hw, uint64_t now)
+static void sched_run(struct wrenhw *hw, uint64_t now, uint64_t lag)
 {
 	struct whw_sched *s = &hw->sched;
 	uint64_t nps = now * 1000, next_ps = UINT64_MAX, pnext;
@@ -302,7 +314,7 @@ static void sched_run(struct wrenhw *hw, uint64_t now)
 			break;
 		len = fifo_pop(&s->fifo[p], s->out);
 		s->frames--;
-		wire_out(hw, (uint8_t)p, s->out, len, nps);
+		wire_out(hw, (uint8_t)p, s->out, len, nps, lag);
 		room_check(hw, (uint8_t)p);
 	}
 	if (!s->frames) {
@@ -312,13 +324,20 @@ static void sched_run(struct wrenhw *hw, uint64_t now)
 	/* Frames wait with nothing to wait for: never stall, look again. */
 	if (next_ps == UINT64_MAX || next_ps <= nps)
 		next_ps = nps + SLACK_PS / 2;
+	s->due_ps = next_ps;
 	whw_timer_add(hw, &s->timer, (next_ps + 999) / 1000);
 }
 
 static void sched_timer_fn(struct wrenhw *hw, struct whw_timer *t)
 {
+	uint64_t now = whw_now(hw), nps = now * 1000, lag = 0;
+
 	(void)t;
-	sched_run(hw, whw_now(hw));
+	if (nps > hw->sched.due_ps)
+		lag = nps - hw->sched.due_ps;
+	if (lag > LAG_MAX_PS)
+		lag = LAG_MAX_PS;
+	sched_run(hw, now, lag);
 }
 
 void whw_port_xmit(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
@@ -334,7 +353,7 @@ void whw_port_xmit(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
 	if (!s->frames && s->link_free_ps <= nps + SLACK_PS &&
 	    shaper_ok(hw, tc, nps) &&
 	    !(whw_pause_mask(hw, now, &next) & (1u << prio))) {
-		wire_out(hw, prio, frame, len, nps);
+		wire_out(hw, prio, frame, len, nps, 0);
 		return;
 	}
 	if (!fifo_push(&s->fifo[prio], frame, len)) {
@@ -342,7 +361,7 @@ void whw_port_xmit(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
 		return;
 	}
 	s->frames++;
-	sched_run(hw, now);
+	sched_run(hw, now, 0);
 }
 
 bool whw_port_tx_room(struct wrenhw *hw, uint8_t prio)
@@ -367,7 +386,7 @@ bool whw_port_tx_woken(struct wrenhw *hw)
 void whw_sched_kick(struct wrenhw *hw)
 {
 	if (hw->sched.frames)
-		sched_run(hw, whw_now(hw));
+		sched_run(hw, whw_now(hw), 0);
 }
 
 /* Empties every FIFO; the wire and the shapers start free. */
