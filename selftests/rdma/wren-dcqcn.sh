@@ -70,13 +70,18 @@ fi
 param() {
 	devlink dev param set "$ll_dl" name "$1" value "$2" cmode runtime
 }
-if dcb app add dev "$ll_if" dscp-prio 24:3 48:6 2>"$res/dcb.err" &&
-	dcb pfc set dev "$ll_if" prio-pfc all:off 3:on 2>>"$res/dcb.err" &&
-	param cc_ecn_enable 8 2>>"$res/dcb.err" && param cc_np_enable 8 2>>"$res/dcb.err" &&
-	param cc_rp_enable 8 2>>"$res/dcb.err"; then
+setup_err=
+for cmd in "dcb app add dev $ll_if dscp-prio 24:3 48:6" \
+	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
+	"param cc_ecn_enable 8" "param cc_np_enable 8" "param cc_rp_enable 8"; do
+	# shellcheck disable=SC2086 # the words of one command
+	out=$($cmd 2>&1) || { setup_err="$cmd: $out"; break; }
+done
+if [ -z "$setup_err" ]; then
 	ok "DSCP trust (24 -> 3, 48 -> 6), PFC on 3, ECN/NP/RP on priority 3"
 else
-	bail "DSCP trust, PFC on 3, ECN/NP/RP on priority 3" "$(cat "$res/dcb.err")"
+	bail "DSCP trust, PFC on 3, ECN/NP/RP on priority 3" \
+		"$setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dmesg | tail -n 5)"
 fi
 [ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
 busybox ping -c 1 -W 5 "$WREN_PEER_IP" >/dev/null 2>&1
