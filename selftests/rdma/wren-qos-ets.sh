@@ -16,7 +16,7 @@
 #   1. ETS 70/30 between TC 1 and TC 2: TC 1's share within 5 points
 #      of 70;
 #   2. TC 2 strict, TC 1 ETS: TC 2 takes at least 95%;
-#   3. TC 2 strict capped by `dcb maxrate` at half the link: within 5%
+#   3. TC 2 strict capped by `dcb maxrate` at a fifth of the link: within 5%
 #      of the cap, and TC 1 gets the rest (iproute2 6.1's dcb passes
 #      bytes/s where the kernel means kb/s: then the cap is set through
 #      raw netlink, wren_maxrate_nl.py, and the test says so).
@@ -36,7 +36,7 @@ pair_init ets "ETS"
 nlpy=$WREN_TOP/selftests/rdma/wren_maxrate_nl.py
 rate=${WREN_ETS_RATE:-50}
 window=${WREN_ETS_WINDOW:-5}
-cap=$((rate / 2))
+cap=$((rate / 5))
 # Long enough for the three windows and the reconfiguration between
 # them under TCG; the checks below fail if a window ends after the flows.
 flow_secs=${WREN_ETS_FLOW_SECS:-40}
