@@ -136,12 +136,15 @@ static bool shaper_ok(const struct wrenhw *hw, unsigned int tc, uint64_t nps)
 }
 
 /*
- * How late a timer may have fired and still have its frames leave when
- * they were due: a loaded host (TCG) wakes the model late, and a MAC
- * never idles while frames wait, nor does a shaper lose its tokens.
- * Beyond this the wire idled for real (the bound keeps bursts small).
+ * How late the scheduler may run for its timer (whichever call brings it
+ * back: the timer, a new frame, a pause ending) and still have the
+ * waiting frames leave when they were due: a loaded host (TCG) wakes the
+ * model milliseconds late, and a MAC never idles while frames wait, nor
+ * does a shaper lose its tokens.  Only frames already waiting go early,
+ * so a burst is at most the FIFOs; beyond the bound the wire idled for
+ * real.
  */
-#define LAG_MAX_PS	1000000000ull	/* 1 ms */
+#define LAG_MAX_PS	10000000000ull	/* 10 ms */
 
 /*
  * Onto the wire: occupy it, charge the TC's shaper, count.  @lag: how
@@ -289,14 +292,17 @@ static void room_check(struct wrenhw *hw, uint8_t prio)
 		hw->ops->schedule(hw->opaque);
 }
 
-static void sched_run(struct wrenhw *hw, uint64_t now, uint64_t lag)
+static void sched_run(struct wrenhw *hw, uint64_t now)
 {
 	struct whw_sched *s = &hw->sched;
-	uint64_t nps = now * 1000, next_ps = UINT64_MAX, pnext;
+	uint64_t nps = now * 1000, next_ps = UINT64_MAX, pnext, lag = 0;
 	uint8_t paused;
 
 	if (hw->status & WREN_STATUS_FATAL)
 		return;		/* frames wait for the reset */
+	/* Frames wait, so the timer is armed: how late are we for it? */
+	if (s->frames && nps > s->due_ps)
+		lag = nps - s->due_ps < LAG_MAX_PS ? nps - s->due_ps : LAG_MAX_PS;
 	paused = whw_pause_mask(hw, now, &pnext);
 	if (pnext != UINT64_MAX)
 		next_ps = pnext * 1000;
@@ -319,6 +325,7 @@ static void sched_run(struct wrenhw *hw, uint64_t now, uint64_t lag)
 	}
 	if (!s->frames) {
 		whw_timer_del(hw, &s->timer);
+		s->due_ps = UINT64_MAX;
 		return;
 	}
 	/* Frames wait with nothing to wait for: never stall, look again. */
@@ -330,14 +337,8 @@ static void sched_run(struct wrenhw *hw, uint64_t now, uint64_t lag)
 
 static void sched_timer_fn(struct wrenhw *hw, struct whw_timer *t)
 {
-	uint64_t now = whw_now(hw), nps = now * 1000, lag = 0;
-
 	(void)t;
-	if (nps > hw->sched.due_ps)
-		lag = nps - hw->sched.due_ps;
-	if (lag > LAG_MAX_PS)
-		lag = LAG_MAX_PS;
-	sched_run(hw, now, lag);
+	sched_run(hw, whw_now(hw));
 }
 
 void whw_port_xmit(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
@@ -361,7 +362,7 @@ void whw_port_xmit(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
 		return;
 	}
 	s->frames++;
-	sched_run(hw, now, 0);
+	sched_run(hw, now);
 }
 
 bool whw_port_tx_room(struct wrenhw *hw, uint8_t prio)
@@ -386,7 +387,7 @@ bool whw_port_tx_woken(struct wrenhw *hw)
 void whw_sched_kick(struct wrenhw *hw)
 {
 	if (hw->sched.frames)
-		sched_run(hw, whw_now(hw), 0);
+		sched_run(hw, whw_now(hw));
 }
 
 /* Empties every FIFO; the wire and the shapers start free. */
@@ -406,6 +407,7 @@ static uint64_t sched_empty(struct wrenhw *hw)
 	s->drr_tc = 0;
 	s->drr_granted = false;
 	whw_timer_del(hw, &s->timer);
+	s->due_ps = UINT64_MAX;
 	s->timer.fn = sched_timer_fn;
 	return n;
 }
