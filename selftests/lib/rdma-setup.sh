@@ -65,6 +65,7 @@ rdma_wren_up() {
 		"$WREN_TOP/dcb/wren-qos" apply "$WREN_QOS_PROFILE" "$RDMA_WREN_IF" >/dev/null ||
 			rdma_setup_fail "wren-qos apply $WREN_QOS_PROFILE $RDMA_WREN_IF failed" ||
 			return 1
+		echo "# rdma_wren_up: QoS profile $WREN_QOS_PROFILE on $RDMA_WREN_IF"
 	fi
 	if ! grep -q '^wren_ib ' /proc/modules; then
 		wren_ib_load "$mods" || rdma_setup_fail "insmod wren_peer_mem.ko, wren_ib.ko failed" || return 1
