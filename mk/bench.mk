@@ -7,7 +7,7 @@
 #   make vmrun SCRIPT=path [KVER=] [N=2] [IOMMU=1] [SMP=1] [TIMEOUT=600] [PCAP=1]
 #                                    [RXE=i]  guest i: virtio-net + rdma_rxe on the Wren fabric
 #                                    [GPU=1]  NIC and a wren-gpu under one PCIe switch
-#                                    [X_DCB=1] NICs advertise the DCB settings caps (x-dcb)
+#                                    [DCB=0] NICs without DCB and ECN/DCQCN (dcb=off)
 #   make vmtest T=dir/test [KVER=] [N=2] [IOMMU=1]  selftests/<dir>/<test> in the guests,
 #                                    through kselftest's runner (selftests/Makefile)
 #   make vmtest B=boot               one guest pair of selftests/plan (its kernel,
@@ -29,7 +29,7 @@ BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
 # What vmrun.sh / vmtest.sh / selftests/bench/run.sh read.
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	KERNEL_ENV="$(KERNEL_ENV)" FABRIC="$(BUILD)/fabric/wren-fabric" \
-	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" GPU="$(or $(GPU),0)" X_DCB="$(or $(X_DCB),0)" SMP="$(or $(SMP),1)" \
+	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" GPU="$(or $(GPU),0)" DCB="$(or $(DCB),1)" SMP="$(or $(SMP),1)" \
 	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" KARGS="$(KARGS)" RXE="$(RXE)" \
 	GUEST_ENV="$(GUEST_ENV)" KSFT_INSTALL="$(KSFT_INSTALL)"
 

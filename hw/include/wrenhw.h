@@ -58,13 +58,12 @@ struct wrenhw_config {
 	unsigned int max_qp, max_cq, max_eq, max_srq, max_pd, max_mr, max_ah;
 	unsigned int max_mtt;		/* total MTT entries */
 	/*
-	 * Experimental, off on every board: also advertise the DCB settings
-	 * capabilities (ETS, PFC, DSCP trust, buffers, max rate, storm
-	 * watchdog) and ECN/DCQCN's (SET_CC), whose commands are validated
-	 * and stored but not yet acted on, so that a driver's DCB and
-	 * congestion-control configuration paths can be tested.
+	 * A board without the DCB engines (ETS scheduler, PFC, DSCP trust,
+	 * buffers, max rate, storm watchdogs) and without ECN/DCQCN: their
+	 * capability bits are off and their commands NOT_SUPPORTED, so that
+	 * drivers can be tested against a NIC that lacks them.
 	 */
-	unsigned int x_dcb;
+	unsigned int no_dcb;
 };
 
 struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,

@@ -48,7 +48,7 @@ struct WrenState {
 	uint32_t num_msix;
 	uint32_t num_db_pages;
 	uint32_t link_speed_mbps;
-	bool x_dcb;
+	bool dcb;
 
 	struct wrenhw *hw;
 	NICState *nic;
@@ -430,7 +430,7 @@ static void wren_realize(PCIDevice *pdev, Error **errp)
 	cfg.num_msix = s->num_msix;
 	cfg.num_db_pages = s->num_db_pages;
 	cfg.link_speed_mbps = s->link_speed_mbps;
-	cfg.x_dcb = s->x_dcb;
+	cfg.no_dcb = !s->dcb;
 
 	s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, wren_timer_cb, s);
 	s->bh = qemu_bh_new_guarded(wren_bh, s, &dev->mem_reentrancy_guard);
@@ -510,8 +510,8 @@ static Property wren_properties[] = {
 	DEFINE_PROP_UINT32("vectors", WrenState, num_msix, 32),
 	DEFINE_PROP_UINT32("db-pages", WrenState, num_db_pages, 256),
 	DEFINE_PROP_UINT32("speed", WrenState, link_speed_mbps, 100000),
-	/* Experimental: advertise the DCB settings caps (wrenhw_config). */
-	DEFINE_PROP_BOOL("x-dcb", WrenState, x_dcb, false),
+	/* off: a board without DCB and ECN/DCQCN (wrenhw_config.no_dcb). */
+	DEFINE_PROP_BOOL("dcb", WrenState, dcb, true),
 	DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -97,8 +97,8 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 		hw->max_ah = 2;
 	hw->max_mtt = pick(cfg->max_mtt, WHW_DEF_MAX_MTT, WHW_CEIL_MTT);
 	hw->caps = WHW_CAPS;
-	if (cfg->x_dcb)
-		hw->caps |= WHW_CAPS_DCB | WHW_CAPS_CC;
+	if (cfg->no_dcb)
+		hw->caps &= ~(uint64_t)(WHW_CAPS_DCB | WHW_CAPS_CC);
 	hw->lb = calloc(WHW_LB_FRAMES, sizeof(*hw->lb));
 	/* "WREN" in the top half, the NIC-specific part of the MAC below. */
 	hw->serial = (uint64_t)WREN_MAGIC << 32 |

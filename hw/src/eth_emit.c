@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_le.h"
@@ -29,19 +30,11 @@ static void wr16(uint8_t *p, uint16_t v)
 static uint8_t frame_prio(const struct wrenhw *hw, const uint8_t *frame,
 			  uint32_t len, uint8_t prio)
 {
-	uint16_t type;
 	uint8_t dscp;
 
-	if (hw->dcb.trust.trust != WREN_TRUST_DSCP || len < 16)
-		return prio;
-	type = (uint16_t)(frame[12] << 8 | frame[13]);
-	if (type == 0x0800)
-		dscp = frame[15] >> 2;
-	else if (type == 0x86dd)
-		dscp = (uint8_t)(((frame[14] & 0x0f) << 4 | frame[15] >> 4) >> 2);
-	else
-		return prio;
-	return hw->dcb.trust.dscp2prio[dscp] & (WREN_NUM_PRIO - 1);
+	if (whw_trust_dscp(hw) && whw_frame_dscp(frame, len, &dscp))
+		return whw_dscp_prio(hw, dscp);
+	return prio;
 }
 
 void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q,

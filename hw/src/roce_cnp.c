@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_le.h"
 #include "whw_objects.h"
@@ -33,8 +34,8 @@ static uint8_t pkt_tc(const struct whw_pkt *p)
  */
 static uint8_t pkt_prio(const struct wrenhw *hw, const struct whw_pkt *p)
 {
-	if (hw->dcb.trust.trust == WREN_TRUST_DSCP)
-		return hw->dcb.trust.dscp2prio[pkt_tc(p) >> 2] & 7;
+	if (whw_trust_dscp(hw))
+		return whw_dscp_prio(hw, pkt_tc(p) >> 2);
 	return p->vlan ? (uint8_t)(p->vlan_tci >> 13) : 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "roce.h"
 #include "whw_board.h"
+#include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_le.h"
@@ -57,8 +58,8 @@ uint16_t whw_roce_sport(const struct wren_av *av, uint32_t lqpn,
 uint8_t whw_roce_av_prio(const struct wrenhw *hw, const struct wren_av *av)
 {
 	/* DSCP trust: the priority the DSCP maps to, as a peer classifies. */
-	if (hw->dcb.trust.trust == WREN_TRUST_DSCP)
-		return hw->dcb.trust.dscp2prio[av->traffic_class >> 2] & 7;
+	if (whw_trust_dscp(hw))
+		return whw_dscp_prio(hw, av->traffic_class >> 2);
 	return av->sl & 7;
 }
 

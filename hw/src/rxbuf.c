@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_le.h"
@@ -23,34 +24,22 @@
 #include "whw_timer.h"
 
 #define ETH_P_8021Q	0x8100
-#define ETH_P_IP	0x0800
-#define ETH_P_IPV6	0x86dd
 
 static uint16_t rd16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* The priority of a received frame (VLAN PCP, or DSCP under DSCP trust). */
+/* The priority of a received frame: DSCP under DSCP trust, else PCP. */
 static uint8_t classify(const struct wrenhw *hw, const uint8_t *f, size_t len)
 {
 	bool tagged = len >= 18 && rd16(f + 12) == ETH_P_8021Q;
-	uint8_t pcp = tagged ? f[14] >> 5 : 0;
-	size_t l3 = tagged ? 18 : 14;
-	uint16_t proto;
 	uint8_t dscp;
 
 	/* SET_TRUST: DSCP trust classifies IP by DSCP, the rest by PCP. */
-	if (hw->dcb.trust.trust != WREN_TRUST_DSCP || len < l3 + 2)
-		return pcp;
-	proto = rd16(f + l3 - 2);
-	if (proto == ETH_P_IP && f[l3] >> 4 == 4)
-		dscp = f[l3 + 1] >> 2;
-	else if (proto == ETH_P_IPV6 && f[l3] >> 4 == 6)
-		dscp = (uint8_t)((f[l3] & 0x0f) << 2 | f[l3 + 1] >> 6);
-	else
-		return pcp;
-	return hw->dcb.trust.dscp2prio[dscp] & (WREN_NUM_PRIO - 1);
+	if (whw_trust_dscp(hw) && whw_frame_dscp(f, len, &dscp))
+		return whw_dscp_prio(hw, dscp);
+	return tagged ? f[14] >> 5 : 0;
 }
 
 static uint32_t charge(uint32_t len)

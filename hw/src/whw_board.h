@@ -19,7 +19,8 @@
 				 WREN_CAP_COUNTERS | WREN_CAP_ETH | \
 				 WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO | \
 				 WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN | \
-				 WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA)
+				 WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA | \
+				 WHW_CAPS_DCB | WHW_CAPS_CC)
 
 /* What the RoCEv2 engine (roce_*.c, rc_*.c, ud_*.c) implements. */
 #define WHW_CAPS_RDMA		(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | \

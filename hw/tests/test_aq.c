@@ -44,7 +44,8 @@ static void common_checks(void)
 			  WREN_CAP_COUNTERS | WREN_CAP_ETH |
 			  WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO |
 			  WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN |
-			  WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA) &&
+			  WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA |
+			  WHW_CAPS_DCB | WHW_CAPS_CC) &&
 	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 1024 &&
 	       a.max_gid == 128 && a.mac[5] == 0x01 && a.num_msix == 16,
 	       "QUERY_DEVICE describes the board honestly");
@@ -534,7 +535,9 @@ static void diag_aq_late(void)
 
 static void caps_gating(void)
 {
-	struct td *d = td_new(NULL);
+	/* A board without DCB, so that their commands' gates are seen. */
+	struct wrenhw_config cfg = { .mac = { 2, 0, 0, 0, 0, 1 }, .no_dcb = 1 };
+	struct td *d = td_new(&cfg);
 	uint64_t caps = (uint64_t)th_reg_read(d->h, WREN_REG_CAPS_HI) << 32 |
 			th_reg_read(d->h, WREN_REG_CAPS_LO);
 	struct wren_device_attr a;
@@ -550,7 +553,7 @@ static void caps_gating(void)
 	}
 	tap_ok(!(caps & (WHW_CAPS_DCB | WHW_CAPS_CC | WREN_CAP_CQ_RESIZE)) &&
 	       (caps & WREN_CAP_DIAG_FAULT),
-	       "default caps: DIAG_FAULT yes; DCB, ECN/DCQCN, CQ_RESIZE no");
+	       "no_dcb caps: DIAG_FAULT yes; DCB, ECN/DCQCN, CQ_RESIZE no");
 	memset(&a, 0, sizeof(a));
 	td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a, sizeof(a));
 	tap_ok(a.caps == caps, "QUERY_DEVICE caps == CAPS_HI:CAPS_LO");

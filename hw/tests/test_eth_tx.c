@@ -366,6 +366,7 @@ static void tx_prio(void)
 	uint32_t len;
 
 	env_init(&e);
+	whw_test_set_caps(e.d->h->hw, WHW_CAPS & ~(uint64_t)WHW_CAPS_DCB);
 	mk_q(&e, false, e.cq.id, 6, &q);
 	len = build_frame(pkt, &s);
 	memset(&d, 0, sizeof(d));
@@ -376,7 +377,6 @@ static void tx_prio(void)
 	env_fini(&e);
 
 	env_init(&e);
-	whw_test_set_caps(e.d->h->hw, WHW_CAPS | WHW_CAPS_DCB);
 	mk_q(&e, false, e.cq.id, 6, &q);
 	d.prio = 8;
 	tap_ok(tx_one_prio(&e, &q, &d, len) == 0, "TX prio: prio 8 -> BAD_WQE");

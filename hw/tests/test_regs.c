@@ -24,8 +24,9 @@ static void identity(void)
 	       !(caps_lo & WREN_CAP_CQ_RESIZE),
 	       "CAPS advertise FLR, DIAG_FAULT, Ethernet, moderation, RDMA RC and UD");
 	tap_ok(th_reg_read(h, WREN_REG_CAPS_HI) == 0, "CAPS_HI is 0");
-	tap_ok(!(caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC | WREN_CAP_CQ_RESIZE)),
-	       "CAPS: no DCB, ECN/DCQCN or CQ resize (settings only, reserved)");
+	tap_ok((caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC)) ==
+	       (WHW_CAPS_DCB | WHW_CAPS_CC) && !(caps_lo & WREN_CAP_CQ_RESIZE),
+	       "CAPS: DCB and ECN/DCQCN, no CQ resize (reserved)");
 	tap_ok(th_reg_read(h, WREN_REG_STATUS) == WREN_STATUS_READY,
 	       "STATUS after power-on is READY only");
 	tap_ok(th_reg_read(h, WREN_REG_CONTROL) == 0, "CONTROL is 0");
@@ -280,27 +281,33 @@ static void db_pages_limit(void)
 	td_free(d);
 }
 
-/* x_dcb adds exactly the DCB settings caps, which survive a reset. */
-static void x_dcb_caps(void)
+/* no_dcb takes exactly the DCB and CC caps away, also after a reset. */
+static void no_dcb_caps(void)
 {
-	struct wrenhw_config cfg = { .mac = { 2, 0, 0, 0, 0, 1 }, .x_dcb = 1 };
+	struct wrenhw_config cfg = { .mac = { 2, 0, 0, 0, 0, 1 }, .no_dcb = 1 };
+	const uint64_t want = WHW_CAPS & ~(uint64_t)(WHW_CAPS_DCB | WHW_CAPS_CC);
 	struct td *d = td_new(&cfg);
+	struct td *full = td_new(NULL);
 	struct wren_ets ets = { .tc_tsa = { WREN_TSA_STRICT } };
 	struct wren_device_attr a;
 	uint32_t caps_lo = th_reg_read(d->h, WREN_REG_CAPS_LO);
 
-	tap_ok(caps_lo == (uint32_t)(WHW_CAPS | WHW_CAPS_DCB | WHW_CAPS_CC),
-	       "x_dcb: CAPS are WHW_CAPS plus the DCB and CC settings bits");
+	tap_ok((th_reg_read(full->h, WREN_REG_CAPS_LO) & (WHW_CAPS_DCB | WHW_CAPS_CC)) ==
+	       (WHW_CAPS_DCB | WHW_CAPS_CC),
+	       "default board: DCB and CC caps advertised");
+	tap_ok(caps_lo == (uint32_t)want,
+	       "no_dcb: CAPS are WHW_CAPS without the DCB and CC bits");
 	memset(&a, 0, sizeof(a));
 	expect(td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a,
 		      sizeof(a)), WREN_AQ_STATUS_OK, 0, "QUERY_DEVICE");
-	tap_ok(a.caps == (uint64_t)(WHW_CAPS | WHW_CAPS_DCB | WHW_CAPS_CC),
-	       "x_dcb: QUERY_DEVICE caps agree");
+	tap_ok(a.caps == want, "no_dcb: QUERY_DEVICE caps agree");
 	expect(td_cmd(d, WREN_AQ_OP_SET_ETS, NULL, 0, &ets, sizeof(ets), NULL,
-		      0), WREN_AQ_STATUS_OK, 0, "x_dcb: SET_ETS accepted");
+		      0), WREN_AQ_STATUS_NOT_SUPPORTED, WHW_SYND_CMD(opcode),
+	       "no_dcb: SET_ETS -> NOT_SUPPORTED");
 	wrenhw_reset(d->h->hw);
 	tap_ok(th_reg_read(d->h, WREN_REG_CAPS_LO) == caps_lo,
-	       "x_dcb: CAPS unchanged by FLR");
+	       "no_dcb: CAPS unchanged by FLR");
+	td_free(full);
 	td_free(d);
 }
 
@@ -339,6 +346,6 @@ void test_regs(void)
 	enables();
 	mgmt_vector();
 	db_pages_limit();
-	x_dcb_caps();
+	no_dcb_caps();
 	reset_clears_objects();
 }

@@ -16,8 +16,8 @@
 # tracepoint; apptrust, when the kernel has it (6.2+).  The engines
 # behind them come later: counters read 0 here.  A NIC that advertises no
 # WREN_CAP_DCB_* bit gets no dcbnl ops: then only that is checked and the
-# rest is skipped.  Today's model advertises them only with
-# `-device wren,x-dcb=on`: make vmtest T=driver/wren-dcb.sh X_DCB=1.
+# rest is skipped (the bench's DCB=0 board):
+#   make vmtest T=driver/wren-dcb.sh N=1
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"

@@ -1,14 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest test, one guest: dcb/wren-qos against a real Wren NIC (X_DCB=1,
-# with the driver's devlink CC params and pfc-prevention-tout).  Each
+# Guest test, one guest: dcb/wren-qos against a real Wren NIC (with the
+# driver's devlink CC params and pfc-prevention-tout).  Each
 # profile applies and the standard tools read back what it asks for; a
 # second apply changes nothing; a bad profile changes nothing; default
 # brings back the state the port had after insmod.  A NIC without DCB
-# capabilities gets the skips of wren-dcb.sh.  Not in TEST_PROGS or
-# selftests/plan yet; once it is:
-#   make vmtest T=driver/wren-qos.sh N=1 X_DCB=1
+# capabilities (the bench's DCB=0) gets the skips of wren-dcb.sh.
+#   make vmtest T=driver/wren-qos.sh N=1
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
@@ -40,7 +39,7 @@ ok "wren.ko registers netdev $ifname"
 
 if [ $(((capslo >> 16) & 0x1f)) = 0 ]; then
 	for _ in $(seq 23); do
-		skip "wren-qos checks" "the NIC advertises no WREN_CAP_DCB_* bit (X_DCB=1)"
+		skip "wren-qos checks" "the NIC advertises no WREN_CAP_DCB_* bit (DCB=0)"
 	done
 	check "rmmod wren" rmmod wren
 	tap_done

@@ -29,8 +29,10 @@
 
 ll_bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 
+# The tests set up DCB themselves: no QoS profile of the boot
+# (WREN_QOS_PROFILE) under them.
 ll_up() {
-	rdma_wren_up || return 1
+	WREN_QOS_PROFILE= rdma_wren_up || return 1
 	ll_if=$RDMA_WREN_IF
 	ll_dev=$RDMA_WREN_DEV
 	ll_gid=$RDMA_WREN_GID

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest test, run by both guests at once (N=2, NICs with X_DCB=1): ECN,
+# Guest test, run by both guests at once (N=2): ECN,
 # CNPs and DCQCN on the wire (issue 12, item 5).  Both NICs trust DSCP
 # (24 -> priority 3, CNPs' 48 -> 6) and run ECN, the notification point
 # and the reaction point on priority 3 (devlink cc_ecn_enable,
@@ -26,7 +26,7 @@
 #      the bottleneck queue below Kmax for at least 3/4 of the arrivals in
 #      steady state, and at most a quarter of the pauses of PFC alone.
 #
-#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-dcqcn.sh KVER=6.1 X_DCB=1 [PCAP=1]
+#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-dcqcn.sh KVER=6.1 [PCAP=1]
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest test, run by both guests at once (N=2, NICs with X_DCB=1): PFC on
+# Guest test, run by both guests at once (N=2): PFC on
 # the wire between the Wren NICs and the lossless fabric (issue 12, item
 # 5).  Both NICs trust DSCP (DSCP 24 -> priority 3, 8 -> 1) with PFC on
 # priority 3; the fabric makes priority 3 lossless on every port and
@@ -32,7 +32,7 @@
 #      the flow goes on; when the pauses stop the reporter is healthy
 #      and full-speed traffic resumes without a retransmit.
 #
-#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-pfc.sh KVER=6.1 X_DCB=1 [PCAP=1]
+#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-pfc.sh KVER=6.1 [PCAP=1]
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest test, run by both guests at once (N=2, NICs with X_DCB=1): the
+# Guest test, run by both guests at once (N=2): the
 # NIC's transmit scheduler on a rate-limited link (issue 12, item 5).
 # Guest 1 sends two RDMA WRITE flows to guest 0, on priorities 1 and 2
 # (SL 1 and 2 under PCP trust; DSCP 8 and 16 for the fabric), mapped to
@@ -21,7 +21,7 @@
 #      bytes/s where the kernel means kb/s: then the cap is set through
 #      raw netlink, wren_maxrate_nl.py, and the test says so).
 #
-#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-qos-ets.sh KVER=6.1 X_DCB=1
+#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-qos-ets.sh KVER=6.1
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
@@ -55,7 +55,7 @@ else
 	bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
 fi
 if ! dcb ets show dev "$ll_if" >/dev/null 2>&1; then
-	bail "the NIC has dcbnl ETS (boot with X_DCB=1)" "$(dcb ets show dev "$ll_if" 2>&1)"
+	bail "the NIC has dcbnl ETS (not a DCB=0 boot)" "$(dcb ets show dev "$ll_if" 2>&1)"
 fi
 [ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
 barrier up

@@ -26,9 +26,8 @@
 #                      pcie-root-port -> x3130-upstream -> two
 #                      xio3130-downstream ports, NIC on the first, GPU on
 #                      the second
-#   X_DCB=1            Wren NICs advertise the DCB settings capabilities
-#                      (-device wren,x-dcb=on; experimental: the model
-#                      stores ETS/PFC/... but does not act on them yet)
+#   DCB=0              Wren NICs without the DCB and ECN/DCQCN engines
+#                      (-device wren,dcb=off: their capability bits off)
 #
 # Fabric agent: guests cannot reach the fabrics' control sockets (unix
 # sockets do not cross 9p), so a host loop runs `wren-fabric ctl` for them.
@@ -55,7 +54,7 @@ top=${TOP:-$(cd "$here/../.." && pwd)}
 N=${N:-2}
 IOMMU=${IOMMU:-0}
 GPU=${GPU:-0}
-X_DCB=${X_DCB:-0}
+DCB=${DCB:-1}
 TIMEOUT=${TIMEOUT:-600}
 KVER=${KVER:-6.1}
 read -r -a fw_args <<<"${QEMU_FW_ARGS:-}"
@@ -270,7 +269,7 @@ start_guest() {
 	wren)
 		wdev="wren,netdev=w0"
 		[ $wren_mac_prop = 1 ] && wdev+=$(printf ',mac=52:54:00:00:%02x:%02x' 0 $((i + 1)))
-		[ "$X_DCB" = 1 ] && wdev+=",x-dcb=on"
+		[ "$DCB" = 0 ] && wdev+=",dcb=off"
 		;;
 	virtio)
 		wdev=$(printf 'virtio-net-pci,netdev=w0,romfile=,mac=52:54:00:00:%02x:%02x' 0 $((i + 1)))

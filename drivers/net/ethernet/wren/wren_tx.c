@@ -176,8 +176,7 @@ netdev_tx_t wren_start_xmit(struct sk_buff *skb, struct net_device *netdev)
 		first->vlan_tci = cpu_to_le16(skb_vlan_tag_get(skb));
 	} else if (skb->priority && skb->priority < WREN_NUM_PRIO &&
 		   (priv->wdev->core.caps & WREN_CAP_DCB_ETS)) {
-		/*
-		 * SO_PRIORITY of an untagged packet: the NIC schedules and
+		/* SO_PRIORITY of an untagged packet: the NIC schedules and
 		 * pauses it on that priority, unless it trusts the packet's
 		 * DSCP (queues.rst, TX flags).
 		 */
