@@ -29,10 +29,14 @@
 
 ll_bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 
-# The tests set up DCB themselves: no QoS profile of the boot
-# (WREN_QOS_PROFILE) under them.
+# The tests set DCB up themselves, on a NIC fresh from its reset: a
+# driver an earlier test left loaded is unloaded first (the NIC resets
+# at remove), and the boot's QoS profile (WREN_QOS_PROFILE) stays off.
 ll_up() {
-	WREN_QOS_PROFILE= rdma_wren_up || return 1
+	if grep -q '^wren ' /proc/modules; then
+		wren_unload || return 1
+	fi
+	WREN_QOS_PROFILE='' rdma_wren_up || return 1
 	ll_if=$RDMA_WREN_IF
 	ll_dev=$RDMA_WREN_DEV
 	ll_gid=$RDMA_WREN_GID
