@@ -67,6 +67,13 @@ for cmd in "dcb app add dev $ll_if dscp-prio 8:1 24:3" \
 	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
 	"ethtool --set-tunable $ll_if pfc-prevention-tout $tout"; do
 	# shellcheck disable=SC2086 # the words of one command
+	out=$($cmd 2>&1) && continue
+	# iproute2 6.1's dcb now and then fails a set that the NIC took
+	# ("Attribute write: Protocol error", libmnl's EPROTO for a reply
+	# it did not expect): once more, and say so.
+	diag "first try: $cmd: $out"
+	nap 1
+	# shellcheck disable=SC2086
 	out=$($cmd 2>&1) || { setup_err="$cmd: $out"; break; }
 done
 if [ -z "$setup_err" ]; then
