@@ -39,7 +39,7 @@ window=${WREN_ETS_WINDOW:-5}
 cap=$((rate / 5))
 # Long enough for the three windows and the reconfiguration between
 # them under TCG; the checks below fail if a window ends after the flows.
-flow_secs=${WREN_ETS_FLOW_SECS:-40}
+flow_secs=${WREN_ETS_FLOW_SECS:-55}
 # A starved ETS flow (window 2) must outlive its RC timeout: 4.3 s.
 flow_args=(--op write --size 65536 --depth 16 --mr-mib 4 --timeout 20)
 if [ "$me" = 1 ]; then
