@@ -135,19 +135,34 @@ static bool shaper_ok(const struct wrenhw *hw, unsigned int tc, uint64_t nps)
 	       hw->sched.tc_free_ps[tc] <= nps + SLACK_PS;
 }
 
-/* Onto the wire: occupy it, charge the TC's shaper, count. */
+/*
+ * How late the scheduler may run for its timer (whichever call brings it
+ * back: the timer, a new frame, a pause ending) and still have the
+ * waiting frames leave when they were due: a loaded host (TCG) wakes the
+ * model milliseconds late, and a MAC never idles while frames wait, nor
+ * does a shaper lose its tokens.  Only frames already waiting go early,
+ * so a burst is at most the FIFOs; beyond the bound the wire idled for
+ * real.
+ */
+#define LAG_MAX_PS	10000000000ull	/* 10 ms */
+
+/*
+ * Onto the wire: occupy it, charge the TC's shaper, count.  @lag: how
+ * late the frame goes (its wire time may start up to @lag ago).
+ */
 static void wire_out(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
-		     uint32_t len, uint64_t nps)
+		     uint32_t len, uint64_t nps, uint64_t lag)
 {
 	struct whw_sched *s = &hw->sched;
 	unsigned int tc = hw->dcb.ets.prio_tc[prio] & (WREN_NUM_TC - 1);
 	uint64_t kbps = tc_rate_kbps(hw, tc);
+	uint64_t base = nps > lag ? nps - lag : 0;
 
-	s->link_free_ps = (s->link_free_ps > nps ? s->link_free_ps : nps) +
+	s->link_free_ps = (s->link_free_ps > base ? s->link_free_ps : base) +
 			  wire_ps(len, hw->port.phys_speed);
 	if (kbps)
-		s->tc_free_ps[tc] = (s->tc_free_ps[tc] > nps ?
-				     s->tc_free_ps[tc] : nps) +
+		s->tc_free_ps[tc] = (s->tc_free_ps[tc] > base ?
+				     s->tc_free_ps[tc] : base) +
 				    shape_ps(len, kbps);
 	if (hw->ops->tx_frame)
 		hw->ops->tx_frame(hw->opaque, frame, len);
@@ -280,11 +295,14 @@ static void room_check(struct wrenhw *hw, uint8_t prio)
 static void sched_run(struct wrenhw *hw, uint64_t now)
 {
 	struct whw_sched *s = &hw->sched;
-	uint64_t nps = now * 1000, next_ps = UINT64_MAX, pnext;
+	uint64_t nps = now * 1000, next_ps = UINT64_MAX, pnext, lag = 0;
 	uint8_t paused;
 
 	if (hw->status & WREN_STATUS_FATAL)
 		return;		/* frames wait for the reset */
+	/* Frames wait, so the timer is armed: how late are we for it? */
+	if (s->frames && nps > s->due_ps)
+		lag = nps - s->due_ps < LAG_MAX_PS ? nps - s->due_ps : LAG_MAX_PS;
 	paused = whw_pause_mask(hw, now, &pnext);
 	if (pnext != UINT64_MAX)
 		next_ps = pnext * 1000;
@@ -302,16 +320,18 @@ static void sched_run(struct wrenhw *hw, uint64_t now)
 			break;
 		len = fifo_pop(&s->fifo[p], s->out);
 		s->frames--;
-		wire_out(hw, (uint8_t)p, s->out, len, nps);
+		wire_out(hw, (uint8_t)p, s->out, len, nps, lag);
 		room_check(hw, (uint8_t)p);
 	}
 	if (!s->frames) {
 		whw_timer_del(hw, &s->timer);
+		s->due_ps = UINT64_MAX;
 		return;
 	}
 	/* Frames wait with nothing to wait for: never stall, look again. */
 	if (next_ps == UINT64_MAX || next_ps <= nps)
 		next_ps = nps + SLACK_PS / 2;
+	s->due_ps = next_ps;
 	whw_timer_add(hw, &s->timer, (next_ps + 999) / 1000);
 }
 
@@ -334,7 +354,7 @@ void whw_port_xmit(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
 	if (!s->frames && s->link_free_ps <= nps + SLACK_PS &&
 	    shaper_ok(hw, tc, nps) &&
 	    !(whw_pause_mask(hw, now, &next) & (1u << prio))) {
-		wire_out(hw, prio, frame, len, nps);
+		wire_out(hw, prio, frame, len, nps, 0);
 		return;
 	}
 	if (!fifo_push(&s->fifo[prio], frame, len)) {
@@ -387,6 +407,7 @@ static uint64_t sched_empty(struct wrenhw *hw)
 	s->drr_tc = 0;
 	s->drr_granted = false;
 	whw_timer_del(hw, &s->timer);
+	s->due_ps = UINT64_MAX;
 	s->timer.fn = sched_timer_fn;
 	return n;
 }

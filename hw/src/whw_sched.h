@@ -66,6 +66,7 @@ struct whw_sched {
 	uint8_t room_wait;	/* priorities a source found full */
 	bool wake_roce;		/* room appeared: RoCE senders run again */
 	struct whw_timer timer;
+	uint64_t due_ps;	/* ps the timer is due; UINT64_MAX: none */
 	uint8_t out[WHW_SCHED_MAX_FRAME];
 };
 

@@ -112,6 +112,20 @@ void sh_run(struct sh *s, uint64_t ns)
 	}
 }
 
+void sh_run_coarse(struct sh *s, uint64_t ns, uint64_t step_ns)
+{
+	struct th *h = s->d->h;
+	uint64_t end = h->now_ns + ns;
+
+	while (h->now_ns < end) {
+		feed(s);
+		th_run(h);
+		th_advance(h, step_ns < end - h->now_ns ? step_ns : end - h->now_ns);
+	}
+	feed(s);
+	th_run(h);
+}
+
 bool sh_pause(struct sh *s, bool pfc, uint8_t enable, uint16_t quanta)
 {
 	static const uint8_t peer[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };

@@ -37,6 +37,9 @@ void sh_source(struct sh *s, unsigned int prio, uint32_t len,
 void sh_reset_counts(struct sh *s);
 /* Feeds the sources and runs the device for @ns of simulated time. */
 void sh_run(struct sh *s, uint64_t ns);
+/* The same, but time moves in @step_ns leaps, so timers fire late (as a
+ * loaded emulator's do). */
+void sh_run_coarse(struct sh *s, uint64_t ns, uint64_t step_ns);
 /* The peer sends a PFC frame (or an 802.3x pause when @pfc is false). */
 bool sh_pause(struct sh *s, bool pfc, uint8_t enable, uint16_t quanta);
 struct td_res sh_set(struct sh *s, uint8_t op, const void *in, uint32_t len);

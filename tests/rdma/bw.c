@@ -289,7 +289,10 @@ int bw_run(struct dev *d, struct ctl *ctl, const struct bw_opts *o)
 		perror("wvt bw: MR/QP");
 		return 1;
 	}
-	printf("# bw: %s memory, %zu bytes\n", mem_name(), o->mr_bytes);
+	/* The QP number while it runs, for tests that look the QP up. */
+	printf("# bw: %s memory, %zu bytes, qpn %u\n", mem_name(), o->mr_bytes,
+	       c.qp->qp_num);
+	fflush(stdout);
 	rc = o->active ? active(d, ctl, o, &m, mr, &c) : passive(d, ctl, o, &m, mr, &c);
 	/* For the killed-in-traffic test: when the peer is killed first,
 	 * this side fails too, and must still be holding its QP, CQ and MR

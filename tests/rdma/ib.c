@@ -7,6 +7,10 @@
 #include "wvt.h"
 
 int wvt_timeout = 14;	/* local ACK timeout: 4.096 us << 14 = 67 ms */
+/* --sl, --tclass: the priority of the QP's packets (the NIC maps the SL or,
+ * under DSCP trust, the traffic class's DSCP to a priority; switches read
+ * the DSCP).  Both 0 by default, as before. */
+int wvt_sl, wvt_tclass;
 
 double now_s(void)
 {
@@ -160,6 +164,8 @@ static void fill_ah(struct dev *d, struct ibv_ah_attr *ah,
 	ah->grh.dgid = *gid;
 	ah->grh.sgid_index = (uint8_t)d->gidx;
 	ah->grh.hop_limit = 64;
+	ah->grh.traffic_class = (uint8_t)wvt_tclass;
+	ah->sl = (uint8_t)wvt_sl;
 	ah->port_num = 1;
 }
 

@@ -11,7 +11,7 @@
  *   wren_verbs_test bw --active|--passive --listen PORT|--connect HOST:PORT
  *       --op write|read --size BYTES (--iters N | --seconds S)
  *       [--depth N] [--mr-mib N] [--verify] [--cpu] [--ready-file F] [--hold]
- *       [--timeout EXP] [-d DEV] [-g GIDX]
+ *       [--timeout EXP] [--sl SL] [--tclass TC] [-d DEV] [-g GIDX]
  *       [--until-error] (active)  [--free-under-traffic] (passive, gpu-peer)
  *
  *   --mem host|gpu-dmabuf|gpu-peer (every mode): where the target's and the
@@ -28,7 +28,7 @@
 #include "wvt.h"
 #include "tap.h"
 
-extern int wvt_timeout;
+extern int wvt_timeout, wvt_sl, wvt_tclass;
 
 static int usage(void)
 {
@@ -102,6 +102,8 @@ int main(int argc, char **argv)
 		{ "until-error", no_argument, NULL, 'E' },
 		{ "free-under-traffic", no_argument, NULL, 'F' },
 		{ "gpu-pad-mib", required_argument, NULL, 'G' },
+		{ "sl", required_argument, NULL, 'S' },
+		{ "tclass", required_argument, NULL, 'X' },
 		{ 0 }
 	};
 	struct bw_opts o = { .op = "write", .size = 65536, .depth = 16,
@@ -146,9 +148,13 @@ int main(int argc, char **argv)
 		case 'E': o.until_error = true; break;
 		case 'F': o.free_under_traffic = true; break;
 		case 'G': mem_set_gpu_pad((size_t)atoi(optarg) << 20); break;
+		case 'S': wvt_sl = atoi(optarg); break;
+		case 'X': wvt_tclass = atoi(optarg); break;
 		default: return usage();
 		}
 	}
+	if (wvt_sl < 0 || wvt_sl > 15 || wvt_tclass < 0 || wvt_tclass > 255)
+		return usage();
 	if (o.free_under_traffic && mem_kind() != MEM_GPU_PEER) {
 		fprintf(stderr, "wvt: --free-under-traffic needs --mem gpu-peer (dma-buf MRs are pinned)\n");
 		return 2;

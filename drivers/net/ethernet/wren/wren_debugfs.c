@@ -8,8 +8,12 @@
  * out and the device writes its output buffer half a second later, after
  * the driver gave up.  "cmd_orphans" lists the buffers of timed-out
  * commands that the driver keeps until the device is reset, and whether
- * the device wrote them.  Going fatal is injected through
- * `devlink health test <dev> reporter fw_fatal` instead.
+ * the device wrote them.  "rx_drain" sets how fast the device's host side
+ * takes received frames out of its receive buffers (WREN_DIAG_RX_DRAIN):
+ * a rate in Mb/s slows it, "stuck" stops it, "normal" (or 0) restores it,
+ * so that tests can make the NIC send PFC and trip its TX storm watchdog.
+ * Going fatal is injected through `devlink health test <dev> reporter
+ * fw_fatal` instead.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
@@ -74,6 +78,41 @@ static const struct file_operations wren_inject_fops = {
 	.llseek	= noop_llseek,
 };
 
+/* The device validates the rate (it knows its range); the driver only
+ * turns the words into the DIAG_FAULT argument.
+ */
+static ssize_t wren_rx_drain_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct wren_dev *wdev = file->private_data;
+	char buf[16];
+	ssize_t len;
+	u32 mbps;
+	int err;
+
+	if (!(wdev->core.caps & WREN_CAP_DIAG_FAULT))
+		return -EOPNOTSUPP;
+	len = simple_write_to_buffer(buf, sizeof(buf) - 1, ppos, ubuf, count);
+	if (len < 0)
+		return len;
+	buf[len] = '\0';
+	if (sysfs_streq(buf, "stuck"))
+		mbps = WREN_DIAG_RX_DRAIN_STUCK;
+	else if (sysfs_streq(buf, "normal"))
+		mbps = 0;
+	else if (kstrtou32(buf, 0, &mbps) || mbps == WREN_DIAG_RX_DRAIN_STUCK)
+		return -EINVAL;
+	err = wren_cmd_diag_fault(wdev, WREN_DIAG_RX_DRAIN, mbps);
+	return err ? err : count;
+}
+
+static const struct file_operations wren_rx_drain_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= wren_rx_drain_write,
+	.llseek	= noop_llseek,
+};
+
 static int wren_orphans_show(struct seq_file *m, void *data)
 {
 	wren_cmd_orphans_show(m->private, m);
@@ -86,6 +125,8 @@ void wren_debugfs_add(struct wren_dev *wdev)
 	wdev->debugfs = debugfs_create_dir(pci_name(wdev->pdev), wren_debugfs_root);
 	debugfs_create_file("inject_fault", 0200, wdev->debugfs, wdev,
 			    &wren_inject_fops);
+	debugfs_create_file("rx_drain", 0200, wdev->debugfs, wdev,
+			    &wren_rx_drain_fops);
 	debugfs_create_file("cmd_orphans", 0400, wdev->debugfs, wdev,
 			    &wren_orphans_fops);
 }

@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash disable=SC2034 # the ll_* variables are what callers read
+#
+# Shared by the lossless-RoCE pair tests (selftests/rdma/wren-qos-ets.sh,
+# wren-pfc.sh, wren-dcqcn.sh): bring the Wren NIC up for RDMA, run
+# wren_verbs_test bandwidth flows on a priority, and read the counters
+# that the tests compare - the NIC's (ethtool -S, hw_counters, devlink
+# health, rdma -dd res) and the fabric's (snapshots of `stats PORT`).
+# Needs tap.sh, wait.sh, pair.sh, fabric.sh, rdma-env.sh, wren.sh and
+# rdma-setup.sh sourced.  Guest i is on fabric port i.
+#
+#   ll_up                    wren.ko + wren_ib.ko, $WREN_IP on the netdev;
+#                            sets ll_if ll_dev ll_gid ll_bdf ll_dl
+#   ll_speed_is MBPS         the netdev reports that link speed
+#   ll_passive PORT OUT ARGS / ll_active PORT OUT ARGS
+#                            one side of `wren_verbs_test bw` (ARGS: --op,
+#                            --size, --sl, --tclass, ...), output in OUT
+#   ll_mbs OUT               the MB/s an active side printed
+#   ll_qpn OUT               the QP number a side printed
+#   ll_eth_snap FILE         ethtool -S now, into FILE
+#   ll_fab_snap PORT FILE    the fabric's `stats PORT` now, into FILE
+#   ll_val FILE KEY          a counter of such a snapshot (0 if absent)
+#   ll_hw NAME               an RDMA hw counter of port 1 (0 if absent)
+#   ll_health                state of the pfc_storm reporter (healthy|error)
+#   ll_diag KEY              a value of its diagnose output
+#   ll_qp_attr QPN ATTR      a driver attribute of a QP in rdma -dd res
+#   ll_qp_cc QPN             its DCQCN state in one query: "RATE TARGET
+#                            ALPHA ACTIVE" (kb/s, kb/s, /1023, 0|1)
+
+ll_bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
+
+# The tests set DCB up themselves, on a NIC fresh from its reset: a
+# driver an earlier test left loaded is unloaded first (the NIC resets
+# at remove), and the boot's QoS profile (WREN_QOS_PROFILE) stays off.
+ll_up() {
+	if grep -q '^wren ' /proc/modules; then
+		wren_unload || return 1
+	fi
+	WREN_QOS_PROFILE='' rdma_wren_up || return 1
+	ll_if=$RDMA_WREN_IF
+	ll_dev=$RDMA_WREN_DEV
+	ll_gid=$RDMA_WREN_GID
+	ll_bdf=$(wren_bdf)
+	ll_dl=pci/$ll_bdf
+}
+
+ll_speed_is() {
+	local s
+	read -r s <"/sys/class/net/$ll_if/speed" 2>/dev/null && [ "$s" = "$1" ]
+}
+
+ll_passive() {
+	local port=$1 out=$2
+	shift 2
+	timeout "${LL_FLOW_TIMEOUT:-300}" "$ll_bin" bw --passive --listen "$port" \
+		-d "$ll_dev" -g "$ll_gid" "$@" >"$out" 2>&1
+}
+
+ll_active() {
+	local port=$1 out=$2
+	shift 2
+	timeout "${LL_FLOW_TIMEOUT:-300}" "$ll_bin" bw --active \
+		--connect "$WREN_PEER_VIRTIO_IP:$port" -d "$ll_dev" -g "$ll_gid" "$@" \
+		>"$out" 2>&1
+}
+
+ll_mbs() {
+	sed -n 's/^# bw: .* s: \([0-9.]*\) MB\/s.*/\1/p' "$1" | head -n 1
+}
+
+ll_qpn() {
+	sed -n 's/^# bw: .*, qpn \([0-9]*\)$/\1/p' "$1" | head -n 1
+}
+
+ll_eth_snap() {
+	ethtool -S "$ll_if" >"$1" 2>&1
+}
+
+ll_fab_snap() {
+	fabric_ctl stats "$1" >"$2" 2>&1
+}
+
+# Both kinds of snapshot: "key: value" (ethtool -S) and "port N key value".
+ll_val() {
+	awk -v k="$2" '
+		$1 == k":" { print $2; f = 1; exit }
+		$1 == "port" && $3 == k { print $4; f = 1; exit }
+		END { if (!f) print 0 }' "$1"
+}
+
+ll_hw() {
+	local v
+	read -r v <"/sys/class/infiniband/$ll_dev/ports/1/hw_counters/$1" 2>/dev/null || v=0
+	echo "$v"
+}
+
+ll_health() {
+	devlink health show "$ll_dl" reporter pfc_storm 2>/dev/null |
+		sed -n 's/.*state \([a-z]*\).*/\1/p' | head -n 1
+}
+
+ll_diag() {
+	devlink health diagnose "$ll_dl" reporter pfc_storm 2>/dev/null |
+		tr -s ' \n' '  ' | sed -n "s/.*[ ]$1: \([^ ]*\).*/\1/p;s/^$1: \([^ ]*\).*/\1/p" |
+		head -n 1
+}
+
+ll_qp_attr() {
+	rdma -dd res show qp link "$ll_dev/1" lqpn "$1" 2>/dev/null |
+		tr -s ' \n' '  ' | sed -n "s/.* drv_$2 \([0-9]*\).*/\1/p" | head -n 1
+}
+
+ll_qp_cc() {
+	rdma -dd res show qp link "$ll_dev/1" lqpn "$1" 2>/dev/null | tr -s ' \n' '  ' |
+		awk '{ for (i = 1; i < NF; i++) v[$i] = $(i + 1) }
+		     END { if ("drv_cc_rate_kbps" in v)
+			     print v["drv_cc_rate_kbps"], v["drv_cc_target_kbps"],
+				   v["drv_cc_alpha"], v["drv_cc_rp_active"] }'
+}
+
+# ll_ge A B / ll_between X LO HI: awk comparisons of decimal numbers.
+ll_ge() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'
+}
+
+ll_between() {
+	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x + 0 >= lo + 0 && x + 0 <= hi + 0) }'
+}

@@ -1,0 +1,348 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test, run by both guests at once (N=2): ECN,
+# CNPs and DCQCN on the wire (issue 12, item 5).  Both NICs trust DSCP
+# (24 -> priority 3, CNPs' 48 -> 6) and run ECN, the notification point
+# and the reaction point on priority 3 (devlink cc_ecn_enable,
+# cc_np_enable, cc_rp_enable = 8).  Guest 1 sends RDMA WRITEs to guest 0
+# through the fabric, whose egress towards guest 0 is the bottleneck
+# (100 Mb/s) and marks CE on queue 3 above Kmin (RED: Kmin 16 KiB, Kmax
+# 64 KiB, Pmax 20%).
+#
+#   1. marking on: the fabric marks, guest 0 counts CE-marked packets and
+#      sends CNPs (np_ecn_marked_roce_packets, np_cnp_sent), guest 1
+#      handles them (rp_cnp_handled) and its QP's DCQCN rate
+#      (rdma -dd res: cc_rate_kbps) drops well below the link; with
+#      PCAP=1, tshark decodes the CNPs guest 0 sent: opcode 0x81, BECN,
+#      DSCP 48, to guest 1's QP.  Marking off: the rate recovers;
+#   2. guest 1's ECN off (cc_ecn_enable 0): the queue still goes above
+#      Kmax, and nothing is marked, no CNP sent;
+#   3. two flows into the bottleneck with PFC alone (priority 3
+#      lossless in the fabric, XOFF at 128 KiB, ECN off): the figures to
+#      beat;
+#   4. the same with DCQCN on (its reaction point tuned to the bench's
+#      millisecond loop, see rp_tuned): both flows within 10% of their fair share,
+#      the bottleneck queue below Kmax for at least 3/4 of the arrivals in
+#      steady state, and at most a quarter of the pauses of PFC alone.
+#
+#   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-dcqcn.sh KVER=6.1 [PCAP=1]
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/pair.sh"
+. "$WREN_TOP/selftests/lib/fabric.sh"
+. "$WREN_TOP/selftests/lib/rdma-env.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
+. "$WREN_TOP/selftests/lib/rdma-setup.sh"
+. "$WREN_TOP/selftests/lib/lossless.sh"
+
+pair_init dcqcn "DCQCN"
+kmin=16384
+kmax=65536
+ecn_on=(ecn 0 3 on kmin "$kmin" kmax "$kmax" pmax 0.2)
+# The fabric's PFC thresholds for the incast, above Kmax: DCQCN should
+# keep the queue below them, PFC alone cannot.
+pfc_on=(pfc all 3 on xoff 131072 xon 98304)
+# DCQCN's published constants (a 300 us timer, alpha over 55 us) suit a
+# fabric whose marking comes back within microseconds; under TCG a CNP
+# takes milliseconds to come round, so for the incast the reaction point
+# is tuned to that loop, as operators tune it to their RTT: an increase
+# event every 10 ms of 1 Mb/s (hyper 5), alpha over 2 ms, at most one
+# cut per ms.
+rp_tuned='rp_time_reset 10000 rp_ai_rate 1 rp_hai_rate 5 rp_dce_tcp_rtt 2000 rp_rate_reduce_monitor_period 1000'
+link_kbps=25000000
+window=${WREN_DCQCN_WINDOW:-4}
+prio3=(--sl 3 --tclass 96)
+bulk=(--op write --size 65536 --depth 16 --mr-mib 4)
+if [ "$me" = 1 ]; then
+	plan 16
+else
+	plan 8
+fi
+dmesg -C
+
+if rdma_env_check 2>"$res/env.err" && [ -x "$ll_bin" ] && ll_up 2>>"$res/env.err"; then
+	ok "RDMA up: $ll_dev on $ll_if ($WREN_IP, GID $ll_gid)"
+else
+	bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
+fi
+param() {
+	devlink dev param set "$ll_dl" name "$1" value "$2" cmode runtime
+}
+setup_err=
+for cmd in "dcb app add dev $ll_if dscp-prio 24:3 48:6" \
+	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
+	"param cc_ecn_enable 8" "param cc_np_enable 8" "param cc_rp_enable 8"; do
+	# shellcheck disable=SC2086 # the words of one command
+	out=$($cmd 2>&1) && continue
+	# iproute2 6.1's dcb now and then fails a set that the NIC took
+	# ("Attribute write: Protocol error", libmnl's EPROTO for a reply
+	# it did not expect): once more, and say so.
+	diag "first try: $cmd: $out"
+	nap 1
+	# shellcheck disable=SC2086
+	out=$($cmd 2>&1) || { setup_err="$cmd: $out"; break; }
+done
+if [ -z "$setup_err" ]; then
+	ok "DSCP trust (24 -> 3, 48 -> 6), PFC on 3, ECN/NP/RP on priority 3"
+else
+	bail "DSCP trust, PFC on 3, ECN/NP/RP on priority 3" \
+		"$setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dmesg | tail -n 5)"
+fi
+[ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
+busybox ping -c 1 -W 5 "$WREN_PEER_IP" >/dev/null 2>&1
+barrier up
+
+# flow NAME PORT ARGS...: guest 0 serves, guest 1 sends.
+flow() {
+	local name=$1 port=$2
+	shift 2
+	if [ "$me" = 0 ]; then
+		ll_passive "$port" "$res/$name.out" "$@" --ready-file "$res/ready-$name"
+	else
+		ll_active "$port" "$res/$name.out" "$@"
+	fi
+}
+# d A B NAME: a counter of snapshot B minus snapshot A.
+d() { echo $(($(ll_val "$2" "$3") - $(ll_val "$1" "$3"))); }
+# above_kmax A B: the percentage of arrivals at queue 3 towards guest 0
+# that met kmax bytes or more, between two `qdepth 0 3` snapshots.
+above_kmax() {
+	awk -v k="$kmax" '
+		FNR == NR && $1 == "port" { a[$3] = $4; next }
+		$1 == "port" && $3 ~ /_hist_/ {
+			n = $4 - a[$3]; tot += n
+			lim = $3; sub(/.*_(lt|ge)_/, "", lim)
+			if ($3 ~ /_ge_/ || ($3 ~ /_lt_/ && lim + 0 >= 2 * k)) hi += n
+		}
+		END { printf "%.1f %d\n", tot ? 100 * hi / tot : 0, tot }' "$1" "$2"
+}
+qsnap() { fabric_ctl qdepth 0 3 >"$1" 2>&1; }
+cc_snap() {
+	local f=$1 c
+	for c in np_ecn_marked_roce_packets np_cnp_sent rp_cnp_handled; do
+		echo "$c: $(ll_hw "$c")"
+	done >"$f"
+}
+
+# --- 1: marking, CNPs, the rate cut and its recovery ------------------------
+if [ "$me" = 1 ]; then
+	fabric_ctl rate 0 100 >/dev/null
+	fabric_ctl "${ecn_on[@]}" >"$res/fab.out" 2>&1
+	check "fabric: port 0 at 100 Mb/s, RED/ECN on queue 3 (Kmin $kmin, Kmax $kmax, Pmax 20%)" \
+		grep -qx ok "$res/fab.out"
+fi
+barrier p1
+cc_snap "$res/p1a.cc"
+if [ "$me" = 0 ]; then
+	flow p1 18720 "${bulk[@]}" "${prio3[@]}"
+	rc=$?
+	cc_snap "$res/p1b.cc"
+	m=$(d "$res/p1a.cc" "$res/p1b.cc" np_ecn_marked_roce_packets)
+	c=$(d "$res/p1a.cc" "$res/p1b.cc" np_cnp_sent)
+	check "guest 0 (notification point): $m CE-marked packets, $c CNPs sent (flow exit $rc)" \
+		test "$m" -gt 0 -a "$c" -gt 0 -a "$rc" = 0
+else
+	ll_fab_snap 0 "$res/p1a.f0"
+	# Long enough for the cut, the capture and the recovery under TCG.
+	flow p1 18720 "${bulk[@]}" "${prio3[@]}" --seconds 20 &
+	fpid=$!
+	have_qpn() { [ -n "$(ll_qpn "$res/p1.out")" ]; }
+	wait_for 60 have_qpn
+	qpn=$(ll_qpn "$res/p1.out")
+	cc=
+	cut() {
+		local r
+		cc=$(ll_qp_cc "$qpn")
+		read -r r _ <<<"$cc"
+		[ -n "$r" ] && [ "$r" -gt 0 ] && [ "$r" -lt $((link_kbps / 2)) ]
+	}
+	t0=$SECONDS
+	if wait_for 20 cut; then
+		read -r r rt al act <<<"$cc"
+		ok "QP $qpn's DCQCN rate drops to $r kb/s (link $link_kbps) within $((SECONDS - t0)) s: Rt $rt, alpha $al/1023, active $act"
+	else
+		not_ok "QP ${qpn:-?}'s DCQCN rate drops below half the link (now: ${cc:-no QP})"
+		diag "$(rdma -dd res show qp link "$ll_dev/1" 2>&1)"
+	fi
+	# The CNPs guest 0 sends while its queue marks: a short capture.
+	pcap=${WREN_PCAP_DIR:+$WREN_PCAP_DIR/port0.pcap}
+	if [ -n "$pcap" ]; then
+		pcap0=$(stat -c %s "$pcap" 2>/dev/null || echo 0)
+		fabric_ctl pcap 0 on >/dev/null
+		nap 1
+		fabric_ctl pcap 0 off >/dev/null
+	fi
+	diag "DCQCN state while marking (rate target alpha active): $(ll_qp_cc "$qpn")"
+	fabric_ctl ecn 0 3 off >/dev/null
+	t0=$EPOCHREALTIME
+	recovered() {
+		local r a
+		cc=$(ll_qp_cc "$qpn")
+		read -r r _ _ a <<<"$cc"
+		[ -n "$r" ] && { [ "$a" = 0 ] || [ "$r" = 0 ] || [ "$r" -ge $((link_kbps * 9 / 10)) ]; }
+	}
+	if wait_for 20 recovered; then
+		ok "marking off: the rate recovers ($cc) in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+	else
+		not_ok "marking off: the rate recovers (now: ${cc:-no QP})"
+		diag "$(rdma -dd res show qp link "$ll_dev/1" 2>&1)"
+	fi
+	wait "$fpid"
+	rc=$?
+	ll_fab_snap 0 "$res/p1b.f0"
+	cc_snap "$res/p1b.cc"
+	marked=$(d "$res/p1a.f0" "$res/p1b.f0" q3_ecn_marked)
+	h=$(d "$res/p1a.cc" "$res/p1b.cc" rp_cnp_handled)
+	check "the fabric marked $marked packets CE, guest 1 handled $h CNPs (flow exit $rc, $(ll_mbs "$res/p1.out") MB/s)" \
+		test "$marked" -gt 0 -a "$h" -gt 0 -a "$rc" = 0
+	if [ -z "$pcap" ] || ! command -v tshark >/dev/null; then
+		skip "tshark decodes the CNPs" "no capture (PCAP=1) or no tshark"
+	else
+		{ head -c 24 "$pcap"; tail -c +$((pcap0 + 1)) "$pcap"; } >/tmp/dcqcn-p1.pcap
+		# This tshark has no BECN field: it is bit 6 of the BTH's byte 4.
+		tshark -r /tmp/dcqcn-p1.pcap -Y 'infiniband.bth.opcode == 0x81' -T fields \
+			-E separator=, -e ip.src -e infiniband.bth.destqp -e infiniband.bth \
+			-e ip.dsfield.dscp -e _ws.malformed >"$res/p1.tshark" 2>"$res/p1.tshark.err"
+		read -r n nbad < <(awk -F, -v q="$qpn" -v src="$WREN_PEER_IP" '
+			function num(s) { return s ~ /^0x/ ? hex(substr(s, 3)) : s + 0 }
+			function hex(s,  i, v) {
+				v = 0
+				for (i = 1; i <= length(s); i++)
+					v = v * 16 + index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+				return v
+			}
+			{ n++; bth = $3; gsub(/:/, "", bth); b4 = hex(substr(bth, 9, 2)) }
+			$1 != src || num($2) != q + 0 || int(b4 / 64) % 2 != 1 ||
+			$4 + 0 != 48 || $5 != "" { bad++ }
+			END { print n + 0, bad + 0 }' "$res/p1.tshark")
+		check "tshark: $n CNPs (opcode 0x81) from guest 0, $nbad not BECN, DSCP 48, to QP $qpn" \
+			test "$n" -gt 0 -a "$nbad" = 0
+		[ "$nbad" = 0 ] || diag "$(head -n 5 "$res/p1.tshark" "$res/p1.tshark.err")"
+		rm -f /tmp/dcqcn-p1.pcap
+	fi
+fi
+barrier p1done
+
+# --- 2: ECN off at the sender: nothing marked -------------------------------
+if [ "$me" = 1 ]; then
+	param cc_ecn_enable 0
+	fabric_ctl "${ecn_on[@]}" >/dev/null
+fi
+barrier p2
+cc_snap "$res/p2a.cc"
+if [ "$me" = 0 ]; then
+	flow p2 18721 "${bulk[@]}" "${prio3[@]}"
+	rc=$?
+	cc_snap "$res/p2b.cc"
+	m=$(d "$res/p2a.cc" "$res/p2b.cc" np_ecn_marked_roce_packets)
+	c=$(d "$res/p2a.cc" "$res/p2b.cc" np_cnp_sent)
+	check "ECN off: guest 0 saw $m CE-marked packets, sent $c CNPs (flow exit $rc)" \
+		test "$m" = 0 -a "$c" = 0 -a "$rc" = 0
+else
+	ll_fab_snap 0 "$res/p2a.f0"
+	qsnap "$res/p2a.q"
+	flow p2 18721 "${bulk[@]}" "${prio3[@]}" --seconds 4
+	rc=$?
+	ll_fab_snap 0 "$res/p2b.f0"
+	qsnap "$res/p2b.q"
+	marked=$(d "$res/p2a.f0" "$res/p2b.f0" q3_ecn_marked)
+	read -r hi n < <(above_kmax "$res/p2a.q" "$res/p2b.q")
+	check "ECN off: $hi% of $n arrivals met the queue above Kmax, the fabric marked $marked (flow exit $rc)" \
+		test "$marked" = 0 -a "$rc" = 0 -a "$n" -gt 0 -a "${hi%.*}" -gt 0
+	param cc_ecn_enable 8
+fi
+barrier p2done
+
+# --- 3, 4: two flows into the bottleneck, PFC alone and with DCQCN ----------
+# incast NAME PORT: two flows of 8 s; guest 1 measures a window in their
+# middle: XOFFs towards it, the queue's depth, each flow's MB/s.
+incast() {
+	local name=$1 port=$2 p1 p2
+	if [ "$me" = 0 ]; then
+		flow "$name-a" "$port" "${bulk[@]}" "${prio3[@]}" &
+		p1=$!
+		flow "$name-b" $((port + 1)) "${bulk[@]}" "${prio3[@]}" &
+		p2=$!
+		wait "$p1"
+		rca=$?
+		wait "$p2"
+		rcb=$?
+		return
+	fi
+	flow "$name-a" "$port" "${bulk[@]}" "${prio3[@]}" --seconds 8 &
+	p1=$!
+	flow "$name-b" $((port + 1)) "${bulk[@]}" "${prio3[@]}" --seconds 8 &
+	p2=$!
+	wait_for 60 test -e "$peer_res/ready-$name-a" -a -e "$peer_res/ready-$name-b"
+	nap 2
+	ll_fab_snap 1 "$res/$name.a.f1"
+	qsnap "$res/$name.a.q"
+	nap "$window"
+	ll_fab_snap 1 "$res/$name.b.f1"
+	qsnap "$res/$name.b.q"
+	wait "$p1"
+	rca=$?
+	wait "$p2"
+	rcb=$?
+	xoff=$(d "$res/$name.a.f1" "$res/$name.b.f1" q3_pfc_tx_xoff)
+	read -r hi n < <(above_kmax "$res/$name.a.q" "$res/$name.b.q")
+	mba=$(ll_mbs "$res/$name-a.out")
+	mbb=$(ll_mbs "$res/$name-b.out")
+	diag "$name: flows $mba and $mbb MB/s (exit $rca, $rcb), $xoff XOFF to guest 1 in $window s, $hi% of $n arrivals at or above Kmax, samples: $(awk '$3 ~ /_sample_/ { printf "%s ", $4 }' "$res/$name.b.q")"
+}
+if [ "$me" = 1 ]; then
+	param cc_ecn_enable 0
+	fabric_ctl ecn 0 3 off >/dev/null
+	fabric_ctl "${pfc_on[@]}" >/dev/null
+fi
+barrier p3
+incast p3 18722
+if [ "$me" = 0 ]; then
+	check "passive sides of the PFC-alone incast (exit $rca, $rcb)" test "$rca$rcb" = 00
+else
+	xoff_pfc=$xoff hi_pfc=$hi
+	check "PFC alone: both flows complete ($mba, $mbb MB/s) and the fabric paused guest 1 ($xoff_pfc XOFF)" \
+		test "$rca$rcb" = 00 -a "$xoff_pfc" -gt 0
+	param cc_ecn_enable 8
+	# shellcheck disable=SC2086 # name value pairs
+	set -- $rp_tuned
+	while [ $# -ge 2 ]; do
+		param "$1" "$2" || diag "devlink param $1 $2 refused"
+		shift 2
+	done
+	fabric_ctl "${ecn_on[@]}" >/dev/null
+fi
+barrier p4
+incast p4 18724
+if [ "$me" = 0 ]; then
+	check "passive sides of the DCQCN incast (exit $rca, $rcb)" test "$rca$rcb" = 00
+else
+	check "DCQCN: both flows complete (exit $rca, $rcb)" test "$rca$rcb" = 00
+	read -r fair worst < <(awk -v a="$mba" -v b="$mbb" 'BEGIN {
+		f = (a + b) / 2; w = f ? (a > b ? a - f : b - f) / f * 100 : 100
+		printf "%.2f %.1f\n", f, w }')
+	check "DCQCN: $mba and $mbb MB/s, fair share $fair MB/s, worst $worst% off (<= 10%)" \
+		ll_between "$worst" 0 10
+	check "DCQCN: the queue below Kmax ($kmax B) for $(awk -v h="$hi" 'BEGIN { print 100 - h }')% of $n arrivals (>= 75%; PFC alone: $((100 - ${hi_pfc%.*}))%)" \
+		ll_between "$hi" 0 25
+	check "DCQCN: $xoff XOFF against $xoff_pfc with PFC alone (at most a quarter)" \
+		test $((xoff * 4)) -le "$xoff_pfc"
+fi
+barrier p4done
+
+if [ "$me" = 1 ]; then
+	if fabric_ctl pfc all all off >"$res/fab.out" 2>&1 &&
+		fabric_ctl ecn all all off >>"$res/fab.out" 2>&1 &&
+		fabric_ctl rate 0 25000 >>"$res/fab.out" 2>&1; then
+		ok "fabric back to its defaults"
+	else
+		not_ok "fabric back to its defaults"
+		diag "$(cat "$res/fab.out")"
+	fi
+fi
+barrier end
+check "rmmod wren_ib and wren" wren_unload
+check_dmesg "dmesg clean"
+tap_done
