@@ -126,3 +126,21 @@ ll_ge() {
 ll_between() {
 	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x + 0 >= lo + 0 && x + 0 <= hi + 0) }'
 }
+
+# ll_setup CMD...: run each command line (its words split); iproute2 6.1's
+# dcb now and then fails a set that the NIC took ("Attribute write:
+# Protocol error", libmnl's EPROTO for a reply it did not expect), so a
+# failed one is tried once more, and said.  Sets ll_setup_err to the first
+# command that failed twice, with its output; returns 1 then.
+ll_setup() {
+	local cmd out
+	ll_setup_err=
+	for cmd in "$@"; do
+		# shellcheck disable=SC2086 # the words of one command
+		out=$($cmd 2>&1) && continue
+		diag "first try: $cmd: $out"
+		nap 1
+		# shellcheck disable=SC2086
+		out=$($cmd 2>&1) || { ll_setup_err="$cmd: $out"; return 1; }
+	done
+}

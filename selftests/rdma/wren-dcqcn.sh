@@ -70,25 +70,13 @@ fi
 param() {
 	devlink dev param set "$ll_dl" name "$1" value "$2" cmode runtime
 }
-setup_err=
-for cmd in "dcb app add dev $ll_if dscp-prio 24:3 48:6" \
+if ll_setup "dcb app add dev $ll_if dscp-prio 24:3 48:6" \
 	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
-	"param cc_ecn_enable 8" "param cc_np_enable 8" "param cc_rp_enable 8"; do
-	# shellcheck disable=SC2086 # the words of one command
-	out=$($cmd 2>&1) && continue
-	# iproute2 6.1's dcb now and then fails a set that the NIC took
-	# ("Attribute write: Protocol error", libmnl's EPROTO for a reply
-	# it did not expect): once more, and say so.
-	diag "first try: $cmd: $out"
-	nap 1
-	# shellcheck disable=SC2086
-	out=$($cmd 2>&1) || { setup_err="$cmd: $out"; break; }
-done
-if [ -z "$setup_err" ]; then
+	"param cc_ecn_enable 8" "param cc_np_enable 8" "param cc_rp_enable 8"; then
 	ok "DSCP trust (24 -> 3, 48 -> 6), PFC on 3, ECN/NP/RP on priority 3"
 else
 	bail "DSCP trust, PFC on 3, ECN/NP/RP on priority 3" \
-		"$setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dmesg | tail -n 5)"
+		"$ll_setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dmesg | tail -n 5)"
 fi
 [ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
 busybox ping -c 1 -W 5 "$WREN_PEER_IP" >/dev/null 2>&1

@@ -62,25 +62,13 @@ else
 fi
 # DSCP trust (the first DSCP app entry switches it), PFC on priority 3,
 # both PFC watchdogs at 100 ms.
-setup_err=
-for cmd in "dcb app add dev $ll_if dscp-prio 8:1 24:3" \
+if ll_setup "dcb app add dev $ll_if dscp-prio 8:1 24:3" \
 	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
-	"ethtool --set-tunable $ll_if pfc-prevention-tout $tout"; do
-	# shellcheck disable=SC2086 # the words of one command
-	out=$($cmd 2>&1) && continue
-	# iproute2 6.1's dcb now and then fails a set that the NIC took
-	# ("Attribute write: Protocol error", libmnl's EPROTO for a reply
-	# it did not expect): once more, and say so.
-	diag "first try: $cmd: $out"
-	nap 1
-	# shellcheck disable=SC2086
-	out=$($cmd 2>&1) || { setup_err="$cmd: $out"; break; }
-done
-if [ -z "$setup_err" ]; then
+	"ethtool --set-tunable $ll_if pfc-prevention-tout $tout"; then
 	ok "DSCP trust (24 -> 3, 8 -> 1), PFC on priority 3, pfc-prevention-tout $tout ms"
 else
 	bail "DSCP trust, PFC on priority 3, pfc-prevention-tout $tout" \
-		"$setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dcb pfc show dev "$ll_if" 2>&1); $(ethtool -a "$ll_if" 2>&1 | tr '\n' ' '); $(dmesg | tail -n 5)"
+		"$ll_setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dcb pfc show dev "$ll_if" 2>&1); $(ethtool -a "$ll_if" 2>&1 | tr '\n' ' '); $(dmesg | tail -n 5)"
 fi
 diag "$(dcb pfc show dev "$ll_if" 2>&1)"
 [ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
