@@ -48,6 +48,21 @@ static int wren_inject_aq_late(struct wren_dev *wdev)
 	return wren_cmd_query_device(wdev, &attr);
 }
 
+/* The word written to a DIAG file, NUL-terminated in @buf. */
+static ssize_t wren_diag_word(struct wren_dev *wdev, const char __user *ubuf,
+			      size_t count, loff_t *ppos, char *buf,
+			      size_t size)
+{
+	ssize_t len;
+
+	if (!(wdev->core.caps & WREN_CAP_DIAG_FAULT))
+		return -EOPNOTSUPP;
+	len = simple_write_to_buffer(buf, size - 1, ppos, ubuf, count);
+	if (len >= 0)
+		buf[len] = '\0';
+	return len;
+}
+
 static ssize_t wren_inject_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
@@ -56,12 +71,9 @@ static ssize_t wren_inject_write(struct file *file, const char __user *ubuf,
 	ssize_t len;
 	int err;
 
-	if (!(wdev->core.caps & WREN_CAP_DIAG_FAULT))
-		return -EOPNOTSUPP;
-	len = simple_write_to_buffer(buf, sizeof(buf) - 1, ppos, ubuf, count);
+	len = wren_diag_word(wdev, ubuf, count, ppos, buf, sizeof(buf));
 	if (len < 0)
 		return len;
-	buf[len] = '\0';
 	if (sysfs_streq(buf, "aq_stall"))
 		err = wren_inject_aq_stall(wdev);
 	else if (sysfs_streq(buf, "aq_late"))
@@ -90,12 +102,9 @@ static ssize_t wren_rx_drain_write(struct file *file, const char __user *ubuf,
 	u32 mbps;
 	int err;
 
-	if (!(wdev->core.caps & WREN_CAP_DIAG_FAULT))
-		return -EOPNOTSUPP;
-	len = simple_write_to_buffer(buf, sizeof(buf) - 1, ppos, ubuf, count);
+	len = wren_diag_word(wdev, ubuf, count, ppos, buf, sizeof(buf));
 	if (len < 0)
 		return len;
-	buf[len] = '\0';
 	if (sysfs_streq(buf, "stuck"))
 		mbps = WREN_DIAG_RX_DRAIN_STUCK;
 	else if (sysfs_streq(buf, "normal"))
