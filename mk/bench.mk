@@ -67,7 +67,7 @@ vmtest-plan:
 	@. $(TOP)/scripts/plan.sh && plan_boot "$(B)" >/dev/null && \
 	$(MAKE) --no-print-directory vmtest-run VMTEST="$(B)" KVER="$$PLAN_KVER" $$PLAN_MAKEVARS
 
-vmtest-run: $(BENCH_DEPS) kselftest-install
+vmtest-run: $(BENCH_DEPS) kselftest-install lldpad
 	@test -n "$(or $(VMTEST),$(T))" || { echo "usage: make vmtest T=<dir/test under selftests/> | B=<boot of selftests/plan> [KVER=6.1|6.12] [IOMMU=1]" >&2; exit 2; }
 	$(BENCH_ENV) $(BENCH_DIR)/vmtest.sh "$(or $(VMTEST),$(T))" "$(BUILD)/check"
 

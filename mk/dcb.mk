@@ -10,3 +10,10 @@ check-dcb:
 	@mkdir -p $(BUILD)/check
 	@rc=0; $(TOP)/dcb/tests/wren-qos-host.sh >$(BUILD)/check/dcb.tap || rc=$$?; \
 	cat $(BUILD)/check/dcb.tap; exit $$rc
+
+# lldpad (Debian's openlldp) unpacked for the guests' DCBX exchange test,
+# selftests/driver/wren-lldp.sh (scripts/lldpad-fetch.sh says why it is
+# not installed on the host).
+.PHONY: lldpad
+lldpad:
+	@$(TOP)/scripts/lldpad-fetch.sh $(BUILD)/lldpad
