@@ -56,7 +56,7 @@ window=${WREN_DCQCN_WINDOW:-4}
 prio3=(--sl 3 --tclass 96)
 bulk=(--op write --size 65536 --depth 16 --mr-mib 4)
 if [ "$me" = 1 ]; then
-	plan 16
+	plan 17
 else
 	plan 8
 fi
@@ -133,6 +133,12 @@ if [ "$me" = 0 ]; then
 		test "$m" -gt 0 -a "$c" -gt 0 -a "$rc" = 0
 else
 	ll_fab_snap 0 "$res/p1a.f0"
+	# The driver's wren:wren_cc_rate tracepoint, for the CC_RATE events
+	# the NIC raises as the QP's rate is cut and recovers.
+	tr=/sys/kernel/tracing
+	[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
+	: >"$tr/trace" 2>/dev/null
+	echo 1 >"$tr/events/wren/wren_cc_rate/enable" 2>/dev/null
 	# Long enough for the cut, the capture and the recovery under TCG.
 	flow p1 18720 "${bulk[@]}" "${prio3[@]}" --seconds 20 &
 	fpid=$!
@@ -179,6 +185,13 @@ else
 	fi
 	wait "$fpid"
 	rc=$?
+	echo 0 >"$tr/events/wren/wren_cc_rate/enable" 2>/dev/null
+	grep "wren_cc_rate: .* qpn $qpn " "$tr/trace" >"$res/p1.trace" 2>/dev/null
+	ncut=$(grep -c " qpn $qpn cut " "$res/p1.trace")
+	nrec=$(grep -c " qpn $qpn recovered " "$res/p1.trace")
+	check "tracepoint wren_cc_rate: $ncut cuts and $nrec recoveries of QP $qpn" \
+		test "$ncut" -gt 0 -a "$nrec" -gt 0
+	diag "first and last: $(head -n 1 "$res/p1.trace"); $(tail -n 1 "$res/p1.trace")"
 	ll_fab_snap 0 "$res/p1b.f0"
 	cc_snap "$res/p1b.cc"
 	marked=$(d "$res/p1a.f0" "$res/p1b.f0" q3_ecn_marked)
