@@ -24,8 +24,12 @@ for l in $(plan_layers); do
 		plan_boot "$b" >/dev/null
 		echo "  $b: KVER=$PLAN_KVER ${PLAN_MAKEVARS% }" | sed 's/ *$//'
 		[ -z "$PLAN_GUESTENV" ] || echo "      env: ${PLAN_GUESTENV% }"
-		for g in 0 1; do
+		# N=<guests> among the bench variables, else a pair.
+		ng=$(echo " $PLAN_MAKEVARS" | sed -n 's/.* N=\([0-9]*\).*/\1/p')
+		g=0
+		while [ "$g" -lt "${ng:-2}" ]; do
 			echo "      g$g: $(plan_tests "$b" "$g" | tr '\n' ' ' | sed 's/ *$//')"
+			g=$((g + 1))
 		done
 	done
 done

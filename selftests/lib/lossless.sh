@@ -129,8 +129,10 @@ ll_between() {
 
 # ll_setup CMD...: run each command line (its words split); iproute2 6.1's
 # dcb now and then fails a set that the NIC took ("Attribute write:
-# Protocol error", libmnl's EPROTO for a reply it did not expect), so a
-# failed one is tried once more, and said.  Sets ll_setup_err to the first
+# Protocol error"): it leaves each request's netlink ACK unread, and when
+# its GET and SET fall in different seconds (their sequence numbers are
+# time(NULL)) libmnl meets the GET's stale ACK and says EPROTO.  So a
+# failed command is tried once more, and said.  Sets ll_setup_err to the first
 # command that failed twice, with its output; returns 1 then.
 ll_setup() {
 	local cmd out

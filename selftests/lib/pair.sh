@@ -6,15 +6,23 @@
 # Each test names its markers with its own TAG, so tests can share a boot.
 # Needs tap.sh and wait.sh.
 #
-# pair_init TAG LABEL: sets me, peer, res, peer_res; LABEL names the
+# pair_init TAG LABEL: sets me, peer, nguests, res, peer_res; LABEL names the
 # checks bail() skips ("UDP" -> "remaining UDP checks").
 pair_init() {
 	pair_tag=$1
 	pair_label=$2
 	me=${WREN_GUEST_INDEX:-0}
-	peer=$((1 - me))
+	# With more than two guests (WREN_NGUESTS) every other guest's peer
+	# is guest 0, as vmrun.sh sets WREN_PEER_IP.
+	peer=$((me == 0 ? 1 : 0))
+	nguests=${WREN_NGUESTS:-2}
 	res=$WREN_RESULTS
 	peer_res=$(dirname "$WREN_RESULTS")/g$peer
+}
+
+# guest_res I: guest I's results directory.
+guest_res() {
+	echo "$(dirname "$WREN_RESULTS")/g$1"
 }
 
 # bail DESC [DIAG]: fail, skip what is left of the plan, tell the peer.
@@ -29,11 +37,16 @@ bail() {
 	exit 1
 }
 
-# barrier NAME [SECONDS]: both guests got here; bails if the peer gave up
-# or did not come within SECONDS (default 600).
+# barrier NAME [SECONDS]: every guest of the boot got here; bails if one
+# gave up or did not come within SECONDS (default 600).
 barrier() {
+	local i d
 	: >"$res/barrier-$pair_tag-$1"
-	wait_for "${2:-600}" test -e "$peer_res/barrier-$pair_tag-$1" -o -e "$peer_res/abort-$pair_tag" ||
-		bail "peer reached barrier $1" "the peer did not come"
-	[ ! -e "$peer_res/abort-$pair_tag" ] || bail "peer reached barrier $1" "the peer gave up"
+	for ((i = 0; i < nguests; i++)); do
+		[ "$i" = "$me" ] && continue
+		d=$(guest_res "$i")
+		wait_for "${2:-600}" test -e "$d/barrier-$pair_tag-$1" -o -e "$d/abort-$pair_tag" ||
+			bail "peer reached barrier $1" "guest $i did not come"
+		[ ! -e "$d/abort-$pair_tag" ] || bail "peer reached barrier $1" "guest $i gave up"
+	done
 }
