@@ -124,8 +124,10 @@ else
 	[ -d "$tr/events" ] || mount -t tracefs nodev "$tr" 2>/dev/null
 	: >"$tr/trace" 2>/dev/null
 	echo 1 >"$tr/events/wren/wren_cc_rate/enable" 2>/dev/null
-	# Long enough for the cut, the capture and the recovery under TCG.
-	flow p1 18720 "${bulk[@]}" "${prio3[@]}" --seconds 20 &
+	# Long enough for the cut, the capture and the recovery under TCG on
+	# a loaded host, where each fabric_ctl call can take seconds (seen:
+	# five calls in 21 s, and a 20 s flow ending before the recovery).
+	flow p1 18720 "${bulk[@]}" "${prio3[@]}" --seconds 30 &
 	fpid=$!
 	have_qpn() { [ -n "$(ll_qpn "$res/p1.out")" ]; }
 	wait_for 60 have_qpn
