@@ -473,6 +473,8 @@ static bool send_response(struct wrenhw *hw, struct whw_qp *qp,
 		}
 	}
 	whw_roce_frame_send(hw, &f);
+	/* Responses are this QP's data too: DCQCN paces them with its sends. */
+	whw_rp_sent(hw, qp, &f);
 	res->cur++;
 	return true;
 }
@@ -499,6 +501,8 @@ void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 				r->tx_wait = true;
 				return;	/* the port wakes us when it drains */
 			}
+			if (!whw_rp_may_send(hw, qp))
+				return;	/* DCQCN's rate: its timer kicks us */
 			if (!send_response(hw, qp, res))
 				return;
 			(*budget)--;

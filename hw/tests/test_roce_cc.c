@@ -309,24 +309,32 @@ static void np_pacing(void)
 
 /* -------------------------------------------------------- the RP side */
 
-/* Node 0 a reaction point (defaults as @edit leaves them), node 1 an NP. */
-static struct cap *rp_env(struct rc_env *e,
-			  void (*edit)(struct wren_cc_params *, uint32_t),
-			  uint32_t arg)
+/* Node @side a reaction point (defaults as @edit leaves them), the other
+ * an NP. */
+static struct cap *rp_env_on(struct rc_env *e, int side,
+			     void (*edit)(struct wren_cc_params *, uint32_t),
+			     uint32_t arg)
 {
 	struct cap *cp = cc_env(e, false);
-	struct wren_cc_params rp = cc_get(&e->p.n[0]);
-	struct wren_cc_params np = cc_get(&e->p.n[1]);
+	struct wren_cc_params rp = cc_get(&e->p.n[side]);
+	struct wren_cc_params np = cc_get(&e->p.n[!side]);
 
 	rp.ecn_enable = 1;
 	rp.rp_enable = 1;
 	if (edit)
 		edit(&rp, arg);
-	cc_put(&e->p.n[0], &rp);
+	cc_put(&e->p.n[side], &rp);
 	np.np_enable = 1;
-	cc_put(&e->p.n[1], &np);
-	td_aeq_count(e->p.n[0].d, 0xff);
+	cc_put(&e->p.n[!side], &np);
+	td_aeq_count(e->p.n[side].d, 0xff);
 	return cp;
+}
+
+static struct cap *rp_env(struct rc_env *e,
+			  void (*edit)(struct wren_cc_params *, uint32_t),
+			  uint32_t arg)
+{
+	return rp_env_on(e, 0, edit, arg);
 }
 
 /* The CC_RATE events on node 0's AEQ: the last one's fields. */
@@ -442,6 +450,65 @@ static void rp_throughput(uint32_t mbps)
 	       "cc limiter: RC QP at Rc %u Mb/s sent %u frames at %.2f Mb/s "
 	       "(%.3f %% off) in %.2f ms simulated", mbps, frames, rate,
 	       err * 100, (double)(t1 - t0) / 1e6);
+	free(cp);
+	rc_env_fini(&e);
+}
+
+/* Node 0 READs @len from node 1. */
+static void read_from1(struct rc_env *e, uint32_t len)
+{
+	struct ro_wqe w = { .opcode = WREN_WQE_RDMA_READ,
+			    .flags = WREN_WQE_F_SIGNALED, .nsge = 1 };
+
+	w.sge[0] = rc_sge(e, 0, 0, len);
+	w.raddr = e->mr[1].iova;
+	w.rkey = e->mr[1].key;
+	ro_post_send(&e->qp[0], &w);
+}
+
+/*
+ * The READ responder is the one whose data congests: CE-marked responses
+ * make node 0 send CNPs to node 1's QP, and node 1 paces its responses at
+ * the cut rate as it would its own requests.
+ */
+static void rp_read_throughput(uint32_t mbps)
+{
+	struct rc_env e;
+	struct wren_query_qp_out o;
+	struct cap *cp = rp_env_on(&e, 1, hold_rate, mbps);
+	uint64_t bytes = 0, t0 = 0, t1 = 0;
+	unsigned int frames = 0, last = 0;
+	double rate, err;
+
+	e.p.ce_from = 1;
+	e.p.ce_next = 1;
+	read_from1(&e, 4096);
+	settle_us(&e, 200);
+	o = query(&e.p.n[1], e.qp[1].qpn);
+	cp->n[1] = 0;
+	read_from1(&e, 1u << 20);
+	settle_us(&e, 20000);
+	for (unsigned int i = 0; i < cp->n[1]; i++) {
+		const struct seen *s = &cp->s[1][i];
+
+		if (s->opcode < WHW_OP_READ_RESP_FIRST ||
+		    s->opcode > WHW_OP_READ_RESP_ONLY)
+			continue;
+		if (!frames++)
+			t0 = s->t;
+		else
+			bytes += cp->s[1][last].len;
+		last = i;
+		t1 = s->t;
+	}
+	rate = t1 > t0 ? (double)bytes * 8 / (double)(t1 - t0) * 1000 : 0;
+	err = rate / mbps - 1;
+	tap_ok((o.cc_flags & WREN_QP_CC_RP_ACTIVE) &&
+	       o.cc_rate_kbps == mbps * 1000 && frames == 256 &&
+	       err < 0.01 && err > -0.01,
+	       "cc limiter: READ responder at Rc %u Mb/s sent %u responses at "
+	       "%.2f Mb/s (%.3f %% off) in %.2f ms simulated", mbps, frames,
+	       rate, err * 100, (double)(t1 - t0) / 1e6);
 	free(cp);
 	rc_env_fini(&e);
 }
@@ -636,6 +703,7 @@ void test_roce_cc(void)
 	rp_first_cut();
 	rp_throughput(1000);
 	rp_throughput(3000);
+	rp_read_throughput(1000);
 	rp_recovery();
 	ud_cnp();
 }
