@@ -19,7 +19,6 @@ on: devlink, ethtool and dcb app/apptrust exit 1, the other dcb objects
 keep the state and exit 0 as iproute2 6.1 does on a driver error.
 $WREN_QOS_FAKE/log: every command line, one a line.
 """
-import json
 import os
 import sys
 
@@ -60,17 +59,50 @@ def words(name):
         return []
 
 
+# No json module: with the enum and re it pulls in, importing it costs
+# about as much as the rest of a call (a Python start and this file), and
+# a test run makes hundreds of calls.  The state and the tools' output
+# need JSON's simplest part only: objects, arrays, plain strings,
+# integers, true, false, null.
+def dumps(obj, sort=False):
+    """JSON as json.dumps writes it, for ASCII (sort: keys sorted)."""
+    if obj is None:
+        return "null"
+    if isinstance(obj, bool):
+        return "true" if obj else "false"
+    if isinstance(obj, int):
+        return str(obj)
+    if isinstance(obj, str):
+        return '"' + "".join("\\" + c if c in '"\\' else
+                             f"\\u{ord(c):04x}" if c < " " else c
+                             for c in obj) + '"'
+    if isinstance(obj, dict):
+        keys = sorted(obj) if sort else obj
+        return "{" + ", ".join(f"{dumps(str(k))}: {dumps(obj[k], sort)}"
+                               for k in keys) + "}"
+    return "[" + ", ".join(dumps(v, sort) for v in obj) + "]"
+
+
+LITERALS = {"__builtins__": {}, "true": True, "false": False, "null": None}
+
+
+def loads(text):
+    """That JSON is a Python literal once true, false and null are
+    names; and nothing else is one (no builtins)."""
+    return eval(text, dict(LITERALS))  # pylint: disable=eval-used
+
+
 def load():
     try:
         with open(os.path.join(DIR, "state.json"), encoding="utf-8") as f:
-            return json.load(f)
+            return loads(f.read())
     except OSError:
         return initial()
 
 
 def save(st):
     with open(os.path.join(DIR, "state.json"), "w", encoding="utf-8") as f:
-        json.dump(st, f, sort_keys=True, indent=1)
+        f.write(dumps(st, sort=True) + "\n")
 
 
 def fails(tool, what):
@@ -100,7 +132,7 @@ def die(msg, rc=1):
 
 
 def out(obj):
-    print(json.dumps(obj))
+    print(dumps(obj))
 
 
 def need_dev(dev):
