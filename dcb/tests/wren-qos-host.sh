@@ -18,11 +18,14 @@ top=$(cd "$here/../.." && pwd)
 
 qos=$top/dcb/wren-qos
 fake=$here/fake
-# The interpreter behind python3, resolved once for the fakes and the
-# test's own Python: python3 on PATH may be a shim, and pyenv's costs
-# ~200 ms a start (twenty times Python's own) on each of the ~600 fake
-# tool calls a run makes.
-python=$(python3 -c 'import sys; print(sys.executable)')
+# The fakes and the test's own Python run on wren-qos's interpreter (its
+# shebang), or else on the one behind python3, resolved once: a run makes
+# ~600 fake tool calls, and a python3 on PATH may be a shim (pyenv's costs
+# ~200 ms a start, twenty times Python's own) or a slower build (pyenv's
+# 3.11 here spends half as much again as Debian's on each call).
+read -r python <"$qos"
+python=${python#\#!}
+[ -x "$python" ] || python=$(python3 -c 'import sys; print(sys.executable)')
 [ -x "$python" ] || python=python3
 export WREN_QOS_FAKE_PYTHON=$python
 export PATH="$fake:$PATH"
