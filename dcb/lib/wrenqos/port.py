@@ -238,6 +238,26 @@ class Port:
         """Commands that take the group from cur to want (both full)."""
         return getattr(self, "_write_" + group)(want, cur)
 
+    def took(self, group, argv, want):
+        """Whether the port, read afresh, holds what argv (one of the
+        commands write() gave for the group on the way to want) asked
+        for; raises Unsupported.  Each `dcb ... set` writes its whole
+        group, so it took when the group reads as want; the app table
+        takes up to three commands, so each is judged by its own
+        entries."""
+        now = self.read(group)
+        if argv[:2] == ["dcb", "app"]:
+            pairs = {tuple(int(x) for x in a.split(":"))
+                     for a in argv[argv.index("dscp-prio") + 1:]}
+            table = set(now["dscp_prio"])
+            if argv[2] == "del":
+                return not pairs & table
+            # add, replace: each DSCP named maps to the asked priority
+            # and to no other (the driver keeps one priority per DSCP).
+            dscps = {d for d, _ in pairs}
+            return {e for e in table if e[0] in dscps} == pairs
+        return all(same(k, want[k], now.get(k)) for k in want)
+
     def _dcb_set(self, obj, *args):
         return ["dcb", obj, "set", "dev", self.dev] + list(args)
 

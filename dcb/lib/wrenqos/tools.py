@@ -4,6 +4,15 @@
 Every command that changes the device goes through change(): it is
 printed (or only listed, with --dry-run) and counted, so that "nothing to
 change" can be proved by a count of zero.
+
+Reads are cached until the next change: one run asks the tools for each
+object once between changes (without apptrust the trust group reads
+the same `dcb app` table as the app group; under TCG each exec of a
+tool costs a good part of a second), while a change, failed or not,
+drops every cached read, so a read-back after it always asks the
+device again.  The whole cache goes, not only the
+changed object's: the driver ties objects together (DSCP app entries
+switch the trust, PFC and 802.3x pause exclude each other).
 """
 import json
 import subprocess
@@ -23,9 +32,10 @@ class Runner:
     def __init__(self, verbose=True, dry_run=False):
         self.verbose, self.dry_run = verbose, dry_run
         self.changes = []
+        self._cache = {}     # argv tuple -> stdout or the ToolError
 
-    def read(self, argv):
-        """Run a read-only command; its stdout, or ToolError."""
+    @staticmethod
+    def _run(argv):
         try:
             r = subprocess.run(argv, capture_output=True, text=True,
                                check=False, timeout=30)
@@ -34,6 +44,21 @@ class Runner:
         if r.returncode:
             raise ToolError(argv, r.returncode, r.stderr or r.stdout)
         return r.stdout
+
+    def read(self, argv):
+        """Run a read-only command; its stdout, or ToolError.  The same
+        read since the last change answers from the cache (a failure
+        too: a group the device lacks stays lacking)."""
+        key = tuple(argv)
+        if key not in self._cache:
+            try:
+                self._cache[key] = self._run(argv)
+            except ToolError as e:
+                self._cache[key] = e
+        got = self._cache[key]
+        if isinstance(got, ToolError):
+            raise got
+        return got
 
     def json(self, argv):
         """Run a read-only command that prints JSON; the parsed value."""
@@ -50,4 +75,5 @@ class Runner:
             print("  " + " ".join(argv), flush=True)
         if self.dry_run:
             return ""
-        return self.read(argv)
+        self._cache.clear()
+        return self._run(argv)

@@ -13,13 +13,16 @@ entries switch the port to DSCP trust.
 
 $WREN_QOS_FAKE/features (words): apptrust (dcb has apptrust), nocc (no
 devlink congestion control params), notunable, nodcb, nohealth.
-$WREN_QOS_FAKE/fail (words TOOL:WHAT[@N]): sets of WHAT (a dcb object,
-a devlink param name, ethtool's "pause" or "tunable") fail, from the Nth
-on: devlink, ethtool and dcb app/apptrust exit 1, the other dcb objects
-keep the state and exit 0 as iproute2 6.1 does on a driver error.
+$WREN_QOS_FAKE/fail (words TOOL:WHAT[:HOW][@N[-M]]): sets of WHAT (a dcb
+object, a devlink param name, ethtool's "pause" or "tunable") fail, from
+the Nth on (to the Mth).  Without HOW: devlink, ethtool and dcb
+app/apptrust exit 1, the other dcb objects keep the state and exit 0 as
+iproute2 6.1 does on a driver error.  HOW (dcb only) imitates iproute2
+6.1's stale netlink ACK (dcb.rst, Known issues): "eproto" applies the
+set and exits 1 with "Attribute write: Protocol error" (what the bug
+does), "eproto-lost" prints the same without applying it.
 $WREN_QOS_FAKE/log: every command line, one a line.
 """
-import json
 import os
 import sys
 
@@ -60,38 +63,83 @@ def words(name):
         return []
 
 
+# No json module: with the enum and re it pulls in, importing it costs
+# about as much as the rest of a call (a Python start and this file), and
+# a test run makes hundreds of calls.  The state and the tools' output
+# need JSON's simplest part only: objects, arrays, plain strings,
+# integers, true, false, null.
+def dumps(obj, sort=False):
+    """JSON as json.dumps writes it, for ASCII (sort: keys sorted)."""
+    if obj is None:
+        return "null"
+    if isinstance(obj, bool):
+        return "true" if obj else "false"
+    if isinstance(obj, int):
+        return str(obj)
+    if isinstance(obj, str):
+        return '"' + "".join("\\" + c if c in '"\\' else
+                             f"\\u{ord(c):04x}" if c < " " else c
+                             for c in obj) + '"'
+    if isinstance(obj, dict):
+        keys = sorted(obj) if sort else obj
+        return "{" + ", ".join(f"{dumps(str(k))}: {dumps(obj[k], sort)}"
+                               for k in keys) + "}"
+    return "[" + ", ".join(dumps(v, sort) for v in obj) + "]"
+
+
+LITERALS = {"__builtins__": {}, "true": True, "false": False, "null": None}
+
+
+def loads(text):
+    """That JSON is a Python literal once true, false and null are
+    names; and nothing else is one (no builtins)."""
+    return eval(text, dict(LITERALS))  # pylint: disable=eval-used
+
+
 def load():
     try:
         with open(os.path.join(DIR, "state.json"), encoding="utf-8") as f:
-            return json.load(f)
+            return loads(f.read())
     except OSError:
         return initial()
 
 
 def save(st):
     with open(os.path.join(DIR, "state.json"), "w", encoding="utf-8") as f:
-        json.dump(st, f, sort_keys=True, indent=1)
+        f.write(dumps(st, sort=True) + "\n")
 
 
 def fails(tool, what):
-    """A "TOOL:WHAT" line fails every set of WHAT, "TOOL:WHAT@N" the Nth
-    and later ones (counted in $WREN_QOS_FAKE/count.TOOL.WHAT)."""
+    """How this set of WHAT fails: None (it does not), "" (a plain
+    failure) or the word's HOW.  "@N" limits a word to the Nth set of
+    WHAT and later ones, "@N-M" to the Nth to the Mth (counted in
+    $WREN_QOS_FAKE/count.TOOL.WHAT)."""
+    mine = []
     for w in words("fail"):
         spec, _, nth = w.partition("@")
-        if spec != f"{tool}:{what}":
+        t, _, rest = spec.partition(":")
+        name, _, how = rest.partition(":")
+        if (t, name) != (tool, what):
             continue
-        if not nth:
-            return True
-        path = os.path.join(DIR, f"count.{tool}.{what}")
-        try:
-            with open(path, encoding="utf-8") as f:
-                n = int(f.read()) + 1
-        except OSError:
-            n = 1
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(str(n))
-        return n >= int(nth)
-    return False
+        if how not in ("", "eproto", "eproto-lost") or \
+                (how and tool != "dcb"):
+            die(f"fakenic: bad fail word {w}", 99)
+        mine.append((how, nth))
+    if not mine:
+        return None
+    path = os.path.join(DIR, f"count.{tool}.{what}")
+    try:
+        with open(path, encoding="utf-8") as f:
+            n = int(f.read()) + 1
+    except OSError:
+        n = 1
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(str(n))
+    for how, nth in mine:
+        lo, _, hi = nth.partition("-")
+        if n >= int(lo or 1) and (not hi or n <= int(hi)):
+            return how
+    return None
 
 
 def die(msg, rc=1):
@@ -100,7 +148,7 @@ def die(msg, rc=1):
 
 
 def out(obj):
-    print(json.dumps(obj))
+    print(dumps(obj))
 
 
 def need_dev(dev):
@@ -260,6 +308,12 @@ def dcb_app(st, cmd, args, refuse):
     app_trust(st)
 
 
+# iproute2 6.1's dcb when the answer it reads to a set is the ACK of its
+# previous request (the GET of a read-modify-write), sent a second
+# earlier: libmnl's sequence check fails with EPROTO.
+EPROTO = "Attribute write: Protocol error"
+
+
 def dcb(argv, st, feats):
     if "nodcb" in feats:
         die("Attribute read: Operation not supported")
@@ -274,13 +328,21 @@ def dcb(argv, st, feats):
         dcb_show(st, obj, feats)
         return False
     if obj == "app" and cmd in ("add", "del", "replace"):
-        dcb_app(st, cmd, rest, fails("dcb", obj))
-        return True
-    if cmd == "set":
-        dcb_set(st, obj, rest, feats, fails("dcb", obj))
-        return True
-    die(f'What is "{cmd}"?')
-    return False
+        def change(refuse):
+            dcb_app(st, cmd, rest, refuse)
+    elif cmd == "set":
+        def change(refuse):
+            dcb_set(st, obj, rest, feats, refuse)
+    else:
+        die(f'What is "{cmd}"?')
+    how = fails("dcb", obj)
+    if how == "eproto-lost":
+        die(EPROTO)
+    change(how == "")
+    if how == "eproto":
+        save(st)        # the kernel applied it; dcb then read a stale ACK
+        die(EPROTO)
+    return True
 
 
 # -------------------------------------------------------------- ethtool
@@ -310,7 +372,8 @@ def ethtool(argv, st, feats):
         kv = dict(zip(rest[::2], rest[1::2]))
         rx = kv.get("rx", "on" if st["pause_rx"] else "off") == "on"
         tx = kv.get("tx", "on" if st["pause_tx"] else "off") == "on"
-        if fails("ethtool", "pause") or ((rx or tx) and st["pfc_en"]):
+        if fails("ethtool", "pause") is not None or \
+                ((rx or tx) and st["pfc_en"]):
             die("netlink error: Device or resource busy")
         st["pause_rx"], st["pause_tx"] = rx, tx
         return True
@@ -322,7 +385,7 @@ def ethtool(argv, st, feats):
             print(f"pfc-prevention-tout: {100 if v == 0xffff else v}")
             return False
         v = int(rest[1])
-        if fails("ethtool", "tunable") or \
+        if fails("ethtool", "tunable") is not None or \
                 not (v in (0, 0xffff) or 80 <= v <= 8000):
             die("pfc-prevention-tout: Invalid argument")
         st["tout"] = v
@@ -362,7 +425,7 @@ def devlink(argv, st, feats):
             die("Configuration mode not supported")
         if "nocc" in feats or name not in st["cc"]:
             die("kernel answers: No such file or directory")
-        if fails("devlink", name):
+        if fails("devlink", name) is not None:
             die("Error: wren: the NIC refused the value.\n"
                 "kernel answers: Invalid argument")
         if isinstance(CC[name], bool):
