@@ -14,6 +14,7 @@
 #include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_rxbuf.h"
+#include "whw_sched.h"
 #include "whw_services.h"
 #include "whw_table.h"
 #include "whw_timer.h"
@@ -177,6 +178,7 @@ static struct whw_err counter_block(struct wrenhw *hw, const struct whw_cmd *c,
 		*n = WREN_NUM_RDMA_COUNTERS;
 		return WHW_OK;
 	case WREN_COUNTERS_PRIO:
+		whw_pause_account(hw);
 		*block = &hw->cnt_prio[0][0];
 		*n = WREN_NUM_PRIO * WREN_NUM_PRIO_COUNTERS;
 		return WHW_OK;
@@ -197,6 +199,7 @@ static struct whw_err counter_block(struct wrenhw *hw, const struct whw_cmd *c,
 		if (index >= WREN_NUM_PRIO)
 			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 				       SYND_CNT(index));
+		whw_rxbuf_account(hw);
 		*block = hw->cnt_pfc[index];
 		*n = WREN_NUM_PFC_COUNTERS;
 		return WHW_OK;

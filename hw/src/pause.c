@@ -26,16 +26,24 @@
 
 #define NS_PER_MS	1000000ull
 
-/* A pause of @p ended at @at: count the time it held the priority. */
-static void pause_end(struct wrenhw *hw, unsigned int p, uint64_t at)
+/* Count the time @p has been held since it was last counted, up to @at. */
+static void count_to(struct wrenhw *hw, unsigned int p, uint64_t at)
 {
 	struct whw_pause *ps = &hw->pause;
-	uint64_t t = (at > ps->start[p] ? at - ps->start[p] : 0) +
+	uint64_t t = (at > ps->counted[p] ? at - ps->counted[p] : 0) +
 		     ps->rem_ns[p];
 
 	hw->cnt_prio[p][WREN_PRIO_CNT_RX_PFC_PAUSE_US] += t / 1000;
 	ps->rem_ns[p] = (uint32_t)(t % 1000);
-	ps->paused &= (uint8_t)~(1u << p);
+	if (at > ps->counted[p])
+		ps->counted[p] = at;
+}
+
+/* A pause of @p ended at @at: count the rest of the time it held. */
+static void pause_end(struct wrenhw *hw, unsigned int p, uint64_t at)
+{
+	count_to(hw, p, at);
+	hw->pause.paused &= (uint8_t)~(1u << p);
 }
 
 static uint64_t storm_at(const struct wrenhw *hw, unsigned int p)
@@ -135,6 +143,17 @@ uint8_t whw_pause_mask(struct wrenhw *hw, uint64_t now, uint64_t *next)
 	return ps->global ? 0xff : ps->paused;
 }
 
+void whw_pause_account(struct wrenhw *hw)
+{
+	uint64_t now = whw_now(hw);
+
+	update(hw, now);
+	for (unsigned int p = 0; p < WREN_NUM_PRIO; p++)
+		if (hw->pause.paused & (1u << p))
+			count_to(hw, p, now);
+	rearm(hw);
+}
+
 static void rx_pfc(struct wrenhw *hw, const struct whw_pause_req *req,
 		   uint64_t now)
 {
@@ -159,6 +178,7 @@ static void rx_pfc(struct wrenhw *hw, const struct whw_pause_req *req,
 		if (!(ps->paused & bit)) {
 			ps->paused |= bit;
 			ps->start[p] = now;
+			ps->counted[p] = now;
 			hw->cnt_pfc[p][WREN_PFC_CNT_RX_TRANSITIONS]++;
 		}
 		ps->until[p] = now + whw_pause_quanta_ns(req->quanta[p],

@@ -149,6 +149,11 @@ static void apply(struct wrenhw *hw, uint64_t now, uint8_t want, bool global)
 	rb->global = global;
 }
 
+void whw_rxbuf_account(struct wrenhw *hw)
+{
+	account(hw, whw_now(hw));
+}
+
 void whw_rxbuf_fc_update(struct wrenhw *hw)
 {
 	struct whw_rxbuf *rb = &hw->rxbuf;

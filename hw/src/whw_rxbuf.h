@@ -104,6 +104,14 @@ void whw_rxbuf_reset(struct wrenhw *hw);
  * timer for the next refresh or watchdog deadline.
  */
 void whw_rxbuf_fc_update(struct wrenhw *hw);
+/**
+ * whw_rxbuf_account() - count the held priorities' pause time up to now
+ * @hw: the device
+ *
+ * QUERY_COUNTERS of a PFC set calls it first, so that TX_PAUSE_US of a
+ * priority still held XOFF reads as the time so far.
+ */
+void whw_rxbuf_account(struct wrenhw *hw);
 /* Releases every paused priority (XON) and forgets the pause state. */
 void whw_rxbuf_fc_reset(struct wrenhw *hw);
 

@@ -75,6 +75,7 @@ struct whw_pause {
 	uint64_t until[WREN_NUM_PRIO];	/* ns: the pause ends */
 	uint64_t start[WREN_NUM_PRIO];	/* ns: XOFF without a break since */
 	uint64_t last_rx[WREN_NUM_PRIO];	/* last pause (storm recovery) */
+	uint64_t counted[WREN_NUM_PRIO]; /* ns: RX_PFC_PAUSE_US counted up to */
 	uint32_t rem_ns[WREN_NUM_PRIO];	/* below 1 us, not counted yet */
 	bool global;		/* 802.3x pause */
 	uint64_t global_until;
@@ -130,6 +131,15 @@ void whw_sched_fini(struct wrenhw *hw);
  * scheduler.
  */
 bool whw_pause_rx(struct wrenhw *hw, const uint8_t *f, size_t len);
+/**
+ * whw_pause_account() - count the running pauses' time up to now
+ * @hw: the device
+ *
+ * QUERY_COUNTERS of the priority set calls it first, so that a pause still
+ * running reads as the time it has held the priority so far.
+ */
+void whw_pause_account(struct wrenhw *hw);
+
 /**
  * whw_pause_mask() - priorities held back by the peer now
  * @hw: the device

@@ -109,6 +109,26 @@ static void xon_refresh(void)
 	sh_fini(&s);
 }
 
+/* A pause still running reads as the time it has held so far. */
+static void running_pause(void)
+{
+	uint64_t full = 0xffffull * 512, mid, end;
+	struct sh s;
+
+	bench(&s, 1000);
+	sh_pause(&s, true, 0x08, 0xffff);	/* 33553920 ns at 1 Gb/s */
+	sh_run(&s, 10 * MS);
+	mid = sh_prio_cnt(&s, 3, WREN_PRIO_CNT_RX_PFC_PAUSE_US);
+	sh_run(&s, 30 * MS);
+	end = sh_prio_cnt(&s, 3, WREN_PRIO_CNT_RX_PFC_PAUSE_US);
+	tap_ok(mid == 10000 && end == full / 1000,
+	       "rx_prio3_pause_duration reads %llu us 10 ms into a 0xffff "
+	       "pause and %llu us after it (%llu ns in all)",
+	       (unsigned long long)mid, (unsigned long long)end,
+	       (unsigned long long)full);
+	sh_fini(&s);
+}
+
 static void lossy_and_global(void)
 {
 	struct sh s;
@@ -338,6 +358,7 @@ void test_pause(void)
 	pause_time(1000);
 	pause_time(10000);
 	xon_refresh();
+	running_pause();
 	lossy_and_global();
 	other_ctrl();
 	watchdog();

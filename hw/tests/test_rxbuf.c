@@ -273,6 +273,11 @@ static void pfc_frames(void)
 	       !r.log[0].time[0] && !r.log[0].time[7],
 	       "... to 01:80:C2:00:00:01, 0x8808, opcode 0x0101, vector bit 3 only, 0xffff quanta");
 	/* The peer stops; the buffer drains at 100 Mb/s. */
+	run_to(&r, xoff_at + 500000);
+	us = pfc_cnt(&r, 3, WREN_PFC_CNT_TX_PAUSE_US);
+	tap_ok(us == 500 || us == 499,
+	       "TX_PAUSE_US %llu 500 us into the XOFF: the time so far",
+	       (unsigned long long)us);
 	run_to(&r, xoff_at + 3000000);
 	tap_ok(r.nlog == 3 && r.log[1].vector == 0x0008 &&
 	       r.log[1].time[3] == 0xffff &&
