@@ -340,6 +340,7 @@ struct whw_cc_qp {
 	bool waiting;		/* the rate limiter stopped the requester */
 	uint64_t next_tx_ns;	/* the limiter lets a frame go from then */
 	uint32_t next_tx_ps;	/* and so many ps (< 1000) more */
+	uint64_t cut_reported_ns; /* the last CC_RATE CUT event */
 	struct whw_timer timer;
 	/* notification point */
 	bool np_sent;		/* a CNP went back at np_last_ns */

@@ -7,7 +7,7 @@
  * limited its requester is gated: a frame may go only once the QP's next
  * send time has come, and each frame of len bytes moves that time on by
  * len * 8 / Rc; a timer per QP wakes the requester when the gate opens and
- * runs DCQCN's timer events.  ACKs and READ responses are not gated.
+ * runs DCQCN's timer events.  READ responses are gated too, ACKs not.
  */
 #include <string.h>
 
@@ -129,7 +129,16 @@ void whw_rp_cnp(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p)
 		c->next_tx_ns = now;
 		c->next_tx_ps = 0;
 	}
-	report(hw, qp, WREN_CC_RATE_CUT);
+	/*
+	 * A congested QP is cut thousands of times a second: one event per
+	 * QP and millisecond keeps the event queue and the host's interrupt
+	 * rate bounded; QUERY_QP has every cut.
+	 */
+	if (!was ||
+	    now - c->cut_reported_ns >= WREN_CC_RATE_CUT_GAP_US * 1000ull) {
+		c->cut_reported_ns = now;
+		report(hw, qp, WREN_CC_RATE_CUT);
+	}
 	arm(hw, c);
 }
 

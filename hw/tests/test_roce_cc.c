@@ -545,6 +545,39 @@ static void rp_recovery(void)
 	rc_env_fini(&e);
 }
 
+/* CNPs 100 us apart: every one cuts, one event in the millisecond. */
+static void rp_event_gap(void)
+{
+	struct rc_env e;
+	struct wren_eqe ev;
+	struct cap *cp = rp_env(&e, NULL, 0);
+	uint64_t t0 = e.p.n[0].d->h->now_ns, span, handled;
+	unsigned int cuts, later;
+
+	for (int i = 0; i < 5; i++) {
+		e.p.ce_from = 0;
+		e.p.ce_next = 1;
+		write_from0(&e, 4096);
+		settle_us(&e, 1);
+		if (i < 4)
+			advance_us(&e, 100);
+	}
+	span = e.p.n[0].d->h->now_ns - t0;
+	handled = cc_counter(&e.p.n[0], WREN_CC_CNT_RP_CNP_HANDLED);
+	cuts = rate_events(&e.p.n[0], WREN_CC_RATE_CUT, &ev);
+	advance_us(&e, WREN_CC_RATE_CUT_GAP_US);
+	e.p.ce_next = 1;
+	write_from0(&e, 4096);
+	settle_us(&e, 1);
+	later = rate_events(&e.p.n[0], WREN_CC_RATE_CUT, &ev);
+	tap_ok(handled == 5 && cuts == 1 && later == 1 &&
+	       span < WREN_CC_RATE_CUT_GAP_US * 1000ull,
+	       "cc RP: 5 CNPs in %llu us cut the rate 5 times, one CC_RATE CUT "
+	       "event; one more a ms later", (unsigned long long)(span / 1000));
+	free(cp);
+	rc_env_fini(&e);
+}
+
 /* UD: the CNP goes to the sender's QP named in the DETH. */
 static void ud_cnp(void)
 {
@@ -705,5 +738,6 @@ void test_roce_cc(void)
 	rp_throughput(3000);
 	rp_read_throughput(1000);
 	rp_recovery();
+	rp_event_gap();
 	ud_cnp();
 }

@@ -100,6 +100,9 @@ enum wren_cc_rate_reason {
 	WREN_CC_RATE_RECOVERED		= 2,
 };
 
+/* A QP's CUT events after its first: at most one per this many us. */
+#define WREN_CC_RATE_CUT_GAP_US		1000
+
 enum wren_wq_syndrome {
 	WREN_WQ_SYND_NONE		= 0,
 	WREN_WQ_SYND_BAD_INDEX		= 1, /* doorbell index beyond ring */
