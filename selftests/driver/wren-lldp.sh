@@ -18,8 +18,8 @@
 #   - the non-willing side programs its own configuration into its NIC;
 #   - the willing side adopts the peer's: ETS (prio-tc, TSA, bandwidth),
 #     PFC enable and the application entry, all read back from its NIC;
-#   - after lldpad stops, the NIC keeps what it was given, and a clean
-#     dmesg.
+#   - after lldpad stops (the willing side's first), the NIC keeps what
+#     it was given, and a clean dmesg.
 #
 #   flock /tmp/wren-guest.lock make vmtest T=driver/wren-lldp.sh KVER=6.1
 set -u
@@ -164,8 +164,20 @@ if [ "$me" = 1 ]; then
 fi
 barrier adopted
 
-"$lldpad" -k >/dev/null 2>&1
-check "lldpad stops" wait_for 30 sh -c "! $lldptool -p >/dev/null 2>&1"
-check "the NIC keeps the configuration after lldpad has gone" ets_is
+# The willing side stops first: an lldpad that stops sends a shutdown
+# LLDPDU, and a willing peer that still runs goes back to its own
+# configuration when its neighbour leaves (802.1Qaz), so guest 0 waits.
+stop_lldpad() {
+	"$lldpad" -k >/dev/null 2>&1
+	check "lldpad stops" wait_for 30 sh -c "! $lldptool -p >/dev/null 2>&1"
+	check "the NIC keeps the configuration after lldpad has gone" ets_is
+}
+if [ "$me" = 1 ]; then
+	stop_lldpad
+	barrier stopped
+else
+	barrier stopped
+	stop_lldpad
+fi
 check_dmesg "no driver warnings"
 tap_done
