@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Debian packages of the product (scripts/deb-build.sh, packaging/):
+#
+#   make deb        $(BUILD)/deb/wren-dkms_<ver>-1_all.deb: the module
+#                   source under /usr/src/wren-<ver>, built by dkms on install
+#   make check-deb  host check of the package, nothing installed on the host:
+#                   control, file list, maintainer scripts (shellcheck, run
+#                   with dkms stubbed), lintian, dkms build of the packaged
+#                   source for $(KVER) in private trees (scripts/deb-check.sh)
+#
+# <ver> is dkms.conf's PACKAGE_VERSION.
+
+.PHONY: deb check-deb
+
+deb:
+	$(TOP)/scripts/deps-deb.sh
+	$(TOP)/scripts/deb-build.sh
+
+check-deb:
+	$(TOP)/scripts/deb-check.sh $(BUILD)/check/deb.tap $(KVER)
