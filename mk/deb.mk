@@ -8,10 +8,15 @@
 #                   control, file list, maintainer scripts (shellcheck, run
 #                   with dkms stubbed), lintian, dkms build of the packaged
 #                   source for $(KVER) in private trees (scripts/deb-check.sh)
+#   make deb-rdma-core  rdma-core 56.1-1+wren1 from Debian's source with
+#                   libwren (scripts/deb-rdma-core.sh): $(BUILD)/deb/rdma-core/
+#                   libibverbs1, ibverbs-providers, librdmacm1, ... ; cached
+#                   by its inputs in $(WREN_CACHE)/rdma-core/deb-<K>, cold
+#                   10+ minutes on two cores
 #
 # <ver> is dkms.conf's PACKAGE_VERSION.
 
-.PHONY: deb check-deb
+.PHONY: deb check-deb deb-rdma-core
 
 deb:
 	$(TOP)/scripts/deps-deb.sh
@@ -19,3 +24,7 @@ deb:
 
 check-deb:
 	$(TOP)/scripts/deb-check.sh $(BUILD)/check/deb.tap $(KVER)
+
+deb-rdma-core:
+	$(TOP)/scripts/deps-deb.sh --rdma-core
+	$(TOP)/scripts/deb-rdma-core.sh --build

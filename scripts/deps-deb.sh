@@ -7,9 +7,19 @@
 #                    packaged source in the check
 #   lintian          Debian's package checker
 #   and shellcheck   linting the maintainer scripts
+# With --rdma-core also the build dependencies of Debian's rdma-core 56.1
+# source (debian/control's Build-Depends) that the bench's in-tree build
+# (deps-rdma-core.sh) does not need: debhelper, dh-python, pandoc (man
+# pages), libsystemd-dev, pkgconf.
+#
+# usage: deps-deb.sh [--rdma-core]
 set -eu
 
 pkgs="dkms lintian shellcheck"
+if [ "${1:-}" = --rdma-core ]; then
+	"$(dirname "$0")/deps-rdma-core.sh"
+	pkgs="$pkgs debhelper dh-python pandoc libsystemd-dev pkgconf python3-docutils valgrind"
+fi
 missing=
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
