@@ -7,7 +7,8 @@
 #   make check-deb  host check of the package, nothing installed on the host:
 #                   control, file list, maintainer scripts (shellcheck, run
 #                   with dkms stubbed), lintian, dkms build of the packaged
-#                   source for $(KVER) in private trees (scripts/deb-check.sh)
+#                   source for $(KVER) in private trees, and the rdma-core
+#                   source deb-rdma-core.sh prepares (scripts/deb-check.sh)
 #   make deb-rdma-core  rdma-core 56.1-1+wren1 from Debian's source with
 #                   libwren (scripts/deb-rdma-core.sh): $(BUILD)/deb/rdma-core/
 #                   libibverbs1, ibverbs-providers, librdmacm1, ... ; cached

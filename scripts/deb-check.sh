@@ -213,8 +213,36 @@ check_dkms_build() {
 	echo "built $modules for $KABI and removed them"
 }
 
+# The rdma-core source tree deb-rdma-core.sh prepares (the package build
+# itself is too long for this check): the Debian package set an operator
+# needs, under bookworm's names, versioned above bookworm's, with libwren.
+check_rdma_core_src() {
+	set -e
+	s=$("$here/deb-rdma-core.sh")
+	v=$(cd "$s" && dpkg-parsechangelog -S Version)
+	[ "$(cd "$s" && dpkg-parsechangelog -S Distribution)" = bookworm ]
+	sed -n 's/^Package: //p' "$s/debian/control" >"$work/rdma-core.packages"
+	for p in libibverbs1 ibverbs-providers librdmacm1 ibverbs-utils rdmacm-utils \
+		rdma-core python3-pyverbs; do
+		grep -qx "$p" "$work/rdma-core.packages" || { echo "no package $p"; exit 1; }
+		# what apt would install for it today, from bookworm (44.0-2)
+		old=$(apt-cache policy "$p" 2>/dev/null | sed -n 's/^  Candidate: //p')
+		case $old in "" | "(none)") continue ;; esac
+		dpkg --compare-versions "$v" gt "$old" || { echo "$p: $v does not replace $old"; exit 1; }
+		echo "$p $v replaces $old"
+	done
+	if grep -n 't64' "$s/debian/control"; then exit 1; fi
+	grep -qx 'add_subdirectory(providers/wren)' "$s/CMakeLists.txt"
+	grep -q 'rdma_provider(wren' "$s/providers/wren/CMakeLists.txt"
+	[ -s "$s/kernel-headers/rdma/wren-abi.h" ]
+	# libwren's files fall under ibverbs-providers' globs
+	grep -qx 'usr/lib/\*/libibverbs/lib\*-rdmav\*.so' "$s/debian/ibverbs-providers.install"
+	grep -qx 'etc/libibverbs.d/' "$s/debian/ibverbs-providers.install"
+	[ ! -e "$s/debian/compat" ]
+}
+
 {
-	echo "1..9"
+	echo "1..10"
 	start=$(date +%s)
 	"$here/deps-deb.sh" >"$work/deps.log" 2>&1 || echo "# deps-deb.sh failed, see $work/deps.log"
 	deb=$("$here/deb-build.sh" 2>"$work/build.log") && cp "$deb" "$work/first.deb" &&
@@ -243,6 +271,9 @@ check_dkms_build() {
 	fi
 	(check_dkms_build) >"$work/dkms-build.log" 2>&1
 	result $? "packaged source: dkms add, build ($kver), remove --all in private trees" "$work/dkms-build.log"
+	(check_rdma_core_src) >"$work/rdma-core-src.log" 2>&1
+	result $? "rdma-core source: Debian's packages, bookworm names, version above 44, libwren registered" \
+		"$work/rdma-core-src.log"
 	echo "# deb-check: $(($(date +%s) - start)) s"
 	[ "$failed" -eq 0 ]
 } | tee "$tap.tmp"

@@ -134,6 +134,13 @@ COPY
 	touch "$tree/.prepared"
 	log "prepared $s"
 fi
+touch "$tree"
+# Keep the two newest trees (a package build is ~1 GB); names are ours.
+# shellcheck disable=SC2012 # deb-<hex> names, newest first
+ls -1dt "$root"/deb-* 2>/dev/null | tail -n +3 | while read -r d; do
+	log "pruning old cache entry $d"
+	rm -rf "$d"
+done
 
 if [ "${1:-}" != --build ]; then
 	echo "$s"
