@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Packages for `make deb` and its host check (scripts/deb-check.sh):
+#   dpkg             dpkg-deb builds the package (essential, always there)
+#   dkms             common.postinst the postinst calls; building the
+#                    packaged source in the check
+#   lintian          Debian's package checker
+#   and shellcheck   linting the maintainer scripts
+# With --rdma-core also the build dependencies of Debian's rdma-core 56.1
+# source (debian/control's Build-Depends) that the bench's in-tree build
+# (deps-rdma-core.sh) does not need: debhelper, dh-python, pandoc (man
+# pages), libsystemd-dev, pkgconf.
+#
+# usage: deps-deb.sh [--rdma-core]
+set -eu
+
+pkgs="dkms lintian shellcheck"
+if [ "${1:-}" = --rdma-core ]; then
+	"$(dirname "$0")/deps-rdma-core.sh"
+	pkgs="$pkgs debhelper dh-python pandoc libsystemd-dev pkgconf python3-docutils valgrind"
+fi
+missing=
+for p in $pkgs; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086 # a list of package names
+apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 $missing
