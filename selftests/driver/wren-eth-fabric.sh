@@ -184,6 +184,7 @@ peer_mac=$(cat "$peer_res/fab-mac")
 ip neigh replace "$WREN_PEER_IP" lladdr "$peer_mac" dev "$ifname" nud permanent
 wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" ||
 	bail "carrier comes up on $ifname"
+wren_qos_up "$ifname" || bail "QoS profile ${WREN_QOS_PROFILE:-} on $ifname" "$WREN_QOS_ERR"
 
 out=$(fabric_ctl stats "$me" 2>&1) ||
 	bail "fabric agent answers 'stats $me'" "$out"

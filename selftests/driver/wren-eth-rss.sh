@@ -93,6 +93,7 @@ fi
 ip addr add "$WREN_IP/24" dev "$ifname"
 ip link set "$ifname" up || bail "ip link set $ifname up"
 wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" || bail "carrier comes up"
+wren_qos_up "$ifname" || bail "QoS profile ${WREN_QOS_PROFILE:-} on $ifname" "$WREN_QOS_ERR"
 
 chans=$(ethtool -l "$ifname")
 check "ethtool -l: 2 combined channels, 2 at most" \

@@ -164,6 +164,7 @@ ok "wren.ko registers netdev $ifname"
 ip addr add "$WREN_IP/24" dev "$ifname"
 ip link set "$ifname" up || bail "ip link set $ifname up"
 wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" || bail "carrier comes up"
+wren_qos_up "$ifname" || bail "QoS profile ${WREN_QOS_PROFILE:-} on $ifname" "$WREN_QOS_ERR"
 sysctl -qw net.core.rmem_max=16777216 net.core.wmem_max=16777216 net.ipv4.ipfrag_time=3
 barrier up
 check "ping $WREN_PEER_IP over $ifname" wait_for 60 busybox ping -c 1 -W 2 "$WREN_PEER_IP"

@@ -77,6 +77,7 @@ check "MAC $mac is the device's (52:54:00:00:00:0$((me + 1)))" \
 ip addr add "$WREN_IP/24" dev "$ifname"
 ip link set "$ifname" up || bail "ip link set $ifname up"
 check "carrier comes up" wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier"
+wren_qos_up "$ifname" || bail "QoS profile ${WREN_QOS_PROFILE:-} on $ifname" "$WREN_QOS_ERR"
 
 # ethtool views.
 drvinfo=$(ethtool -i "$ifname" 2>&1)

@@ -59,14 +59,9 @@ rdma_wren_up() {
 	ip link set "$RDMA_WREN_IF" up
 	wait_for 30 grep -qx 1 "/sys/class/net/$RDMA_WREN_IF/carrier" ||
 		rdma_setup_fail "no carrier on $RDMA_WREN_IF" || return 1
-	# A boot's QoS profile (selftests/plan), as an operator applies it
-	# once the port is up; idempotent, so every test may ask again.
-	if [ -n "${WREN_QOS_PROFILE:-}" ]; then
-		"$WREN_TOP/dcb/wren-qos" apply "$WREN_QOS_PROFILE" "$RDMA_WREN_IF" >/dev/null ||
-			rdma_setup_fail "wren-qos apply $WREN_QOS_PROFILE $RDMA_WREN_IF failed" ||
-			return 1
-		echo "# rdma_wren_up: QoS profile $WREN_QOS_PROFILE on $RDMA_WREN_IF"
-	fi
+	# The boot's QoS profile, if any; idempotent, so every test may ask
+	# again.
+	wren_qos_up "$RDMA_WREN_IF" || rdma_setup_fail "$WREN_QOS_ERR" || return 1
 	if ! grep -q '^wren_ib ' /proc/modules; then
 		wren_ib_load "$mods" || rdma_setup_fail "insmod wren_peer_mem.ko, wren_ib.ko failed" || return 1
 	fi

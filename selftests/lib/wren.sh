@@ -119,6 +119,27 @@ wren_netdev() {
 	return 1
 }
 
+# wren_qos_up IF: the boot's QoS profile (WREN_QOS_PROFILE, set per boot
+# in selftests/plan) on netdev IF, applied with dcb/wren-qos as an
+# operator applies it once the port is up, so that the boot's tests run
+# on ports set up that way; nothing when the boot sets none.  The NIC
+# forgets its DCB state when it resets at remove: a test that reloads
+# wren.ko and goes on with traffic calls this again.  Prints "# QoS
+# profile P on IF (N ms)" (a TAP diagnostic; the time is what the boot
+# pays per test for it); fails with wren-qos's messages in WREN_QOS_ERR.
+# shellcheck disable=SC2034 # WREN_QOS_ERR is what callers read
+wren_qos_up() {
+	local out t0
+	WREN_QOS_ERR=
+	[ -n "${WREN_QOS_PROFILE:-}" ] || return 0
+	t0=${EPOCHREALTIME//[.,]/}
+	if ! out=$("$WREN_TOP/dcb/wren-qos" apply "$WREN_QOS_PROFILE" "$1" 2>&1); then
+		WREN_QOS_ERR="wren-qos apply $WREN_QOS_PROFILE $1: ${out:-failed}"
+		return 1
+	fi
+	echo "# QoS profile $WREN_QOS_PROFILE on $1 ($(((${EPOCHREALTIME//[.,]/} - t0) / 1000)) ms)"
+}
+
 # The end of a test that loaded the driver, one TAP result each (tap.sh):
 # check_leftovers BDF [DESC]  nothing of wren.ko is left (wren_leftovers),
 #                             what is left as diagnostics
