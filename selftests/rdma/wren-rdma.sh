@@ -81,6 +81,8 @@ else
 	ip link set "$ifname" up
 	wait_for 30 grep -qx 1 "/sys/class/net/$ifname/carrier" ||
 		bail "carrier on $ifname"
+	wren_qos_up "$ifname" ||
+		bail "QoS profile ${WREN_QOS_PROFILE:-} on $ifname" "$WREN_QOS_ERR"
 	wren_ib_load "$mods" || bail "insmod wren_peer_mem.ko, wren_ib.ko" "$(dmesg | tail -20)"
 	ok "wren.ko, wren_ib.ko and ib_uverbs loaded, netdev $ifname at $myip"
 fi
