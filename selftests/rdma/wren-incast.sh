@@ -113,7 +113,8 @@ snap() {
 		snap_live=no
 	[ "$2" = b ] && fabric_ctl qdepth 0 3 >"$res/$1.$2.q" 2>&1
 }
-# pval FILE PORT KEY: a port's counter in a snapshot; pd A B PORT KEY: a port's counter in snapshot B minus snapshot A.
+# pval FILE PORT KEY: a port's counter in a snapshot; pd A B PORT KEY:
+# that counter in snapshot B minus snapshot A.
 pval() {
 	awk -v p="$2" -v k="$3" '$1 == "port" && $2 == p && $3 == k { v = $4 }
 		END { print v + 0 }' "$1"
@@ -122,8 +123,9 @@ pd() { echo $(($(pval "$2" "$3" "$4") - $(pval "$1" "$3" "$4"))); }
 
 # incast NAME PORT SECS WINDOW: guest 0 serves both flows (PORT for guest
 # 1, PORT+1 for guest 2), the senders send for SECS s; guest 1 naps WINDOW
-# s between its snapshots: XOFFs towards both senders, the queue's depth.  Sets rc
-# (each side's own flows), and on guest 1 xoff, hi, n, mb1, mb2.
+# s between its snapshots: XOFFs towards both senders, the queue's depth.
+# Sets rc (each side's own flows), and on guest 1 xoff, hi, n, mb1, mb2,
+# span (the window's seconds) and inside.
 incast() {
 	local name=$1 port=$2 secs=$3 window=$4 p1 p2 rc1 rc2
 	if [ "$me" = 0 ]; then
