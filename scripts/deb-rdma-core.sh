@@ -84,8 +84,13 @@ if [ ! -f "$tree/.prepared" ]; then
 		"$s/CMakeLists.txt"
 	sed -i 's|^\([[:space:]]*\)rdma/vmw_pvrdma-abi.h$|&\n\1rdma/wren-abi.h|' \
 		"$s/kernel-headers/CMakeLists.txt"
+	# Debian builds the static libibverbs too, whose provider table
+	# (all_providers.c) needs every provider's ops declared in verbs.h.
+	sed -i 's|^extern const struct verbs_device_ops verbs_provider_vmw_pvrdma;$|&\nextern const struct verbs_device_ops verbs_provider_wren;|' \
+		"$s/libibverbs/verbs.h"
 	if [ "$(grep -c '^add_subdirectory(providers/wren)$' "$s/CMakeLists.txt")" != 1 ] ||
-	   [ "$(grep -c 'rdma/wren-abi.h$' "$s/kernel-headers/CMakeLists.txt")" != 2 ]; then
+	   [ "$(grep -c 'rdma/wren-abi.h$' "$s/kernel-headers/CMakeLists.txt")" != 2 ] ||
+	   [ "$(grep -c '^extern const struct verbs_device_ops verbs_provider_wren;$' "$s/libibverbs/verbs.h")" != 1 ]; then
 		log "rdma-core's CMake lists changed shape; cannot register providers/wren"
 		exit 1
 	fi
