@@ -26,5 +26,8 @@ for p in $pkgs; do
 done
 [ -z "$missing" ] && exit 0
 export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have no package lists yet: update once on failure.
 # shellcheck disable=SC2086 # a list of package names
-apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 $missing
+apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=600 $missing ||
+	{ apt-get update -q && apt-get install -y -q --no-install-recommends \
+		-o DPkg::Lock::Timeout=600 $missing; }
