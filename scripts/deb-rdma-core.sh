@@ -115,6 +115,18 @@ if [ ! -f "$tree/.prepared" ]; then
 		done
 	done
 	sed -i 's/dpkg-dev (>= 1\.22\.5)/dpkg-dev (>= 1.17)/' "$d/control"
+	# bookworm: systemd units and udev rules under /lib, as 44.0-2 has
+	# them (bookworm's dh_installsystemd looks for units there only)
+	sed -i -e 's|=/usr/lib/systemd/system"|=/lib/systemd/system"|' \
+		-e 's|=/usr/lib/udev/rules.d"|=/lib/udev/rules.d"|' "$d/rules"
+	for f in "$d"/*.install "$d"/*.links; do
+		sed -i -e 's|usr/lib/systemd/|lib/systemd/|g' \
+			-e 's|usr/lib/udev/|lib/udev/|g' "$f"
+	done
+	if grep -n 'usr/lib/\(systemd\|udev\)' "$d/rules" "$d"/*.install "$d"/*.links; then
+		log "debian/ still puts units or udev rules under /usr/lib"
+		exit 1
+	fi
 	if grep -n 't64' "$d/control"; then
 		log "debian/control still names t64 packages; its shape changed"
 		exit 1
