@@ -412,14 +412,42 @@ static void hold_rate(struct wren_cc_params *cc, uint32_t mbps)
 	cc->rp_byte_reset = 0;
 }
 
+/*
+ * The rate @side's frames with opcodes @lo..@hi left at: every gap is the
+ * previous frame's time at Rc, so bits over the first-to-last time, in
+ * Mb/s.  @frames gets their number, @span the time in ns.
+ */
+static double paced_mbps(const struct cap *cp, int side, uint8_t lo,
+			 uint8_t hi, unsigned int *frames, uint64_t *span)
+{
+	uint64_t bytes = 0, t0 = 0, t1 = 0;
+	unsigned int last = 0;
+
+	*frames = 0;
+	for (unsigned int i = 0; i < cp->n[side]; i++) {
+		const struct seen *s = &cp->s[side][i];
+
+		if (s->opcode < lo || s->opcode > hi)
+			continue;
+		if (!(*frames)++)
+			t0 = s->t;
+		else
+			bytes += cp->s[side][last].len;
+		last = i;
+		t1 = s->t;
+	}
+	*span = t1 - t0;
+	return t1 > t0 ? (double)bytes * 8 / (double)(t1 - t0) * 1000 : 0;
+}
+
 /* A limited QP's bytes over simulated time. */
 static void rp_throughput(uint32_t mbps)
 {
 	struct rc_env e;
 	struct wren_query_qp_out o;
 	struct cap *cp = rp_env(&e, hold_rate, mbps);
-	uint64_t bytes = 0, t0 = 0, t1 = 0;
-	unsigned int frames = 0;
+	unsigned int frames;
+	uint64_t span;
 	double rate, err;
 
 	e.p.ce_from = 0;
@@ -430,26 +458,14 @@ static void rp_throughput(uint32_t mbps)
 	cp->n[0] = 0;
 	write_from0(&e, 1u << 20);
 	settle_us(&e, 20000);
-	for (unsigned int i = 0; i < cp->n[0]; i++) {
-		const struct seen *s = &cp->s[0][i];
-
-		if (s->opcode > WHW_OP_WRITE_ONLY_IMM)
-			continue;
-		if (!frames++)
-			t0 = s->t;
-		else
-			bytes += cp->s[0][i - 1].len;
-		t1 = s->t;
-	}
-	/* Every gap is the previous frame's time at Rc: bits per ns. */
-	rate = t1 > t0 ? (double)bytes * 8 / (double)(t1 - t0) * 1000 : 0;
+	rate = paced_mbps(cp, 0, 0, WHW_OP_WRITE_ONLY_IMM, &frames, &span);
 	err = rate / mbps - 1;
 	tap_ok((o.cc_flags & WREN_QP_CC_RP_ACTIVE) &&
 	       o.cc_rate_kbps == mbps * 1000 && frames == 256 &&
 	       err < 0.01 && err > -0.01,
 	       "cc limiter: RC QP at Rc %u Mb/s sent %u frames at %.2f Mb/s "
 	       "(%.3f %% off) in %.2f ms simulated", mbps, frames, rate,
-	       err * 100, (double)(t1 - t0) / 1e6);
+	       err * 100, (double)span / 1e6);
 	free(cp);
 	rc_env_fini(&e);
 }
@@ -476,8 +492,8 @@ static void rp_read_throughput(uint32_t mbps)
 	struct rc_env e;
 	struct wren_query_qp_out o;
 	struct cap *cp = rp_env_on(&e, 1, hold_rate, mbps);
-	uint64_t bytes = 0, t0 = 0, t1 = 0;
-	unsigned int frames = 0, last = 0;
+	unsigned int frames;
+	uint64_t span;
 	double rate, err;
 
 	e.p.ce_from = 1;
@@ -488,27 +504,15 @@ static void rp_read_throughput(uint32_t mbps)
 	cp->n[1] = 0;
 	read_from1(&e, 1u << 20);
 	settle_us(&e, 20000);
-	for (unsigned int i = 0; i < cp->n[1]; i++) {
-		const struct seen *s = &cp->s[1][i];
-
-		if (s->opcode < WHW_OP_READ_RESP_FIRST ||
-		    s->opcode > WHW_OP_READ_RESP_ONLY)
-			continue;
-		if (!frames++)
-			t0 = s->t;
-		else
-			bytes += cp->s[1][last].len;
-		last = i;
-		t1 = s->t;
-	}
-	rate = t1 > t0 ? (double)bytes * 8 / (double)(t1 - t0) * 1000 : 0;
+	rate = paced_mbps(cp, 1, WHW_OP_READ_RESP_FIRST, WHW_OP_READ_RESP_ONLY,
+			  &frames, &span);
 	err = rate / mbps - 1;
 	tap_ok((o.cc_flags & WREN_QP_CC_RP_ACTIVE) &&
 	       o.cc_rate_kbps == mbps * 1000 && frames == 256 &&
 	       err < 0.01 && err > -0.01,
 	       "cc limiter: READ responder at Rc %u Mb/s sent %u responses at "
 	       "%.2f Mb/s (%.3f %% off) in %.2f ms simulated", mbps, frames,
-	       rate, err * 100, (double)(t1 - t0) / 1e6);
+	       rate, err * 100, (double)span / 1e6);
 	free(cp);
 	rc_env_fini(&e);
 }
