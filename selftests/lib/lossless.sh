@@ -26,6 +26,10 @@
 #   ll_qp_attr QPN ATTR      a driver attribute of a QP in rdma -dd res
 #   ll_qp_cc QPN             its DCQCN state in one query: "RATE TARGET
 #                            ALPHA ACTIVE" (kb/s, kb/s, /1023, 0|1)
+#   ll_param NAME VALUE      a devlink runtime parameter of the NIC
+#   ll_above_kmax K A B      of the arrivals between two `qdepth` snapshots
+#                            A and B: "PERCENT N", the share that met a
+#                            queue of K bytes or more, and their number
 
 ll_bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 
@@ -145,4 +149,21 @@ ll_setup() {
 		# shellcheck disable=SC2086
 		out=$($cmd 2>&1) || { ll_setup_err="$cmd: $out"; return 1; }
 	done
+}
+
+ll_param() {
+	devlink dev param set "$ll_dl" name "$1" value "$2" cmode runtime
+}
+
+# The histogram's buckets are powers of two: a "_lt_L" bucket counts as
+# at or above K when L >= 2K, i.e. when it holds only depths >= K.
+ll_above_kmax() {
+	awk -v k="$1" '
+		FNR == NR && $1 == "port" { a[$3] = $4; next }
+		$1 == "port" && $3 ~ /_hist_/ {
+			n = $4 - a[$3]; tot += n
+			lim = $3; sub(/.*_(lt|ge)_/, "", lim)
+			if ($3 ~ /_ge_/ || ($3 ~ /_lt_/ && lim + 0 >= 2 * k)) hi += n
+		}
+		END { printf "%.1f %d\n", tot ? 100 * hi / tot : 0, tot }' "$2" "$3"
 }

@@ -52,12 +52,10 @@ if rdma_env_check 2>"$res/env.err" && [ -x "$ll_bin" ] && ll_up 2>>"$res/env.err
 else
 	bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
 fi
-param() {
-	devlink dev param set "$ll_dl" name "$1" value "$2" cmode runtime
-}
 if ll_setup "dcb app add dev $ll_if dscp-prio 24:3 48:6" \
 	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
-	"param cc_ecn_enable 8" "param cc_np_enable 8" "param cc_rp_enable 8"; then
+	"ll_param cc_ecn_enable 8" "ll_param cc_np_enable 8" \
+	"ll_param cc_rp_enable 8"; then
 	ok "DSCP trust (24 -> 3, 48 -> 6), PFC on 3, ECN/NP/RP on priority 3"
 else
 	bail "DSCP trust, PFC on 3, ECN/NP/RP on priority 3" \
@@ -79,18 +77,6 @@ flow() {
 }
 # d A B NAME: a counter of snapshot B minus snapshot A.
 d() { echo $(($(ll_val "$2" "$3") - $(ll_val "$1" "$3"))); }
-# above_kmax A B: the percentage of arrivals at queue 3 towards guest 0
-# that met kmax bytes or more, between two `qdepth 0 3` snapshots.
-above_kmax() {
-	awk -v k="$kmax" '
-		FNR == NR && $1 == "port" { a[$3] = $4; next }
-		$1 == "port" && $3 ~ /_hist_/ {
-			n = $4 - a[$3]; tot += n
-			lim = $3; sub(/.*_(lt|ge)_/, "", lim)
-			if ($3 ~ /_ge_/ || ($3 ~ /_lt_/ && lim + 0 >= 2 * k)) hi += n
-		}
-		END { printf "%.1f %d\n", tot ? 100 * hi / tot : 0, tot }' "$1" "$2"
-}
 qsnap() { fabric_ctl qdepth 0 3 >"$1" 2>&1; }
 cc_snap() {
 	local f=$1 c
@@ -215,7 +201,7 @@ barrier p1done
 
 # --- 2: ECN off at the sender: nothing marked -------------------------------
 if [ "$me" = 1 ]; then
-	param cc_ecn_enable 0
+	ll_param cc_ecn_enable 0
 	fabric_ctl "${ecn_on[@]}" >/dev/null
 fi
 barrier p2
@@ -236,7 +222,7 @@ else
 	ll_fab_snap 0 "$res/p2b.f0"
 	qsnap "$res/p2b.q"
 	marked=$(d "$res/p2a.f0" "$res/p2b.f0" q3_ecn_marked)
-	read -r hi n < <(above_kmax "$res/p2a.q" "$res/p2b.q")
+	read -r hi n < <(ll_above_kmax "$kmax" "$res/p2a.q" "$res/p2b.q")
 	check "ECN off: $hi% of $n arrivals met the queue above Kmax, the fabric marked $marked (flow exit $rc)" \
 		test "$marked" = 0 -a "$rc" = 0 -a "$n" -gt 0 -a "${hi%.*}" -gt 0
 fi

@@ -65,13 +65,11 @@ if rdma_env_check 2>"$res/env.err" && [ -x "$ll_bin" ] && ll_up 2>>"$res/env.err
 else
 	bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
 fi
-param() {
-	devlink dev param set "$ll_dl" name "$1" value "$2" cmode runtime
-}
 # ECN starts off: the first phase is PFC alone.
 if ll_setup "dcb app add dev $ll_if dscp-prio 24:3 48:6" \
 	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
-	"param cc_ecn_enable 0" "param cc_np_enable 8" "param cc_rp_enable 8"; then
+	"ll_param cc_ecn_enable 0" "ll_param cc_np_enable 8" \
+	"ll_param cc_rp_enable 8"; then
 	ok "DSCP trust (24 -> 3, 48 -> 6), PFC on 3, NP/RP on priority 3"
 else
 	bail "DSCP trust, PFC on 3, NP/RP on priority 3" \
@@ -87,19 +85,6 @@ if [ "$me" = 1 ]; then
 fi
 barrier up
 
-# above_kmax A B: the percentage of arrivals at queue 3 towards guest 0
-# that met kmax bytes or more, and their number, between two `qdepth 0 3`
-# snapshots.
-above_kmax() {
-	awk -v k="$kmax" '
-		FNR == NR && $1 == "port" { a[$3] = $4; next }
-		$1 == "port" && $3 ~ /_hist_/ {
-			n = $4 - a[$3]; tot += n
-			lim = $3; sub(/.*_(lt|ge)_/, "", lim)
-			if ($3 ~ /_ge_/ || ($3 ~ /_lt_/ && lim + 0 >= 2 * k)) hi += n
-		}
-		END { printf "%.1f %d\n", tot ? 100 * hi / tot : 0, tot }' "$1" "$2"
-}
 # snap NAME a|b: every port's counters in one call (a call costs seconds
 # when three TCG guests load the host) and the bottleneck queue's depths,
 # the counters innermost so that their window is short; snap_live says
@@ -164,7 +149,7 @@ incast() {
 	wait_for 60 test -e "$(guest_res 2)/done-$name"
 	xoff=$(($(pd "$res/$name.a.f" "$res/$name.b.f" 1 q3_pfc_tx_xoff) +
 		$(pd "$res/$name.a.f" "$res/$name.b.f" 2 q3_pfc_tx_xoff)))
-	read -r hi n < <(above_kmax "$res/$name.a.q" "$res/$name.b.q")
+	read -r hi n < <(ll_above_kmax "$kmax" "$res/$name.a.q" "$res/$name.b.q")
 	# Each sender's share while both are backlogged: what the fabric
 	# received from its port in the window (the flows' own averages
 	# include their staggered starts).
@@ -195,7 +180,7 @@ if [ "$me" != 0 ]; then
 	# shellcheck disable=SC2086 # name value pairs
 	set -- cc_ecn_enable 8 $rp_tuned
 	while [ $# -ge 2 ]; do
-		param "$1" "$2" || err+=" $1"
+		ll_param "$1" "$2" || err+=" $1"
 		shift 2
 	done
 	[ -z "$err" ] || diag "devlink params refused:$err"
