@@ -47,7 +47,7 @@ rp_tuned='rp_time_reset 10000 rp_ai_rate 1 rp_hai_rate 5 rp_dce_tcp_rtt 2000 rp_
 # rates swing over seconds at this loop's speed: its shares are taken
 # over a long window.
 pfc_secs=${WREN_INCAST_PFC_SECS:-12} pfc_window=${WREN_INCAST_PFC_WINDOW:-3}
-cc_secs=${WREN_INCAST_SECS:-24} cc_window=${WREN_INCAST_WINDOW:-10}
+cc_secs=${WREN_INCAST_SECS:-30} cc_window=${WREN_INCAST_WINDOW:-16}
 prio3=(--sl 3 --tclass 96)
 bulk=(--op write --size 65536 --depth 16 --mr-mib 4)
 case $me in
