@@ -89,6 +89,30 @@ static unsigned int wren_wc_flags(const struct wren_cqe *cqe)
 }
 
 /*
+ * RoCE has no service level; a UD receive reports in the SL field the
+ * packet type ConnectX reports there (Annex A17.4.5.1 has the CQE tell an
+ * IPv4 sender from an IPv6 one): bit 3 for a UDP (RoCE v2) frame, bits 2:0
+ * the L3 header, 1 for IPv6 and 2 for IPv4.  UCX's UD transport reads it to
+ * find the destination address in the first 40 bytes of the buffer, which
+ * hold an IPv4 header in their second half or an IPv6 header in full, and
+ * drops every packet when it reads 0 there.
+ */
+#define WREN_WC_SL_ROCE_UDP	0x8
+#define WREN_WC_SL_ROCE_IPV6	0x1
+#define WREN_WC_SL_ROCE_IPV4	0x2
+
+static uint8_t wren_wc_sl(const struct wren_cqe *cqe)
+{
+	uint16_t f = le16toh(cqe->flags);
+
+	if (!(f & WREN_CQE_F_GRH))
+		return 0;
+	return WREN_WC_SL_ROCE_UDP | (f & WREN_CQE_F_IPV4 ?
+				      WREN_WC_SL_ROCE_IPV4 :
+				      WREN_WC_SL_ROCE_IPV6);
+}
+
+/*
  * The wr_id of the WQE a CQE completes, and the work queue slots it frees.
  * Send WQEs complete in order, so a send CQE also retires every earlier
  * unsignalled WQE; receive WQEs of an RQ complete in order too; SRQ slots
@@ -154,6 +178,7 @@ static void wren_fill_wc(struct wren_qp *qp, const struct wren_cqe *cqe,
 	else if (wc->wc_flags & IBV_WC_WITH_INV)
 		wc->invalidated_rkey = le32toh(cqe->inv_rkey);
 	wc->src_qp = le32toh(cqe->src_qp) & WREN_QPN_MASK;
+	wc->sl = wren_wc_sl(cqe);
 }
 
 int wren_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
@@ -263,7 +288,7 @@ static unsigned int wren_wc_read_wc_flags(struct ibv_cq_ex *cqx)
 	return wren_wc_flags(&to_wren_cq_ex(cqx)->cur);
 }
 
-/* RoCE has no LIDs, SLs in the IB sense, or path bits. */
+/* RoCE has no LIDs or path bits. */
 static uint32_t wren_wc_read_slid(struct ibv_cq_ex *cqx)
 {
 	return 0;
@@ -271,7 +296,7 @@ static uint32_t wren_wc_read_slid(struct ibv_cq_ex *cqx)
 
 static uint8_t wren_wc_read_sl(struct ibv_cq_ex *cqx)
 {
-	return 0;
+	return wren_wc_sl(&to_wren_cq_ex(cqx)->cur);
 }
 
 static uint8_t wren_wc_read_dlid_path_bits(struct ibv_cq_ex *cqx)

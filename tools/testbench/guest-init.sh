@@ -95,14 +95,40 @@ setup_dev() {
 
 # The guest kernel's modules (extracted from the .deb, depmod'ed on the
 # host) replace whatever the host has for this ABI, so modprobe works.
-# /lib is a symlink to usr/lib on the host.
+# /lib is a symlink to usr/lib on the host.  A package boot (WREN_PKG=1)
+# lays a writable overlay there instead of a bind, for dkms to install
+# into and depmod to rewrite, with the build link dkms compiles through
+# pointing at the host's linux-headers package for this ABI.
 setup_modules() {
 	local dst=/newroot/usr/lib/modules/$WREN_KABI
 	if [ ! -d "$dst" ]; then
-		mount -t tmpfs -o mode=0755 modules /newroot/usr/lib/modules
+		[ "${WREN_PKG:-0}" = 1 ] ||
+			mount -t tmpfs -o mode=0755 modules /newroot/usr/lib/modules
 		mkdir -p "$dst"
 	fi
-	mount --bind "/newroot$WREN_KMODDIR" "$dst" || die "cannot bind $WREN_KMODDIR"
+	if [ "${WREN_PKG:-0}" != 1 ]; then
+		mount --bind "/newroot$WREN_KMODDIR" "$dst" || die "cannot bind $WREN_KMODDIR"
+		return
+	fi
+	mkdir -p /ovl/modules/upper /ovl/modules/work
+	mount -t overlay overlay \
+		-o "lowerdir=/newroot$WREN_KMODDIR,upperdir=/ovl/modules/upper,workdir=/ovl/modules/work" \
+		"$dst" || die "overlay on the modules of $WREN_KABI failed"
+	[ -d "/newroot/usr/src/linux-headers-$WREN_KABI" ] &&
+		ln -sfn "/usr/src/linux-headers-$WREN_KABI" "$dst/build"
+	return 0
+}
+
+# A package boot (WREN_PKG=1) installs .debs with dpkg as an operator
+# would: /usr (and /lib, /bin, /sbin through their merged-/usr links)
+# takes writes too, kept in the guest like those to /etc and /var.
+setup_pkg() {
+	[ "${WREN_PKG:-0}" = 1 ] || return 0
+	mkdir -p /ovl/usr/upper /ovl/usr/work
+	mount -t overlay overlay \
+		-o "lowerdir=/newroot/usr,upperdir=/ovl/usr/upper,workdir=/ovl/usr/work" \
+		/newroot/usr || die "overlay on /usr failed"
+	trace "/usr writable"
 }
 
 setup_names() {
@@ -154,6 +180,7 @@ stage1() {
 	# shellcheck disable=SC1090 # written by vmrun.sh
 	. "$conf"
 	setup_dev
+	setup_pkg
 	setup_modules
 	setup_names
 	setup_net

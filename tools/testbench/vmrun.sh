@@ -28,6 +28,9 @@
 #                      the second
 #   DCB=0              Wren NICs without the DCB and ECN/DCQCN engines
 #                      (-device wren,dcb=off: their capability bits off)
+#   PKG=1              a package boot: the guests' /usr and module
+#                      directory are writable (tmpfs overlays), for tests
+#                      that install the .debs of `make deb` with dpkg
 #
 # Fabric agent: guests cannot reach the fabrics' control sockets (unix
 # sockets do not cross 9p), so a host loop runs `wren-fabric ctl` for them.
@@ -215,6 +218,7 @@ write_guest_env() {
 			WREN_PEER_FABRIC_NIC "$(fabric_nic "$peer")" \
 			WREN_IOMMU "$IOMMU" \
 			WREN_GPU "$GPU" \
+			WREN_PKG "${PKG:-0}" \
 			WREN_PCAP_DIR "$([ "${PCAP:-0}" = 1 ] && echo /run/wren/results/pcap-wren)"
 		# GUEST_ENV: more VAR=value words (vmtest: the tests to run, the
 		# plan's environment); VAR must be a shell name.

@@ -311,6 +311,22 @@ static void test_recv(void)
 	ok(wren_post_recv(&qp.verbs_qp.qp, &wr[4], &bad) == 0 &&
 	   le32toh(qp.dbrec->rq_pi) == 5,
 	   "a freed slot takes a new receive");
+
+	/* UD receives: the SL field carries the RoCE packet type. */
+	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 2,
+		WREN_CQE_F_GRH | WREN_CQE_F_IPV4, 40 + 8, 0);
+	dev_cqe(WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 3, WREN_CQE_F_GRH,
+		40 + 8, 0);
+	{
+		struct ibv_wc wc[2];
+
+		memset(wc, 0xff, sizeof(wc));
+		ok(wren_poll_cq(&cq.verbs_cq.cq, 2, wc) == 2 &&
+		   (wc[0].wc_flags & IBV_WC_GRH) && wc[0].sl == 0xa &&
+		   (wc[1].wc_flags & IBV_WC_GRH) && wc[1].sl == 0x9 &&
+		   !wc[0].slid && !wc[0].dlid_path_bits && !wc[0].pkey_index,
+		   "UD receive: SL 0xa for a RoCE v2 IPv4 sender, 0x9 for IPv6, no LID");
+	}
 }
 
 static void test_srq(void)
@@ -430,7 +446,8 @@ static void test_wr_api(void)
 static void test_cq_ex_and_arm(void)
 {
 	struct ibv_cq_init_attr_ex attr = {
-		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_QP_NUM,
+		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_QP_NUM |
+			    IBV_WC_EX_WITH_SL,
 	};
 	struct ibv_cq_ex *cqx = &cq.verbs_cq.cq_ex;
 	struct ibv_poll_cq_attr pattr = {};
@@ -456,8 +473,8 @@ static void test_cq_ex_and_arm(void)
 	   ibv_wc_read_byte_len(cqx) == 16 && ibv_wc_read_qp_num(cqx) == 0x42,
 	   "start_poll reads the first CQE");
 	ok(ibv_next_poll(cqx) == 0 && cqx->wr_id == 601 &&
-	   ibv_next_poll(cqx) == ENOENT,
-	   "next_poll reads the second, then ENOENT");
+	   ibv_wc_read_sl(cqx) == 0 && ibv_next_poll(cqx) == ENOENT,
+	   "next_poll reads the second (SL 0: no GRH), then ENOENT");
 	ibv_end_poll(cqx);
 	ok(le32toh(cq.dbrec->ci) == dev_cq_pi, "end_poll publishes the consumer index");
 
