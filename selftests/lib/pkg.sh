@@ -9,6 +9,7 @@
 #   PKG_NAME PKG_VERSION   its dkms module name and version
 #   PKG_DKMS_BIN       the host's dkms build of it for this kernel
 #                      (scripts/deb-dkms-binaries.sh)
+#   PKG_DKMS_TARBALL_ROOT  where its postinst looks for such a build
 #   PKG_RDMA_DIR       build/deb/rdma-core (make deb-rdma-core)
 #   PKG_RDMA_VERSION   the version of those packages
 #   pkg_debs_present   all of them are there; PKG_ERR says what is missing
@@ -21,6 +22,7 @@ PKG_DKMS_DEB=$(find "$PKG_DEB_DIR" -maxdepth 1 -name 'wren-dkms_*_all.deb' 2>/de
 PKG_NAME=wren
 PKG_VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$WREN_TOP/dkms.conf")
 PKG_DKMS_BIN=$PKG_DEB_DIR/$PKG_NAME-$PKG_VERSION-${WREN_KABI:-$(uname -r)}-binaries.tar.gz
+PKG_DKMS_TARBALL_ROOT=/usr/share/wren-dkms
 PKG_RDMA_DIR=$PKG_DEB_DIR/rdma-core
 PKG_RDMA_VERSION=
 PKG_ERR=

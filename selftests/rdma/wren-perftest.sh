@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest test, run by both guests at once: Debian's perftest binaries,
-# against the bench's rdma-core build and libwren, run to completion
-# between the two guests' Wren NICs (wren_0) through the fabric.
+# against the bench's rdma-core build and libwren (or, in a package boot,
+# PKG=1 after wren-pkg-install.sh, against the installed packages in /usr
+# alone), run to completion between the two guests' Wren NICs (wren_0)
+# through the fabric.
 # RC: ib_send_bw, ib_write_bw, ib_read_bw, ib_send_lat, ib_write_lat,
 # ib_read_lat over every size perftest's -a walks (2 B to 8 MiB, which
 # covers the 2 B .. 1 MiB the spec asks for), ib_atomic_bw and
@@ -21,7 +23,12 @@ set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/pair.sh"
-. "$WREN_TOP/selftests/lib/rdma-env.sh"
+if [ "${WREN_PKG:-0}" = 1 ]; then
+	. "$WREN_TOP/selftests/lib/pkg.sh"
+	pkg_system_libs
+else
+	. "$WREN_TOP/selftests/lib/rdma-env.sh"
+fi
 . "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/perftest.sh"
@@ -47,8 +54,15 @@ sweep=(
 plan $((3 + ${#sweep[@]}))
 dmesg -C
 
-rdma_env_check 2>"$res/pt-env.err" ||
-	bail "the bench's rdma-core build with libwren is in place" "$(cat "$res/pt-env.err")"
+if [ "${WREN_PKG:-0}" = 1 ]; then
+	if ! pkg_debs_present ||
+		[ "$(dpkg-query -W -f '${Version}' libibverbs1)" != "$PKG_RDMA_VERSION" ]; then
+		bail "the packaged rdma-core is installed" "libibverbs1 $(dpkg-query -W -f '${Version}' libibverbs1)"
+	fi
+else
+	rdma_env_check 2>"$res/pt-env.err" ||
+		bail "the bench's rdma-core build with libwren is in place" "$(cat "$res/pt-env.err")"
+fi
 rdma_wren_up || bail "$RDMA_SETUP_ERR" "$(dmesg | tail -n 20)"
 ok "$RDMA_WREN_DEV on $RDMA_WREN_IF, RoCE v2 GID index $RDMA_WREN_GID for $WREN_IP"
 barrier up 300

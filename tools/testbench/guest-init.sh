@@ -101,9 +101,10 @@ setup_dev() {
 # pointing at the host's linux-headers package for this ABI.
 setup_modules() {
 	local dst=/newroot/usr/lib/modules/$WREN_KABI
-	if [ ! -d "$dst" ]; then
-		[ "${WREN_PKG:-0}" = 1 ] ||
-			mount -t tmpfs -o mode=0755 modules /newroot/usr/lib/modules
+	# A package boot shows dkms this kernel only, as on a server that
+	# runs it, not every kernel whose headers the host has.
+	if [ ! -d "$dst" ] || [ "${WREN_PKG:-0}" = 1 ]; then
+		mount -t tmpfs -o mode=0755 modules /newroot/usr/lib/modules
 		mkdir -p "$dst"
 	fi
 	if [ "${WREN_PKG:-0}" != 1 ]; then

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# `make check-apps`: the boots of the apps layer in selftests/plan, after
+# what their guests install and run: the wren-dkms package and the
+# host's dkms build of it for each boot's kernel (make deb,
+# scripts/deb-dkms-binaries.sh), rdma-core's packages with libwren (make
+# deb-rdma-core, cached by its inputs), Debian's application stack on
+# the host (scripts/deps-apps.sh).  TAP in $BUILD/check.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=${TOP:-$(cd "$here/.." && pwd)}
+BUILD=${BUILD:-$top/build}
+TOP=$top
+export TOP BUILD
+# shellcheck disable=SC1091 # ours
+. "$here/plan.sh"
+boots=${APPS_BOOTS:-$(plan_boots apps)}
+append=${APPEND:-watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120}
+status=0
+
+"$here/deps-apps.sh" || status=1
+make -C "$top" --no-print-directory deb-rdma-core || status=1
+deb=$(make -C "$top" --no-print-directory -s deb | tail -n 1) || status=1
+for b in $boots; do
+	plan_boot "$b" >/dev/null
+	make -C "$top" --no-print-directory modules KVER="$PLAN_KVER" || status=1
+	"$here/deb-dkms-binaries.sh" "$deb" "$PLAN_KVER" || status=1
+done
+for b in $boots; do
+	echo "check-apps: $(plan_boot "$b" | sed "s/^apps /$b: KVER=/")"
+	make -C "$top" --no-print-directory vmtest B="$b" APPEND="$append" \
+		TIMEOUT=1200 || status=1
+done
+exit $status
