@@ -11,8 +11,9 @@
 # Nothing is installed on the host: private source and dkms trees.
 #
 # usage: deb-dkms-binaries.sh DEB KVER   -> prints the archive's path,
-#        $BUILD/deb/<name>-<ver>-<KABI>-binaries.tar.gz (rebuilt only
-#        when DEB or the kernel's headers changed)
+#        $BUILD/deb/<name>-<ver>-<KABI>-binaries.tar.gz (built only when
+#        DEB or the kernel's headers changed: cached under
+#        $WREN_CACHE/dkms-binaries)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,14 +26,24 @@ eval "$("$here/kernel-env.sh" "$kver")"
 name=$(dpkg-deb -f "$deb" Package | sed 's/-dkms$//')
 ver=$(dpkg-deb -f "$deb" Version | sed 's/-[^-]*$//')
 out=$BUILD/deb/$name-$ver-$KABI-binaries.tar.gz
-key="$(sha256sum <"$deb" | cut -d' ' -f1) $(readlink -f "$KDIR")"
-if [ -s "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; then
+# Cached outside the clone by the package's bytes (make deb is
+# reproducible) and the headers' package version.
+hver=$(dpkg-query -W -f '${Version}' "linux-headers-$KABI" 2>/dev/null || readlink -f "$KDIR")
+key=$(printf '%s %s %s\n' "$(sha256sum <"$deb" | cut -d' ' -f1)" "$KABI" "$hver" |
+	sha256sum | cut -c1-16)
+cache=${WREN_CACHE:-/var/cache/wren}/dkms-binaries
+if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+	cache=$BUILD/cache/dkms-binaries
+	mkdir -p "$cache"
+fi
+if [ -s "$cache/$key.tar.gz" ]; then
+	cp "$cache/$key.tar.gz" "$out"
 	echo "$out"
 	exit 0
 fi
 
 work=$BUILD/deb/binaries-$KABI
-rm -rf "$work" "$out" "$out.key"
+rm -rf "$work" "$out"
 mkdir -p "$work/tree"
 dpkg-deb -x "$deb" "$work/root"
 src=$work/root/usr/src
@@ -42,6 +53,6 @@ src=$work/root/usr/src
 	dkms mktarball -m "$name" -v "$ver" -k "$KABI" --binaries-only \
 		--archive "$out" --sourcetree "$src" --dkmstree "$work/tree"
 } >"$work/dkms.log" 2>&1 || { cat "$work/dkms.log" >&2; exit 1; }
-echo "$key" >"$out.key"
+cp "$out" "$cache/$key.tar.gz.tmp" && mv "$cache/$key.tar.gz.tmp" "$cache/$key.tar.gz"
 rm -rf "$work"
 echo "$out"

@@ -11,8 +11,7 @@
 #   Open MPI, libfabric, perftest): libibverbs1, ibverbs-providers,
 #   librdmacm1, ibverbs-utils, rdmacm-utils, rdma-core, plus every other
 #   package of the set that is installed already (libibverbs-dev), so
-#   that nothing is left depending on 44; dpkg --audit and apt-get check
-#   clean afterwards.
+#   that nothing is left depending on 44; dpkg --audit clean afterwards.
 # - wren-dkms (make deb): the modules dkms built on the host for this
 #   kernel (scripts/deb-dkms-binaries.sh, dkms mktarball --binaries-only)
 #   go where the package's postinst looks for a prebuilt archive
@@ -76,11 +75,16 @@ for p in libibverbs1 ibverbs-providers librdmacm1 ibverbs-utils rdmacm-utils rdm
 	v=$(dpkg-query -W -f '${Version} ${db:Status-Abbrev}' "$p" 2>/dev/null)
 	[ "$v" = "$PKG_RDMA_VERSION ii " ] || bad="$bad $p=${v:-missing}"
 done
-if [ -z "$bad" ] && [ -z "$(dpkg --audit 2>&1)" ] && apt-get check >"$res/pkgi-check.log" 2>&1; then
-	ok "rdma-core $PKG_RDMA_VERSION installed, dpkg --audit and apt-get check clean"
+# dpkg -i refuses to configure what would leave a dependency broken
+# (libibverbs-dev 44 on libibverbs1 56.1), so its exit status and a
+# clean audit say the set is whole; apt-get check would rebuild apt's
+# cache from every package list, minutes under TCG.
+cp /var/log/dpkg.log "$res/pkgi-dpkg-timeline.log" 2>/dev/null
+if [ -z "$bad" ] && [ -z "$(dpkg --audit 2>&1)" ]; then
+	ok "rdma-core $PKG_RDMA_VERSION installed, dpkg --audit clean"
 else
-	not_ok "rdma-core $PKG_RDMA_VERSION installed, dpkg --audit and apt-get check clean"
-	diag "wrong:$bad" "$(dpkg --audit 2>&1 | head -n 10)" "$(tail -n 5 "$res/pkgi-check.log")"
+	not_ok "rdma-core $PKG_RDMA_VERSION installed, dpkg --audit clean"
+	diag "wrong:$bad" "$(dpkg --audit 2>&1 | head -n 10)"
 fi
 prov=$(dpkg -L ibverbs-providers | grep -E '/libwren-rdmav[0-9]+\.so$|/wren\.driver$' | sort | tr '\n' ' ')
 case $prov in

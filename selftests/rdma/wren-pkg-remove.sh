@@ -36,6 +36,7 @@ else
 	not_ok "dpkg -P wren-dkms ibverbs-utils rdmacm-utils"
 	diag "$(tail -n 20 "$res/pkgr-dpkg.log")"
 fi
+cp /var/log/dpkg.log "$res/pkgr-dpkg-timeline.log" 2>/dev/null
 left=$(dkms status -m "$PKG_NAME" 2>&1)
 for m in wren wren_peer_mem wren_ib; do
 	f=$(modinfo -n "$m" 2>/dev/null) && left="$left $f"
