@@ -26,3 +26,14 @@ check-apps-host: $(MPI_CHECK)
 	@rc=0; MPI_CHECK=$(MPI_CHECK) $(TOP)/tests/apps/mpi-host.sh \
 		>$(BUILD)/check/apps-host.tap || rc=$$?; \
 	cat $(BUILD)/check/apps-host.tap; exit $$rc
+
+# libwrap0 is not in every Debian install; the other libraries sshd links
+# are in a base system.  A library the host still lacks fails here, not
+# in the guests.
+SSHD_LIBS = $(BUILD)/sshd/lib/$(MULTIARCH):$(BUILD)/sshd/usr/lib/$(MULTIARCH)
+MULTIARCH = $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+
+sshd:
+	@$(TOP)/scripts/deb-unpack.sh $(BUILD)/sshd openssh-server libwrap0
+	@if LD_LIBRARY_PATH=$(SSHD_LIBS) ldd $(BUILD)/sshd/usr/sbin/sshd | grep 'not found'; then \
+		echo "sshd: libraries missing from the host and from $(BUILD)/sshd" >&2; exit 1; fi
