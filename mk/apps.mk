@@ -5,10 +5,19 @@
 #   make check-apps   the apps layer's boots of selftests/plan (PKG=1:
 #                     guests install the packages of make deb and make
 #                     deb-rdma-core with dpkg, then run Debian's UCX,
-#                     libfabric and Open MPI against /usr alone);
+#                     libfabric, Open MPI and perftest against /usr alone);
 #                     scripts/check-apps.sh, TAP in $(BUILD)/check
 #   make deb-dkms-binaries [KVER=]  the host's dkms build of the wren-dkms
 #                     package for KVER's kernel, as dkms mktarball ships it
+#   make mpi-check    $(BUILD)/apps/wren_mpi_check (mpicc, Open MPI)
+#   make check-apps-host  tests/apps/mpi-host.sh: the checks with Open MPI
+#                     on the host itself (shared memory, loopback TCP,
+#                     a corrupted rank), TAP in $(BUILD)/check/apps-host.tap
+#   make sshd         Debian's sshd unpacked into $(BUILD)/sshd for the
+#                     guests' mpirun (selftests/lib/ssh.sh); not installed,
+#                     as that would start an sshd on the host
+#   make bench-apps [KVER=6.1]  Wren against rxe for UCX, NetPIPE and
+#                     MPI_Allreduce between two guests (figures, not a test)
 
 .PHONY: check-apps deb-dkms-binaries
 
@@ -17,6 +26,34 @@ check-apps:
 
 deb-dkms-binaries: deb
 	$(TOP)/scripts/deb-dkms-binaries.sh "$$($(TOP)/scripts/deb-build.sh)" $(KVER)
+
+MPICC     ?= mpicc
+MPI_CHECK := $(BUILD)/apps/wren_mpi_check
+
+.PHONY: mpi-check check-apps-host sshd
+
+mpi-check: $(MPI_CHECK)
+
+$(MPI_CHECK): $(TOP)/tests/apps/wren_mpi_check.c
+	@mkdir -p $(@D)
+	$(MPICC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+
+check-apps-host: $(MPI_CHECK)
+	@mkdir -p $(BUILD)/check
+	@rc=0; MPI_CHECK=$(MPI_CHECK) $(TOP)/tests/apps/mpi-host.sh \
+		>$(BUILD)/check/apps-host.tap || rc=$$?; \
+	cat $(BUILD)/check/apps-host.tap; exit $$rc
+
+# libwrap0 is not in every Debian install; the other libraries sshd links
+# are in a base system.  A library the host still lacks fails here, not
+# in the guests.
+SSHD_LIBS = $(BUILD)/sshd/lib/$(MULTIARCH):$(BUILD)/sshd/usr/lib/$(MULTIARCH)
+MULTIARCH = $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+
+sshd:
+	@$(TOP)/scripts/deb-unpack.sh $(BUILD)/sshd openssh-server libwrap0
+	@if LD_LIBRARY_PATH=$(SSHD_LIBS) ldd $(BUILD)/sshd/usr/sbin/sshd | grep 'not found'; then \
+		echo "sshd: libraries missing from the host and from $(BUILD)/sshd" >&2; exit 1; fi
 
 # make bench-apps [KVER=6.1]: one boot, Wren against rxe between the same
 # two guests for ucx_perftest tag bandwidth and latency, NetPIPE and
