@@ -6,7 +6,9 @@
 # host's dkms build of it for each boot's kernel (make deb,
 # scripts/deb-dkms-binaries.sh), rdma-core's packages with libwren (make
 # deb-rdma-core, cached by its inputs), Debian's application stack on
-# the host (scripts/deps-apps.sh).  TAP in $BUILD/check.
+# the host (scripts/deps-apps.sh), the MPI check program (make mpi-check,
+# its host test make check-apps-host) and the guests' sshd (make sshd).
+# TAP in $BUILD/check.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,6 +23,9 @@ append=${APPEND:-watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120}
 status=0
 
 "$here/deps-apps.sh" || status=1
+# The MPI program and the guests' sshd; the program's own host test.
+make -C "$top" --no-print-directory mpi-check sshd || status=1
+make -C "$top" --no-print-directory check-apps-host || status=1
 make -C "$top" --no-print-directory deb-rdma-core || status=1
 deb=$(make -C "$top" --no-print-directory -s deb | tail -n 1) || status=1
 for b in $boots; do
