@@ -7,15 +7,9 @@
 # question wireshark-common asks about letting non-root users capture is
 # answered "no" beforehand, so the install never stops to ask.
 set -eu
-pkgs="tshark"
-missing=
-for p in $pkgs; do
-	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-[ -z "$missing" ] && exit 0
-echo "wireshark-common wireshark-common/install-setuid boolean false" |
+here=$(cd "$(dirname "$0")" && pwd)
+# Answered only when tshark is about to be installed.
+dpkg -s tshark >/dev/null 2>&1 ||
+	echo "wireshark-common wireshark-common/install-setuid boolean false" |
 	debconf-set-selections
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-# shellcheck disable=SC2086 # word splitting of the package list is wanted
-apt-get install -y -q --no-install-recommends $missing
+exec "$here/apt-install.sh" tshark
