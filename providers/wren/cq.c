@@ -89,15 +89,17 @@ static unsigned int wren_wc_flags(const struct wren_cqe *cqe)
 }
 
 /*
- * RoCE has no service level; a UD receive reports in the SL field the
- * packet type ConnectX reports there (Annex A17.4.5.1 has the CQE tell an
- * IPv4 sender from an IPv6 one): bit 3 for a UDP (RoCE v2) frame, bits 2:0
- * the L3 header, 1 for IPv6 and 2 for IPv4.  UCX's UD transport reads it to
- * find the destination address in the first 40 bytes of the buffer, which
- * hold an IPv4 header in their second half or an IPv6 header in full, and
- * drops every packet when it reads 0 there.
+ * RoCE has no service level; a UD receive reports in the SL field the L3
+ * header type ConnectX reports in bits 2:0 there (Annex A17.4.5.1 has the
+ * CQE tell an IPv4 sender from an IPv6 one): 2 for IPv4, 1 for IPv6.
+ * UCX's UD transport reads it to find the destination address in the
+ * first 40 bytes of the buffer, which hold an IPv4 header in their second
+ * half or an IPv6 header in full, and drops every packet when it reads 0.
+ * ConnectX also sets bit 3 (a UDP frame); Wren leaves it out, so that an
+ * AH built from the completion (ibv_init_ah_from_wc(), as udaddy and
+ * rdma_cm's UD users do) names a priority the device takes, 0..7, the
+ * same one ConnectX then uses from the low three bits.
  */
-#define WREN_WC_SL_ROCE_UDP	0x8
 #define WREN_WC_SL_ROCE_IPV6	0x1
 #define WREN_WC_SL_ROCE_IPV4	0x2
 
@@ -107,9 +109,7 @@ static uint8_t wren_wc_sl(const struct wren_cqe *cqe)
 
 	if (!(f & WREN_CQE_F_GRH))
 		return 0;
-	return WREN_WC_SL_ROCE_UDP | (f & WREN_CQE_F_IPV4 ?
-				      WREN_WC_SL_ROCE_IPV4 :
-				      WREN_WC_SL_ROCE_IPV6);
+	return f & WREN_CQE_F_IPV4 ? WREN_WC_SL_ROCE_IPV4 : WREN_WC_SL_ROCE_IPV6;
 }
 
 /*
