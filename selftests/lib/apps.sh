@@ -13,6 +13,9 @@
 #       in OUT; returns CMD's exit status (124 after APP_TIMEOUT
 #       seconds, default 180).  Each call needs its own PORT: it names
 #       the marker the client waits for.
+#   app_stack          the verbs stack the applications load: in a package
+#                      boot (PKG=1) /usr's alone (selftests/lib/pkg.sh),
+#                      elsewhere the bench's rdma-core build (rdma-env.sh)
 #   app_roce_bytes DEV   tx and rx RoCE bytes of DEV's port 1 ("TX RX")
 #   app_listening PORT   something listens on TCP PORT
 
@@ -54,4 +57,13 @@ app_roce_bytes() {
 	read -r tx <"$c/tx_roce_bytes" || return 1
 	read -r rx <"$c/rx_roce_bytes" || return 1
 	echo "$tx $rx"
+}
+
+app_stack() {
+	if [ "${WREN_PKG:-0}" = 1 ]; then
+		. "$WREN_TOP/selftests/lib/pkg.sh"
+		pkg_system_libs
+	else
+		. "$WREN_TOP/selftests/lib/rdma-env.sh"
+	fi
 }

@@ -21,12 +21,7 @@ set -u
 . "$WREN_TOP/selftests/lib/wren.sh"
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/apps.sh"
-if [ "${WREN_PKG:-0}" = 1 ]; then
-	. "$WREN_TOP/selftests/lib/pkg.sh"
-	pkg_system_libs
-else
-	. "$WREN_TOP/selftests/lib/rdma-env.sh"
-fi
+app_stack
 
 pair_init lf "libfabric"
 # "PROVIDER|EP|MODE"

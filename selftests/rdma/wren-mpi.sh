@@ -29,12 +29,7 @@ set -u
 . "$WREN_TOP/selftests/lib/rdma-setup.sh"
 . "$WREN_TOP/selftests/lib/apps.sh"
 . "$WREN_TOP/selftests/lib/ssh.sh"
-if [ "${WREN_PKG:-0}" = 1 ]; then
-	. "$WREN_TOP/selftests/lib/pkg.sh"
-	pkg_system_libs
-else
-	. "$WREN_TOP/selftests/lib/rdma-env.sh"
-fi
+app_stack
 
 pair_init mpi "MPI"
 check_bin=$WREN_TOP/build/apps/wren_mpi_check
