@@ -7,8 +7,14 @@ buffer objects (and checks some values itself before any reach the
 kernel), so wren-dcb.sh uses this to see the errno of a bad value:
 
     wren_dcb_nl.py IFNAME CASE    prints e.g. "EINVAL" or "0"
+    wren_dcb_nl.py IFNAME CASE CASE...
+                                  prints "CASE STATUS same|changed" for
+                                  each, "changed" when the IEEE_GET
+                                  reply (the NIC's whole DCB state)
+                                  differs after the set from before it
 
-CASE is one of the names in CASES below.  iproute2 6.1 has no
+CASE is one of the names in CASES below.  Several cases share one run:
+a Python start costs seconds under TCG.  iproute2 6.1 has no
 `dcb apptrust` either, so the apptrust table (Linux 6.2 and later) is set
 with the apptrust-* cases and read back with
 
@@ -142,28 +148,43 @@ def apptrust_get(ifname):
     return "absent"
 
 
-def main():
-    ifname, case = sys.argv[1], sys.argv[2]
-    if case == "apptrust-get":
-        print(apptrust_get(ifname))
-        return
+def ieee_set(ifname, case):
+    """The status of one IEEE_SET of CASE, as an errno name or "0"."""
     kind, payload = CASES[case]
     reply = request(ifname, DCB_CMD_IEEE_SET, attr(kind, payload))
     _, mtype, _, _, _ = struct.unpack_from("=IHHII", reply)
     if mtype == 2:  # NLMSG_ERROR: the request itself was refused
         (err,) = struct.unpack_from("=i", reply, 16)
-        print("netlink:" + (errname(-err) if err else "0"))
-        return
+        return "netlink:" + (errname(-err) if err else "0")
     # RTM_SETDCB reply: dcbmsg, then DCB_ATTR_IEEE as a u8 (-errno).
     off = 20
     while off + 4 <= len(reply):
         n, kind = struct.unpack_from("=HH", reply, off)
         if kind == DCB_ATTR_IEEE:
             (st,) = struct.unpack_from("b", reply, off + 4)
-            print(errname(-st) if st else "0")
-            return
+            return errname(-st) if st else "0"
         off += (n + 3) & ~3
-    print("no-status")
+    return "no-status"
+
+
+def ieee_state(ifname):
+    """The IEEE_GET reply past its netlink header: the NIC's DCB state."""
+    return request(ifname, DCB_CMD_IEEE_GET, None)[16:]
+
+
+def main():
+    ifname, cases = sys.argv[1], sys.argv[2:]
+    if cases == ["apptrust-get"]:
+        print(apptrust_get(ifname))
+        return
+    if len(cases) == 1:
+        print(ieee_set(ifname, cases[0]))
+        return
+    for case in cases:
+        before = ieee_state(ifname)
+        status = ieee_set(ifname, case)
+        same = "same" if ieee_state(ifname) == before else "changed"
+        print(case, status, same)
 
 
 if __name__ == "__main__":
