@@ -192,25 +192,16 @@ check_lintian() {
 	return "$rc"
 }
 
-# The source as packaged, through dkms add/build/remove --all, in private
-# source and dkms trees (kernel-dkms.sh's way), against KVER's headers.
+# The source as packaged, through dkms add, build, mktarball and remove
+# --all in private source and dkms trees, against KVER's headers: the
+# archive the package boot's guests install (deb-dkms-binaries.sh, which
+# caches it by the package's bytes, so the apps layer does not build it
+# again).
 check_dkms_build() {
 	set -e
-	eval "$("$here/kernel-env.sh" "$kver")"
-	tree=$work/dkms-tree
-	mkdir -p "$tree"
-	srct=$work/root/usr/src
-	dkms add -m "$name" -v "$ver" --sourcetree "$srct" --dkmstree "$tree"
-	dkms build -m "$name" -v "$ver" -k "$KABI" --sourcetree "$srct" --dkmstree "$tree"
-	for m in $modules; do
-		find "$tree/$name/$ver/$KABI" -name "$m.ko*" | grep -q . ||
-			{ echo "no $m.ko for $KABI"; exit 1; }
-	done
-	dkms remove -m "$name" -v "$ver" --all --sourcetree "$srct" --dkmstree "$tree"
-	[ ! -e "$tree/$name/$ver" ] || { echo "dkms remove --all left $tree/$name/$ver"; exit 1; }
-	# the build ran in dkms's copy: the packaged tree is still pristine
-	[ ! -e "$srct/$name-$ver/wren_config.h" ]
-	echo "built $modules for $KABI and removed them"
+	tgz=$("$here/deb-dkms-binaries.sh" "$deb" "$kver")
+	tar -tzf "$tgz" | grep '\.ko$'
+	echo "built $modules for $kver, archived them and removed the build: $tgz"
 }
 
 # The rdma-core source tree deb-rdma-core.sh prepares (the package build
@@ -270,7 +261,7 @@ check_rdma_core_src() {
 		result "$rc" "lintian --pedantic: no error or warning" "$work/lintian.log"
 	fi
 	(check_dkms_build) >"$work/dkms-build.log" 2>&1
-	result $? "packaged source: dkms add, build ($kver), remove --all in private trees" "$work/dkms-build.log"
+	result $? "packaged source: dkms add, build ($kver), mktarball, remove --all in private trees" "$work/dkms-build.log"
 	(check_rdma_core_src) >"$work/rdma-core-src.log" 2>&1
 	result $? "rdma-core source: Debian's packages, bookworm names, version above 44, libwren registered" \
 		"$work/rdma-core-src.log"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # check-modules: the modules (wren, wren_peer_mem, wren_ib) build warning-free with W=1 against Linux 6.1
-# and 6.12, and dkms.conf builds them; the GPUDirect test modules
+# and 6.12, and dkms.conf builds them for 6.12 (for 6.1, check-deb's
+# dkms build of the packaged source does); the GPUDirect test modules
 # (wren_test_gpu.ko W=1 and sparse clean, NVIDIA's nvidia-peermem.ko
 # linked against wren_peer_mem.ko) build for both.  TAP goes to stdout and
 # to TAPFILE.
@@ -32,7 +33,7 @@ result() {
 }
 
 {
-	echo "1..6"
+	echo "1..5"
 	if ! "$here/deps-kernel.sh" >"$logdir/deps.log" 2>&1; then
 		echo "# deps-kernel.sh failed, see $logdir/deps.log"
 	fi
@@ -41,10 +42,11 @@ result() {
 		result $? "wren.ko, wren_peer_mem.ko and wren_ib.ko build warning-free with W=1 for $kver" \
 			"$logdir/w1-$kver.log"
 	done
-	for kver in 6.1 6.12; do
-		"$here/kernel-dkms.sh" --build "$kver" >"$logdir/dkms-$kver.log" 2>&1
-		result $? "dkms.conf builds wren, wren_peer_mem and wren_ib for $kver" "$logdir/dkms-$kver.log"
-	done
+	# 6.1's dkms build is make check-deb's, of the same dkms.conf as
+	# packaged (deb-dkms-binaries.sh): one dkms build per kernel.
+	"$here/kernel-dkms.sh" --build 6.12 >"$logdir/dkms-6.12.log" 2>&1
+	result $? "dkms.conf builds wren, wren_peer_mem and wren_ib for 6.12 (6.1: check-deb)" \
+		"$logdir/dkms-6.12.log"
 	for kver in 6.1 6.12; do
 		{ "$here/gpu-build.sh" "$kver" w1 && "$here/gpu-build.sh" "$kver" sparse &&
 			test -e "$BUILD/gpu/$kver/nvidia-peermem.ko"; } >"$logdir/gpu-$kver.log" 2>&1
