@@ -111,9 +111,23 @@ setup_modules() {
 		mount --bind "/newroot$WREN_KMODDIR" "$dst" || die "cannot bind $WREN_KMODDIR"
 		return
 	fi
+	# The tree is on a disk when vmrun attached one (modules-image.sh):
+	# dkms and depmod walk all of it, which over 9p is a round trip to
+	# QEMU per lookup.
+	local lower=/newroot$WREN_KMODDIR m
+	if [ -n "${WREN_MODULES_DISK:-}" ]; then
+		for m in $(cat /modules-disk.order); do
+			insmod "/modules/$m" || die "insmod $m failed"
+		done
+		mkdir -p /ovl/modules/disk
+		mount -t ext4 -o ro,noload "$WREN_MODULES_DISK" /ovl/modules/disk ||
+			die "cannot mount the module disk $WREN_MODULES_DISK"
+		lower=/ovl/modules/disk
+		trace "modules on $WREN_MODULES_DISK"
+	fi
 	mkdir -p /ovl/modules/upper /ovl/modules/work
 	mount -t overlay overlay \
-		-o "lowerdir=/newroot$WREN_KMODDIR,upperdir=/ovl/modules/upper,workdir=/ovl/modules/work" \
+		-o "lowerdir=$lower,upperdir=/ovl/modules/upper,workdir=/ovl/modules/work" \
 		"$dst" || die "overlay on the modules of $WREN_KABI failed"
 	[ -d "/newroot/usr/src/linux-headers-$WREN_KABI" ] &&
 		ln -sfn "/usr/src/linux-headers-$WREN_KABI" "$dst/build"

@@ -19,12 +19,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 # What the guest needs before its root exists: PCI virtio transport, the 9p
 # filesystem over virtio, overlayfs; virtio_net so stage 2 needs no modprobe.
 modules="virtio_pci 9pnet_virtio 9p overlay virtio_net"
+# Loaded only by a package boot, whose module tree is on a disk
+# (modules-image.sh): virtio_blk and ext4 with what they depend on.
+disk_modules="virtio_blk ext4"
 busybox=/bin/busybox
 kroot=${KMODDIR%/lib/modules/*}
 
 key=$(
 	{
-		echo "$KABI $modules"
+		echo "$KABI $modules / $disk_modules"
 		cat "$here/guest-init.sh" "$0"
 		sha256sum "$busybox"
 	} | sha256sum | cut -c1-16
@@ -48,27 +51,39 @@ cp "$busybox" "$tmp/root/bin/busybox"
 cp "$here/guest-init.sh" "$tmp/root/init"
 chmod 755 "$tmp/root/init"
 
+# add_modules ORDER MODULE...: copy MODULE and what it depends on into
+# the image, in load order, each once, and list them in ORDER.
 # modprobe resolves dependencies and order against the extracted tree;
 # "builtin" lines (6.12 builds virtio_pci in) need nothing.
-# shellcheck disable=SC2086 # list of module names
-modprobe -d "$kroot" -S "$KABI" --show-depends -a $modules |
-	awk '$1 == "insmod" { print $2 }' >"$tmp/paths"
-: >"$tmp/root/modules.order"
-while read -r path; do
-	name=$(basename "$path")
-	name=${name%.xz}
-	name=${name%.zst}
-	# The same dependency appears once per module that needs it.
-	grep -qx "$name" "$tmp/root/modules.order" && continue
-	# busybox insmod reads plain .ko files only: decompress here.
-	case "$path" in
-	*.xz) xz -dc "$path" >"$tmp/root/modules/$name" ;;
-	*.zst) zstd -qdc "$path" >"$tmp/root/modules/$name" ;;
-	*) cp "$path" "$tmp/root/modules/$name" ;;
-	esac
-	echo "$name" >>"$tmp/root/modules.order"
-done <"$tmp/paths"
+add_modules() {
+	order=$tmp/root/$1
+	shift
+	modprobe -d "$kroot" -S "$KABI" --show-depends -a "$@" |
+		awk '$1 == "insmod" { print $2 }' >"$tmp/paths"
+	: >"$order"
+	while read -r path; do
+		name=$(basename "$path")
+		name=${name%.xz}
+		name=${name%.zst}
+		# The same dependency appears once per module that needs it.
+		grep -qx "$name" "$order" && continue
+		# busybox insmod reads plain .ko files only: decompress here.
+		[ -f "$tmp/root/modules/$name" ] || case "$path" in
+		*.xz) xz -dc "$path" >"$tmp/root/modules/$name" ;;
+		*.zst) zstd -qdc "$path" >"$tmp/root/modules/$name" ;;
+		*) cp "$path" "$tmp/root/modules/$name" ;;
+		esac
+		echo "$name" >>"$order"
+	done <"$tmp/paths"
+}
+# shellcheck disable=SC2086 # lists of module names
+add_modules modules.order $modules
 [ -s "$tmp/root/modules.order" ] || { echo "initramfs: no modules found for $KABI" >&2; exit 1; }
+# shellcheck disable=SC2086
+add_modules modules-disk.order $disk_modules
+# A disk module the root's list loaded already must not load twice.
+grep -vxF -f "$tmp/root/modules.order" "$tmp/root/modules-disk.order" >"$tmp/disk" || true
+mv "$tmp/disk" "$tmp/root/modules-disk.order"
 
 (cd "$tmp/root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 >"$tmp/initramfs.cpio.gz"
