@@ -113,7 +113,9 @@ else
 	# Long enough for the cut, the capture and the recovery under TCG on
 	# a loaded host, where each fabric_ctl call can take seconds (seen:
 	# five calls in 21 s, and a 20 s flow ending before the recovery).
-	flow p1 18720 "${bulk[@]}" "${prio3[@]}" --seconds 30 &
+	# It ends once the recovery is seen (the stop file).
+	rm -f "$res/p1.stop"
+	flow p1 18720 "${bulk[@]}" "${prio3[@]}" --seconds 30 --stop-file "$res/p1.stop" &
 	fpid=$!
 	have_qpn() { [ -n "$(ll_qpn "$res/p1.out")" ]; }
 	wait_for 60 have_qpn
@@ -133,12 +135,14 @@ else
 		not_ok "QP ${qpn:-?}'s DCQCN rate drops below half the link (now: ${cc:-no QP})"
 		diag "$(rdma -dd res show qp link "$ll_dev/1" 2>&1)"
 	fi
-	# The CNPs guest 0 sends while its queue marks: a short capture.
+	# The CNPs guest 0 sends while its queue marks: a short capture, as
+	# long as the two fabric calls take.  tshark dissects every frame of
+	# it, the bulk data too: 1 ms a frame under TCG, and a window with a
+	# one-second nap in it held 24000 CNPs and took it 39 s.
 	pcap=${WREN_PCAP_DIR:+$WREN_PCAP_DIR/port0.pcap}
 	if [ -n "$pcap" ]; then
 		pcap0=$(stat -c %s "$pcap" 2>/dev/null || echo 0)
 		fabric_ctl pcap 0 on >/dev/null
-		nap 1
 		fabric_ctl pcap 0 off >/dev/null
 	fi
 	diag "DCQCN state while marking (rate target alpha active): $(ll_qp_cc "$qpn")"
@@ -156,6 +160,7 @@ else
 		not_ok "marking off: the rate recovers (now: ${cc:-no QP})"
 		diag "$(rdma -dd res show qp link "$ll_dev/1" 2>&1)"
 	fi
+	: >"$res/p1.stop"
 	wait "$fpid"
 	rc=$?
 	echo 0 >"$tr/events/wren/wren_cc_rate/enable" 2>/dev/null

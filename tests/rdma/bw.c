@@ -137,7 +137,12 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 					fclose(f);
 				ready = true;
 			}
-			if (now_s() - t0 >= o->seconds)
+			/*
+			 * A test that has what it measures ends the flow
+			 * there rather than idle out the rest of its time.
+			 */
+			if (now_s() - t0 >= o->seconds ||
+			    (o->stop_file && !access(o->stop_file, F_OK)))
 				n = posted;
 		}
 	}

@@ -12,6 +12,7 @@
  *       --op write|read --size BYTES (--iters N | --seconds S)
  *       [--depth N] [--mr-mib N] [--verify] [--cpu] [--ready-file F] [--hold]
  *       [--timeout EXP] [--sl SL] [--tclass TC] [-d DEV] [-g GIDX]
+ *       [--stop-file F] (active, --seconds: end early once F exists)
  *       [--until-error] (active)  [--free-under-traffic] (passive, gpu-peer)
  *
  *   --mem host|gpu-dmabuf|gpu-peer (every mode): where the target's and the
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
 		{ "verify", no_argument, NULL, 'V' },
 		{ "cpu", no_argument, NULL, 'C' },
 		{ "ready-file", required_argument, NULL, 'r' },
+		{ "stop-file", required_argument, NULL, 'K' },
 		{ "hold", no_argument, NULL, 'H' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "mem", required_argument, NULL, 'M' },
@@ -139,6 +141,7 @@ int main(int argc, char **argv)
 		case 'V': o.verify = true; break;
 		case 'C': o.cpu = true; break;
 		case 'r': o.ready_file = optarg; break;
+		case 'K': o.stop_file = optarg; break;
 		case 'H': o.hold = true; break;
 		case 'T': wvt_timeout = atoi(optarg); break;
 		case 'M':

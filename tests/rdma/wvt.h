@@ -136,6 +136,7 @@ struct bw_opts {
 	double seconds;
 	int depth, timeout;
 	const char *ready_file;
+	const char *stop_file;	/* active, @seconds: end early once it exists */
 };
 int bw_run(struct dev *d, struct ctl *c, const struct bw_opts *o);
 
