@@ -13,7 +13,9 @@
 # consecutive tests of one collection is one run_kselftest.sh: the order
 # of the list is kept, which the pair tests' barriers need.  Its output is
 # ours, plus a "# TEST: N s" comment after each test (where a boot's time
-# goes).  Exits 1 if the runner reported any test as not ok.
+# goes).  WREN_KSFT_TIMES=1 (GUEST_ENV) adds a "# @N s" comment after each
+# result of a test, N seconds into it: where a test's time goes.  Exits 1
+# if the runner reported any test as not ok.
 set -u
 set -o pipefail
 
@@ -30,6 +32,10 @@ run() {
 		while IFS= read -r line; do
 			echo "$line"
 			case $line in
+			"# ok "* | "# not ok "*)
+				[ -z "${WREN_KSFT_TIMES:-}" ] ||
+					echo "# @$((SECONDS - start)) s"
+				;;
 			"# selftests: "*) start=$SECONDS ;;
 			"ok "*"selftests: "* | "not ok "*"selftests: "*)
 				[ "${line%%ok *}" = "not " ] && bad=1
