@@ -81,6 +81,11 @@ delta() {
 	echo $(($(awk -v k="$3" '$1 == k { print $2 }' "$2") - $(awk -v k="$3" '$1 == k { print $2 }' "$1")))
 }
 
+# frags_expired: no IPv4 reassembly queue left (sockstat's FRAG inuse).
+frags_expired() {
+	awk '$1 == "FRAG:" { exit !($3 == 0) }' /proc/net/sockstat
+}
+
 # run TAG COUNT SEED: both guests receive and send at once; reports and
 # counter snapshots land in $res/TAG.*.
 run() {
@@ -98,8 +103,9 @@ run() {
 	wait "$rpid"
 	echo $? >"$res/$tag.recv.rc"
 	# Incomplete reassemblies expire after ipfrag_time (set to 3 s):
-	# wait for them to be counted before reading the counters.
-	sleep 4
+	# wait for them to be counted before reading the counters, i.e. for
+	# the stack to hold no fragment queue any more.
+	wait_for 10 frags_expired
 	counters >"$res/$tag.after.tmp" && mv "$res/$tag.after.tmp" "$res/$tag.after"
 	barrier "$tag-done"
 	wait_for 60 test -e "$peer_res/$tag.after"

@@ -125,14 +125,33 @@ check "ping -s 8900 (jumbo frames both ways)" \
 stream_start s2 5002 "$small_mb" both
 stream_check s2 "TCP ${small_mb} MiB each way at MTU 9000"
 
+# port_bytes: what the port has received and sent, in bytes.
+port_bytes() {
+	local st=/sys/class/net/$ifname/statistics r t
+	read -r r <"$st/rx_bytes" && read -r t <"$st/tx_bytes" && echo $((r + t))
+}
+# flowing: wait until the port has carried another MiB (or the stream
+# has ended), so that what comes next happens under traffic that is
+# really moving: a fixed sleep is too short on a loaded host and idles
+# on a fast one.
+flowing() {
+	local from
+	from=$(port_bytes)
+	moved() {
+		[ "$(port_bytes)" -ge $((from + (1 << 20))) ] && return 0
+		! kill -0 ${send_pid:-} ${recv_pid:-} 2>/dev/null
+	}
+	wait_for 30 moved
+}
+
 # Rings and channels change on both sides while both streams run.
 barrier resize
 stream_start s3 5003 "$small_mb" both
-sleep 3
+flowing
 check "ethtool -G rx 256 tx 128 under traffic" ethtool -G "$ifname" rx 256 tx 128
-sleep 2
+flowing
 check "ethtool -L combined 1 under traffic" ethtool -L "$ifname" combined 1
-sleep 2
+flowing
 check "ethtool -L combined ${maxq:-1} and -G back to 1024/512 under traffic" \
 	sh -c "ethtool -L $ifname combined ${maxq:-1} && ethtool -G $ifname rx 1024 tx 512"
 stream_check s3 "TCP ${small_mb} MiB each way across ring and channel changes"
@@ -142,9 +161,9 @@ stream_check s3 "TCP ${small_mb} MiB each way across ring and channel changes"
 barrier mtu
 if [ "$me" = 0 ]; then
 	stream_start s4 5004 "$small_mb" send
-	sleep 3
+	flowing
 	check "MTU 9000 -> 1500 under traffic" ip link set "$ifname" mtu 1500
-	sleep 3
+	flowing
 	check "MTU 1500 -> 9000 under traffic" ip link set "$ifname" mtu 9000
 	stream_check s4 "TCP ${small_mb} MiB across MTU changes"
 else
@@ -157,7 +176,7 @@ fi
 # Unload while traffic runs both ways; the streams die with the netdev.
 barrier unload
 stream_start s5 5005 4096 both
-sleep 5
+flowing
 check "rmmod wren under traffic" rmmod wren
 for p in $recv_pid $send_pid; do
 	pkill -P "$p" 2>/dev/null
