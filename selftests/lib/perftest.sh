@@ -65,7 +65,8 @@ perftest_server() {
 		[ -e "$peer/done-$key" ] && break
 		nap 0.1
 	done
-	# Then only look for a client that gave up, once a second.
+	# Then look for the end, or a client that gave up, five times a
+	# second: nap needs no exec, and a sweep's next server starts sooner.
 	while kill -0 "$pid" 2>/dev/null; do
 		if [ -e "$peer/done-$key" ]; then
 			# The client is done: a healthy server follows within seconds.
@@ -76,7 +77,7 @@ perftest_server() {
 			kill "$pid" 2>/dev/null
 			break
 		fi
-		nap 1
+		nap 0.2
 	done
 	wait "$pid"
 	rc=$?
@@ -100,7 +101,7 @@ perftest_client() {
 		[ "$rc" = 0 ] && break
 		grep -qE "Couldn't connect|Unable to init the socket connection" "$out" || break
 		[ "$SECONDS" -ge "$deadline" ] && break
-		sleep 1
+		nap 0.5
 	done
 	: >"$WREN_RESULTS/done-$key"
 	return "$rc"

@@ -64,7 +64,7 @@ client_retry() {
 		*"Connection refused"*) ;;
 		*) return 0 ;;
 		esac
-		sleep 1
+		nap 0.3
 	done
 }
 

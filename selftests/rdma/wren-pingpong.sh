@@ -50,7 +50,7 @@ pingpong() {
 			out=$(timeout 180 "${cmd[@]}" "$WREN_PEER_VIRTIO_IP" 2>&1)
 			rc=$?
 			[[ $out == *"Couldn't connect"* ]] || break
-			sleep 1
+			nap 0.3
 		done
 	fi
 	diag "$out"

@@ -121,7 +121,7 @@ pingpong() {
 			out=$(timeout 180 "${cmd[@]}" "$WREN_PEER_VIRTIO_IP" 2>&1)
 			rc=$?
 			[[ $out == *"Couldn't connect"* ]] || break
-			sleep 1
+			nap 0.3
 		done
 	fi
 	# "ITERS iters in S seconds" comes only after every iteration, -c
@@ -279,7 +279,7 @@ rping_pair() {
 			rc=$?
 			[ "$rc" = 0 ] && break
 			[[ $out == *REJECTED* || $out == *"connect error"* ]] || break
-			sleep 1
+			nap 0.3
 		done
 		n=$(grep -c "^ping data: rdma-ping-" <<<"$out")
 	fi
