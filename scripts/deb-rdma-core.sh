@@ -53,10 +53,13 @@ key=$( {
 	basename "$src"
 	echo "$debver"
 	cat "$0"
-	(cd "$TOP" && find providers/wren -type f | LC_ALL=C sort | xargs sha256sum)
-	sha256sum "$TOP/include/uapi/rdma/wren-abi.h"
+	# Paths relative to the tree: the key must not depend on where the
+	# clone is (CI's clean clone, a second checkout).
+	cd "$TOP" || exit 1
+	find providers/wren -type f | LC_ALL=C sort | xargs sha256sum
+	sha256sum include/uapi/rdma/wren-abi.h
 	for h in $contract; do
-		[ ! -f "$TOP/include/linux/wren/$h" ] || sha256sum "$TOP/include/linux/wren/$h"
+		[ ! -f "include/linux/wren/$h" ] || sha256sum "include/linux/wren/$h"
 	done
 	echo "$builddeps"
 } | sha256sum | cut -c1-16)
