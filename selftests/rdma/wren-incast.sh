@@ -105,6 +105,13 @@ pval() {
 		END { print v + 0 }' "$1"
 }
 pd() { echo $(($(pval "$2" "$3" "$4") - $(pval "$1" "$3" "$4"))); }
+# fair_skew A B: the fair share of two flows of A and B MB/s, and how far
+# the one further from it is off, in percent of it.
+fair_skew() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		f = (a + b) / 2; w = f ? (a > b ? a - f : b - f) / f * 100 : 100
+		printf "%.2f %.1f\n", f, w }'
+}
 
 # incast NAME PORT SECS WINDOW: guest 0 serves both flows (PORT for guest
 # 1, PORT+1 for guest 2), the senders send for SECS s; guest 1 naps WINDOW
@@ -173,8 +180,7 @@ else
 	# How far apart the senders are with no rate control at all: PFC
 	# pauses both ports alike, so this is the bench's own asymmetry
 	# (three TCG guests on the host's cores), which DCQCN cannot undo.
-	skew_pfc=$(awk -v a="$mb1" -v b="$mb2" 'BEGIN {
-		f = (a + b) / 2; printf "%.1f\n", f ? (a > b ? a - f : b - f) / f * 100 : 100 }')
+	read -r _ skew_pfc < <(fair_skew "$mb1" "$mb2")
 	check "PFC alone: both flows complete ($mb1, $mb2 MB/s) and the fabric paused the senders ($xoff_pfc XOFF)" \
 		test "$rc" = 0 -a "$xoff_pfc" -gt 0
 fi
@@ -199,9 +205,7 @@ elif [ "$me" = 2 ]; then
 	check "DCQCN: guest 2's flow completes (exit $rc)" test "$rc" = 0
 else
 	check "DCQCN: both flows complete ($mb1, $mb2 MB/s)" test "$rc" = 0
-	read -r fair worst < <(awk -v a="$mb1" -v b="$mb2" 'BEGIN {
-		f = (a + b) / 2; w = f ? (a > b ? a - f : b - f) / f * 100 : 100
-		printf "%.2f %.1f\n", f, w }')
+	read -r fair worst < <(fair_skew "$mb1" "$mb2")
 	# 10% of the fair share, plus the skew PFC alone showed in this
 	# boot, at most 15%: a reaction point that starves one flow is far
 	# outside that.
