@@ -162,52 +162,50 @@ static int corrupting(void)
 	return rank == corrupt_rank;
 }
 
-static void check_allreduce_int64(size_t n)
+/*
+ * Element i of rank r's allreduce input: ival() for int64, dval() for
+ * double.  Both are integers an int64 holds exactly, and so is their sum
+ * over the ranks, so one loop checks either type with ==.
+ */
+static int64_t elem(int r, size_t i, int dbl)
 {
-	int64_t *in = xmalloc(n * sizeof(*in)), *out = xmalloc(n * sizeof(*out));
+	return dbl ? (int64_t)dval(r, i) : ival(r, i);
+}
+
+static void check_allreduce(size_t n, MPI_Datatype type)
+{
+	int dbl = type == MPI_DOUBLE;
+	int64_t *iin = xmalloc(n * 8), *iout = xmalloc(n * 8);
+	double *din = (double *)iin, *dout = (double *)iout;
 
 	for (size_t i = 0; i < n; i++) {
-		in[i] = ival(rank, i);
-		out[i] = -1;
+		if (dbl) {
+			din[i] = (double)elem(rank, i, 1);
+			dout[i] = -1;
+		} else {
+			iin[i] = elem(rank, i, 0);
+			iout[i] = -1;
+		}
 	}
-	if (corrupting())
-		in[n - 1] += 1;
-	MPI_Allreduce(in, out, (int)n, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+	if (corrupting()) {
+		if (dbl)
+			din[n - 1] += 1;
+		else
+			iin[n - 1] += 1;
+	}
+	MPI_Allreduce(iin, iout, (int)n, type, MPI_SUM, MPI_COMM_WORLD);
 	for (size_t i = 0; i < n; i++) {
 		int64_t want = 0;
 
 		for (int r = 0; r < nranks; r++)
-			want += ival(r, i);
-		if (out[i] != want)
-			mismatch("sum", i, out[i], want);
+			want += elem(r, i, dbl);
+		if (dbl ? dout[i] != (double)want : iout[i] != want)
+			mismatch("sum", i, dbl ? (long long)dout[i] : iout[i], want);
 	}
-	decide("allreduce int64 sum, %zu element%s (%zu B)", n, n == 1 ? "" : "s", n * 8);
-	free(in);
-	free(out);
-}
-
-static void check_allreduce_double(size_t n)
-{
-	double *in = xmalloc(n * sizeof(*in)), *out = xmalloc(n * sizeof(*out));
-
-	for (size_t i = 0; i < n; i++) {
-		in[i] = dval(rank, i);
-		out[i] = -1;
-	}
-	if (corrupting())
-		in[n - 1] += 1;
-	MPI_Allreduce(in, out, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-	for (size_t i = 0; i < n; i++) {
-		double want = 0;
-
-		for (int r = 0; r < nranks; r++)
-			want += dval(r, i);
-		if (out[i] != want)
-			mismatch("sum", i, (long long)out[i], (long long)want);
-	}
-	decide("allreduce double sum, %zu element%s (%zu B)", n, n == 1 ? "" : "s", n * 8);
-	free(in);
-	free(out);
+	decide("allreduce %s sum, %zu element%s (%zu B)", dbl ? "double" : "int64",
+	       n, n == 1 ? "" : "s", n * 8);
+	free(iin);
+	free(iout);
 }
 
 /* blk elements from every rank to every rank. */
@@ -471,9 +469,9 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	for (int i = 0; i < nsizes; i++)
-		check_allreduce_int64(sizes[i]);
+		check_allreduce(sizes[i], MPI_INT64_T);
 	for (int i = 0; i < nsizes; i++)
-		check_allreduce_double(sizes[i]);
+		check_allreduce(sizes[i], MPI_DOUBLE);
 	for (int i = 0; i < nblocks; i++)
 		check_alltoall(blocks[i]);
 	check_rma();
