@@ -63,14 +63,10 @@ fi
 
 ssh_wait guest1 || die "$SSH_ERR"
 mpi() {
-	local dev=$1
+	local -a opts
+	read -r -a opts <<<"$(app_mpi_opts "$1")"
 	shift
-	timeout 600 mpirun --allow-run-as-root --bind-to none --mca pml ucx \
-		--mca pml_ucx_devices any --mca osc ucx --mca btl self \
-		--mca oob_tcp_if_include "${WREN_VIRTIO_IP%.*}.0/24" \
-		-x UCX_NET_DEVICES="$dev:1" -x UCX_TLS=self,sm,rc_verbs,ud_verbs \
-		-x UCX_UD_ETH_DGID_CHECK="$([ "$dev" = "$RDMA_WREN_DEV" ] && echo y || echo n)" \
-		-x LD_LIBRARY_PATH -np 2 --host guest0,guest1 "$@"
+	timeout 600 mpirun "${opts[@]}" -np 2 --host guest0,guest1 "$@"
 }
 for dev in "$RDMA_WREN_DEV" "$RDMA_RXE_DEV"; do
 	out=$res/ba-np-$dev.out

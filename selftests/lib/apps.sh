@@ -18,6 +18,9 @@
 #                      elsewhere the bench's rdma-core build (rdma-env.sh)
 #   app_roce_bytes DEV   tx and rx RoCE bytes of DEV's port 1 ("TX RX")
 #   app_listening PORT   something listens on TCP PORT
+#   app_mpi_opts DEV     mpirun's options for a job over DEV: pml ucx or
+#                        nothing (no fallback to ob1/TCP), UCX limited to
+#                        self, shared memory and DEV's verbs transports
 
 app_listening() {
 	ss -Hltn "sport = :$1" | grep -q .
@@ -66,4 +69,14 @@ app_stack() {
 	else
 		. "$WREN_TOP/selftests/lib/rdma-env.sh"
 	fi
+}
+
+app_mpi_opts() {
+	local dev=$1
+	echo --allow-run-as-root --bind-to none --mca pml ucx --mca pml_ucx_devices any \
+		--mca osc ucx --mca btl self --mca plm_rsh_agent ssh \
+		--mca oob_tcp_if_include "${WREN_VIRTIO_IP%.*}.0/24" \
+		-x UCX_NET_DEVICES="$dev:1" -x UCX_TLS=self,sm,rc_verbs,ud_verbs \
+		-x UCX_UD_ETH_DGID_CHECK="$([ "$dev" = "$RDMA_WREN_DEV" ] && echo y || echo n)" \
+		${LD_LIBRARY_PATH:+-x LD_LIBRARY_PATH}
 }

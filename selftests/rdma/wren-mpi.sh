@@ -46,18 +46,6 @@ ssh_up || bail "sshd up" "$SSH_ERR"
 ok "$RDMA_WREN_DEV, $RDMA_RXE_DEV and sshd up"
 barrier up 300
 
-# mpirun's options for a job over DEV: pml ucx or nothing, UCX limited
-# to self, shared memory and DEV's verbs transports.
-mpi_opts() {
-	local dev=$1
-	echo --allow-run-as-root --bind-to none --mca pml ucx --mca pml_ucx_devices any \
-		--mca osc ucx --mca btl self --mca plm_rsh_agent ssh \
-		--mca oob_tcp_if_include "${WREN_VIRTIO_IP%.*}.0/24" \
-		-x UCX_NET_DEVICES="$dev:1" -x UCX_TLS=self,sm,rc_verbs,ud_verbs \
-		-x UCX_UD_ETH_DGID_CHECK="$([ "$dev" = "$RDMA_WREN_DEV" ] && echo y || echo n)" \
-		${LD_LIBRARY_PATH:+-x LD_LIBRARY_PATH}
-}
-
 if [ "$me" = 1 ]; then
 	before=$(app_roce_bytes "$RDMA_WREN_DEV")
 	# Guest 0's jobs run ranks here through sshd; wait for its verdict.
@@ -81,8 +69,8 @@ if [ "$me" = 1 ]; then
 fi
 
 ssh_wait guest1 || bail "ssh guest1 true" "$SSH_ERR"
-read -r -a wopts <<<"$(mpi_opts "$RDMA_WREN_DEV")"
-read -r -a ropts <<<"$(mpi_opts "$RDMA_RXE_DEV")"
+read -r -a wopts <<<"$(app_mpi_opts "$RDMA_WREN_DEV")"
+read -r -a ropts <<<"$(app_mpi_opts "$RDMA_RXE_DEV")"
 before=$(app_roce_bytes "$RDMA_WREN_DEV")
 
 out=$res/mpi-check.out
