@@ -10,6 +10,8 @@
 #   PKG_DKMS_BIN       the host's dkms build of it for this kernel
 #                      (scripts/deb-dkms-binaries.sh)
 #   PKG_DKMS_TARBALL_ROOT  where its postinst looks for such a build
+#   PKG_DKMS_PRIME     the host's ccache of that build (ccache/) and its
+#                      probe answers (wren-cache/), for a compile here
 #   PKG_RDMA_DIR       build/deb/rdma-core (make deb-rdma-core)
 #   PKG_RDMA_VERSION   the version of those packages
 #   pkg_debs_present   all of them are there; PKG_ERR says what is missing
@@ -23,6 +25,7 @@ PKG_NAME=wren
 PKG_VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$WREN_TOP/dkms.conf")
 PKG_DKMS_BIN=$PKG_DEB_DIR/$PKG_NAME-$PKG_VERSION-${WREN_KABI:-$(uname -r)}-binaries.tar.gz
 PKG_DKMS_TARBALL_ROOT=/usr/share/wren-dkms
+PKG_DKMS_PRIME=$PKG_DEB_DIR/$PKG_NAME-$PKG_VERSION-${WREN_KABI:-$(uname -r)}-prime
 PKG_RDMA_DIR=$PKG_DEB_DIR/rdma-core
 PKG_RDMA_VERSION=
 PKG_ERR=

@@ -17,10 +17,15 @@
 #   go where the package's postinst looks for a prebuilt archive
 #   (/usr/share/wren-dkms/wren-<ver>.dkms.tar.gz, dh_dkms's
 #   common.postinst loads it instead of adding the source), as a fleet
-#   that builds once per kernel does: a compile under TCG takes over a
-#   quarter of an hour.  WREN_PKG_DKMS=build leaves the archive out and
-#   the postinst compiles in the guest against the host's linux-headers
-#   for this ABI.  Then modprobe finds the modules under updates/dkms.
+#   that builds once per kernel does.  On the guests that
+#   WREN_PKG_DKMS_BUILD lists (guest indices, or "all") the archive
+#   stays out and the postinst compiles here, against the host's
+#   linux-headers for this ABI, through Debian's ccache hook of those
+#   headers (DEBIAN_KERNEL_USE_CCACHE) and the host's prime of it:
+#   dkms, kbuild, objtool, modpost and the link run here, every compile
+#   must be found in the prime (a real compile under TCG takes over a
+#   quarter of an hour).  Then modprobe finds the modules under
+#   updates/dkms.
 # - With the modules loaded: ibv_devinfo and rdma link against /usr's
 #   libibverbs (wren-perftest.sh runs Debian's perftest on it later).
 #
@@ -37,7 +42,7 @@ set -u
 . "$WREN_TOP/selftests/lib/pkg.sh"
 
 pair_init pkgi "package install"
-plan 9
+plan 10
 
 if [ "${WREN_PKG:-0}" != 1 ] || ! touch /usr/.wren-pkg 2>/dev/null; then
 	bail "package boot: /usr is writable" "not a PKG=1 boot"
@@ -53,15 +58,28 @@ echo 'man-db man-db/auto-update boolean false' | debconf-set-selections
 rm -f /var/lib/man-db/auto-update
 
 # --- one dpkg -i: rdma-core over Debian's, and wren-dkms ---------------
-if [ "${WREN_PKG_DKMS:-prebuilt}" != build ]; then
-	mkdir -p "$PKG_DKMS_TARBALL_ROOT"
-	if cp "$PKG_DKMS_BIN" "$PKG_DKMS_TARBALL_ROOT/$PKG_NAME-$PKG_VERSION.dkms.tar.gz"; then
-		ok "the host's dkms build for $WREN_KABI in $PKG_DKMS_TARBALL_ROOT"
-	else
-		not_ok "the host's dkms build for $WREN_KABI in $PKG_DKMS_TARBALL_ROOT"
-	fi
+compile=0
+case " ${WREN_PKG_DKMS_BUILD:-} " in
+*" all "* | *" $me "*) compile=1 ;;
+esac
+ccache_log=/run/wren-pkgi-ccache.log
+if [ "$compile" = 1 ] && [ -d "$PKG_DKMS_PRIME/ccache" ]; then
+	# Read-only: the prime is the host's; the inode cache (hashes of
+	# the headers, kept between compiles) needs a writable place.
+	mkdir -p /run/wren-ccache
+	export DEBIAN_KERNEL_USE_CCACHE=1 CCACHE_DIR="$PKG_DKMS_PRIME/ccache" \
+		CCACHE_READONLY=1 CCACHE_TEMPDIR=/run/wren-ccache \
+		CCACHE_LOGFILE=$ccache_log WREN_CACHE="$PKG_DKMS_PRIME/wren-cache"
+	ok "no dkms build in $PKG_DKMS_TARBALL_ROOT: the postinst compiles, through the host's ccache prime"
+elif [ "$compile" = 1 ]; then
+	compile=0
+	not_ok "the host's ccache prime for a compile here" &&
+		diag "no $PKG_DKMS_PRIME/ccache: deb-dkms-binaries.sh needs ccache and unshare -m"
+elif mkdir -p "$PKG_DKMS_TARBALL_ROOT" &&
+	cp "$PKG_DKMS_BIN" "$PKG_DKMS_TARBALL_ROOT/$PKG_NAME-$PKG_VERSION.dkms.tar.gz"; then
+	ok "the host's dkms build for $WREN_KABI in $PKG_DKMS_TARBALL_ROOT"
 else
-	skip "the host's dkms build in $PKG_DKMS_TARBALL_ROOT" "WREN_PKG_DKMS=build: the postinst compiles"
+	not_ok "the host's dkms build for $WREN_KABI in $PKG_DKMS_TARBALL_ROOT"
 fi
 old=$(dpkg-query -W -f '${Version}' libibverbs1 2>/dev/null)
 mapfile -t debs < <(pkg_rdma_core_debs)
@@ -102,14 +120,27 @@ for m in wren wren_peer_mem wren_ib; do
 	*) mods="$mods $m=${f:-none}" ;;
 	esac
 done
-if [ "${WREN_PKG_DKMS:-prebuilt}" != build ] && grep -q 'Building initial module' "$res/pkgi-dpkg.log"; then
+if [ "$compile" = 0 ] && grep -q 'Building initial module' "$res/pkgi-dpkg.log"; then
 	mods="$mods (the postinst compiled instead of loading the host's build)"
+elif [ "$compile" = 1 ] && ! grep -q 'Building initial module' "$res/pkgi-dpkg.log"; then
+	mods="$mods (the postinst did not compile)"
 fi
 if [[ $st == *": installed"* ]] && [ -z "$mods" ]; then
 	ok "dkms status: installed for $WREN_KABI; modinfo finds the modules under updates/dkms"
 else
 	not_ok "dkms status: installed for $WREN_KABI; modinfo finds the modules under updates/dkms"
 	diag "$st" "wrong:$mods"
+fi
+if [ "$compile" = 1 ]; then
+	# ccache's log: "cache_miss" is a compile that ran (a failed probe
+	# or the kernel's flag tests are neither hit nor miss).
+	hits=$(grep -c 'Result: direct_cache_hit$' "$ccache_log" 2>/dev/null)
+	miss=$(grep -c 'Result: cache_miss$' "$ccache_log" 2>/dev/null)
+	cp "$ccache_log" "$res/pkgi-ccache.log" 2>/dev/null
+	check "the compile here: ${hits:-0} compiles found in the host's prime, ${miss:-?} compiled for real" \
+		test "${hits:-0}" -gt 0 -a "${miss:-1}" = 0
+else
+	skip "the compile here found in the host's prime" "this guest loads the host's dkms build"
 fi
 if modprobe wren && modprobe wren_ib; then
 	ok "modprobe wren, wren_ib (wren_peer_mem through its dependency)"
