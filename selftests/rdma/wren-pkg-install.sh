@@ -24,8 +24,9 @@
 #   headers (DEBIAN_KERNEL_USE_CCACHE) and the host's prime of it:
 #   dkms, kbuild, objtool, modpost and the link run here, every compile
 #   must be found in the prime (a real compile under TCG takes over a
-#   quarter of an hour).  Then modprobe finds the modules under
-#   updates/dkms.
+#   quarter of an hour; the ccache'd one about five minutes, more than
+#   make check can pay, so selftests/plan does not set it).  Then
+#   modprobe finds the modules under updates/dkms.
 # - With the modules loaded: ibv_devinfo and rdma link against /usr's
 #   libibverbs (wren-perftest.sh runs Debian's perftest on it later).
 #
