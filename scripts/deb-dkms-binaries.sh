@@ -10,7 +10,6 @@
 # compiling the modules under TCG takes longer than all their other tests.
 # Nothing is installed on the host: private source and dkms trees.
 #
-#
 # Where it may (root, or user namespaces: unshare -m), the build runs in
 # a private mount namespace with a tmpfs on /var/lib/dkms, i.e. in the
 # paths a server's dkms uses, through Debian's ccache hook of its kernel

@@ -6,6 +6,8 @@
 #   dkms             common.postinst the postinst calls; building the
 #                    packaged source in the check
 #   lintian          Debian's package checker
+#   ccache           the prime deb-dkms-binaries.sh leaves for a guest
+#                    whose postinst compiles (WREN_PKG_DKMS_BUILD)
 #   and shellcheck   linting the maintainer scripts
 # With --rdma-core also the build dependencies of Debian's rdma-core 56.1
 # source (debian/control's Build-Depends) that the bench's in-tree build
@@ -15,7 +17,7 @@
 # usage: deps-deb.sh [--rdma-core]
 set -eu
 
-pkgs="dkms lintian shellcheck"
+pkgs="dkms lintian shellcheck ccache"
 if [ "${1:-}" = --rdma-core ]; then
 	"$(dirname "$0")/deps-rdma-core.sh"
 	pkgs="$pkgs debhelper dh-python pandoc libsystemd-dev pkgconf python3-docutils valgrind"
