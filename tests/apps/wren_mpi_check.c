@@ -172,40 +172,40 @@ static int64_t elem(int r, size_t i, int dbl)
 	return dbl ? (int64_t)dval(r, i) : ival(r, i);
 }
 
+/* Element i of an allreduce buffer of int64 or (dbl) double. */
+static void put(void *buf, size_t i, int64_t v, int dbl)
+{
+	if (dbl)
+		((double *)buf)[i] = (double)v;
+	else
+		((int64_t *)buf)[i] = v;
+}
+
 static void check_allreduce(size_t n, MPI_Datatype type)
 {
 	int dbl = type == MPI_DOUBLE;
-	int64_t *iin = xmalloc(n * 8), *iout = xmalloc(n * 8);
-	double *din = (double *)iin, *dout = (double *)iout;
+	void *in = xmalloc(n * 8), *out = xmalloc(n * 8);
 
 	for (size_t i = 0; i < n; i++) {
-		if (dbl) {
-			din[i] = (double)elem(rank, i, 1);
-			dout[i] = -1;
-		} else {
-			iin[i] = elem(rank, i, 0);
-			iout[i] = -1;
-		}
+		put(in, i, elem(rank, i, dbl) + (corrupting() && i == n - 1), dbl);
+		put(out, i, -1, dbl);
 	}
-	if (corrupting()) {
-		if (dbl)
-			din[n - 1] += 1;
-		else
-			iin[n - 1] += 1;
-	}
-	MPI_Allreduce(iin, iout, (int)n, type, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(in, out, (int)n, type, MPI_SUM, MPI_COMM_WORLD);
 	for (size_t i = 0; i < n; i++) {
+		const double *d = out;
+		const int64_t *v = out;
 		int64_t want = 0;
 
 		for (int r = 0; r < nranks; r++)
 			want += elem(r, i, dbl);
-		if (dbl ? dout[i] != (double)want : iout[i] != want)
-			mismatch("sum", i, dbl ? (long long)dout[i] : iout[i], want);
+		/* A double is compared as one: 1.5 must not pass as 1. */
+		if (dbl ? d[i] != (double)want : v[i] != want)
+			mismatch("sum", i, dbl ? (long long)d[i] : v[i], want);
 	}
 	decide("allreduce %s sum, %zu element%s (%zu B)", dbl ? "double" : "int64",
 	       n, n == 1 ? "" : "s", n * 8);
-	free(iin);
-	free(iout);
+	free(in);
+	free(out);
 }
 
 /* blk elements from every rank to every rank. */
