@@ -67,6 +67,8 @@ printf '%s (%s) unstable; urgency=medium\n\n  * Built by make deb from the Wren 
 
 find "$stage" -type d -exec chmod 0755 {} +
 find "$stage" -type f -exec chmod 0644 {} +
+# dkms runs its PRE_BUILD script only if it is executable.
+chmod 0755 "$stage/usr/src/$name-$ver/scripts/kernel-config.sh"
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 subst "$tmpl/control.in" >"$stage/DEBIAN/control"
 for s in postinst prerm; do

@@ -73,8 +73,12 @@ check_files() {
 	dpkg-deb --contents "$deb" >"$work/contents"
 	awk '$1 ~ /^-/ { print $6 }' "$work/contents" | LC_ALL=C sort >"$work/files.got"
 	diff -u "$work/files.expect" "$work/files.got"
-	# root-owned, no links or device files, modes 0644/0755
-	awk '$2 != "root/root" || $1 !~ /^(-rw-r--r--|drwxr-xr-x)$/ { print "bad entry:", $0; bad = 1 }
+	# root-owned, no links or device files, modes 0644/0755; the one
+	# executable is dkms.conf's PRE_BUILD script (dkms skips it otherwise)
+	awk -v x="./usr/src/$name-$ver/scripts/kernel-config.sh" '
+		$2 != "root/root" { print "bad owner:", $0; bad = 1 }
+		$6 == x && $1 != "-rwxr-xr-x" { print "not executable:", $0; bad = 1 }
+		$6 != x && $1 !~ /^(-rw-r--r--|drwxr-xr-x)$/ { print "bad entry:", $0; bad = 1 }
 		END { exit bad }' "$work/contents"
 	# no build product travels (a stale wren_config.h would pin the
 	# probe answers of the kernel the package was built on)
@@ -91,6 +95,10 @@ check_dkms_conf() {
 	grep -qx "PACKAGE_VERSION=\"$ver\"" "$conf"
 	for m in $modules; do grep -qE "^BUILT_MODULE_NAME\[[0-9]+\]=\"$m\"$" "$conf"; done
 	grep -qx 'AUTOINSTALL="yes"' "$conf"
+	# dkms adds -j<CPUs> only to a MAKE that starts with "make"
+	grep -qE '^MAKE\[0\]="make ' "$conf"
+	# shellcheck disable=SC2016 # dkms expands it, not this shell
+	grep -qxF 'PRE_BUILD="scripts/kernel-config.sh ${kernel_source_dir} wren_config.h"' "$conf"
 	echo "dkms.conf ok"
 }
 
