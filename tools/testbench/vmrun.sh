@@ -8,7 +8,9 @@
 #   QEMU QEMU_FW_ARGS  QEMU binary and its firmware search path options
 #   KERNEL_ENV         build/kernel-<KVER>.env (KABI, VMLINUZ, KMODDIR)
 #   KVER N IOMMU       kernel series, guest count (2), intel-iommu on (1)
-#   SMP                vCPUs per guest (1)
+#   SMP                vCPUs per guest (1), or a comma list of one count
+#                      per guest index (SMP=2,1: guest 0 two, guest 1 one;
+#                      guests past the list get its last count)
 #   CPU                QEMU -cpu model (max without AVX: see start_guest)
 #   TIMEOUT            seconds before a guest is killed (600)
 #   RUN_DIR            host directory for logs and the results share
@@ -185,6 +187,20 @@ for w in $rxe_guests; do
 		exit 2
 	fi
 done
+# SMP=2,1: vCPUs by guest index, for a boot where one guest works while
+# the other waits (a TCG vCPU is a host thread; an idle one costs nothing).
+IFS=, read -r -a smp_list <<<"${SMP:-1}"
+for w in "${smp_list[@]}"; do
+	if ! [[ $w =~ ^[1-9][0-9]*$ ]]; then
+		echo "vmrun: SMP=$SMP: not a vCPU count or a comma list of them" >&2
+		exit 2
+	fi
+done
+# guest_smp I: guest I's vCPUs.
+guest_smp() {
+	local n=${#smp_list[@]}
+	echo "${smp_list[$(($1 < n ? $1 : n - 1))]}"
+}
 # fabric_nic I: what guest I has on the Wren fabric: wren, virtio or none.
 fabric_nic() {
 	if [[ $rxe_guests == *" $1 "* ]]; then
@@ -258,7 +274,7 @@ start_guest() {
 	# take their SSE2 paths, which TCG emulates faster than the 256-bit
 	# ones (d61 190-198 s instead of 211-214 s).  Turning off SSE4 and
 	# SSSE3 as well crashed the guest kernel's crypto self-tests.
-	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}" -smp "${SMP:-1}" -m 1024
+	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}" -smp "$(guest_smp "$i")" -m 1024
 		-nodefaults -no-reboot -display none -nographic -monitor none
 		-chardev "file,id=con,path=$RUN_DIR/guest$i.log" -serial chardev:con
 		-kernel "${VMLINUX:-$VMLINUZ}" -initrd "$initrd")
