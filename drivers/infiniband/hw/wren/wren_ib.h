@@ -47,6 +47,15 @@ struct wren_ib_dev {
 	struct xarray cqs;
 	struct xarray qps;
 	struct xarray srqs;
+	/*
+	 * The device may hand a number out again as soon as it destroyed
+	 * its object, before the destroyer erased it from the table above:
+	 * a create on another CPU then found it taken (xa_insert -EBUSY,
+	 * seen as ibv_create_qp failing on a two-vCPU guest).  Destroys take
+	 * this for write from the device's destroy to the erase, creates for
+	 * read from the device's create to the insert.
+	 */
+	struct rw_semaphore num_reuse;
 
 	struct workqueue_struct *event_wq;
 	atomic_t fatal_reported;

@@ -34,9 +34,9 @@ static int wren_ib_cq_req(struct wren_ib_dev *dev,
 	return 0;
 }
 
-static int __wren_ib_create_cq(struct ib_cq *ibcq,
-			       const struct ib_cq_init_attr *attr,
-			       struct ib_udata *udata)
+static int wren_ib_create_cq_locked(struct ib_cq *ibcq,
+				    const struct ib_cq_init_attr *attr,
+				    struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibcq->device);
 	struct wren_ib_cq *cq = to_wcq(ibcq);
@@ -105,6 +105,19 @@ err_ring:
 	return err;
 }
 
+static int __wren_ib_create_cq(struct ib_cq *ibcq,
+			       const struct ib_cq_init_attr *attr,
+			       struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibcq->device);
+	int err;
+
+	down_read(&dev->num_reuse);
+	err = wren_ib_create_cq_locked(ibcq, attr, udata);
+	up_read(&dev->num_reuse);
+	return err;
+}
+
 #ifdef HAVE_IB_CREATE_CQ_ATTRS
 int wren_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		      struct uverbs_attr_bundle *attrs)
@@ -125,11 +138,15 @@ int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	struct wren_ib_cq *cq = to_wcq(ibcq);
 	int err;
 
+	down_write(&dev->num_reuse);
 	err = wren_cmd_destroy_cq(dev->cdev, cq->cqn);
-	if (err)
+	if (err) {
+		up_write(&dev->num_reuse);
 		return err;
+	}
 	/* No completion or event handler runs for it after this. */
 	xa_erase_irq(&dev->cqs, cq->cqn);
+	up_write(&dev->num_reuse);
 	wren_ib_obj_wait(&cq->ref);
 	if (cq->kernel)
 		wren_ib_destroy_kcq(cq);

@@ -120,6 +120,7 @@ static void wren_ib_dev_init(struct wren_ib_dev *dev, struct wren_aux_dev *wadev
 	xa_init_flags(&dev->cqs, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->qps, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->srqs, XA_FLAGS_LOCK_IRQ);
+	init_rwsem(&dev->num_reuse);
 }
 
 static int wren_ib_probe(struct auxiliary_device *adev,

@@ -92,8 +92,9 @@ static int wren_ib_qp_type(struct wren_ib_dev *dev, enum ib_qp_type type,
 	}
 }
 
-int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
-		      struct ib_udata *udata)
+static int __wren_ib_create_qp(struct ib_qp *ibqp,
+			       struct ib_qp_init_attr *attr,
+			       struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibqp->device);
 	struct wren_ib_qp *qp = to_wqp(ibqp);
@@ -203,18 +204,34 @@ err_ring:
 	return err;
 }
 
+int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		      struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibqp->device);
+	int err;
+
+	down_read(&dev->num_reuse);
+	err = __wren_ib_create_qp(ibqp, attr, udata);
+	up_read(&dev->num_reuse);
+	return err;
+}
+
 int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibqp->device);
 	struct wren_ib_qp *qp = to_wqp(ibqp);
 	int err;
 
+	down_write(&dev->num_reuse);
 	err = wren_cmd_destroy_qp(dev->cdev, qp->qpn);
-	if (err)
+	if (err) {
+		up_write(&dev->num_reuse);
 		return err;
+	}
 	if (qp->kernel)
 		wren_ib_kqp_clean(qp);
 	xa_erase_irq(&dev->qps, qp->qpn);
+	up_write(&dev->num_reuse);
 	wren_ib_obj_wait(&qp->ref);
 	mutex_destroy(&qp->lock);
 	if (qp->kernel)

@@ -43,8 +43,9 @@ static int wren_ib_srq_req(struct wren_ib_dev *dev, struct ib_udata *udata,
 	return 0;
 }
 
-int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
-		       struct ib_udata *udata)
+static int __wren_ib_create_srq(struct ib_srq *ibsrq,
+				struct ib_srq_init_attr *attr,
+				struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
@@ -113,6 +114,18 @@ err_ring:
 	return err;
 }
 
+int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
+		       struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibsrq->device);
+	int err;
+
+	down_read(&dev->num_reuse);
+	err = __wren_ib_create_srq(ibsrq, attr, udata);
+	up_read(&dev->num_reuse);
+	return err;
+}
+
 int wren_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		       enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
@@ -154,10 +167,14 @@ int wren_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
 	int err;
 
+	down_write(&dev->num_reuse);
 	err = wren_cmd_destroy_srq(dev->cdev, srq->srqn);
-	if (err)
+	if (err) {
+		up_write(&dev->num_reuse);
 		return err;
+	}
 	xa_erase_irq(&dev->srqs, srq->srqn);
+	up_write(&dev->num_reuse);
 	wren_ib_obj_wait(&srq->ref);
 	if (srq->kernel)
 		wren_ib_destroy_ksrq(srq);
