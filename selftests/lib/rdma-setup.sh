@@ -70,7 +70,7 @@ rdma_wren_up() {
 		for d in /sys/class/infiniband/wren_*; do
 			[ -e "$d" ] && RDMA_WREN_DEV=${d##*/} && break 2
 		done
-		sleep 0.2
+		nap 0.2
 	done
 	[ -n "$RDMA_WREN_DEV" ] ||
 		rdma_setup_fail "wren_ib.ko registered no ib device (is RDMA enabled in the NIC's caps?)" ||

@@ -2,9 +2,11 @@
 # shellcheck shell=bash
 #
 # wait_for SECONDS COMMAND...: run COMMAND until it succeeds, at most for
-# SECONDS; returns COMMAND's last status.  Between tries it sleeps
+# SECONDS; returns COMMAND's last status.  Between tries it naps
 # ${WAIT_INTERVAL:-0.2} s: under TCG a tight loop would steal the vCPU from
-# the very thing being waited for.
+# the very thing being waited for.  A nap, not sleep(1): an exec a try
+# kept a guest waiting at a barrier (a builtin test) at half a vCPU,
+# which under TCG is host CPU taken from the guest it waits for.
 wait_for() {
 	local timeout=$1 rc deadline
 	shift
@@ -13,7 +15,7 @@ wait_for() {
 		"$@" && return 0
 		rc=$?
 		[ "$SECONDS" -ge "$deadline" ] && return "$rc"
-		sleep "${WAIT_INTERVAL:-0.2}"
+		nap "${WAIT_INTERVAL:-0.2}"
 	done
 }
 
