@@ -141,7 +141,7 @@ if [ "$compile" = 1 ]; then
 	hits=$(grep -c 'Result: direct_cache_hit$' "$ccache_log" 2>/dev/null)
 	miss=$(grep -c 'Result: cache_miss$' "$ccache_log" 2>/dev/null)
 	cp "$ccache_log" "$res/pkgi-ccache.log" 2>/dev/null
-	check "the compile here: ${hits:-0} compiles found in the host's prime, ${miss:-?} compiled for real" \
+	check "the compile here on $(nproc) CPUs: ${hits:-0} compiles found in the host's prime, ${miss:-?} compiled for real" \
 		test "${hits:-0}" -gt 0 -a "${miss:-1}" = 0
 else
 	skip "the compile here found in the host's prime" "this guest loads the host's dkms build"
