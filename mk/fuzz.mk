@@ -99,7 +99,7 @@ fuzz: $(FUZZ_BINS)
 			-artifact_prefix=$(FUZZ_OUT)/artifacts/$$h/ \
 			$(FUZZ_OUT)/corpus/$$h $(FUZZ_DIR)/corpus/$$h \
 			>$(FUZZ_OUT)/$$h.log 2>&1; rc=$$?; \
-		grep -E '^#[0-9]+ +DONE|^stat::number_of_executed_units' \
+		grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units' \
 			$(FUZZ_OUT)/$$h.log | sed "s/^/fuzz: $$h: /"; \
 		if [ $$rc -ne 0 ]; then \
 			echo "fuzz: $$h FAILED (rc $$rc), see $(FUZZ_OUT)/$$h.log"; \
