@@ -566,6 +566,7 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 		r->sq_fetch = r->tx_idx = qp->sq_ci;
 	}
 	for (;;) {
+		uint32_t fetched = r->sq_fetch;
 		bool failing = false;
 
 		/* A refused WQE stops the SQ until it is reported. */
@@ -613,6 +614,14 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 			break;
 		if (qp->type == WREN_QPT_RC)
 			break;	/* RC waits for ACKs to free the window */
+		/*
+		 * UD: another pass only if this one started WQEs.  In SQD,
+		 * or with the next WQE made to wait, none starts, and the SQ
+		 * waits for the next doorbell or state change - going round
+		 * again would never end.
+		 */
+		if (r->sq_fetch == fetched)
+			break;
 	}
 	whw_comp_timer_update(hw, qp);
 }

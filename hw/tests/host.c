@@ -8,7 +8,15 @@
 #include "host.h"
 
 #define PAGE		4096u
-#define TABLE_SLOTS	(1u << 16)	/* power of two, > max_pages */
+/*
+ * Page table slots, a power of two; a quarter of them may hold pages.
+ * The fuzz harnesses (mk/fuzz.mk) build a smaller table: they create a
+ * host per input, and creating and destroying this one is their cost.
+ */
+#ifndef TH_TABLE_SLOTS
+#define TH_TABLE_SLOTS	(1u << 16)
+#endif
+#define TABLE_SLOTS	TH_TABLE_SLOTS
 
 struct th_page {
 	uint64_t pfn;		/* +1: 0 marks an empty slot */
@@ -185,7 +193,7 @@ struct th *th_create(const struct wrenhw_config *cfg)
 		return NULL;
 	h->cfg = cfg ? *cfg : def;
 	h->now_ns = 1000000000ull;
-	h->max_pages = 16384;		/* 64 MiB of touched guest memory */
+	h->max_pages = TABLE_SLOTS / 4;	/* 64 MiB of touched guest memory */
 	h->pages = calloc(TABLE_SLOTS, sizeof(*h->pages));
 	h->tx = calloc(TH_MAX_TX, sizeof(*h->tx));
 	h->verbose = getenv("WRENHW_TEST_VERBOSE") != NULL;

@@ -16,7 +16,9 @@
 #define TH_MAX_VECTORS	64
 #define TH_MAX_FAULTS	8
 #define TH_BUS_LIMIT	(1ull << 48)	/* DMA beyond this faults */
+#ifndef TH_MAX_TX
 #define TH_MAX_TX	128		/* TX frames kept for inspection */
+#endif
 #define TH_TX_MAX_LEN	9100
 
 struct th_frame {

@@ -434,6 +434,40 @@ static void loopback(void)
 	rc_env_fini(&e);
 }
 
+/*
+ * SQD on a UD QP with a WQE posted: nothing starts (and the engine must
+ * not spin looking for one, as it once did - libFuzzer's rings harness
+ * found the hang); back in RTS the WQE goes out and completes.
+ */
+static void ud_sqd(void)
+{
+	struct wren_modify_qp_in m;
+	struct ud_env e;
+	struct wren_cqe c;
+	bool held, ok;
+
+	ud_init(&e, WREN_QPT_UD, false);
+	ud_recv(&e, 2000);
+	memset(&m, 0, sizeof(m));
+	m.qpn = e.qp[0].qpn;
+	m.attr_mask = WREN_QP_ATTR_STATE;
+	m.new_state = WREN_QPS_SQD;
+	ok = ro_modify(&e.p.n[0], &m) == 0;
+	ud_send(&e, 100, 0x1234, WREN_WQE_SEND, 0);
+	ro_settle(&e.p, 1000000000ull);
+	held = ok && ro_cq_drain(&e.cq[0], NULL, 0) == 0 &&
+	       ro_cq_drain(&e.cq[1], NULL, 0) == 0 &&
+	       ro_qp_state(&e.p.n[0], e.qp[0].qpn) == WREN_QPS_SQD;
+	m.new_state = WREN_QPS_RTS;
+	ok = ro_modify(&e.p.n[0], &m) == 0;
+	ro_settle(&e.p, 1000000000ull);
+	ok = ok && rc_one_cqe(&e.cq[0], &c) && c.status == 0 &&
+	     rc_one_cqe(&e.cq[1], &c) && c.status == 0 && c.byte_len == 140;
+	tap_ok(held && ok, "UD in SQD holds a posted SEND (no spin); back in "
+	       "RTS it is sent and received");
+	ud_fini(&e);
+}
+
 void test_roce_ud(void)
 {
 	vlan();
@@ -445,4 +479,5 @@ void test_roce_ud(void)
 	srq_cut_short(false);
 	srq_cut_short(true);
 	comm_est_and_counters();
+	ud_sqd();
 }
