@@ -38,12 +38,14 @@ FUZZ_OBJ     := $(patsubst $(FUZZ_HW)/src/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_SRC))
 # The host side: the test host and driver of hw/tests and the shared
 # harness code, sanitized but not steering the fuzzer.
 FUZZ_HOST_SRC := $(FUZZ_HW)/tests/host.c $(FUZZ_HW)/tests/drv.c \
+		 $(FUZZ_HW)/tests/ref_icrc.c \
 		 $(filter-out $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/gen_seeds.c, \
 			      $(wildcard $(FUZZ_DIR)/*.c))
 FUZZ_HOST_OBJ := $(patsubst %.c,$(FUZZ_OUT)/host/%.o,$(notdir $(FUZZ_HOST_SRC)))
 FUZZ_MODEL_HDR := $(wildcard $(FUZZ_HW)/src/*.h) $(FUZZ_HW)/include/wrenhw.h \
 		$(wildcard $(TOP)/include/linux/wren/*.h)
 FUZZ_HDR     := $(FUZZ_MODEL_HDR) $(FUZZ_HW)/tests/host.h $(FUZZ_HW)/tests/drv.h \
+		$(FUZZ_HW)/tests/ref_icrc.h \
 		$(wildcard $(FUZZ_DIR)/*.h)
 FUZZ_BINS    := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_HARNESSES))
 # Per input: 10 s is a hang (a whole input normally takes milliseconds).

@@ -1,24 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Frame fix-ups (fz_frame.h).  The ICRC is computed here from IBTA's
- * definition (annex A17.3.3), not with the model's own function, so a
- * bug there cannot hide behind a matching bug here: CRC-32 over eight
- * bytes of ones, the IP, UDP and BTH headers with their variant fields
- * set to ones, and the rest of the packet, inverted, little-endian.
+ * Frame fix-ups (fz_frame.h).  The ICRC comes from the unit tests'
+ * reference (hw/tests/ref_icrc.c, IBTA's annex A17.3.3), not from the
+ * model's own function, so a bug there cannot hide behind a matching
+ * bug here.
  */
 #include <string.h>
 
 #include "fz_frame.h"
-
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t len)
-{
-	while (len--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc & 1) ? 0xedb88320u ^ (crc >> 1) : crc >> 1;
-	}
-	return crc;
-}
+#include "ref_icrc.h"
 
 static uint16_t rd16(const uint8_t *p)
 {
@@ -44,26 +34,10 @@ static void ipv4_csum(uint8_t *ip, size_t ihl)
 }
 
 /* @l3: the IP header; @total: IP bytes, ICRC included. */
-static void icrc(uint8_t *l3, size_t ip_len, size_t total)
+static void icrc(uint8_t *l3, size_t total)
 {
-	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff,
-					 0xff, 0xff, 0xff, 0xff };
-	uint8_t hdr[40 + 8 + 12];
-	size_t hlen = ip_len + 8 + 12;
-	uint32_t crc;
+	uint32_t crc = ref_icrc(l3, total);
 
-	memcpy(hdr, l3, hlen);
-	if (ip_len == 20) {
-		hdr[1] = hdr[8] = hdr[10] = hdr[11] = 0xff;
-	} else {
-		hdr[0] |= 0x0f;
-		hdr[1] = hdr[2] = hdr[3] = hdr[7] = 0xff;
-	}
-	hdr[ip_len + 6] = hdr[ip_len + 7] = 0xff;	/* UDP checksum */
-	hdr[ip_len + 8 + 4] = 0xff;			/* BTH resv8a */
-	crc = crc32_update(0xffffffffu, ones, sizeof(ones));
-	crc = crc32_update(crc, hdr, hlen);
-	crc = ~crc32_update(crc, l3 + hlen, total - hlen - 4);
 	for (int i = 0; i < 4; i++)
 		l3[total - 4 + i] = (uint8_t)(crc >> (8 * i));
 }
@@ -112,5 +86,5 @@ void fz_frame_fix(uint8_t *f, size_t len, unsigned int how)
 	/* RoCEv2 (only a 20-byte IPv4 header carries it) with room for a BTH. */
 	if ((how & FZ_FIX_ICRC) && rd16(ip + ip_len + 2) == 4791 &&
 	    (ip_len == 20 || ip_len == 40) && total >= ip_len + 8 + 12 + 4)
-		icrc(ip, ip_len, total);
+		icrc(ip, total);
 }

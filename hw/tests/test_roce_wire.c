@@ -9,45 +9,9 @@
  */
 #include <stdlib.h>
 
+#include "ref_icrc.h"
 #include "roce_tests.h"
 #include "roce.h"
-
-/* Bitwise CRC-32 (no table), the independent reference. */
-static uint32_t ref_crc(uint32_t crc, const uint8_t *p, size_t n)
-{
-	while (n--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
-	}
-	return crc;
-}
-
-/* ICRC of the IP packet at @ip (@len bytes with the ICRC), by the annex. */
-static uint32_t ref_icrc(const uint8_t *ip, size_t len)
-{
-	uint8_t *c = malloc(len + 8);
-	bool v4 = (ip[0] >> 4) == 4;
-	size_t l3 = v4 ? 20 : 40;
-	uint32_t crc;
-
-	memset(c, 0xff, 8);
-	memcpy(c + 8, ip, len - 4);
-	if (v4) {
-		c[8 + 1] = 0xff;
-		c[8 + 8] = 0xff;
-		c[8 + 10] = c[8 + 11] = 0xff;
-	} else {
-		c[8 + 0] |= 0x0f;
-		c[8 + 1] = c[8 + 2] = c[8 + 3] = 0xff;
-		c[8 + 7] = 0xff;
-	}
-	c[8 + l3 + 6] = c[8 + l3 + 7] = 0xff;
-	c[8 + l3 + 8 + 4] = 0xff;
-	crc = ~ref_crc(0xffffffffu, c, len - 4 + 8);
-	free(c);
-	return crc;
-}
 
 static void crc_vectors(void)
 {
