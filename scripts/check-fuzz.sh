@@ -3,15 +3,17 @@
 #
 # `make check-fuzz` (mk/fuzz.mk): for each libFuzzer harness of libwrenhw,
 # replay every input of its in-tree corpus once (seeds and the inputs of
-# bugs found, which must stay fixed), then fuzz it for a few seconds from
-# that corpus.  Prints TAP (two lines a harness) for $(BUILD)/check/fuzz.tap;
-# exits non-zero if any line is "not ok".  A failing harness's output is
-# kept in $OUT/check-<harness>-{replay,run}.log.
+# bugs found, which must stay fixed), then fuzz it from that corpus for
+# RUNS inputs with a fixed SEED, so that every machine runs the same
+# mutations (not seconds' worth, which depend on its speed) and a failure
+# seen in CI replays anywhere.  Prints TAP (two lines a harness) for
+# $(BUILD)/check/fuzz.tap; exits non-zero if any line is "not ok".  A
+# failing harness's output is kept in $OUT/check-<harness>-{replay,run}.log.
 #
-# usage: check-fuzz.sh OUT CORPUS SECS HARNESS...   (OUT: $(BUILD)/fuzz)
+# usage: check-fuzz.sh OUT CORPUS RUNS SEED HARNESS...  (OUT: $(BUILD)/fuzz)
 set -u
-out=$1 corpus=$2 secs=$3
-shift 3
+out=$1 corpus=$2 runs=$3 seed=$4
+shift 4
 opts=${FUZZ_OPTS:?set by mk/fuzz.mk}
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -37,13 +39,13 @@ for h in "$@"; do
 	rm -rf "$out/check-corpus/$h"
 	mkdir -p "$out/check-corpus/$h" "$out/check-artifacts/$h"
 	# shellcheck disable=SC2086 # libFuzzer options
-	if "$bin" $opts -max_total_time="$secs" -print_final_stats=1 \
+	if "$bin" $opts -runs="$runs" -seed="$seed" -print_final_stats=1 \
 		-artifact_prefix="$out/check-artifacts/$h/" \
 		"$out/check-corpus/$h" "$corpus/$h" \
 		>"$out/check-$h-run.log" 2>&1; then
-		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+		cov=$(sed -n 's/.*DONE *cov: *\([0-9]*\).*/\1/p' \
 			"$out/check-$h-run.log")
-		echo "ok $n - fuzz: $h runs ${secs} s clean ($execs inputs)"
+		echo "ok $n - fuzz: $h runs $runs inputs (seed $seed) clean, cov ${cov:-?}"
 	else
 		echo "not ok $n - fuzz: $h short run (see $out/check-$h-run.log)"
 		failed=1

@@ -33,10 +33,10 @@ static void ipv4_csum(uint8_t *ip, size_t ihl)
 	wr16(ip + 10, ~sum & 0xffff);
 }
 
-/* @l3: the IP header; @total: IP bytes, ICRC included. */
-static void icrc(uint8_t *l3, size_t total)
+/* @l3: the IP header, @ip_len bytes long; @total: IP bytes, ICRC included. */
+static void icrc(uint8_t *l3, size_t ip_len, size_t total)
 {
-	uint32_t crc = ref_icrc(l3, total);
+	uint32_t crc = ref_icrc(l3, ip_len, total);
 
 	for (int i = 0; i < 4; i++)
 		l3[total - 4 + i] = (uint8_t)(crc >> (8 * i));
@@ -86,5 +86,5 @@ void fz_frame_fix(uint8_t *f, size_t len, unsigned int how)
 	/* RoCEv2 (only a 20-byte IPv4 header carries it) with room for a BTH. */
 	if ((how & FZ_FIX_ICRC) && rd16(ip + ip_len + 2) == 4791 &&
 	    (ip_len == 20 || ip_len == 40) && total >= ip_len + 8 + 12 + 4)
-		icrc(ip, total);
+		icrc(ip, ip_len, total);
 }

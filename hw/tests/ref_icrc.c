@@ -15,16 +15,20 @@ static uint32_t ref_crc(uint32_t crc, const uint8_t *p, size_t n)
 	return crc;
 }
 
-uint32_t ref_icrc(const uint8_t *ip, size_t len)
+uint32_t ref_icrc(const uint8_t *ip, size_t l3, size_t len)
 {
 	static const uint8_t ones[8] = { 0xff, 0xff, 0xff, 0xff,
 					 0xff, 0xff, 0xff, 0xff };
-	bool v4 = (ip[0] >> 4) == 4;
-	size_t l3 = v4 ? 20 : 40;
+	bool v4 = l3 == 20;
 	uint8_t hdr[40 + 8 + 12];	/* IP, UDP and BTH, masked */
 	size_t hlen = l3 + 8 + 12;
 	uint32_t crc;
 
+	/* The version nibble is the sender's claim, not the length's source:
+	 * a fuzzed IPv4 frame can say version 6.
+	 */
+	if ((l3 != 20 && l3 != 40) || len < hlen + 4)
+		return 0;
 	memcpy(hdr, ip, hlen);
 	if (v4) {
 		hdr[1] = 0xff;

@@ -11,9 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ICRC of the IPv4 (20-byte header) or IPv6 packet at @ip, @len bytes
- * with its trailing ICRC.
+/* ICRC of the packet at @ip: @l3 is its IP header's length (20 for IPv4,
+ * 40 for IPv6; the caller knows it from the ethertype), @len its bytes
+ * with the trailing ICRC.  0 if @l3 is neither or @len has no room for
+ * the UDP header, BTH and ICRC.
  */
-uint32_t ref_icrc(const uint8_t *ip, size_t len);
+uint32_t ref_icrc(const uint8_t *ip, size_t l3, size_t len);
 
 #endif

@@ -109,7 +109,7 @@ static uint32_t hand_packet(uint8_t *f, uint8_t op, const uint8_t *ext,
 	memcpy(bth + 12, ext, ext_len);
 	for (uint32_t i = 0; i < paylen; i++)
 		bth[12 + ext_len + i] = (uint8_t)(i * 7);
-	icrc = ref_icrc(ip, l3);
+	icrc = ref_icrc(ip, 20, l3);
 	memcpy(ip + l3 - 4, &icrc, 4);	/* little-endian host */
 	return 14 + l3;
 }
@@ -166,7 +166,7 @@ static void parse_headers(void)
 	f[14 + 3] -= 8;
 	f[14 + 20 + 5] -= 8;
 	{
-		uint32_t icrc = ref_icrc(f + 14, len - 14);
+		uint32_t icrc = ref_icrc(f + 14, 20, len - 14);
 
 		memcpy(f + len - 4, &icrc, 4);
 	}
@@ -191,14 +191,15 @@ static const uint8_t *held(struct ro_pair *p, unsigned int i, size_t *len)
 static bool icrc_good(const uint8_t *f, size_t len)
 {
 	const uint8_t *ip = f + 14;
-	uint32_t l3 = (ip[0] >> 4) == 4 ? (uint32_t)(ip[2] << 8 | ip[3])
-					: 40u + (uint32_t)(ip[4] << 8 | ip[5]);
+	bool v4 = (ip[0] >> 4) == 4;
+	uint32_t l3 = v4 ? (uint32_t)(ip[2] << 8 | ip[3])
+			 : 40u + (uint32_t)(ip[4] << 8 | ip[5]);
 	uint32_t icrc;
 
-	if (14 + l3 > len)
+	if (14 + l3 > len || l3 < 4)
 		return false;
 	memcpy(&icrc, ip + l3 - 4, 4);
-	return icrc == ref_icrc(ip, l3);
+	return icrc == ref_icrc(ip, v4 ? 20 : 40, l3);
 }
 
 static uint16_t ref_sport(uint32_t a, uint32_t b)
