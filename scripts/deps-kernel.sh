@@ -8,12 +8,13 @@
 #   linux-source-6.1 checkpatch.pl, spelling.txt, const_structs.checkpatch
 #   sparse, xz-utils the C=2 checker; unpacking checkpatch from the tarball
 #   dkms             verifying dkms.conf builds both modules
+#   ccache           the host kbuilds' compiler cache (kbuild-ccache.sh)
 #   pciutils, iproute2, python3  lspci/setpci, devlink, BAR reader in tests
 #   ethtool, socat   the Ethernet guest tests (ethtool -S/-G/-L, TCP streams)
 #   jq               JSON from devlink in the guest tests
 set -eu
 
-pkgs="make gcc-12 libc6-dev linux-source-6.1 sparse xz-utils perl dkms pciutils iproute2 python3 ethtool socat jq"
+pkgs="make gcc-12 libc6-dev linux-source-6.1 sparse xz-utils perl dkms ccache pciutils iproute2 python3 ethtool socat jq"
 missing=
 for p in $pkgs; do
 	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -34,6 +34,7 @@ jobs=${JOBS:-2}
 [ "$jobs" -le 2 ] 2>/dev/null || jobs=2
 
 eval "$("$here/kernel-env.sh" "$kver")"
+. "$here/kbuild-ccache.sh"
 eval "$("$here/nvidia-fetch.sh")"
 out=$BUILD/gpu/$kver
 src=$out/src

@@ -25,6 +25,7 @@ jobs=${JOBS:-2}
 [ "$jobs" -le 2 ] 2>/dev/null || jobs=2
 
 eval "$("$here/kernel-env.sh" "$kver")"
+. "$here/kbuild-ccache.sh"
 out=$BUILD/modules/$kver
 src=$out/src
 mkdir -p "$out"

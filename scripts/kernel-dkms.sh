@@ -22,6 +22,7 @@ echo "kernel-dkms: staged $srctree/$name-$ver"
 [ "${1:-}" = --build ] || exit 0
 kver=${2:?usage: kernel-dkms.sh --build KVER}
 eval "$("$here/kernel-env.sh" "$kver")"
+. "$here/kbuild-ccache.sh"
 
 dkmstree=$BUILD/dkms/tree-$kver
 rm -rf "$dkmstree"
