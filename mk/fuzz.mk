@@ -21,7 +21,7 @@
 FUZZ_HW      := $(TOP)/hw
 FUZZ_DIR     := $(FUZZ_HW)/fuzz
 FUZZ_OUT     := $(BUILD)/fuzz
-FUZZ_CC      ?= clang-14
+FUZZ_CC      ?= $(CCACHE) clang-14
 FUZZ_SECS    ?= 60
 # make check's short run is reproducible: a fixed seed and a number of
 # inputs, not seconds, so every machine runs the same inputs and a

@@ -15,7 +15,7 @@ HW_HDR     := $(wildcard $(HW_DIR)/src/*.h) $(HW_DIR)/include/wrenhw.h \
 	      $(wildcard $(TOP)/include/linux/wren/*.h)
 HW_TEST_SRC := $(wildcard $(HW_DIR)/tests/*.c)
 HW_TEST_HDR := $(wildcard $(HW_DIR)/tests/*.h)
-HW_CC      ?= gcc
+HW_CC      ?= $(CCACHE) gcc
 HW_WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wundef \
 	      -Wmissing-prototypes -Wstrict-prototypes -Wredundant-decls \
 	      -Wold-style-definition -Wnested-externs -Wvla -Wwrite-strings \
@@ -48,11 +48,25 @@ $(HW_OUT)/libwrenhw.a: $(HW_OBJ)
 		rm -f $@; exit 1; \
 	fi
 
-# Tests link the sources directly, sanitized, with the test host.
-$(HW_OUT)/wrenhw-tests: $(HW_SRC) $(HW_HDR) $(HW_TEST_SRC) $(HW_TEST_HDR) $(TAP_DEPS)
+# Tests link the sources directly, sanitized, with the test host.  One
+# object a file, so that make -j and the compiler cache have something
+# to work on (a single compile of all of them took 28 s).
+HW_TEST_CFLAGS = $(HW_CFLAGS) -D_DEFAULT_SOURCE -DWHW_TEST_HOOKS -O1 -g \
+		 $(HW_SAN) -I$(HW_DIR)/src -I$(HW_DIR)/tests $(TAP_CFLAGS)
+HW_TEST_OBJ := $(patsubst $(HW_DIR)/src/%.c,$(HW_OUT)/tobj/src/%.o,$(HW_SRC)) \
+	       $(patsubst $(HW_DIR)/tests/%.c,$(HW_OUT)/tobj/tests/%.o,$(HW_TEST_SRC))
+
+$(HW_OUT)/tobj/src/%.o: $(HW_DIR)/src/%.c $(HW_HDR) $(HW_TEST_HDR) $(TAP_DEPS)
 	@mkdir -p $(@D)
-	$(HW_CC) $(HW_CFLAGS) -D_DEFAULT_SOURCE -DWHW_TEST_HOOKS -O1 -g $(HW_SAN) \
-		-I$(HW_DIR)/src -I$(HW_DIR)/tests $(TAP_CFLAGS) -o $@ $(HW_SRC) $(HW_TEST_SRC)
+	$(HW_CC) $(HW_TEST_CFLAGS) -c -o $@ $<
+
+$(HW_OUT)/tobj/tests/%.o: $(HW_DIR)/tests/%.c $(HW_HDR) $(HW_TEST_HDR) $(TAP_DEPS)
+	@mkdir -p $(@D)
+	$(HW_CC) $(HW_TEST_CFLAGS) -c -o $@ $<
+
+$(HW_OUT)/wrenhw-tests: $(HW_TEST_OBJ)
+	@mkdir -p $(@D)
+	$(HW_CC) $(HW_TEST_CFLAGS) -o $@ $^
 
 check-hw: $(HW_OUT)/libwrenhw.a $(HW_OUT)/wrenhw-tests
 	@mkdir -p $(BUILD)/check
