@@ -373,21 +373,21 @@ pcap_phase() {
 
 barrier vlan-up
 check "ping $vpeer over $vif (TX VLAN offload on)" \
-	wait_for 30 busybox ping -c 3 -W 2 -s 101 "$vpeer"
+	wait_for 30 busybox ping -A -c 3 -W 2 -s 101 "$vpeer"
 barrier vlan-ping1
 pcap_phase 101 "TX VLAN offload on"
 
 check "ethtool -K $ifname txvlan off" ethtool -K "$ifname" txvlan off
 barrier vlan-txoff
 check "ping over $vif with TX VLAN offload off" \
-	wait_for 30 busybox ping -c 3 -W 2 -s 102 "$vpeer"
+	wait_for 30 busybox ping -A -c 3 -W 2 -s 102 "$vpeer"
 barrier vlan-ping2
 pcap_phase 102 "TX VLAN offload off"
 
 check "ethtool -K $ifname rxvlan off" ethtool -K "$ifname" rxvlan off
 barrier vlan-rxoff
 check "ping over $vif with RX VLAN offload off" \
-	wait_for 30 busybox ping -c 3 -W 2 -s 103 "$vpeer"
+	wait_for 30 busybox ping -A -c 3 -W 2 -s 103 "$vpeer"
 barrier vlan-ping3
 pcap_phase 103 "RX VLAN offload off"
 q5_1=$(fabric_stat "$me" q5_tx_frames)

@@ -67,7 +67,10 @@ export RUN_DIR=${BUILD:-$top/build}/bench/vmtest-$label-$name
 list=${list% }
 export GUEST_ENV="${GUEST_ENV:-} WREN_KSFT_DIR=$ksft WREN_KSFT_TESTS=${list// /,}"
 
+t0=$SECONDS
 "$here/vmrun.sh" "$here/ksft-guest.sh"
+# A boot's wall time, start to poweroff, for the check budget's tables.
+echo "vmtest: $label-$name ran $((SECONDS - t0)) s"
 
 # gpu_mem_check GUEST: with GPU=1, what the guest's tests left in its
 # GPU's memory (gpu-expect lines in its results) checked in the file
