@@ -148,6 +148,9 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 		{ "drop_send_fail", s->drop_send_fail },
 		{ "rx_corrupted", s->rx_corrupted },
 		{ "tx_corrupted", s->tx_corrupted },
+		{ "tx_duplicated", s->tx_duplicated },
+		{ "tx_held", s->tx_held },
+		{ "tx_reordered", s->tx_reordered },
 		{ "flooded", s->flooded },
 		{ "phy_sent", s->phy_sent },
 		{ "bad_stream", s->bad_stream },
@@ -166,6 +169,8 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 			   rows[i].val);
 	out_printf(o, "port %u loss %g\n", n, p->loss);
 	out_printf(o, "port %u corrupt %g\n", n, p->corrupt);
+	out_printf(o, "port %u duplicate %g\n", n, p->duplicate);
+	out_printf(o, "port %u reorder %g\n", n, p->reorder);
 	out_printf(o, "port %u pcap %s\n", n,
 		   pcap_is_open(&p->pcap) ? "on" : "off");
 	for (int qi = 0; qi < FABRIC_PRIOS; qi++) {
@@ -244,7 +249,10 @@ static int cmd_link(struct ctl_ctx *c, int argc, char **argv)
 	return 0;
 }
 
-static int set_probability(struct ctl_ctx *c, char **argv, bool corrupt)
+/* The wire faults a port's link injects (struct fabric_port). */
+enum wire_fault { FAULT_LOSS, FAULT_CORRUPT, FAULT_DUPLICATE, FAULT_REORDER };
+
+static int set_probability(struct ctl_ctx *c, char **argv, enum wire_fault w)
 {
 	unsigned first, last;
 	double p;
@@ -254,10 +262,22 @@ static int set_probability(struct ctl_ctx *c, char **argv, bool corrupt)
 	if (!parse_probability(argv[1], &p))
 		return fail(c, "bad probability '%s' (0..1 or N%%)", argv[1]);
 	for (unsigned i = first; i <= last; i++) {
-		if (corrupt)
-			c->f->ports[i].corrupt = p;
-		else
-			c->f->ports[i].loss = p;
+		struct fabric_port *port = &c->f->ports[i];
+
+		switch (w) {
+		case FAULT_LOSS:
+			port->loss = p;
+			break;
+		case FAULT_CORRUPT:
+			port->corrupt = p;
+			break;
+		case FAULT_DUPLICATE:
+			port->duplicate = p;
+			break;
+		case FAULT_REORDER:
+			port->reorder = p;
+			break;
+		}
 	}
 	return 0;
 }
@@ -265,13 +285,25 @@ static int set_probability(struct ctl_ctx *c, char **argv, bool corrupt)
 static int cmd_loss(struct ctl_ctx *c, int argc, char **argv)
 {
 	(void)argc;
-	return set_probability(c, argv, false);
+	return set_probability(c, argv, FAULT_LOSS);
 }
 
 static int cmd_corrupt(struct ctl_ctx *c, int argc, char **argv)
 {
 	(void)argc;
-	return set_probability(c, argv, true);
+	return set_probability(c, argv, FAULT_CORRUPT);
+}
+
+static int cmd_duplicate(struct ctl_ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return set_probability(c, argv, FAULT_DUPLICATE);
+}
+
+static int cmd_reorder(struct ctl_ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	return set_probability(c, argv, FAULT_REORDER);
 }
 
 static int cmd_rate(struct ctl_ctx *c, int argc, char **argv)
@@ -692,6 +724,9 @@ static const struct ctl_command commands[] = {
 	{ "link", 2, 2, "link <port|all> up|down", cmd_link },
 	{ "loss", 2, 2, "loss <port|all> <probability|N%>", cmd_loss },
 	{ "corrupt", 2, 2, "corrupt <port|all> <probability|N%>", cmd_corrupt },
+	{ "duplicate", 2, 2, "duplicate <port|all> <probability|N%>",
+	  cmd_duplicate },
+	{ "reorder", 2, 2, "reorder <port|all> <probability|N%>", cmd_reorder },
 	{ "rate", 2, 2, "rate <port|all> <mbps>", cmd_rate },
 	{ "pcap", 2, 2, "pcap <port|all> on|off", cmd_pcap },
 	{ "qlimit", 3, 4, "qlimit <port|all> <queue|all> <bytes> [frames]",

@@ -101,7 +101,9 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 		return -1;
 	}
 	if (!(cfg->loss >= 0 && cfg->loss <= 1) ||
-	    !(cfg->corrupt >= 0 && cfg->corrupt <= 1)) {
+	    !(cfg->corrupt >= 0 && cfg->corrupt <= 1) ||
+	    !(cfg->duplicate >= 0 && cfg->duplicate <= 1) ||
+	    !(cfg->reorder >= 0 && cfg->reorder <= 1)) {
 		snprintf(err, errlen, "probabilities must be within 0..1");
 		return -1;
 	}
@@ -135,6 +137,8 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 		p->link_up = true;
 		p->loss = cfg->loss;
 		p->corrupt = cfg->corrupt;
+		p->duplicate = cfg->duplicate;
+		p->reorder = cfg->reorder;
 		egress_init(&p->egress, cfg->rate_mbps);
 		egress_set_weights(&p->egress, cfg->ets_weight);
 		for (int q = 0; q < FABRIC_PRIOS; q++) {
@@ -175,6 +179,8 @@ void fabric_destroy(struct fabric *f)
 {
 	for (unsigned i = 0; i < f->nports; i++) {
 		egress_flush(&f->ports[i].egress, pfc_ingress_release_quiet, f);
+		frame_free(f->ports[i].held);
+		f->ports[i].held = NULL;
 		pcap_close(&f->ports[i].pcap);
 	}
 }
@@ -346,6 +352,31 @@ void fabric_receive(struct fabric *f, unsigned port, const uint8_t *data,
 	}
 }
 
+/* The frame leaves on the wire: captured in the order sent, then handed
+ * to the port's peer. */
+static void wire_send(struct fabric *f, struct fabric_port *p,
+		      const struct frame *fr)
+{
+	capture(f, p, fr->data, fr->len);
+	if (f->io.send(f->io.ctx, p->index, fr->data, fr->len)) {
+		p->st.tx_frames++;
+		p->st.tx_bytes += fr->len;
+	} else {
+		p->st.drop_send_fail++;
+	}
+}
+
+static void release_held(struct fabric *f, struct fabric_port *p)
+{
+	struct frame *fr = p->held;
+
+	p->held = NULL;
+	if (p->held_overtaken)
+		p->st.tx_reordered++;
+	wire_send(f, p, fr);
+	frame_free(fr);
+}
+
 void fabric_service_port(struct fabric *f, unsigned port)
 {
 	struct fabric_port *p = &f->ports[port];
@@ -353,6 +384,12 @@ void fabric_service_port(struct fabric *f, unsigned port)
 	struct frame *fr;
 
 	while (fabric_port_operational(p) && f->io.can_send(f->io.ctx, port)) {
+		/* a frame held back goes once something overtook it, or its
+		 * hold is over */
+		if (p->held && (p->held_overtaken || now >= p->held_until_ns)) {
+			release_held(f, p);
+			continue;
+		}
 		fr = egress_dequeue(&p->egress, now);
 		if (!fr)
 			break;
@@ -360,18 +397,26 @@ void fabric_service_port(struct fabric *f, unsigned port)
 		/* loss on the wire: the frame used its wire time, then died */
 		if (prng_chance(&p->prng, p->loss)) {
 			p->st.drop_tx_loss++;
-		} else {
-			if (maybe_corrupt(p, fr->data, fr->len))
-				p->st.tx_corrupted++;
-			capture(f, p, fr->data, fr->len);
-			if (f->io.send(f->io.ctx, port, fr->data, fr->len)) {
-				p->st.tx_frames++;
-				p->st.tx_bytes += fr->len;
-			} else {
-				p->st.drop_send_fail++;
-			}
+			frame_free(fr);
+			continue;
+		}
+		if (maybe_corrupt(p, fr->data, fr->len))
+			p->st.tx_corrupted++;
+		if (!p->held && prng_chance(&p->prng, p->reorder)) {
+			p->held = fr;
+			p->held_until_ns = now + FABRIC_REORDER_HOLD_NS;
+			p->held_overtaken = false;
+			p->st.tx_held++;
+			continue;
+		}
+		wire_send(f, p, fr);
+		if (prng_chance(&p->prng, p->duplicate)) {
+			p->st.tx_duplicated++;
+			wire_send(f, p, fr);
 		}
 		frame_free(fr);
+		if (p->held)
+			p->held_overtaken = true;
 	}
 }
 
@@ -390,6 +435,8 @@ uint64_t fabric_service(struct fabric *f)
 		t = egress_next_event_ns(&p->egress, f->io.now_ns(f->io.ctx));
 		if (t < next)
 			next = t;
+		if (p->held && p->held_until_ns < next)
+			next = p->held_until_ns;
 	}
 	return next;
 }
@@ -398,6 +445,11 @@ static void port_went_away(struct fabric *f, struct fabric_port *p)
 {
 	p->st.drop_tx_link_down += egress_flush(&p->egress, pfc_ingress_release,
 						f);
+	if (p->held) {
+		frame_free(p->held);
+		p->held = NULL;
+		p->st.drop_tx_link_down++;
+	}
 	pfc_port_reset(f, p->index, f->io.now_ns(f->io.ctx));
 	mac_table_flush_port(&f->macs, (int)p->index);
 }

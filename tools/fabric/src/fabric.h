@@ -23,6 +23,13 @@
 #define FABRIC_DEFAULT_MAC_AGE_S 300u
 #define FABRIC_MAX_BUFFER (64u * 1024 * 1024) /* bytes, any threshold */
 #define FABRIC_MAX_PFCWD_NS (60000ull * 1000000u)
+/*
+ * How long a frame picked for reordering waits for a later frame to
+ * overtake it before it leaves anyway: long enough for the next frame
+ * of a stream under TCG (tens of microseconds apart), short against
+ * RoCE's retransmission timers (milliseconds and more).
+ */
+#define FABRIC_REORDER_HOLD_NS (500ull * 1000)
 
 struct fabric_io {
 	void *ctx;
@@ -54,6 +61,9 @@ struct port_stats {
 	uint64_t drop_send_fail;    /* out of memory, or the peer never reads */
 	uint64_t rx_corrupted;      /* injected corruption, guest -> fabric */
 	uint64_t tx_corrupted;      /* injected corruption, fabric -> guest */
+	uint64_t tx_duplicated;     /* injected duplicates sent to the guest */
+	uint64_t tx_held;           /* frames held back to be reordered */
+	uint64_t tx_reordered;      /* ... that a later frame overtook */
 	uint64_t flooded;           /* unknown/group destination, flooded */
 	uint64_t phy_sent;          /* PHY status frames sent to the guest */
 	uint64_t bad_stream;        /* connections closed for a bad length */
@@ -106,6 +116,12 @@ struct fabric_port {
 	bool link_up; /* administrative state, set by the control socket */
 	double loss;    /* per traversal of this port's link, each way */
 	double corrupt; /* likewise: one bit flipped past the MAC header */
+	/* per frame sent to the guest: sent twice; held back for the next */
+	double duplicate;
+	double reorder;
+	struct frame *held;      /* the frame held back, or NULL */
+	uint64_t held_until_ns;  /* when it leaves if nothing overtook it */
+	bool held_overtaken;
 	struct prng prng;
 	struct egress_port egress;
 	/*
@@ -124,6 +140,8 @@ struct fabric_config {
 	uint32_t rate_mbps;
 	double loss;
 	double corrupt;
+	double duplicate;
+	double reorder;
 	uint64_t seed;
 	uint64_t mac_age_ns;
 	uint32_t queue_limit_frames;

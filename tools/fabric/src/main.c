@@ -29,7 +29,8 @@ static void usage(FILE *out)
 	fputs("usage:\n"
 	      "  wren-fabric serve --dir DIR --ports N [--rate MBPS]\n"
 	      "        [--port-rate PORT:MBPS]... [--pcap-dir DIR]\n"
-	      "        [--loss P] [--corrupt P] [--seed S] [--mac-age SECONDS]\n"
+	      "        [--loss P] [--corrupt P] [--duplicate P] [--reorder P]\n"
+	      "        [--seed S] [--mac-age SECONDS]\n"
 	      "        [--queue-bytes B] [--queue-frames F]\n"
 	      "        [--lossless PRIOS] [--pfc-xoff B] [--pfc-xon B]\n"
 	      "        [--pfc-headroom B] [--ecn QUEUES:KMIN:KMAX:PMAX[:drop]]\n"
@@ -200,6 +201,8 @@ static int parse_serve(int argc, char **argv, struct serve_opts *o)
 		{ "pcap-dir", required_argument, NULL, 'p' },
 		{ "loss", required_argument, NULL, 'l' },
 		{ "corrupt", required_argument, NULL, 'c' },
+		{ "duplicate", required_argument, NULL, 'u' },
+		{ "reorder", required_argument, NULL, 'o' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "mac-age", required_argument, NULL, 'a' },
 		{ "queue-bytes", required_argument, NULL, 'B' },
@@ -261,6 +264,14 @@ static int parse_serve(int argc, char **argv, struct serve_opts *o)
 		case 'c':
 			if (parse_prob(optarg, &o->cfg.corrupt))
 				return bad_option("corrupt", optarg);
+			break;
+		case 'u':
+			if (parse_prob(optarg, &o->cfg.duplicate))
+				return bad_option("duplicate", optarg);
+			break;
+		case 'o':
+			if (parse_prob(optarg, &o->cfg.reorder))
+				return bad_option("reorder", optarg);
 			break;
 		case 's':
 			if (parse_ull(optarg, UINT64_MAX, &v))

@@ -647,6 +647,110 @@ static void test_loss(void)
 	fabric_destroy(&F);
 }
 
+/* ---- duplication and reordering ----------------------------------------- */
+
+/* A frame from a to b carrying sequence number @seq after the header. */
+static void rx_seq(const uint8_t *a, const uint8_t *b, uint32_t seq)
+{
+	uint8_t fr[64];
+	uint32_t n = build_eth(fr, b, a, 0x88B5, 64);
+
+	put_be32(fr + ETH_HDR_LEN, seq);
+	fabric_receive(&F, 0, fr, n);
+	fk.now += 1000;
+	fabric_service(&F);
+}
+
+static uint32_t log_seq(unsigned i)
+{
+	return get_be32(fk.log[i].data + ETH_HDR_LEN);
+}
+
+static void test_dup_reorder(void)
+{
+	struct fabric_config cfg;
+	uint8_t a[6], b[6];
+	bool in_order = true, swapped = true;
+	uint64_t next;
+	const unsigned frames = 100000;
+
+	setup(2);
+	learn_pair(a, b);
+	F.ports[1].st = (struct port_stats){ 0 };
+	F.ports[1].duplicate = 1.0;
+	for (uint32_t i = 0; i < 20; i++)
+		rx_seq(a, b, i);
+	for (unsigned i = 0; i < fk.nlog; i++)
+		if (log_seq(i) != i / 2)
+			in_order = false;
+	tap_ok(fk.nlog == 40 && in_order && F.ports[1].st.tx_duplicated == 20 &&
+	       F.ports[1].st.tx_frames == 40,
+	       "duplicate: probability 1 sends every frame twice, back to back");
+	fabric_destroy(&F);
+
+	setup(2);
+	learn_pair(a, b);
+	F.ports[1].reorder = 1.0;
+	for (uint32_t i = 0; i < 10; i++)
+		rx_seq(a, b, i);
+	/* each frame held is overtaken by the next one: 1 0 3 2 ... */
+	for (unsigned i = 0; i < fk.nlog; i++)
+		if (log_seq(i) != (i ^ 1))
+			swapped = false;
+	tap_ok(fk.nlog == 10 && swapped && F.ports[1].st.tx_held == 5 &&
+	       F.ports[1].st.tx_reordered == 5,
+	       "reorder: probability 1 swaps every pair of frames");
+	rx_seq(a, b, 10);
+	next = fabric_service(&F);
+	tap_ok(fk.nlog == 10 && F.ports[1].held &&
+	       next == F.ports[1].held_until_ns,
+	       "reorder: a held frame waits, and the fabric's next event is its hold's end");
+	fk.now = next;
+	fabric_service(&F);
+	tap_ok(fk.nlog == 11 && log_seq(10) == 10 && !F.ports[1].held &&
+	       F.ports[1].st.tx_reordered == 5,
+	       "reorder: with nothing to overtake it, it leaves when its hold ends, not counted as reordered");
+	rx_seq(a, b, 11);
+	fabric_set_link(&F, 1, false);
+	tap_ok(!F.ports[1].held && F.ports[1].st.drop_tx_link_down == 1,
+	       "reorder: a link going down drops the held frame and counts it");
+	fabric_destroy(&F);
+
+	/* 5% of each over 100k frames: nothing lost, nothing extra but the
+	 * duplicates, and no frame overtaken by more than one other. */
+	fabric_config_default(&cfg);
+	cfg.seed = 7;
+	cfg.duplicate = 0.05;
+	cfg.reorder = 0.05;
+	setup_cfg(&cfg);
+	learn_pair(a, b);
+	/* learn_pair's broadcasts went through the faults too */
+	F.ports[1].st = (struct port_stats){ 0 };
+	for (uint32_t i = 0; i < frames; i++)
+		rx_seq(a, b, i);
+	fk.now += FABRIC_REORDER_HOLD_NS;
+	fabric_service(&F);
+	/* binomial(100000, 0.05): sd ~69, +-5 sd; a frame arriving while
+	 * one is held is never held itself, so holds are ~5/105 of frames */
+	tap_ok(F.ports[1].st.tx_duplicated >= 4655 &&
+	       F.ports[1].st.tx_duplicated <= 5345 &&
+	       F.ports[1].st.tx_held >= 4300 && F.ports[1].st.tx_held <= 5345 &&
+	       F.ports[1].st.tx_frames == frames + F.ports[1].st.tx_duplicated &&
+	       fk.frames[1] == F.ports[1].st.tx_frames &&
+	       F.ports[1].st.tx_reordered <= F.ports[1].st.tx_held,
+	       "duplicate, reorder 5%%: %llu duplicated, %llu held (%llu overtaken), every frame delivered (%llu)",
+	       (unsigned long long)F.ports[1].st.tx_duplicated,
+	       (unsigned long long)F.ports[1].st.tx_held,
+	       (unsigned long long)F.ports[1].st.tx_reordered,
+	       (unsigned long long)F.ports[1].st.tx_frames);
+	fabric_destroy(&F);
+
+	fabric_config_default(&cfg);
+	cfg.reorder = 1.5;
+	tap_ok(fabric_init(&F, &cfg, &fake_io, (char[64]){ 0 }, 64) < 0,
+	       "reorder: a probability above 1 is refused at start");
+}
+
 /* ---- stream framing ---------------------------------------------------- */
 
 static enum stream_status feed(struct stream_rx *rx, const uint8_t *data,
@@ -980,6 +1084,18 @@ static void test_control(void)
 	tap_ok(ctl("corrupt 1 0.25", reply, sizeof(reply)) &&
 	       F.ports[1].corrupt == 0.25,
 	       "ctl: corrupt sets the corruption probability");
+	tap_ok(ctl("duplicate 1 2%", reply, sizeof(reply)) &&
+	       F.ports[1].duplicate == 0.02 &&
+	       ctl("reorder all 0.05", reply, sizeof(reply)) &&
+	       F.ports[0].reorder == 0.05 && F.ports[1].reorder == 0.05 &&
+	       !ctl("reorder 0 2", reply, sizeof(reply)) &&
+	       ctl("stats 1", reply, sizeof(reply)) &&
+	       strstr(reply, "port 1 duplicate 0.02\n") &&
+	       strstr(reply, "port 1 reorder 0.05\n") &&
+	       strstr(reply, "port 1 tx_reordered 0\n"),
+	       "ctl: duplicate and reorder set their probabilities, stats shows them");
+	ctl("duplicate all 0", reply, sizeof(reply));
+	ctl("reorder all 0", reply, sizeof(reply));
 	fake_clear_log();
 	tap_ok(ctl("rate 0 1000", reply, sizeof(reply)) &&
 	       F.ports[0].egress.rate_mbps == 1000 && fk.phy[0] == 1,
@@ -2029,6 +2145,7 @@ int main(void)
 	test_strict_priority();
 	test_pacing();
 	test_loss();
+	test_dup_reorder();
 	test_stream();
 	test_link_state();
 	test_pcap();
