@@ -9,11 +9,15 @@
  *   wren_verbs_test initiator [-d DEV] [-g GIDX] [-p PORT] HOST
  *       the integrity and protection cases, TAP on stdout
  *   wren_verbs_test bw --active|--passive --listen PORT|--connect HOST:PORT
- *       --op write|read --size BYTES (--iters N | --seconds S)
+ *       --op write|read|send|atomic --size BYTES (--iters N | --seconds S)
  *       [--depth N] [--mr-mib N] [--verify] [--cpu] [--ready-file F] [--hold]
  *       [--timeout EXP] [--sl SL] [--tclass TC] [-d DEV] [-g GIDX]
  *       [--stop-file F] (active, --seconds: end early once F exists)
- *       [--until-error] (active)  [--free-under-traffic] (passive, gpu-peer)
+ *       [--until-error] (active)
+ *       [--free-under-traffic] (passive, gpu-peer, write|read)
+ *     send: SENDs into receives the passive side keeps posted (it polls
+ *       its CQ while they flow); atomic: 8-byte FETCH_AND_ADDs, --size
+ *       ignored, --mr-mib N gives N MiB / 8 words (see bw.c)
  *
  *   --mem host|gpu-dmabuf|gpu-peer (every mode): where the target's and the
  *       bandwidth buffers live (mem.c); GPU memory is /dev/wren_gpu0's,
@@ -158,6 +162,16 @@ int main(int argc, char **argv)
 	}
 	if (wvt_sl < 0 || wvt_sl > 15 || wvt_tclass < 0 || wvt_tclass > 255)
 		return usage();
+	if (strcmp(o.op, "write") && strcmp(o.op, "read") && strcmp(o.op, "send") &&
+	    strcmp(o.op, "atomic"))
+		return usage();
+	/* Atomics are 8 bytes, whatever --size says. */
+	if (!strcmp(o.op, "atomic"))
+		o.size = 8;
+	if (o.free_under_traffic && (!strcmp(o.op, "send") || !strcmp(o.op, "atomic"))) {
+		fprintf(stderr, "wvt: --free-under-traffic is for --op write or read\n");
+		return 2;
+	}
 	if (o.free_under_traffic && mem_kind() != MEM_GPU_PEER) {
 		fprintf(stderr, "wvt: --free-under-traffic needs --mem gpu-peer (dma-buf MRs are pinned)\n");
 		return 2;

@@ -125,7 +125,7 @@ int cases_run(struct dev *d, struct ctl *parent, struct ctl *child);
 
 /* bw.c */
 struct bw_opts {
-	const char *op;		/* "write" or "read" */
+	const char *op;		/* "write", "read", "send" or "atomic" */
 	bool active, verify, cpu;
 	bool hold;		/* on failure, keep everything until killed */
 	bool until_error;	/* active: stop at the first failed completion,
