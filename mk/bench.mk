@@ -4,7 +4,7 @@
 #
 #   make kernel-info KVER=6.1|6.12   resolved ABI, headers, vmlinuz, modules dir
 #   $(BUILD)/kernel-$(KVER).env      KABI= KDIR= VMLINUZ= VMLINUX= KMODDIR= for other rules
-#   make vmrun SCRIPT=path [KVER=] [N=2] [IOMMU=1] [SMP=1] [TIMEOUT=600] [PCAP=1]
+#   make vmrun SCRIPT=path [KVER=] [N=2] [IOMMU=1] [SMP=1] [MEM=1024] [TIMEOUT=600] [PCAP=1]
 #                                    [RXE=i]  guest i: virtio-net + rdma_rxe on the Wren fabric
 #                                    [GPU=1]  NIC and a wren-gpu under one PCIe switch
 #                                    [DCB=0] NICs without DCB and ECN/DCQCN (dcb=off)
@@ -29,7 +29,7 @@ BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
 # What vmrun.sh / vmtest.sh / selftests/bench/run.sh read.
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	KERNEL_ENV="$(KERNEL_ENV)" FABRIC="$(BUILD)/fabric/wren-fabric" \
-	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" GPU="$(or $(GPU),0)" DCB="$(or $(DCB),1)" PKG="$(or $(PKG),0)" SMP="$(or $(SMP),1)" CPU="$(CPU)" \
+	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" GPU="$(or $(GPU),0)" DCB="$(or $(DCB),1)" PKG="$(or $(PKG),0)" SMP="$(or $(SMP),1)" MEM="$(or $(MEM),1024)" CPU="$(CPU)" \
 	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" KARGS="$(KARGS)" RXE="$(RXE)" \
 	GUEST_ENV="$(GUEST_ENV)" KSFT_INSTALL="$(KSFT_INSTALL)"
 

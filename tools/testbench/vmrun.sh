@@ -11,6 +11,7 @@
 #   SMP                vCPUs per guest (1), or a comma list of one count
 #                      per guest index (SMP=2,1: guest 0 two, guest 1 one;
 #                      guests past the list get its last count)
+#   MEM                guest memory in MiB (1024)
 #   CPU                QEMU -cpu model (max without AVX: see start_guest)
 #   TIMEOUT            seconds before a guest is killed (600)
 #   RUN_DIR            host directory for logs and the results share
@@ -196,6 +197,10 @@ for w in "${smp_list[@]}"; do
 		exit 2
 	fi
 done
+if ! [[ ${MEM:-1024} =~ ^[1-9][0-9]*$ ]] || [ "${MEM:-1024}" -lt 512 ]; then
+	echo "vmrun: MEM=$MEM: guest memory in MiB, at least 512" >&2
+	exit 2
+fi
 # guest_smp I: guest I's vCPUs.
 guest_smp() {
 	local n=${#smp_list[@]}
@@ -274,7 +279,7 @@ start_guest() {
 	# take their SSE2 paths, which TCG emulates faster than the 256-bit
 	# ones (d61 190-198 s instead of 211-214 s).  Turning off SSE4 and
 	# SSSE3 as well crashed the guest kernel's crypto self-tests.
-	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}" -smp "$(guest_smp "$i")" -m 1024
+	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}" -smp "$(guest_smp "$i")" -m "${MEM:-1024}"
 		-nodefaults -no-reboot -display none -nographic -monitor none
 		-chardev "file,id=con,path=$RUN_DIR/guest$i.log" -serial chardev:con
 		-kernel "${VMLINUX:-$VMLINUZ}" -initrd "$initrd")
