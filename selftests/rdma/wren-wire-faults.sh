@@ -50,9 +50,9 @@ depth=4
 peer_ctl=$WREN_PEER_VIRTIO_IP
 ops="write read send atomic"
 if [ "$me" = 0 ]; then
-	plan 8
+	plan 9
 else
-	plan 12
+	plan 13
 fi
 
 # --- setup ---------------------------------------------------------------
@@ -215,5 +215,7 @@ else
 	[ "$rc" = 0 ] || diag "$(tail -n 5 "$res/wf-flap.out")"
 fi
 barrier flap-done
+# Later tests of a shared boot load the modules themselves.
+check "wren_ib.ko and wren.ko unload" wren_unload
 check_dmesg "dmesg has no warnings, oopses or timeouts"
 tap_done
