@@ -18,7 +18,8 @@
 
 RDMA_TESTS_BIN := $(BUILD)/tests/rdma/wren_verbs_test
 RDMA_TESTS_SRC := $(wildcard $(TOP)/tests/rdma/*.c)
-RDMA_TESTS_HDR := $(wildcard $(TOP)/tests/rdma/*.h) $(TOP)/tests/gpu/wren_test_gpu.h
+RDMA_TESTS_HDR := $(wildcard $(TOP)/tests/rdma/*.h) $(TOP)/tests/gpu/wren_test_gpu.h \
+		  $(TOP)/include/uapi/rdma/wren-abi.h $(wildcard $(TOP)/include/linux/wren/*.h)
 DMABUF_TEST_BIN := $(BUILD)/tests/dmabuf/wren_dmabuf_test
 DMABUF_TEST_SRC := $(TOP)/tests/dmabuf/wren_dmabuf_test.c
 
@@ -37,7 +38,8 @@ rdma-tests: rdma-core
 $(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env $(TAP_DEPS)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
-		-I$(RDMA_CORE)/include $(TAP_CFLAGS) -o $@ $(RDMA_TESTS_SRC) \
+		-I$(TOP)/include/uapi -I$(TOP)/include -I$(RDMA_CORE)/include $(TAP_CFLAGS) \
+		-o $@ $(RDMA_TESTS_SRC) -pthread \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
 $(DMABUF_TEST_BIN): $(DMABUF_TEST_SRC) $(BUILD)/rdma-core.env

@@ -19,6 +19,13 @@
  *       its CQ while they flow); atomic: 8-byte FETCH_AND_ADDs, --size
  *       ignored, --mr-mib N gives N MiB / 8 words (see bw.c)
  *
+ *   wren_verbs_test limits [-d DEV] [-g GIDX] [--big-mr-mib N]
+ *       one node: every table filled to the device's limit, a CQ overrun,
+ *       an SRQ limit event, an N MiB MR (1024; 0 skips it); see limits.c
+ *   wren_verbs_test abuse [-d DEV]
+ *       one node: raw uverbs commands with bad driver data, handles and
+ *       mmap offsets, and racing destroys; see abuse.c
+ *
  *   --mem host|gpu-dmabuf|gpu-peer (every mode): where the target's and the
  *       bandwidth buffers live (mem.c); GPU memory is /dev/wren_gpu0's,
  *       --gpu-pad-mib N holds N MiB of it below the first buffer
@@ -37,7 +44,7 @@ extern int wvt_timeout, wvt_sl, wvt_tclass;
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ... (see main.c)\n");
+	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|abuse (see main.c)\n");
 	return 2;
 }
 
@@ -110,12 +117,14 @@ int main(int argc, char **argv)
 		{ "gpu-pad-mib", required_argument, NULL, 'G' },
 		{ "sl", required_argument, NULL, 'S' },
 		{ "tclass", required_argument, NULL, 'X' },
+		{ "big-mr-mib", required_argument, NULL, 'B' },
 		{ 0 }
 	};
 	struct bw_opts o = { .op = "write", .size = 65536, .depth = 16,
 			     .mr_bytes = 1u << 20 };
 	const char *dev = NULL, *connect_to = NULL, *mode;
 	int gidx = -1, port = 18600, listen_port = 0, opt, mr_mib = 0;
+	long big_mib = 1024;
 
 	if (argc < 2)
 		return usage();
@@ -157,6 +166,7 @@ int main(int argc, char **argv)
 		case 'G': mem_set_gpu_pad((size_t)atoi(optarg) << 20); break;
 		case 'S': wvt_sl = atoi(optarg); break;
 		case 'X': wvt_tclass = atoi(optarg); break;
+		case 'B': big_mib = atol(optarg); break;
 		default: return usage();
 		}
 	}
@@ -178,6 +188,28 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "target"))
 		return run_target(dev, gidx, port);
+	if (!strcmp(mode, "abuse")) {
+		struct dev d;
+		int rc;
+
+		if (dev_open(&d, dev, gidx))
+			return 1;
+		rc = abuse_run(&d);
+		dev_close(&d);
+		return rc;
+	}
+	if (!strcmp(mode, "limits")) {
+		struct dev d;
+		int rc;
+
+		if (big_mib < 0 || big_mib > 65536)
+			return usage();
+		if (dev_open(&d, dev, gidx))
+			return 1;
+		rc = limits_run(&d, (size_t)big_mib);
+		dev_close(&d);
+		return rc;
+	}
 	if (!strcmp(mode, "initiator"))
 		return optind < argc ? run_initiator(dev, gidx, port, argv[optind]) : usage();
 	if (strcmp(mode, "bw") || (!listen_port == !connect_to) ||

@@ -140,4 +140,10 @@ struct bw_opts {
 };
 int bw_run(struct dev *d, struct ctl *c, const struct bw_opts *o);
 
+/* limits.c: one node; TAP on stdout, the exit status of tap_done() */
+int limits_run(struct dev *d, size_t big_mib);
+
+/* abuse.c: one node, raw uverbs; TAP on stdout, tap_done()'s status */
+int abuse_run(struct dev *d);
+
 #endif

@@ -96,9 +96,10 @@ struct wren_ib_create_cq_resp {
 
 /* ------------------------------------------------------------- QP */
 /*
- * One provider buffer holds the SQ at offset 0 and the RQ at rq_offset
- * (page-aligned start; the SQ and RQ strides and sizes as chosen by the
- * provider within the limits of alloc_ucontext).  The QP doorbell record
+ * One page-aligned provider buffer holds the SQ at offset 0 and the RQ at
+ * rq_offset (a multiple of the RQ stride, at or after the end of the SQ;
+ * the SQ and RQ strides and sizes as chosen by the provider within the
+ * limits of alloc_ucontext).  The QP doorbell record
  * (struct wren_qp_dbrec) carries the RQ producer index; SQ doorbells are
  * WREN_DB_SQ writes with the qpn on the context's page.
  *

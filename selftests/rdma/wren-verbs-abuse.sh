@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test, one guest: a process that runs the NIC out of resources,
+# and one that attacks wren_ib's uverbs ABI.
+#
+#   1. wren_verbs_test limits (tests/rdma/limits.c): contexts (doorbell
+#      pages), PDs, CQs, QPs, SRQs and MRs each filled until the device
+#      refuses with ENOMEM at its advertised limit, and filled again to
+#      the same count once freed; a CQ overrun raises IBV_EVENT_CQ_ERR;
+#      an SRQ below its armed limit raises IBV_EVENT_SRQ_LIMIT_REACHED
+#      once; a WREN_LIMITS_BIG_MR_MIB MiB MR (1024: the boot needs
+#      MEM=1536 or more) written and read at both ends and the middle
+#      through QPs the NIC loops back to itself;
+#   2. wren_verbs_test abuse (tests/rdma/abuse.c): raw uverbs commands
+#      with short, oversized and garbage driver data, bad addresses,
+#      wrong and stale handles, double destroys, made-up mmap offsets,
+#      and two threads destroying the same QP while a third rings
+#      doorbells for it; the process exits with objects left, for the
+#      kernel to clean up.
+#
+# After each the device holds what it held before (rdma resource
+# counts); dmesg stays clean and the modules unload.
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/rdma-env.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
+. "$WREN_TOP/selftests/lib/rdma-setup.sh"
+
+bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
+res=${WREN_RESULTS:-/tmp}
+big=${WREN_LIMITS_BIG_MR_MIB:-1024}
+# The programs' results: the plans of tests/rdma/limits.c and abuse.c.
+n_limits=20
+n_abuse=53
+plan $((1 + n_limits + 1 + n_abuse + 2 + 2))
+dmesg -C
+
+if ! rdma_env_check 2>"$res/abuse-env.err" || [ ! -x "$bin" ]; then
+	not_ok "rdma-core with libwren and wren_verbs_test are built"
+	diag "$(cat "$res/abuse-env.err"); run make rdma-tests"
+	exit 1
+fi
+rdma_wren_up || {
+	not_ok "$RDMA_SETUP_ERR"
+	exit 1
+}
+ok "$RDMA_WREN_DEV on $RDMA_WREN_IF, RoCE v2 GID index $RDMA_WREN_GID"
+counts() { rdma resource show 2>/dev/null | sed -n "s/^[0-9]*: $RDMA_WREN_DEV: //p"; }
+before=$(counts)
+
+# run MODE CASES ARGS...: one wren_verbs_test mode, its TAP as ours, then
+# the device's object counts against the ones before it.
+run() {
+	local mode=$1 ncases=$2 rc n0 t0=$SECONDS after
+	shift 2
+	timeout 600 "$bin" "$mode" -d "$RDMA_WREN_DEV" -g "$RDMA_WREN_GID" "$@" \
+		>"$res/$mode.out" 2>"$res/$mode.err"
+	rc=$?
+	n0=$TAP_COUNT
+	tap_relay "$mode: " "$res/$mode.out"
+	while [ $((TAP_COUNT - n0)) -lt "$ncases" ]; do
+		not_ok "$mode: case $((TAP_COUNT - n0 + 1)) did not run (exit $rc)"
+	done
+	[ -s "$res/$mode.err" ] && diag "$(tail -n 20 "$res/$mode.err")"
+	diag "wren_verbs_test $mode: exit $rc, $((SECONDS - t0)) s"
+	# A closed file's objects go with ib_uverbs' cleanup of its context.
+	wait_for 20 test "$(counts)" = "$before"
+	after=$(counts)
+	check "$mode: the device holds what it held before: $after" test "$after" = "$before"
+	[ "$after" = "$before" ] || diag "before: $before"
+}
+
+db_errors() { ethtool -S "$RDMA_WREN_IF" | awk '$1 == "port_db_errors:" { print $2 }'; }
+
+run limits "$n_limits" --big-mr-mib "$big"
+db0=$(db_errors)
+run abuse "$n_abuse"
+db1=$(db_errors)
+# The abuse's doorbells: SQ doorbells for QPs in RESET or gone, CQ
+# doorbells past what the CQ produced, an Ethernet doorbell on a user
+# page.  The NIC ignores and counts each.
+check "the NIC ignored and counted the bad doorbells (port_db_errors ${db0:-?} -> ${db1:-?})" \
+	test "${db1:-0}" -gt "${db0:-0}"
+
+# Later tests of a shared boot load the modules themselves.
+check "wren_ib.ko and wren.ko unload" wren_unload
+check_dmesg "dmesg has no warnings, oopses or timeouts"
+tap_done
