@@ -23,6 +23,9 @@ RDMA_TESTS_HDR := $(wildcard $(TOP)/tests/rdma/*.h) $(TOP)/tests/gpu/wren_test_g
 DMABUF_TEST_BIN := $(BUILD)/tests/dmabuf/wren_dmabuf_test
 DMABUF_TEST_SRC := $(TOP)/tests/dmabuf/wren_dmabuf_test.c
 
+HOSTILE_BIN := $(BUILD)/tests/hostile/wren_hostile
+HOSTILE_SRC := $(TOP)/tests/hostile/wren_hostile.c
+
 NCCL_CHECK_BIN := $(BUILD)/tests/gpu/wren_nccl_check
 GPU_MEM_CHECK_BIN := $(BUILD)/tests/gpu/gpu_mem_check
 GPU_UAPI := $(TOP)/tests/gpu/wren_test_gpu.h
@@ -31,7 +34,7 @@ GPU_UAPI := $(TOP)/tests/gpu/wren_test_gpu.h
 
 rdma-tests: rdma-core
 	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN) $(DMABUF_TEST_BIN) \
-		$(NCCL_CHECK_BIN) $(GPU_MEM_CHECK_BIN)
+		$(NCCL_CHECK_BIN) $(GPU_MEM_CHECK_BIN) $(HOSTILE_BIN)
 
 # The rpath lets it run without rdma-env.sh; the guests set
 # LD_LIBRARY_PATH to the same directory anyway.
@@ -41,6 +44,12 @@ $(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env $(
 		-I$(TOP)/include/uapi -I$(TOP)/include -I$(RDMA_CORE)/include $(TAP_CFLAGS) \
 		-o $@ $(RDMA_TESTS_SRC) -pthread \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
+
+# No verbs: the BARs from userspace, with no driver bound.
+$(HOSTILE_BIN): $(HOSTILE_SRC) $(wildcard $(TOP)/include/linux/wren/*.h) $(TAP_DEPS)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		-I$(TOP)/include $(TAP_CFLAGS) -o $@ $(HOSTILE_SRC)
 
 $(DMABUF_TEST_BIN): $(DMABUF_TEST_SRC) $(BUILD)/rdma-core.env
 	@mkdir -p $(@D)
