@@ -35,11 +35,7 @@ seed=${WREN_HOSTILE_SEED:-$((me + 1))}
 t0=$SECONDS
 timeout 300 "$bin" "$bdf" "$seed" >"$res/hostile.out" 2>"$res/hostile.err"
 rc=$?
-n0=$TAP_COUNT
-tap_relay "" "$res/hostile.out"
-while [ $((TAP_COUNT - n0)) -lt "$ncases" ]; do
-	not_ok "hostile case $((TAP_COUNT - n0 + 1)) did not run (exit $rc)"
-done
+tap_relay_cases "" "$res/hostile.out" "$ncases" "hostile case" "exit $rc"
 [ -s "$res/hostile.err" ] && diag "$(tail -n 10 "$res/hostile.err")"
 diag "wren_hostile $bdf seed $seed: exit $rc, $((SECONDS - t0)) s"
 

@@ -98,6 +98,17 @@ tap_relay() {
 	TAP_PREFIX=$saved
 }
 
+# tap_relay_cases PREFIX FILE N WHAT [WHY]: tap_relay PREFIX FILE, then a
+# failure for each of the N results the program should have given and
+# did not ("PREFIXWHAT K did not run (WHY)"), as after a crash.
+tap_relay_cases() {
+	local n0=$TAP_COUNT
+	tap_relay "$1" "$2"
+	while [ $((TAP_COUNT - n0)) -lt "$3" ]; do
+		not_ok "$1$4 $((TAP_COUNT - n0 + 1)) did not run${5:+ ($5)}"
+	done
+}
+
 # _tap_result LINE: one "ok"/"not ok" line of another stream as ours;
 # returns 1 for "not ok".
 _tap_result() {

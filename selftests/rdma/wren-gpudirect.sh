@@ -181,11 +181,8 @@ for mem in gpu-dmabuf gpu-peer; do
 		timeout 900 "$wvt" initiator -d "$dev" -g "$gidx" -p 18600 "$peer_ctl" \
 			>"$res/gdr-initiator-$mem.out" 2>"$res/gdr-initiator-$mem.err"
 		rc=$?
-		n0=$TAP_COUNT
-		tap_relay "$mem: " "$res/gdr-initiator-$mem.out"
-		while [ $((TAP_COUNT - n0)) -lt "$ncases" ]; do
-			not_ok "$mem: verbs case $((TAP_COUNT - n0 + 1)) did not run (initiator exit $rc)"
-		done
+		tap_relay_cases "$mem: " "$res/gdr-initiator-$mem.out" "$ncases" "verbs case" \
+			"initiator exit $rc"
 		[ -s "$res/gdr-initiator-$mem.err" ] && diag "$(tail -n 20 "$res/gdr-initiator-$mem.err")"
 		diag "$mem: integrity and protection cases: $((SECONDS - t0)) s, exit $rc"
 	fi

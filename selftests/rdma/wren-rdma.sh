@@ -144,11 +144,7 @@ else
 	timeout 900 "$bin" initiator -d "$dev" -g "$gidx" -p 18600 "$peer_ctl" \
 		>"$res/initiator.out" 2>"$res/initiator.err"
 	rc=$?
-	n0=$TAP_COUNT
-	tap_relay "" "$res/initiator.out"
-	while [ $((TAP_COUNT - n0)) -lt "$ncases" ]; do
-		not_ok "verbs case $((TAP_COUNT - n0 + 1)) did not run (initiator exit $rc)"
-	done
+	tap_relay_cases "" "$res/initiator.out" "$ncases" "verbs case" "initiator exit $rc"
 	[ -s "$res/initiator.err" ] && diag "$(tail -n 20 "$res/initiator.err")"
 	diag "integrity and protection cases: $((SECONDS - t0)) s, exit $rc"
 fi

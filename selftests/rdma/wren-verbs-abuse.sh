@@ -53,16 +53,12 @@ before=$(counts)
 # run MODE CASES ARGS...: one wren_verbs_test mode, its TAP as ours, then
 # the device's object counts against the ones before it.
 run() {
-	local mode=$1 ncases=$2 rc n0 t0=$SECONDS after
+	local mode=$1 ncases=$2 rc t0=$SECONDS after
 	shift 2
 	timeout 600 "$bin" "$mode" -d "$RDMA_WREN_DEV" -g "$RDMA_WREN_GID" "$@" \
 		>"$res/$mode.out" 2>"$res/$mode.err"
 	rc=$?
-	n0=$TAP_COUNT
-	tap_relay "$mode: " "$res/$mode.out"
-	while [ $((TAP_COUNT - n0)) -lt "$ncases" ]; do
-		not_ok "$mode: case $((TAP_COUNT - n0 + 1)) did not run (exit $rc)"
-	done
+	tap_relay_cases "$mode: " "$res/$mode.out" "$ncases" case "exit $rc"
 	[ -s "$res/$mode.err" ] && diag "$(tail -n 20 "$res/$mode.err")"
 	diag "wren_verbs_test $mode: exit $rc, $((SECONDS - t0)) s"
 	# A closed file's objects go with ib_uverbs' cleanup of its context.
