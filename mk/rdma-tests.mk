@@ -8,7 +8,9 @@
 #                      on one device, selftests/rdma/wren-dmabuf.sh),
 #                      $(BUILD)/tests/gpu/wren_nccl_check (NCCL's questions to a
 #                      NIC, selftests/rdma/wren-gpudirect.sh) and the host's
-#                      $(BUILD)/tests/gpu/gpu_mem_check (the GPU memory file)
+#                      $(BUILD)/tests/gpu/gpu_mem_check (the GPU memory file) and
+#                      $(BUILD)/tests/hostile/wren_hostile (the BARs from userspace,
+#                      selftests/driver/wren-hostile.sh)
 #   make check-rdma    selftests/rdma/wren-rdma.sh in two 6.1 guests: data
 #                      integrity per opcode and size, protection, no syscalls on
 #                      the data path, passive CPU idle, loss recovery, killed

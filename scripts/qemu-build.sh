@@ -12,6 +12,9 @@
 #               warm run compiles nothing.
 # The cache root is $WREN_CACHE/qemu, or $BUILD/qemu-cache when WREN_CACHE is
 # unset or unwritable: a missing cache only costs time, never a failure.
+# QEMU_ASAN=1 builds the same with ASan and UBSan (configure's
+# --enable-sanitizers) into $BUILD/qemu-asan/, from asan-tree-<K1> and
+# asan-bin-<K2> entries of their own, for the hostile-guest test.
 set -eu
 
 TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -19,6 +22,11 @@ BUILD=${BUILD:-$TOP/build}
 JOBS=${JOBS:-2}
 scripts=$TOP/scripts
 out=$BUILD/qemu
+pfx=
+if [ "${QEMU_ASAN:-0}" = 1 ]; then
+	out=$BUILD/qemu-asan
+	pfx=asan-
+fi
 log() { echo "qemu-build: $*" >&2; }
 
 cache_root() {
@@ -117,7 +125,8 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 stage_device "$stage"
 
-k1=$( (echo "$ver"; cat "$scripts/qemu-tree.sh") | sha256sum | cut -c1-16)
+k1=$( (echo "$ver"; [ -z "$pfx" ] || echo "$pfx"; cat "$scripts/qemu-tree.sh") |
+      sha256sum | cut -c1-16)
 # The binary also depends on the compiler and the -dev packages it was built
 # against; ninja notices their header changes in the tree, this key makes
 # a changed toolchain miss the binary cache so that ninja gets to run.
@@ -126,8 +135,8 @@ toolchain=$(dpkg-query -W -f '${Package}=${Version}\n' gcc-12 libc6-dev \
 	libslirp-dev libcap-ng-dev libattr1-dev 2>/dev/null || true)
 k2=$( (echo "$k1"; echo "$toolchain"; cat "$0"; hash_dir "$stage") |
       sha256sum | cut -c1-16)
-tree=$cache/tree-$k1
-bin=$cache/bin-$k2/qemu-system-x86_64
+tree=$cache/${pfx}tree-$k1
+bin=$cache/${pfx}bin-$k2/qemu-system-x86_64
 
 # One builder per cache at a time (make check and make demo may race).
 exec 9>"$cache/lock"
@@ -143,6 +152,15 @@ fi
 if [ ! -f "$tree/.configured" ]; then
 	log "preparing QEMU $ver tree in $tree (cold: several minutes)"
 	"$scripts/qemu-tree.sh" "$tree" "$ver" "$stage"
+	if [ -n "$pfx" ]; then
+		# configure's own record of its flags, plus the sanitizers.
+		log "reconfiguring $tree with --enable-sanitizers"
+		(cd "$tree/src/build" && ./config.status --enable-sanitizers >configure-asan.log 2>&1) || {
+			tail -20 "$tree/src/build/configure-asan.log" >&2
+			rm -f "$tree/.configured"
+			exit 1
+		}
+	fi
 fi
 for d in src hw-include include; do
 	sync_tree "$stage/$d" "$tree/src/hw/net/wren/$d"
@@ -160,7 +178,7 @@ cp "$tree/src/build/qemu-system-x86_64" "$bin.tmp"
 mv "$bin.tmp" "$bin"
 # Mark what this run used as newest so pruning keeps it.
 touch "$tree" "$(dirname "$bin")"
-prune "$cache" bin- 4
-prune "$cache" tree- 2
+prune "$cache" "${pfx}bin-" 4
+prune "$cache" "${pfx}tree-" 2
 install_binary "$bin"
 log "built $out/qemu-system-x86_64"
