@@ -347,10 +347,19 @@ struct whw_cc_qp {
 	uint64_t np_last_ns;
 };
 
+/* Which of the process loop's lists (struct wrenhw) a QP is on. */
+enum whw_roce_list_id {
+	WHW_ROCE_OFF,		/* none: nothing to do */
+	WHW_ROCE_RUN,		/* work to do: hw->roce_run */
+	WHW_ROCE_WAIT,		/* stopped for room at the port: hw->roce_wait */
+};
+
 struct whw_roce_qp {
 	struct whw_qp *qp;
-	bool work;		/* in the process loop's list */
+	bool work;		/* has work: on the run list */
 	bool tx_wait;		/* stopped for room at the port (port_sched.c) */
+	uint8_t list;		/* enum whw_roce_list_id */
+	struct whw_roce_qp *list_prev, *list_next;
 	/* requester */
 	struct whw_swqe *sw;	/* WHW_SQ_WINDOW slots: idx % window */
 	uint32_t sq_fetch;	/* next SQ index to start */
@@ -386,8 +395,13 @@ struct whw_roce_qp {
 	struct whw_cc_qp cc;
 };
 
-/* roce_qp.c */
+/* roce_util.c: the process loop's lists */
 void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp);
+/* Take @r off its list and, unless @to is WHW_ROCE_OFF, append it to @to. */
+void whw_roce_list_move(struct wrenhw *hw, struct whw_roce_qp *r,
+			enum whw_roce_list_id to);
+
+/* roce_qp.c */
 /* The QP goes to ERR: everything outstanding is flushed. */
 void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_flush(struct wrenhw *hw, struct whw_qp *qp);

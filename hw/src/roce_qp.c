@@ -18,7 +18,6 @@
 #include "whw_roce_api.h"
 #include "whw_sched.h"
 #include "whw_services.h"
-#include "whw_table.h"
 #include "whw_timer.h"
 
 /* A QP in ERR flushes receives posted since, every WHW_RQ_FLUSH_NS. */
@@ -69,6 +68,7 @@ void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp)
 	if (!r)
 		return;
 	timers_del(hw, r);
+	whw_roce_list_move(hw, r, WHW_ROCE_OFF);
 	free(r->sw);
 	free(r);
 	qp->roce = NULL;
@@ -101,6 +101,7 @@ static void engine_reset(struct wrenhw *hw, struct whw_qp *qp)
 
 	return_srq_rwqe(hw, qp);
 	timers_del(hw, r);
+	whw_roce_list_move(hw, r, WHW_ROCE_OFF);
 	memset(r, 0, sizeof(*r));
 	r->qp = qp;
 	r->sw = sw;
@@ -181,26 +182,35 @@ static void service(struct wrenhw *hw, struct whw_qp *qp)
 		r->work = true;
 }
 
+/*
+ * One pass: a turn for each QP on the run list when the pass starts (a
+ * QP kicked meanwhile gets its turn in the next pass), so the cost is
+ * the QPs with work, not the device's QP count.
+ */
 void whw_roce_process(struct wrenhw *hw)
 {
-	bool woken = whw_port_tx_woken(hw), more = false;
+	bool woken = whw_port_tx_woken(hw);
+	uint32_t turns;
 
 	if ((!hw->roce_work && !woken) || (hw->status & WREN_STATUS_FATAL))
 		return;
 	hw->roce_work = false;
 	whw_roce_loopback_rx(hw);
-	for (uint32_t i = 0; i < hw->qps.size; i++) {
-		struct whw_qp *qp = whw_table_get(&hw->qps, i);
+	/* QPs the port stopped for room run again once it drained. */
+	while (woken && hw->roce_wait.head)
+		whw_roce_list_move(hw, hw->roce_wait.head, WHW_ROCE_RUN);
+	for (turns = hw->roce_run.count; turns && hw->roce_run.head; turns--) {
+		struct whw_roce_qp *r = hw->roce_run.head;
+		struct whw_qp *qp = r->qp;
 
-		/* QPs the port stopped for room run again once it drained. */
-		if (!qp || !qp->roce ||
-		    !(qp->roce->work || (woken && qp->roce->tx_wait)))
-			continue;
+		whw_roce_list_move(hw, r, WHW_ROCE_OFF);
 		service(hw, qp);
-		if (qp->roce && qp->roce->work)
-			more = true;
+		if (r->work)
+			whw_roce_list_move(hw, r, WHW_ROCE_RUN);
+		else if (r->tx_wait)
+			whw_roce_list_move(hw, r, WHW_ROCE_WAIT);
 	}
-	if (more || hw->roce_work || hw->lb_count) {
+	if (hw->roce_run.count || hw->roce_work || hw->lb_count) {
 		hw->roce_work = true;
 		if (hw->ops->schedule)
 			hw->ops->schedule(hw->opaque);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * What every part of the RoCE engine asks of a QP: the features it may
- * use, its path MTU, a place in the process loop, and its CQEs.  The
+ * use, its path MTU, a place in the process loop (the run list, and the
+ * list of QPs waiting for room at the port), and its CQEs.  The
  * bottom of the engine, so that requester, responder and completer never
  * call back up into the QP's life (roce_qp.c).
  */
@@ -18,9 +19,50 @@ bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap)
 	return (hw->caps & cap) == cap;
 }
 
+static struct whw_roce_list *roce_list(struct wrenhw *hw,
+				       enum whw_roce_list_id id)
+{
+	return id == WHW_ROCE_RUN ? &hw->roce_run : &hw->roce_wait;
+}
+
+void whw_roce_list_move(struct wrenhw *hw, struct whw_roce_qp *r,
+			enum whw_roce_list_id to)
+{
+	struct whw_roce_list *l;
+
+	if (r->list == to)
+		return;
+	if (r->list != WHW_ROCE_OFF) {
+		l = roce_list(hw, r->list);
+		if (r->list_prev)
+			r->list_prev->list_next = r->list_next;
+		else
+			l->head = r->list_next;
+		if (r->list_next)
+			r->list_next->list_prev = r->list_prev;
+		else
+			l->tail = r->list_prev;
+		l->count--;
+	}
+	r->list = (uint8_t)to;
+	r->list_prev = NULL;
+	r->list_next = NULL;
+	if (to == WHW_ROCE_OFF)
+		return;
+	l = roce_list(hw, to);
+	r->list_prev = l->tail;
+	if (l->tail)
+		l->tail->list_next = r;
+	else
+		l->head = r;
+	l->tail = r;
+	l->count++;
+}
+
 void whw_roce_kick(struct wrenhw *hw, struct whw_qp *qp)
 {
 	qp->roce->work = true;
+	whw_roce_list_move(hw, qp->roce, WHW_ROCE_RUN);
 	if (!hw->roce_work) {
 		hw->roce_work = true;
 		if (hw->ops->schedule)

@@ -44,8 +44,8 @@
 #define WHW_DEF_DB_PAGES	256u
 #define WHW_MAX_DB_PAGES	65535u	/* wren_device_attr.num_db_pages: 16 bits */
 #define WHW_DEF_LINK_MBPS	25000u
-#define WHW_DEF_MAX_QP		1024u
-#define WHW_DEF_MAX_CQ		1024u
+#define WHW_DEF_MAX_QP		4096u
+#define WHW_DEF_MAX_CQ		4096u
 #define WHW_DEF_MAX_EQ		32u
 #define WHW_DEF_MAX_SRQ		256u
 #define WHW_DEF_MAX_PD		1024u

@@ -21,6 +21,8 @@
 #include "whw_timer.h"
 #include "wrenhw.h"
 
+struct whw_roce_qp;	/* roce.h: the RoCE state of a QP */
+
 /* The loopback ring: frames to our own MAC wait here for roce_rx.c. */
 #define WHW_LB_FRAMES		64u
 
@@ -145,9 +147,17 @@ struct wrenhw {
 	uint8_t tx_buf[WHW_VLAN_HLEN + WHW_TSO_MAX_PACKET];
 	uint8_t seg_buf[WHW_VLAN_HLEN + WHW_ETH_MAX_FRAME];
 	uint8_t rx_buf[WHW_ETH_MAX_FRAME];
-	/* RoCE engine: one frame being built, and QPs with work pending. */
+	/*
+	 * RoCE engine: one frame being built, and QPs with work pending: a
+	 * pass of the process loop serves the run list, not every QP slot
+	 * (roce_util.c); QPs the port stopped for room wait on the other.
+	 */
 	uint8_t roce_tx[WHW_ROCE_MAX_FRAME];
 	bool roce_work;
+	struct whw_roce_list {
+		struct whw_roce_qp *head, *tail;
+		uint32_t count;
+	} roce_run, roce_wait;
 	/* Frames to our own MAC loop back inside the NIC (roce_tx.c). */
 	struct whw_lb_frame *lb;
 	uint32_t lb_head, lb_count;

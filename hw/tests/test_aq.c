@@ -46,7 +46,7 @@ static void common_checks(void)
 			  WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN |
 			  WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA |
 			  WHW_CAPS_DCB | WHW_CAPS_CC) &&
-	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 1024 &&
+	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 4096 &&
 	       a.max_gid == 128 && a.mac[5] == 0x01 && a.num_msix == 16,
 	       "QUERY_DEVICE describes the board honestly");
 	memset(&a, 0, sizeof(a));

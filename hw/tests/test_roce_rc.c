@@ -9,6 +9,8 @@
 
 #include "roce_util.h"
 #include "roce_tests.h"
+#include "roce.h"
+#include "whw_device.h"
 
 #define ALL_ACCESS	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \
 			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC)
@@ -150,7 +152,42 @@ static void send_sizes(void)
 	send_size(WREN_MTU_4096, (1u << 20) - 64, false);
 }
 
+/*
+ * The process loop serves a run list, not every QP slot (roce_util.c): an
+ * idle device's lists are empty, a QP rung twice is on the run list once,
+ * and once its work is done it is off again.
+ */
+static void run_list(void)
+{
+	struct ro_wqe w = { .opcode = WREN_WQE_SEND,
+			    .flags = WREN_WQE_F_SIGNALED, .nsge = 1 };
+	struct wren_cqe sc, rc;
+	struct wrenhw *hw;
+	struct rc_env e;
+	bool idle, once, done;
+
+	rc_env_init(&e, NULL);
+	hw = e.p.n[0].d->h->hw;
+	rc_post_recv(&e, 1, 0, 64);
+	ro_settle(&e.p, 1000000000ull);
+	idle = !hw->roce_run.count && !hw->roce_wait.count && !hw->roce_run.head;
+	w.sge[0] = rc_sge(&e, 0, 0, 64);
+	ro_post_send(&e.qp[0], &w);
+	ro_ring(&e.qp[0]);
+	once = hw->roce_run.count == 1 && hw->roce_run.head &&
+	       hw->roce_run.head == hw->roce_run.tail &&
+	       hw->roce_run.head->qp->hdr.id == e.qp[0].qpn;
+	ro_settle(&e.p, 1000000000ull);
+	done = rc_one_cqe(&e.cq[0], &sc) && sc.status == 0 &&
+	       rc_one_cqe(&e.cq[1], &rc) && rc.status == 0 &&
+	       !hw->roce_run.count && !hw->roce_run.head && !hw->roce_run.tail;
+	tap_ok(e.ok && idle && once && done,
+	       "run list: empty when idle, a QP rung twice on it once, off it when done");
+	rc_env_fini(&e);
+}
+
 void test_roce_rc(void)
 {
 	send_sizes();
+	run_list();
 }
