@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <linux/pci_regs.h>
 #include <linux/wren/wren_admin.h>
 #include <linux/wren/wren_regs.h>
 #define TAP_IMPLEMENTATION
@@ -35,9 +36,6 @@
 #define PAGE		4096u
 #define AQ_LOG		6		/* 64 commands of 64 bytes: one page */
 #define BEYOND_RAM	0x7ff000000000ull
-#define PCI_COMMAND	4
-#define PCI_COMMAND_MEMORY 0x2
-#define PCI_COMMAND_MASTER 0x4
 
 static volatile uint32_t *regs;
 static volatile uint8_t *dbs;
@@ -122,8 +120,12 @@ static int enable(const char *bdf)
 	}
 	close(fd);
 	fd = sysfs_open(bdf, "config", O_RDWR);
-	if (fd < 0 || pread(fd, &cmd, 2, PCI_COMMAND) != 2)
+	if (fd < 0)
 		return -1;
+	if (pread(fd, &cmd, 2, PCI_COMMAND) != 2) {
+		close(fd);
+		return -1;
+	}
 	cmd |= PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER;
 	if (pwrite(fd, &cmd, 2, PCI_COMMAND) != 2) {
 		close(fd);
@@ -175,7 +177,7 @@ static void *map_bar(const char *bdf, int bar, size_t *len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* The device answers a read within @ms (STATUS, not all-ones). */
+/* The device answers a read (STATUS is not all-ones). */
 static bool answers(void)
 {
 	uint32_t s = rd(WREN_REG_STATUS);
