@@ -42,12 +42,14 @@ pfc_on=(pfc all 3 on xoff 131072 xon 98304)
 # that loop, as operators tune it to their RTT: an increase event every
 # 10 ms of 1 Mb/s (hyper 5), alpha over 2 ms, at most one cut per ms.
 rp_tuned='rp_time_reset 10000 rp_ai_rate 1 rp_hai_rate 5 rp_dce_tcp_rtt 2000 rp_rate_reduce_monitor_period 1000'
-# Each phase's flows run SECS s; the counters' window inside them is the
-# nap WINDOW plus a fabric call (which takes seconds here).  DCQCN's
-# rates swing over seconds at this loop's speed: its shares are taken
-# over a long window.
-pfc_secs=${WREN_INCAST_PFC_SECS:-12} pfc_window=${WREN_INCAST_PFC_WINDOW:-3}
-cc_secs=${WREN_INCAST_SECS:-30} cc_window=${WREN_INCAST_WINDOW:-16}
+# The counters' window in each phase is the nap WINDOW plus a fabric call
+# (which takes seconds here, more when three TCG guests load the host):
+# the senders run until guest 1 has its second snapshot and drops a stop
+# file, at most WINDOW + 120 s, so that the window always lies inside
+# both flows.  DCQCN's rates swing over seconds at this loop's speed: its
+# shares are taken over a long window.
+pfc_window=${WREN_INCAST_PFC_WINDOW:-3}
+cc_window=${WREN_INCAST_WINDOW:-16}
 prio3=(--sl 3 --tclass 96)
 bulk=(--op write --size 65536 --depth 16 --mr-mib 4)
 case $me in
@@ -113,13 +115,13 @@ fair_skew() {
 		printf "%.2f %.1f\n", f, w }'
 }
 
-# incast NAME PORT SECS WINDOW: guest 0 serves both flows (PORT for guest
-# 1, PORT+1 for guest 2), the senders send for SECS s; guest 1 naps WINDOW
-# s between its snapshots: XOFFs towards both senders, the queue's depth.
-# Sets rc (each side's own flows), and on guest 1 xoff, hi, n, mb1, mb2,
-# span (the window's seconds) and inside.
+# incast NAME PORT WINDOW: guest 0 serves both flows (PORT for guest 1,
+# PORT+1 for guest 2), the senders send until guest 1's stop file; guest 1
+# naps WINDOW s between its snapshots: XOFFs towards both senders, the
+# queue's depth.  Sets rc (each side's own flows), and on guest 1 xoff,
+# hi, n, mb1, mb2, span (the window's seconds) and inside.
 incast() {
-	local name=$1 port=$2 secs=$3 window=$4 p1 p2 rc1 rc2
+	local name=$1 port=$2 window=$3 p1 p2 rc1 rc2
 	if [ "$me" = 0 ]; then
 		ll_passive "$port" "$res/$name-1.out" "${bulk[@]}" "${prio3[@]}" \
 			--ready-file "$res/ready-$name-1" &
@@ -136,7 +138,7 @@ incast() {
 	fi
 	# The passive side's ready file means connected: both flows run.
 	ll_active $((port + me - 1)) "$res/$name.out" "${bulk[@]}" "${prio3[@]}" \
-		--seconds "$secs" &
+		--seconds $((window + 120)) --stop-file "$(guest_res 1)/stop-$name" &
 	p1=$!
 	if [ "$me" = 1 ]; then
 		wait_for 60 test -e "$peer_res/ready-$name-1" -a -e "$peer_res/ready-$name-2"
@@ -148,6 +150,7 @@ incast() {
 		t1=$snap_t
 		# The window counts only while both flows still run.
 		inside=$snap_live
+		: >"$res/stop-$name"
 	fi
 	wait "$p1"
 	rc=$?
@@ -170,7 +173,7 @@ incast() {
 }
 
 # --- 1: PFC alone -------------------------------------------------------------
-incast pfc 18740 "$pfc_secs" "$pfc_window"
+incast pfc 18740 "$pfc_window"
 if [ "$me" = 0 ]; then
 	check "passive sides of the PFC-alone incast (exit $rc)" test "$rc" = 00
 elif [ "$me" = 2 ]; then
@@ -198,7 +201,7 @@ if [ "$me" != 0 ]; then
 fi
 [ "$me" = 1 ] && fabric_ctl "${ecn_on[@]}" >/dev/null
 barrier dcqcn
-incast dcqcn 18742 "$cc_secs" "$cc_window"
+incast dcqcn 18742 "$cc_window"
 if [ "$me" = 0 ]; then
 	check "passive sides of the DCQCN incast (exit $rc)" test "$rc" = 00
 elif [ "$me" = 2 ]; then
