@@ -37,8 +37,10 @@ eval "$("$here/kernel-env.sh" "$kver")"
 name=$(dpkg-deb -f "$deb" Package | sed 's/-dkms$//')
 ver=$(dpkg-deb -f "$deb" Version | sed 's/-[^-]*$//')
 out=$BUILD/deb/$name-$ver-$KABI-binaries.tar.gz
-# Cached outside the clone by the package's bytes (make deb is
-# reproducible), the headers' and dkms's package versions.  A build
+# Cached outside the clone by what dkms builds from, the packaged source
+# tree (names, modes and bytes: the package's own bytes change with every
+# commit through its changelog), and the headers' and dkms's package
+# versions.  A build
 # that is not cached also checks what the package's prerm relies on:
 # dkms remove --all leaves nothing, and the packaged source stays
 # pristine.  make check-deb's dkms check is this build.
@@ -46,7 +48,11 @@ hver=$(dpkg-query -W -f '${Version}' "linux-headers-$KABI" 2>/dev/null || readli
 dver=$(dpkg-query -W -f '${Version}' dkms 2>/dev/null)
 # The prime is good for this compiler and this ccache only.
 cver=$(dpkg-query -W -f '${Version} ' gcc-12 ccache 2>/dev/null || true)
-key=$(printf '%s %s %s %s %s\n' "$(sha256sum <"$deb" | cut -d' ' -f1)" "$KABI" "$hver" "$dver" "$cver" |
+srcsum=$(dpkg-deb --fsys-tarfile "$deb" | tar -t -v --numeric-owner --wildcards './usr/src/*' |
+	awk '{ print $1, $3, $NF }' | sort -k3)
+srcsum=$(printf '%s\n' "$srcsum" "$(dpkg-deb --fsys-tarfile "$deb" |
+	tar -x -O --wildcards './usr/src/*' | sha256sum)" | sha256sum | cut -d' ' -f1)
+key=$(printf '%s %s %s %s %s\n' "$srcsum" "$KABI" "$hver" "$dver" "$cver" |
 	sha256sum | cut -c1-16)
 cache=${WREN_CACHE:-/var/cache/wren}/dkms-binaries
 if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
