@@ -12,7 +12,8 @@
 # usage: kernel-build.sh KVER [MODE]
 #   modules  build (default; W=1 as in the other modes, warnings not fatal)
 #   w1       W=1 build; any compiler or modpost warning fails it
-#   sparse   C=2 CHECK=sparse; any sparse or compiler warning fails it
+#   sparse   C=2 with sparse (through sparse-cached.sh); any sparse or
+#            compiler warning fails it
 set -eu
 
 kver=${1:?usage: kernel-build.sh KVER [modules|w1|sparse]}
@@ -42,7 +43,23 @@ flock 9
 case "$mode" in
 modules) extra="W=1" ;;
 w1) extra="W=1" ;;
-sparse) extra="W=1 C=2 CHECK=sparse" ;;
+sparse)
+	# sparse's findings, cached by each file's preprocessed text
+	# (sparse-cached.sh); a cache that cannot be made is no cache.
+	extra="W=1 C=2 CHECK=$here/sparse-cached.sh"
+	WREN_SPARSE_ROOT=$src
+	WREN_SPARSE_CACHE=${WREN_CACHE:-/var/cache/wren}/sparse
+	if ! mkdir -p "$WREN_SPARSE_CACHE" 2>/dev/null || [ ! -w "$WREN_SPARSE_CACHE" ]; then
+		WREN_SPARSE_CACHE=$BUILD/cache/sparse
+		mkdir -p "$WREN_SPARSE_CACHE" || WREN_SPARSE_CACHE=
+	fi
+	# Entries unused for a month go (a hit touches its entry).
+	[ -z "$WREN_SPARSE_CACHE" ] ||
+		find "$WREN_SPARSE_CACHE" -type f -mtime +30 -delete 2>/dev/null || true
+	WREN_SPARSE_HEADERS=$(dpkg-query -W -f '${Package} ${Version}' "linux-headers-$KABI" 2>/dev/null ||
+		readlink -f "$KDIR")
+	export WREN_SPARSE_ROOT WREN_SPARSE_CACHE WREN_SPARSE_HEADERS
+	;;
 *) echo "kernel-build: unknown mode $mode" >&2; exit 1 ;;
 esac
 
