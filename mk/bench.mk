@@ -12,6 +12,10 @@
 #                                    through kselftest's runner (selftests/Makefile)
 #   make vmtest B=boot               one guest pair of selftests/plan (its kernel,
 #                                    bench variables and each guest's tests)
+#   make vmtest-deps [KVER=]         what vmtest needs built (QEMU, fabric, the
+#                                    kernel, kselftest, lldpad); then vmtest
+#                                    VMTEST_DEPS=0 skips those checks (about 8 s
+#                                    a boot), as the check layers do
 #   make check-bench [KVER=]         the bench's own test, TAP in check/bench.tap
 #
 # QEMU defaults to our own build (mk/qemu.mk); QEMU=/path on the command line
@@ -33,7 +37,8 @@ BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" KARGS="$(KARGS)" RXE="$(RXE)" \
 	GUEST_ENV="$(GUEST_ENV)" KSFT_INSTALL="$(KSFT_INSTALL)"
 
-.PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest vmtest-plan vmtest-run check-bench
+.PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest vmtest-deps vmtest-plan \
+	vmtest-run check-bench
 
 # Always asked again (cheap once cached): apt metadata decides the ABI.  The
 # script rewrites the file only when its content changes.
@@ -67,7 +72,9 @@ vmtest-plan:
 	@. $(TOP)/scripts/plan.sh && plan_boot "$(B)" >/dev/null && \
 	$(MAKE) --no-print-directory vmtest-run VMTEST="$(B)" KVER="$$PLAN_KVER" $$PLAN_MAKEVARS
 
-vmtest-run: $(BENCH_DEPS) kselftest-install lldpad
+vmtest-deps: $(BENCH_DEPS) kselftest-install lldpad
+
+vmtest-run: $(if $(filter 0,$(VMTEST_DEPS)),,vmtest-deps)
 	@test -n "$(or $(VMTEST),$(T))" || { echo "usage: make vmtest T=<dir/test under selftests/> | B=<boot of selftests/plan> [KVER=6.1|6.12] [IOMMU=1]" >&2; exit 2; }
 	$(BENCH_ENV) $(BENCH_DIR)/vmtest.sh "$(or $(VMTEST),$(T))" "$(BUILD)/check"
 

@@ -33,9 +33,14 @@ for b in $boots; do
 	make -C "$top" --no-print-directory modules KVER="$PLAN_KVER" || status=1
 	"$here/deb-dkms-binaries.sh" "$deb" "$PLAN_KVER" || status=1
 done
+# The bench's own dependencies once for all the boots, not before each
+# (vmtest VMTEST_DEPS=0).
+for kver in $(for b in $boots; do plan_boot "$b" | cut -d' ' -f2; done | sort -u); do
+	make -C "$top" --no-print-directory vmtest-deps KVER="$kver" || status=1
+done
 for b in $boots; do
 	echo "check-apps: $(plan_boot "$b" | sed "s/^apps /$b: KVER=/")"
 	make -C "$top" --no-print-directory vmtest B="$b" APPEND="$append" \
-		TIMEOUT=1200 || status=1
+		TIMEOUT=1200 VMTEST_DEPS=0 || status=1
 done
 exit $status
