@@ -44,7 +44,7 @@ case "$mode" in
 modules) extra="W=1" ;;
 w1) extra="W=1" ;;
 sparse)
-	# sparse's findings, cached by each file's preprocessed text
+	# sparse's findings, cached by each file's source and headers
 	# (sparse-cached.sh); a cache that cannot be made is no cache.
 	extra="W=1 C=2 CHECK=$here/sparse-cached.sh"
 	WREN_SPARSE_ROOT=$src
