@@ -35,7 +35,8 @@ for b in $boots; do
 done
 # The bench's own dependencies once for all the boots, not before each
 # (vmtest VMTEST_DEPS=0).
-for kver in $(for b in $boots; do plan_boot "$b" | cut -d' ' -f2; done | sort -u); do
+# shellcheck disable=SC2086 # boot names
+for kver in $(plan_kvers $boots); do
 	make -C "$top" --no-print-directory vmtest-deps KVER="$kver" || status=1
 done
 for b in $boots; do

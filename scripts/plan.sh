@@ -3,7 +3,7 @@
 #
 # Readers of selftests/plan, the one declaration of `make check`'s layers,
 # guest pairs and guest matrix.  Sourced (POSIX sh) by scripts/check.sh,
-# scripts/kernel-check-driver.sh, scripts/check-interop.sh,
+# scripts/kernel-check-driver.sh, scripts/check-interop.sh, scripts/check-apps.sh,
 # scripts/check-plan.sh and tools/testbench/vmtest.sh.
 #
 #   plan_layers               layer names in order
@@ -13,6 +13,7 @@
 #                             PLAN_LAYER, PLAN_KVER, PLAN_MAKEVARS (bench
 #                             variables) and PLAN_GUESTENV (WREN_* words,
 #                             the layer's env first) are set
+#   plan_kvers BOOT...        the kernel series those boots use, each once
 #   plan_tests BOOT GUEST     that guest's tests in row order, one
 #                             COLLECTION:TEST a line
 #   plan_boot_tests BOOT      every row of the boot: "COLLECTION:TEST WHO"
@@ -51,6 +52,12 @@ plan_boot() {
 		esac
 	done
 	echo "$PLAN_LAYER $PLAN_KVER $*"
+}
+
+plan_kvers() {
+	for _b in "$@"; do
+		plan_boot "$_b" | cut -d' ' -f2
+	done | sort -u
 }
 
 # The column of BOOT in the "test" rows: its position among the boot lines.
