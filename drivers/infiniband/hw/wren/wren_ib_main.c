@@ -214,6 +214,10 @@ static void wren_ib_remove(struct auxiliary_device *adev)
 {
 	struct wren_ib_dev *dev = auxiliary_get_drvdata(adev);
 
+	/* Events already in hand reach their users before the device goes:
+	 * a recovery tells us DEVICE_FATAL just before removing us.
+	 */
+	flush_workqueue(dev->event_wq);
 	/* Destroys every user object (disassociating running processes)
 	 * while the device still answers.
 	 */

@@ -107,6 +107,7 @@ enum {
 	WREN_FLAG_GONE,			/* reads return all-ones */
 	WREN_FLAG_REPORTED,		/* the breakage has been reported */
 	WREN_FLAG_DEVLINK_LIVE,		/* registered: health reports allowed */
+	WREN_FLAG_REMOVING,		/* remove began: no recovery any more */
 };
 
 struct wren_dev {
@@ -198,7 +199,10 @@ void wren_health_stop(struct wren_dev *wdev);
 void wren_fatal_work(struct work_struct *work);
 
 /* wren_aq.c */
+void wren_aq_setup(struct wren_dev *wdev);
 int wren_aq_init(struct wren_dev *wdev);
+void wren_aq_drain(struct wren_dev *wdev);
+void wren_aq_undrain(struct wren_dev *wdev);
 void wren_aq_enable_irq(struct wren_dev *wdev);
 void wren_aq_process(struct wren_dev *wdev);
 void wren_aq_abort(struct wren_dev *wdev);
@@ -211,6 +215,7 @@ int wren_aq_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 /* wren_cmd.c: the only caller of wren_aq_exec*() */
 int wren_cmd_init(struct wren_dev *wdev);
 void wren_cmd_fini(struct wren_dev *wdev);
+void wren_cmd_release_orphans(struct wren_dev *wdev);
 int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		  const void *in, size_t in_len, void *out, size_t out_len,
 		  struct wren_acq_entry *comp);
@@ -260,6 +265,16 @@ int wren_irq_alloc_vectors(struct wren_dev *wdev);
 void wren_irq_free_vectors(struct wren_dev *wdev);
 int wren_irq_request_mgmt(struct wren_dev *wdev);
 void wren_irq_free_mgmt(struct wren_dev *wdev);
+
+/* wren_dev.c: the device half of probe and remove, and of a recovery */
+int wren_dev_start(struct wren_dev *wdev);
+void wren_dev_stop(struct wren_dev *wdev);
+void wren_quiesce(struct wren_dev *wdev);
+
+/* wren_recover.c */
+void wren_recover_prepare(struct wren_dev *wdev);
+int wren_recover_done(struct wren_dev *wdev, struct netlink_ext_ack *extack);
+int wren_recover(struct wren_dev *wdev, struct netlink_ext_ack *extack);
 
 /* wren_devlink.c */
 struct wren_dev *wren_devlink_alloc(struct pci_dev *pdev);
@@ -323,6 +338,8 @@ void wren_debugfs_exit(void);
 /* wren_netdev.c */
 int wren_eth_probe(struct wren_dev *wdev);
 void wren_eth_remove(struct wren_dev *wdev);
+void wren_eth_detach(struct wren_dev *wdev);
+int wren_eth_attach(struct wren_dev *wdev);
 void wren_eth_port_event(struct wren_dev *wdev, u8 state, u32 speed);
 
 /* wren_aux.c */

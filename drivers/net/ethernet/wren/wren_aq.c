@@ -127,6 +127,8 @@ static void wren_aq_process_locked(struct wren_dev *wdev)
 
 	lockdep_assert_held(&aq->lock);
 
+	if (!aq->cq)
+		return;	/* freed for a reset (wren_aq_drain()) */
 	for (;;) {
 		e = &aq->cq[aq->cq_ci & wren_aq_mask(aq)];
 		if (!wren_ring_owned(READ_ONCE(e->owner), aq->cq_ci,
@@ -182,10 +184,8 @@ void wren_aq_abort(struct wren_dev *wdev)
 	unsigned long flags;
 	unsigned int i;
 
-	if (!aq->slots)
-		return;
 	spin_lock_irqsave(&aq->lock, flags);
-	for (i = 0; i < aq->depth; i++) {
+	for (i = 0; aq->slots && i < aq->depth; i++) {
 		struct wren_aq_slot *slot = &aq->slots[i];
 
 		if (slot->busy && slot->waiting && !slot->completed) {
@@ -305,6 +305,12 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	}
 
 	spin_lock_irqsave(&aq->lock, flags);
+	if (!aq->slots) {
+		/* Between wren_dev_stop() and wren_dev_start(): no rings. */
+		spin_unlock_irqrestore(&aq->lock, flags);
+		up(&aq->avail);
+		return -EIO;
+	}
 	slot = &aq->slots[aq->sq_pi & wren_aq_mask(aq)];
 	if (slot->busy) {
 		/* Completions are in order, so with fewer commands in flight
@@ -428,56 +434,120 @@ void wren_aq_enable_irq(struct wren_dev *wdev)
 	spin_unlock_irqrestore(&aq->lock, flags);
 }
 
+/**
+ * wren_aq_setup() - initialise what outlives the admin queue's rings
+ * @wdev: the device
+ *
+ * Once per probe, before wren_aq_init(): the lock and the slot semaphore
+ * stay across a reset, since callers may be waiting on them then.
+ */
+void wren_aq_setup(struct wren_dev *wdev)
+{
+	struct wren_aq *aq = &wdev->aq;
+
+	aq->log_depth = WREN_AQ_LOG_DEPTH;
+	aq->depth = 1U << aq->log_depth;
+	spin_lock_init(&aq->lock);
+	sema_init(&aq->avail, aq->depth);
+}
+
 void wren_aq_free(struct wren_dev *wdev)
 {
 	struct wren_aq *aq = &wdev->aq;
 	struct device *dev = &wdev->pdev->dev;
+	struct wren_acq_entry *cq;
+	struct wren_aq_slot *slots;
+	struct wren_aq_cmd *sq;
+	unsigned long flags;
 
-	if (aq->cq)
-		dma_free_coherent(dev, aq->depth * sizeof(*aq->cq), aq->cq,
-				  aq->cq_dma);
-	if (aq->sq)
-		dma_free_coherent(dev, aq->depth * sizeof(*aq->sq), aq->sq,
-				  aq->sq_dma);
-	kfree(aq->slots);
+	/* Pollers spinning for a slot reap under the lock: see no rings. */
+	spin_lock_irqsave(&aq->lock, flags);
+	cq = aq->cq;
+	sq = aq->sq;
+	slots = aq->slots;
 	aq->cq = NULL;
 	aq->sq = NULL;
 	aq->slots = NULL;
+	spin_unlock_irqrestore(&aq->lock, flags);
+
+	if (cq)
+		dma_free_coherent(dev, aq->depth * sizeof(*cq), cq, aq->cq_dma);
+	if (sq)
+		dma_free_coherent(dev, aq->depth * sizeof(*sq), sq, aq->sq_dma);
+	kfree(slots);
 }
 
-/* Allocate the rings, hand them to the device and enable the queue.  On
- * failure the caller quiesces the device (reset, bus mastering off) before
- * wren_aq_free(), since the device may already know the rings' addresses.
+/**
+ * wren_aq_drain() - wait until no caller is inside the admin queue
+ * @wdev: the device, dead (wren_is_dead()), so that no command starts
+ *
+ * Fails the commands still waiting and takes every slot of the queue's
+ * semaphore: once this returns, no caller is between posting a command
+ * and reaping its answer, and the rings may be freed and rebuilt.
+ * Callers blocked on the semaphore meanwhile go on (and see whether the
+ * device is dead) after wren_aq_undrain().  Sleeps for at most about
+ * one command timeout.
+ */
+void wren_aq_drain(struct wren_dev *wdev)
+{
+	unsigned int i;
+
+	wren_aq_abort(wdev);
+	for (i = 0; i < wdev->aq.depth; i++)
+		down(&wdev->aq.avail);
+}
+
+/**
+ * wren_aq_undrain() - give back the slots wren_aq_drain() took
+ * @wdev: the device
+ */
+void wren_aq_undrain(struct wren_dev *wdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < wdev->aq.depth; i++)
+		up(&wdev->aq.avail);
+}
+
+/* Allocate the rings, hand them to the device and enable the queue, after
+ * wren_aq_setup().  On failure the caller quiesces the device (reset, bus
+ * mastering off) before wren_aq_free(), since the device may already know
+ * the rings' addresses.
  */
 int wren_aq_init(struct wren_dev *wdev)
 {
 	struct wren_aq *aq = &wdev->aq;
 	struct device *dev = &wdev->pdev->dev;
+	struct wren_acq_entry *cq;
+	struct wren_aq_slot *slots;
+	struct wren_aq_cmd *sq;
+	unsigned long flags;
 	unsigned int i;
 	int err;
 
-	aq->log_depth = WREN_AQ_LOG_DEPTH;
-	aq->depth = 1U << aq->log_depth;
 	aq->timeout_ms = clamp_t(u32, wren_rd(wdev, WREN_REG_AQ_TIMEOUT_MS),
 				 WREN_AQ_TIMEOUT_MIN_MS, WREN_TIMEOUT_MAX_MS);
 	aq->sq_pi = 0;
 	aq->cq_ci = 0;
 	aq->irq_mode = false;
-	spin_lock_init(&aq->lock);
-	sema_init(&aq->avail, aq->depth);
+	aq->warned_no_irq = false;
 
-	aq->slots = kcalloc(aq->depth, sizeof(*aq->slots), GFP_KERNEL);
-	if (!aq->slots)
-		return -ENOMEM;
-	for (i = 0; i < aq->depth; i++)
-		init_completion(&aq->slots[i].done);
-
+	slots = kcalloc(aq->depth, sizeof(*slots), GFP_KERNEL);
 	/* Coherent allocations are page aligned, as the device requires. */
-	aq->sq = dma_alloc_coherent(dev, aq->depth * sizeof(*aq->sq),
-				    &aq->sq_dma, GFP_KERNEL);
-	aq->cq = dma_alloc_coherent(dev, aq->depth * sizeof(*aq->cq),
-				    &aq->cq_dma, GFP_KERNEL);
-	if (!aq->sq || !aq->cq) {
+	sq = dma_alloc_coherent(dev, aq->depth * sizeof(*sq), &aq->sq_dma,
+				GFP_KERNEL);
+	cq = dma_alloc_coherent(dev, aq->depth * sizeof(*cq), &aq->cq_dma,
+				GFP_KERNEL);
+	if (slots)
+		for (i = 0; i < aq->depth; i++)
+			init_completion(&slots[i].done);
+	/* Published together: a poller sees all the rings or none. */
+	spin_lock_irqsave(&aq->lock, flags);
+	aq->slots = slots;
+	aq->sq = sq;
+	aq->cq = cq;
+	spin_unlock_irqrestore(&aq->lock, flags);
+	if (!slots || !sq || !cq) {
 		err = -ENOMEM;
 		goto err_free;
 	}

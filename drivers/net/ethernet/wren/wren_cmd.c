@@ -68,34 +68,54 @@ static void wren_cmd_free_bufs(struct device *dev, void *in, dma_addr_t in_dma,
 }
 
 /**
- * wren_cmd_fini() - release the command layer's memory
+ * wren_cmd_release_orphans() - free the buffers of unanswered commands
  * @wdev: the device, reset or with bus mastering off: it no longer DMAs
  *
- * Frees the buffers of commands the device never answered, which it might
- * have written until it was reset, and the atomic input buffer.
+ * The device might have written them until it was reset; the atomic
+ * input buffer is the command layer's again too.
  */
-void wren_cmd_fini(struct wren_dev *wdev)
+void wren_cmd_release_orphans(struct wren_dev *wdev)
 {
 	struct wren_cmd_state *cs = &wdev->cmd;
 	struct device *dev = &wdev->pdev->dev;
 	struct wren_cmd_orphan *o, *tmp;
+	unsigned long flags;
+	unsigned int n;
 	LIST_HEAD(list);
 
+	spin_lock_irqsave(&cs->atomic_lock, flags);
+	cs->atomic_orphaned = false;
+	spin_unlock_irqrestore(&cs->atomic_lock, flags);
 	spin_lock(&cs->orphan_lock);
 	list_splice_init(&cs->orphans, &list);
+	n = cs->num_orphans;
+	cs->num_orphans = 0;
 	spin_unlock(&cs->orphan_lock);
-	if (cs->num_orphans)
+	if (n)
 		dev_info(dev, "releasing the buffers of %u unanswered admin command(s) after the reset\n",
-			 cs->num_orphans);
+			 n);
 	list_for_each_entry_safe(o, tmp, &list, node) {
 		wren_cmd_free_bufs(dev, o->in, o->in_dma, o->in_len, o->out,
 				   o->out_dma, o->out_len);
 		kfree(o);
 	}
-	cs->num_orphans = 0;
+}
+
+/**
+ * wren_cmd_fini() - release the command layer's memory
+ * @wdev: the device, reset or with bus mastering off: it no longer DMAs
+ *
+ * The buffers of commands the device never answered, and the atomic input
+ * buffer.
+ */
+void wren_cmd_fini(struct wren_dev *wdev)
+{
+	struct wren_cmd_state *cs = &wdev->cmd;
+
+	wren_cmd_release_orphans(wdev);
 	if (cs->atomic_buf)
-		dma_free_coherent(dev, WREN_CMD_ATOMIC_BUF_LEN, cs->atomic_buf,
-				  cs->atomic_dma);
+		dma_free_coherent(&wdev->pdev->dev, WREN_CMD_ATOMIC_BUF_LEN,
+				  cs->atomic_buf, cs->atomic_dma);
 	cs->atomic_buf = NULL;
 }
 

@@ -7,10 +7,18 @@
  * The "fw_fatal" health reporter carries the device's breakdowns (fatal
  * error, stopped heartbeat, hung admin queue, surprise removal); its test
  * operation asks the device to go fatal (DIAG_FAULT), so the whole path
- * can be exercised on a healthy device.  Recovery (reset and re-creating
- * every object) is not implemented yet: remove and re-probe the device.
+ * can be exercised on a healthy device.  Its recover operation resets the
+ * device and brings the driver's functions back (wren_recover.c); devlink
+ * runs it by itself after a report unless the last recovery was less than
+ * the grace period ago, or a recovery failed.
  */
 #include "wren.h"
+
+/* As mlx5's fw_fatal: a device that breaks again within a minute of its
+ * last recovery is not reset again by itself (an operator may, with
+ * `devlink health recover`, or shorten this with `devlink health set`).
+ */
+#define WREN_FW_FATAL_GRACE_MS	60000
 
 static int wren_devlink_info_get(struct devlink *devlink,
 				 struct devlink_info_req *req,
@@ -90,8 +98,18 @@ static int wren_fw_fatal_test(struct devlink_health_reporter *reporter,
 	return wren_cmd_diag_fault(wdev, WREN_DIAG_FATAL, 0);
 }
 
+/* Under the devlink instance lock, from devlink_health_report() or the
+ * recover command.
+ */
+static int wren_fw_fatal_recover(struct devlink_health_reporter *reporter,
+				 void *priv_ctx, struct netlink_ext_ack *extack)
+{
+	return wren_recover(devlink_health_reporter_priv(reporter), extack);
+}
+
 static const struct devlink_health_reporter_ops wren_fw_fatal_ops = {
 	.name		= "fw_fatal",
+	.recover	= wren_fw_fatal_recover,
 	.diagnose	= wren_fw_fatal_diagnose,
 	.test		= wren_fw_fatal_test,
 };
@@ -101,7 +119,8 @@ void wren_devlink_health_create(struct wren_dev *wdev)
 {
 	struct devlink_health_reporter *r;
 
-	r = devlink_health_reporter_create(wdev->devlink, &wren_fw_fatal_ops, 0, wdev);
+	r = devlink_health_reporter_create(wdev->devlink, &wren_fw_fatal_ops,
+					   WREN_FW_FATAL_GRACE_MS, wdev);
 	if (IS_ERR(r)) {
 		dev_warn(&wdev->pdev->dev, "cannot create the fw_fatal health reporter: %ld\n",
 			 PTR_ERR(r));

@@ -29,8 +29,8 @@ static const char *wren_fatal_name(u32 syndrome)
  * wren_fatal_work() - report why the device broke
  * @work: wren_dev.fatal_work
  *
- * Fails the admin commands still waiting and tells devlink health and the
- * auxiliary driver.
+ * Fails the admin commands still waiting and tells the auxiliary driver and
+ * devlink health, which may recover the device (wren_recover.c).
  */
 void wren_fatal_work(struct work_struct *work)
 {
@@ -52,6 +52,9 @@ void wren_fatal_work(struct work_struct *work)
 				wdev->fatal_reason, status);
 	}
 	wren_aq_abort(wdev);
-	wren_devlink_health_report(wdev, wdev->fatal_reason);
+	/* The RDMA side first: the report may recover the device, and the
+	 * auxiliary device after that is a new one.
+	 */
 	wren_aux_fatal(wdev);
+	wren_devlink_health_report(wdev, wdev->fatal_reason);
 }

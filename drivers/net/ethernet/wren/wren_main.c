@@ -3,50 +3,16 @@
  * Wren NIC PCI core driver: probe, reset, identity checks and teardown.
  *
  * Probe order: devlink instance (holds our state), PCI resources, BARs,
- * identity and contract version, device reset, MSI-X vectors, admin queue
- * (polled), QUERY_DEVICE, management interrupt, event queue, admin queue
- * switched to interrupts, netdev, auxiliary devices, devlink registration.  Remove
+ * identity and contract version, command layer, MSI-X vectors, the device
+ * half (wren_dev.c: reset, admin queue, QUERY_DEVICE, management interrupt,
+ * event queue), netdev, auxiliary devices, devlink registration.  Remove
  * runs the same steps backwards and never waits for a device that stopped
  * answering.
  */
 #include <linux/dma-mapping.h>
-#include <linux/iopoll.h>
 #include <linux/module.h>
 
 #include "wren.h"
-
-static int wren_reset(struct wren_dev *wdev)
-{
-	struct device *dev = &wdev->pdev->dev;
-	unsigned int timeout_ms;
-	u32 val;
-	int err;
-
-	timeout_ms = clamp_t(u32, wren_rd(wdev, WREN_REG_RESET_TIMEOUT_MS),
-			     WREN_RESET_TIMEOUT_MIN_MS, WREN_TIMEOUT_MAX_MS);
-	wren_wr(wdev, WREN_REG_CONTROL, WREN_CONTROL_RESET);
-	err = readl_poll_timeout(wdev->regs + WREN_REG_CONTROL, val,
-				 !(val & WREN_CONTROL_RESET) || val == U32_MAX,
-				 1000, timeout_ms * USEC_PER_MSEC);
-	if (!err)
-		err = wren_wait_status(wdev, WREN_STATUS_READY | WREN_STATUS_RESETTING,
-				       WREN_STATUS_READY, timeout_ms);
-	if (err)
-		dev_err(dev, "device reset did not complete in %u ms: error %d, status 0x%08x\n",
-			timeout_ms, err, wren_rd(wdev, WREN_REG_STATUS));
-	return err;
-}
-
-/* Stop all device DMA and interrupts before the rings are freed: a reset
- * when the device still answers, and bus mastering off in any case, so a
- * wedged device cannot write into memory we give back.
- */
-static void wren_quiesce(struct wren_dev *wdev)
-{
-	if (!wren_check_gone(wdev))
-		wren_reset(wdev);
-	pci_clear_master(wdev->pdev);
-}
 
 static int wren_map_bars(struct wren_dev *wdev)
 {
@@ -108,72 +74,6 @@ static int wren_check_identity(struct wren_dev *wdev)
 	return 0;
 }
 
-static int wren_query_device(struct wren_dev *wdev)
-{
-	struct wren_core_dev *cdev = &wdev->core;
-	struct device *dev = &wdev->pdev->dev;
-	u64 reg_caps;
-	int err;
-
-	/* Fields the device did not write (an older contract) stay zero. */
-	err = wren_cmd_query_device(wdev, &cdev->attr);
-	if (err) {
-		dev_err(dev, "QUERY_DEVICE failed: %d\n", err);
-		return err;
-	}
-
-	cdev->caps = le64_to_cpu(cdev->attr.caps);
-	cdev->fw_version = le32_to_cpu(cdev->attr.fw_version);
-	cdev->fw_build = le32_to_cpu(cdev->attr.fw_build);
-	wdev->serial = le64_to_cpu(cdev->attr.serial);
-	memcpy(wdev->board_id, cdev->attr.board_id, sizeof(cdev->attr.board_id));
-	wdev->board_id[sizeof(cdev->attr.board_id)] = '\0';
-
-	reg_caps = (u64)wren_rd(wdev, WREN_REG_CAPS_HI) << 32 |
-		   wren_rd(wdev, WREN_REG_CAPS_LO);
-	if (reg_caps != cdev->caps)
-		dev_warn(dev, "capability registers (0x%llx) disagree with QUERY_DEVICE (0x%llx); using the latter\n",
-			 reg_caps, cdev->caps);
-	if (le16_to_cpu(cdev->attr.contract_major) != WREN_CONTRACT_MAJOR) {
-		dev_err(dev, "QUERY_DEVICE reports contract major %u, expected %u\n",
-			le16_to_cpu(cdev->attr.contract_major), WREN_CONTRACT_MAJOR);
-		err = -EOPNOTSUPP;
-	}
-	return err;
-}
-
-/* Log the port as the device reports it; the netdev will own it later. */
-static void wren_query_port(struct wren_dev *wdev)
-{
-	struct device *dev = &wdev->pdev->dev;
-	struct wren_port_attr port;
-	int err;
-
-	err = wren_cmd_query_port(&wdev->core, &port);
-	if (err)
-		dev_warn(dev, "QUERY_PORT failed: %d\n", err);
-	else
-		dev_info(dev, "port %pM: link %s, %u Mb/s, MTU %u\n", port.mac,
-			 port.state == WREN_PORT_ACTIVE ? "up" : "down",
-			 le32_to_cpu(port.speed_mbps), le16_to_cpu(port.mtu));
-}
-
-/* One command through the interrupt path, so that a vector that does not
- * fire fails the probe here rather than every command later.
- */
-static int wren_check_mgmt_irq(struct wren_dev *wdev)
-{
-	int err;
-
-	err = wren_cmd_nop(wdev);
-	if (err)
-		dev_err(&wdev->pdev->dev, "NOP through the management interrupt failed: %d\n",
-			err);
-	else if (wdev->aq.warned_no_irq)
-		err = -EIO;	/* answered, but the interrupt never came */
-	return err;
-}
-
 static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct wren_dev *wdev;
@@ -206,40 +106,20 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_unmap;
 	wren_devlink_health_create(wdev);
-	err = wren_reset(wdev);
-	if (err)
-		goto err_health;
+	wren_aq_setup(wdev);
 	err = wren_cmd_init(wdev);
 	if (err)
 		goto err_cmd;
-	pci_set_master(pdev);
-
 	err = wren_irq_alloc_vectors(wdev);
 	if (err)
-		goto err_quiesce;
-
-	err = wren_aq_init(wdev);
+		goto err_cmd;
+	err = wren_dev_start(wdev);
 	if (err)
-		goto err_aq;
-	err = wren_query_device(wdev);
-	if (err)
-		goto err_aq;
-	wren_query_port(wdev);
-
-	err = wren_irq_request_mgmt(wdev);
-	if (err)
-		goto err_aq;
-	err = wren_aeq_init(wdev);
-	if (err)
-		goto err_aeq;
-	wren_aq_enable_irq(wdev);
-	err = wren_check_mgmt_irq(wdev);
-	if (err)
-		goto err_aeq;
+		goto err_vectors;
 
 	err = wren_eth_probe(wdev);
 	if (err)
-		goto err_aeq;
+		goto err_dev;
 	err = wren_aux_add(wdev);
 	if (err)
 		goto err_eth;
@@ -249,6 +129,8 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	wren_pfc_storm_create(wdev);
 	wren_cc_params_register(wdev);
 	wren_devlink_register(wdev);
+	/* What an AER slot reset restores. */
+	pci_save_state(pdev);
 
 	fw = wdev->core.fw_version;
 	dev_info(&pdev->dev, "Wren NIC: firmware %u.%u.%u (build %u), contract %u.%u, caps 0x%llx, %d MSI-X vectors\n",
@@ -260,25 +142,15 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 
 err_eth:
 	wren_eth_remove(wdev);
-err_aeq:
-	wren_quiesce(wdev);
-	wren_irq_free_mgmt(wdev);
-	wren_aeq_free(wdev);
-	goto err_free_aq;
-err_aq:
-	wren_quiesce(wdev);
-err_free_aq:
+err_dev:
+	wren_dev_stop(wdev);
+err_vectors:
 	/* A command that timed out may have scheduled the report. */
 	cancel_work_sync(&wdev->fatal_work);
-	wren_aq_free(wdev);
 	wren_irq_free_vectors(wdev);
-	goto err_cmd;
-err_quiesce:
-	wren_quiesce(wdev);
 err_cmd:
 	/* Quiesced: timed-out commands' buffers may go now. */
 	wren_cmd_fini(wdev);
-err_health:
 	wren_devlink_health_destroy(wdev);
 err_unmap:
 	wren_unmap_bars(wdev);
@@ -295,6 +167,12 @@ static void wren_remove(struct pci_dev *pdev)
 {
 	struct wren_dev *wdev = pci_get_drvdata(pdev);
 
+	/* A recovery holds the instance lock: one in flight ends first, and
+	 * none starts after this.
+	 */
+	devl_lock(wdev->devlink);
+	set_bit(WREN_FLAG_REMOVING, &wdev->flags);
+	devl_unlock(wdev->devlink);
 	wren_debugfs_del(wdev);
 	/* No health report may race with the unregistration. */
 	wren_health_stop(wdev);
@@ -306,14 +184,10 @@ static void wren_remove(struct pci_dev *pdev)
 	wren_aux_del(wdev);
 	wren_eth_remove(wdev);
 
-	wren_quiesce(wdev);
-	wren_irq_free_mgmt(wdev);
+	/* Nobody is left to wait, but the stop fails anything that might. */
+	wren_dev_stop(wdev);
 	cancel_work_sync(&wdev->fatal_work);
 	cancel_work_sync(&wdev->pfc_storm.work);
-	/* Nobody is left to wait, but fail anything that still might. */
-	wren_aq_abort(wdev);
-	wren_aeq_free(wdev);
-	wren_aq_free(wdev);
 	wren_cmd_fini(wdev);
 	wren_irq_free_vectors(wdev);
 
@@ -333,6 +207,72 @@ static void wren_shutdown(struct pci_dev *pdev)
 	wren_quiesce(wdev);
 }
 
+/* A function reset by the PCI core (sysfs reset, another driver's): the
+ * functions go down before it and come back after, as in a recovery.
+ */
+static void wren_reset_prepare(struct pci_dev *pdev)
+{
+	struct wren_dev *wdev = pci_get_drvdata(pdev);
+
+	devl_lock(wdev->devlink);
+	wren_recover_prepare(wdev);
+	devl_unlock(wdev->devlink);
+}
+
+static void wren_reset_done(struct pci_dev *pdev)
+{
+	struct wren_dev *wdev = pci_get_drvdata(pdev);
+	int err;
+
+	devl_lock(wdev->devlink);
+	err = wren_recover_done(wdev, NULL);
+	devl_unlock(wdev->devlink);
+	if (err)
+		wren_report_broken(wdev, "device did not come back after a function reset");
+}
+
+/* AER: the link or the function broke; the PCI core resets it between
+ * these two.
+ */
+static pci_ers_result_t wren_error_detected(struct pci_dev *pdev,
+					    pci_channel_state_t state)
+{
+	struct wren_dev *wdev = pci_get_drvdata(pdev);
+
+	dev_err(&pdev->dev, "PCI error reported (channel state %d)\n", state);
+	if (state == pci_channel_io_perm_failure) {
+		set_bit(WREN_FLAG_GONE, &wdev->flags);
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
+	wren_reset_prepare(pdev);
+	pci_disable_device(pdev);
+	return PCI_ERS_RESULT_NEED_RESET;
+}
+
+static pci_ers_result_t wren_slot_reset(struct pci_dev *pdev)
+{
+	struct wren_dev *wdev = pci_get_drvdata(pdev);
+	int err;
+
+	if (pci_enable_device_mem(pdev)) {
+		dev_err(&pdev->dev, "cannot enable the device after the PCI reset\n");
+		return PCI_ERS_RESULT_DISCONNECT;
+	}
+	pci_restore_state(pdev);
+	pci_save_state(pdev);
+	devl_lock(wdev->devlink);
+	err = wren_recover_done(wdev, NULL);
+	devl_unlock(wdev->devlink);
+	return err ? PCI_ERS_RESULT_DISCONNECT : PCI_ERS_RESULT_RECOVERED;
+}
+
+static const struct pci_error_handlers wren_err_handlers = {
+	.error_detected	= wren_error_detected,
+	.slot_reset	= wren_slot_reset,
+	.reset_prepare	= wren_reset_prepare,
+	.reset_done	= wren_reset_done,
+};
+
 static const struct pci_device_id wren_pci_ids[] = {
 	{ PCI_DEVICE(WREN_PCI_VENDOR_ID, WREN_PCI_DEVICE_ID) },
 	{ }
@@ -345,6 +285,7 @@ static struct pci_driver wren_pci_driver = {
 	.probe		= wren_probe,
 	.remove		= wren_remove,
 	.shutdown	= wren_shutdown,
+	.err_handler	= &wren_err_handlers,
 };
 
 static int __init wren_init(void)

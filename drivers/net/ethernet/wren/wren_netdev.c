@@ -389,3 +389,64 @@ void wren_eth_remove(struct wren_dev *wdev)
 	kfree(priv->chans);
 	free_netdev(priv->netdev);
 }
+
+/**
+ * wren_eth_detach() - take the netdev off a device about to be reset
+ * @wdev: the device
+ *
+ * The netdev stays registered, with its name, addresses and routes; its
+ * channels go and the stack sees the device absent (no transmit, no
+ * ethtool) until wren_eth_attach().  Caller holds the RTNL lock.
+ */
+void wren_eth_detach(struct wren_dev *wdev)
+{
+	struct wren_eth_priv *priv = wdev->eth;
+
+	ASSERT_RTNL();
+	if (!priv)
+		return;
+	netif_device_detach(priv->netdev);
+	netif_carrier_off(priv->netdev);
+	wren_eth_close_channels(priv);
+}
+
+/**
+ * wren_eth_attach() - give the netdev back to a device that was reset
+ * @wdev: the device, its admin queue working again
+ *
+ * Programs the port as the netdev had it (MTU, MAC, receive filters) and
+ * reopens the channels if the interface is up.  Caller holds the RTNL lock.
+ *
+ * Return: 0, or the errno of the step that failed (the interface is then
+ * left down).
+ */
+int wren_eth_attach(struct wren_dev *wdev)
+{
+	struct wren_eth_priv *priv = wdev->eth;
+	struct net_device *netdev;
+	struct sockaddr sa;
+	int err;
+
+	ASSERT_RTNL();
+	if (!priv)
+		return 0;
+	netdev = priv->netdev;
+	err = wren_eth_change_mtu(netdev, netdev->mtu);
+	if (!err) {
+		sa.sa_family = netdev->type;
+		memcpy(sa.sa_data, netdev->dev_addr, ETH_ALEN);
+		err = wren_eth_set_mac(netdev, &sa);
+	}
+	if (!err && netif_running(netdev))
+		err = wren_eth_open(netdev);
+	/* Present again either way: a failed port may be opened by hand. */
+	netif_device_attach(netdev);
+	if (err) {
+		netdev_err(netdev, "cannot bring the port back after the reset: %d\n", err);
+		dev_close(netdev);
+		return err;
+	}
+	wren_eth_set_rx_mode(netdev);
+	return 0;
+}
+
