@@ -30,6 +30,10 @@ fi
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 insmod "$mods/wren.ko" || diag "insmod wren.ko failed"
+# No reset before the late write: devlink health would otherwise reset
+# the device at once (wren-recover.sh tests that).
+devlink health set "pci/$bdf" reporter fw_fatal auto_recover false ||
+	diag "devlink health set auto_recover false failed"
 dir=/sys/kernel/debug/wren/$bdf
 check "debugfs lists no orphaned command buffers on a healthy device" \
 	grep -qx 'orphans 0' "$dir/cmd_orphans"

@@ -26,6 +26,10 @@ fi
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 insmod "$mods/wren.ko" || diag "insmod wren.ko failed"
+# The state that needs a reset itself: devlink health would otherwise
+# reset the device at once (wren-recover.sh tests that).
+devlink health set "pci/$bdf" reporter fw_fatal auto_recover false ||
+	diag "devlink health set auto_recover false failed"
 inject=/sys/kernel/debug/wren/$bdf/inject_fault
 check "debugfs has $inject" test -w "$inject"
 

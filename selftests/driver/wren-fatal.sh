@@ -5,7 +5,8 @@
 # makes the device go fatal (DIAG_FAULT); wren.ko must log the syndrome the
 # device reports, count the error on the fw_fatal health reporter, show it
 # in diagnose, unload from the fatal state without waiting for the device,
-# and bind again afterwards (the next probe resets the device).
+# and bind again afterwards (the next probe resets the device).  Auto-
+# recovery is off here; wren-recover.sh tests recovery.
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
@@ -30,6 +31,10 @@ show() { devlink -j health show "pci/$bdf" reporter fw_fatal 2>&1; }
 diagnose() { devlink -j health diagnose "pci/$bdf" reporter fw_fatal 2>&1; }
 
 insmod "$mods/wren.ko" || diag "insmod wren.ko failed"
+# The fatal state itself: devlink health would otherwise recover the
+# device at once (wren-recover.sh tests that).
+devlink health set "pci/$bdf" reporter fw_fatal auto_recover false ||
+	diag "devlink health set auto_recover false failed"
 h=$(show)
 check "fw_fatal health reporter is healthy with no errors" \
 	test "$(json_get "$h" state):$(json_get "$h" error)" = healthy:0

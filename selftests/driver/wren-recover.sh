@@ -1,0 +1,151 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test: recovery from a fatal device error through devlink health.
+# With wren.ko and wren_ib.ko up and the port in use (an address, MTU
+# 4000, the RDMA device open in a user process), the device is made to
+# go fatal (`devlink health test ... fw_fatal`) WREN_RECOVER_CYCLES times
+# (5) with auto-recover on and the grace period at 0: each time the
+# fw_fatal reporter must count a recovery and be healthy again, the
+# netdev must be the same one (ifindex, MTU, address) and transmit, and
+# wren_0 must come back ACTIVE.  The process that had wren_0 open gets
+# IBV_EVENT_DEVICE_FATAL; a new one opens the new device, and an RDMA
+# WRITE through it (loopback RC) lands verified.  Then the same by hand:
+# auto-recover off, the reporter stays in error and the device fatal
+# until `devlink health recover`, and a function reset through sysfs
+# (the PCI core's reset_prepare/reset_done) brings the device back too.
+# Finally both modules unload with nothing left behind.
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
+. "$WREN_TOP/selftests/lib/rdma-env.sh"
+. "$WREN_TOP/selftests/lib/rdma-setup.sh"
+
+cycles=${WREN_RECOVER_CYCLES:-5}
+res=${WREN_RESULTS:-/tmp}
+bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
+plan 16
+dmesg -C
+
+wren_require_nic 15 "recovery"
+rep() { devlink -j health show "pci/$bdf" reporter fw_fatal 2>/dev/null; }
+# jget KEY: the fw_fatal reporter's KEY now.
+jget() { rep | jq -r --arg k "$1" 'first(.. | objects | select(has($k)) | .[$k])'; }
+recovered() { test "$(jget recover)" -ge "$1" -a "$(jget state)" = healthy; }
+
+if ! rdma_env_check 2>"$res/recover-env.err" || ! rdma_wren_up 2>>"$res/recover-env.err"; then
+	not_ok "wren.ko and wren_ib.ko up: ${RDMA_SETUP_ERR:-} $(cat "$res/recover-env.err")"
+	for _ in $(seq 14); do skip "recovery" "no RDMA device"; done
+	tap_done
+	exit 1
+fi
+ifn=$RDMA_WREN_IF
+dev=$RDMA_WREN_DEV
+ip link set "$ifn" mtu 4000
+ifindex=$(cat "/sys/class/net/$ifn/ifindex")
+ok "$dev on $ifn (ifindex $ifindex, $WREN_IP, MTU 4000)"
+
+check "fw_fatal reporter recovers by itself (auto_recover $(jget auto_recover), grace period $(jget grace_period) ms)" \
+	test "$(jget auto_recover)" = true -a "$(jget grace_period)" -gt 0
+check "devlink health set grace_period 0" \
+	devlink health set "pci/$bdf" reporter fw_fatal grace_period 0
+
+# same_netdev: the netdev of before, as it was, and transmitting.
+same_netdev() {
+	local tx0
+	[ "$(cat "/sys/class/net/$ifn/ifindex" 2>/dev/null)" = "$ifindex" ] || return 1
+	[ "$(cat "/sys/class/net/$ifn/mtu")" = 4000 ] || return 1
+	ip -4 addr show dev "$ifn" | grep -qF "$WREN_IP/" || return 1
+	wait_for 30 grep -qx 1 "/sys/class/net/$ifn/carrier" || return 1
+	tx0=$(cat "/sys/class/net/$ifn/statistics/tx_packets")
+	busybox ping -c 1 -W 1 "$WREN_PEER_IP" >/dev/null 2>&1
+	[ "$(cat "/sys/class/net/$ifn/statistics/tx_packets")" -gt "$tx0" ]
+}
+dev_back() {
+	wait_for 30 test -e "/sys/class/infiniband/$dev" &&
+		rdma_port_active "$dev"
+}
+
+# Line-buffered: the events must be in the file before it exits.
+stdbuf -oL "$WREN_RDMA_CORE/bin/ibv_asyncwatch" -d "$dev" >"$res/asyncwatch.out" 2>&1 &
+watch=$!
+wait_for 10 test -s "$res/asyncwatch.out"
+bad_rec='' bad_net='' bad_dev='' t0=$SECONDS
+for ((i = 1; i <= cycles; i++)); do
+	n=$(jget recover)
+	if ! devlink health test "pci/$bdf" reporter fw_fatal ||
+	   ! wait_for 60 recovered $((n + 1)); then
+		bad_rec+=" $i($(jget state)/$(jget recover))"
+		break
+	fi
+	same_netdev || bad_net+=" $i"
+	dev_back || bad_dev+=" $i"
+	# The device's DCB state is its default again (driver.rst).
+	wren_qos_up "$ifn" >/dev/null || bad_net+=" $i(qos)"
+done
+diag "$cycles recoveries in $((SECONDS - t0)) s; reporter: $(rep)"
+check "$cycles fatal errors, each recovered by devlink health (recover $(jget recover))" \
+	test -z "$bad_rec" -a "$(jget recover)" -ge "$cycles"
+[ -z "$bad_rec" ] || diag "not recovered at cycle$bad_rec; $(dmesg | grep -i wren | tail -n 8)"
+check "the netdev stays (ifindex $ifindex, MTU 4000, $WREN_IP) and transmits after each" \
+	test -z "$bad_net$bad_rec"
+[ -z "$bad_net" ] || diag "netdev wrong after cycle$bad_net: $(ip addr show dev "$ifn" 2>&1)"
+check "$dev comes back ACTIVE after each" test -z "$bad_dev$bad_rec"
+
+# It keeps waiting on the file it holds (now disassociated): stop it.
+wait_for 10 grep -q IBV_EVENT_DEVICE_FATAL "$res/asyncwatch.out"
+kill "$watch" 2>/dev/null
+check "the process that had $dev open got IBV_EVENT_DEVICE_FATAL" \
+	grep -q IBV_EVENT_DEVICE_FATAL "$res/asyncwatch.out"
+grep -q IBV_EVENT_DEVICE_FATAL "$res/asyncwatch.out" || diag "$(cat "$res/asyncwatch.out")"
+
+# A new process opens the new device: RDMA WRITE to itself, verified
+# (the active side retries its connection until the passive one listens).
+wait_for 10 rdma_gid_index "$dev" "$WREN_IP" >/dev/null
+gid=$(rdma_gid_index "$dev" "$WREN_IP")
+timeout 60 "$bin" bw --passive --listen 18950 --op write --size 65536 --mr-mib 1 \
+	--verify -d "$dev" -g "${gid:-0}" >"$res/recover-p.out" 2>&1 &
+p=$!
+timeout 60 "$bin" bw --active --connect 127.0.0.1:18950 --op write --size 65536 \
+	--mr-mib 1 --iters 16 --verify -d "$dev" -g "${gid:-0}" >"$res/recover-a.out" 2>&1
+rc=$?
+wait "$p"
+rcp=$?
+check "a new context on $dev: 1 MiB of RDMA WRITE verified (exit $rc/$rcp)" \
+	test "$rc$rcp" = 00
+[ "$rc$rcp" = 00 ] || diag "$(tail -n 5 "$res/recover-a.out" "$res/recover-p.out")"
+
+# By hand: no auto-recover, the device stays fatal until asked.
+devlink health set "pci/$bdf" reporter fw_fatal auto_recover false
+n=$(jget recover)
+devlink health test "pci/$bdf" reporter fw_fatal
+wait_for 20 bash -c "devlink -j health diagnose pci/$bdf reporter fw_fatal | grep -q '\"state\":\"fatal\"'"
+check "auto-recover off: the reporter stays in error and the device fatal" \
+	test "$(jget state)" = error -a "$(jget recover)" = "$n"
+devlink health recover "pci/$bdf" reporter fw_fatal
+check "devlink health recover brings it back (state $(jget state), recover $(jget recover))" \
+	test "$(jget state)" = healthy -a "$(jget recover)" = $((n + 1))
+if same_netdev && dev_back; then
+	ok "the netdev and $dev after the manual recovery"
+else
+	not_ok "the netdev and $dev after the manual recovery"
+fi
+wren_qos_up "$ifn" >/dev/null
+
+# A function reset through sysfs: reset_prepare and reset_done.
+if echo 1 >"/sys/bus/pci/devices/$bdf/reset" 2>"$res/recover-reset.err"; then
+	if same_netdev && dev_back; then
+		ok "function reset through sysfs: netdev and $dev back"
+	else
+		not_ok "function reset through sysfs: netdev and $dev back"
+		diag "$(dmesg | grep -i wren | tail -n 8)"
+	fi
+else
+	skip "function reset through sysfs" "no reset method: $(cat "$res/recover-reset.err")"
+fi
+
+check "rmmod wren_ib, wren_peer_mem and wren" wren_unload
+check_leftovers "$bdf"
+check_dmesg "dmesg has no warnings, oopses or timeouts"
+tap_done
