@@ -7,8 +7,10 @@
 # go fatal (`devlink health test ... fw_fatal`) WREN_RECOVER_CYCLES times
 # (5) with auto-recover on and the grace period at 0: each time the
 # fw_fatal reporter must count a recovery and be healthy again, the
-# netdev must be the same one (ifindex, MTU, address) and transmit, and
-# wren_0 must come back ACTIVE.  The process that had wren_0 open gets
+# netdev must be the same one (ifindex, MTU, address) and transmit, the
+# port's DCB, pause and DCQCN settings (the lossless profile where the
+# board has DCB) must be as they were, and wren_0 must come back ACTIVE.
+# The process that had wren_0 open gets
 # IBV_EVENT_DEVICE_FATAL; a new one opens the new device, and an RDMA
 # WRITE through it (loopback RC) lands verified.  Then the same by hand:
 # auto-recover off, the reporter stays in error and the device fatal
@@ -25,10 +27,10 @@ set -u
 cycles=${WREN_RECOVER_CYCLES:-5}
 res=${WREN_RESULTS:-/tmp}
 bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
-plan 16
+plan 17
 dmesg -C
 
-wren_require_nic 15 "recovery"
+wren_require_nic 16 "recovery"
 rep() { devlink -j health show "pci/$bdf" reporter fw_fatal 2>/dev/null; }
 # jget KEY: the fw_fatal reporter's KEY now.
 jget() { rep | jq -r --arg k "$1" 'first(.. | objects | select(has($k)) | .[$k])'; }
@@ -36,7 +38,7 @@ recovered() { test "$(jget recover)" -ge "$1" -a "$(jget state)" = healthy; }
 
 if ! rdma_env_check 2>"$res/recover-env.err" || ! rdma_wren_up 2>>"$res/recover-env.err"; then
 	not_ok "wren.ko and wren_ib.ko up: ${RDMA_SETUP_ERR:-} $(cat "$res/recover-env.err")"
-	for _ in $(seq 14); do skip "recovery" "no RDMA device"; done
+	for _ in $(seq 15); do skip "recovery" "no RDMA device"; done
 	tap_done
 	exit 1
 fi
@@ -62,16 +64,43 @@ same_netdev() {
 	busybox ping -c 1 -W 1 "$WREN_PEER_IP" >/dev/null 2>&1
 	[ "$(cat "/sys/class/net/$ifn/statistics/tx_packets")" -gt "$tx0" ]
 }
+# What the device keeps beyond the netdev, as the tools show it (the PFC
+# counters left out); the driver restores it after a reset.
+qos_state() {
+	dcb ets show dev "$ifn"
+	dcb pfc show dev "$ifn" pfc-enabled delay
+	dcb app show dev "$ifn"
+	dcb buffer show dev "$ifn"
+	dcb maxrate show dev "$ifn"
+	ethtool -a "$ifn"
+	ethtool --get-tunable "$ifn" pfc-prevention-tout
+	devlink dev param show "pci/$bdf"
+} 2>&1
 dev_back() {
 	wait_for 30 test -e "/sys/class/infiniband/$dev" &&
 		rdma_port_active "$dev"
+}
+
+# A lossless port, as an operator sets one up, unless the boot did; a
+# board without DCB keeps pause and the DCQCN parameters only.
+if dcb pfc show dev "$ifn" >/dev/null 2>&1; then
+	WREN_QOS_PROFILE=${WREN_QOS_PROFILE:-lossless} wren_qos_up "$ifn" >/dev/null ||
+		diag "$WREN_QOS_ERR"
+fi
+qos0=$(qos_state)
+same_qos() {
+	local now
+	now=$(qos_state)
+	[ "$now" = "$qos0" ] && return 0
+	diag "port settings differ: $(diff <(echo "$qos0") <(echo "$now") | grep '^[<>]' | head -n 6 | tr '\n' ';')"
+	return 1
 }
 
 # Line-buffered: the events must be in the file before it exits.
 stdbuf -oL "$WREN_RDMA_CORE/bin/ibv_asyncwatch" -d "$dev" >"$res/asyncwatch.out" 2>&1 &
 watch=$!
 wait_for 10 test -s "$res/asyncwatch.out"
-bad_rec='' bad_net='' bad_dev='' t0=$SECONDS
+bad_rec='' bad_net='' bad_dev='' bad_qos='' t0=$SECONDS
 for ((i = 1; i <= cycles; i++)); do
 	n=$(jget recover)
 	if ! devlink health test "pci/$bdf" reporter fw_fatal ||
@@ -80,9 +109,8 @@ for ((i = 1; i <= cycles; i++)); do
 		break
 	fi
 	same_netdev || bad_net+=" $i"
+	same_qos || bad_qos+=" $i"
 	dev_back || bad_dev+=" $i"
-	# The device's DCB state is its default again (driver.rst).
-	wren_qos_up "$ifn" >/dev/null || bad_net+=" $i(qos)"
 done
 diag "$cycles recoveries in $((SECONDS - t0)) s; reporter: $(rep)"
 check "$cycles fatal errors, each recovered by devlink health (recover $(jget recover))" \
@@ -91,6 +119,8 @@ check "$cycles fatal errors, each recovered by devlink health (recover $(jget re
 check "the netdev stays (ifindex $ifindex, MTU 4000, $WREN_IP) and transmits after each" \
 	test -z "$bad_net$bad_rec"
 [ -z "$bad_net" ] || diag "netdev wrong after cycle$bad_net: $(ip addr show dev "$ifn" 2>&1)"
+check "the port's DCB, pause and DCQCN settings are as before after each" \
+	test -z "$bad_qos$bad_rec"
 check "$dev comes back ACTIVE after each" test -z "$bad_dev$bad_rec"
 
 # It keeps waiting on the file it holds (now disassociated): stop it.
@@ -126,19 +156,18 @@ check "auto-recover off: the reporter stays in error and the device fatal" \
 devlink health recover "pci/$bdf" reporter fw_fatal
 check "devlink health recover brings it back (state $(jget state), recover $(jget recover))" \
 	test "$(jget state)" = healthy -a "$(jget recover)" = $((n + 1))
-if same_netdev && dev_back; then
-	ok "the netdev and $dev after the manual recovery"
+if same_netdev && same_qos && dev_back; then
+	ok "the netdev, its settings and $dev after the manual recovery"
 else
-	not_ok "the netdev and $dev after the manual recovery"
+	not_ok "the netdev, its settings and $dev after the manual recovery"
 fi
-wren_qos_up "$ifn" >/dev/null
 
 # A function reset through sysfs: reset_prepare and reset_done.
 if echo 1 >"/sys/bus/pci/devices/$bdf/reset" 2>"$res/recover-reset.err"; then
-	if same_netdev && dev_back; then
-		ok "function reset through sysfs: netdev and $dev back"
+	if same_netdev && same_qos && dev_back; then
+		ok "function reset through sysfs: netdev, its settings and $dev back"
 	else
-		not_ok "function reset through sysfs: netdev and $dev back"
+		not_ok "function reset through sysfs: netdev, its settings and $dev back"
 		diag "$(dmesg | grep -i wren | tail -n 8)"
 	fi
 else

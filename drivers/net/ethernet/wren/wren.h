@@ -100,6 +100,34 @@ struct wren_pfc_storm {
 	u32 events;
 };
 
+/* The port settings a reset forgets, in the order they are restored
+ * (wren_port_cfg.c).
+ */
+enum wren_cfg_id {
+	WREN_CFG_PAUSE,
+	WREN_CFG_ETS,
+	WREN_CFG_TRUST,
+	WREN_CFG_BUFFER,
+	WREN_CFG_MAXRATE,
+	WREN_CFG_PFC,
+	WREN_CFG_PFC_WD,
+	WREN_CFG_NUM
+};
+
+/* What the device accepted last, for wren_port_cfg_restore(). */
+struct wren_port_cfg {
+	u32 valid;			/* bit per enum wren_cfg_id */
+	u8 pause;			/* WREN_PAUSE_* */
+	u8 cc_valid;			/* bit per priority in cc[] */
+	struct wren_ets ets;
+	struct wren_trust trust;
+	struct wren_buffer buffer;
+	struct wren_maxrate maxrate;
+	struct wren_pfc pfc;
+	struct wren_pfc_wd pfc_wd;
+	struct wren_cc_params cc[WREN_NUM_PRIO];
+};
+
 /* Bits of wren_dev.flags. */
 enum {
 	WREN_FLAG_FATAL,		/* device reported a fatal error */
@@ -133,6 +161,9 @@ struct wren_dev {
 	/* Serialises the read-modify-write of the DCQCN devlink params. */
 	struct mutex cc_lock;
 	bool cc_params;			/* the CC params are registered */
+	/* Serialises the port settings a reset forgets with their copy. */
+	struct mutex port_cfg_lock;
+	struct wren_port_cfg port_cfg;
 	struct delayed_work health_work;
 	u32 last_heartbeat;
 
@@ -270,6 +301,11 @@ void wren_irq_free_mgmt(struct wren_dev *wdev);
 int wren_dev_start(struct wren_dev *wdev);
 void wren_dev_stop(struct wren_dev *wdev);
 void wren_quiesce(struct wren_dev *wdev);
+
+/* wren_port_cfg.c: port settings kept across a reset */
+int wren_port_cfg_set(struct wren_dev *wdev, enum wren_cfg_id id, const void *in);
+int wren_port_cfg_set_cc(struct wren_dev *wdev, const struct wren_cc_params *in);
+int wren_port_cfg_restore(struct wren_dev *wdev);
 
 /* wren_recover.c */
 void wren_recover_prepare(struct wren_dev *wdev);

@@ -221,7 +221,7 @@ static int wren_cc_write(struct wren_dev *wdev, const struct wren_cc_knob *k,
 		wren_cc_field_set(&p, k, k->per_prio ? !!(val & BIT(done)) : val);
 		if (wren_cc_field_get(&p, k) == wren_cc_field_get(&old[done], k))
 			continue;
-		err = wren_cmd_set_cc(wdev, &p);
+		err = wren_port_cfg_set_cc(wdev, &p);
 		if (err)
 			break;
 	}
@@ -233,7 +233,7 @@ static int wren_cc_write(struct wren_dev *wdev, const struct wren_cc_knob *k,
 		NL_SET_ERR_MSG_MOD(extack, "SET_CC failed");
 	for (prio = 0; prio < done; prio++) {
 		old[prio].prio_mask = BIT(prio);
-		if (wren_cmd_set_cc(wdev, &old[prio]))
+		if (wren_port_cfg_set_cc(wdev, &old[prio]))
 			dev_warn(&wdev->pdev->dev,
 				 "cannot restore the DCQCN parameters of priority %d\n",
 				 prio);

@@ -2,12 +2,13 @@
 /*
  * IEEE DCB through dcbnl (iproute2's dcb, lldpad): ETS, PFC, max rate per
  * TC, DSCP trust and map, apptrust (kernels that have it), receive
- * buffers, DCBX mode.  Every GET reads the
- * NIC's state back with QUERY_DCB; every SET sends one SET_* command.  All
- * ops run under the RTNL, which also serialises the read-modify-write of
- * the DSCP map.  Failures are not logged: each is the answer to a user's
- * request, which gets the errno; only PFC refused because 802.3x pause is
- * on says why, as dcbnl has no extack to carry it.
+ * buffers, DCBX mode.  Every GET reads the NIC's state back with
+ * QUERY_DCB; every SET sends one SET_* command through wren_port_cfg.c,
+ * which keeps it for after a reset.  All ops run under the RTNL, which
+ * also serialises the read-modify-write of the DSCP map.  Failures are
+ * not logged: each is the answer to a user's request, which gets the
+ * errno; only PFC refused because 802.3x pause is on says why, as dcbnl
+ * has no extack to carry it.
  */
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
@@ -99,7 +100,7 @@ static int wren_dcbnl_setets(struct net_device *netdev, struct ieee_ets *ets)
 			return -EINVAL;
 		in.prio_tc[i] = ets->prio_tc[i];
 	}
-	return wren_cmd_set_ets(wdev, &in);
+	return wren_port_cfg_set(wdev, WREN_CFG_ETS, &in);
 }
 
 static int wren_dcbnl_getpfc(struct net_device *netdev, struct ieee_pfc *pfc)
@@ -159,7 +160,7 @@ static int wren_dcbnl_setpfc(struct net_device *netdev, struct ieee_pfc *pfc)
 	}
 	in.pfc_en = pfc->pfc_en;
 	in.delay = cpu_to_le16(pfc->delay);
-	return wren_cmd_set_pfc(wdev, &in);
+	return wren_port_cfg_set(wdev, WREN_CFG_PFC, &in);
 }
 
 static int wren_dcbnl_getmaxrate(struct net_device *netdev,
@@ -191,7 +192,7 @@ static int wren_dcbnl_setmaxrate(struct net_device *netdev,
 	/* The NIC refuses rates above the link speed (-EINVAL). */
 	for (i = 0; i < WREN_NUM_TC; i++)
 		in.tc_maxrate_kbps[i] = cpu_to_le64(maxrate->tc_maxrate[i]);
-	return wren_cmd_set_maxrate(wdev, &in);
+	return wren_port_cfg_set(wdev, WREN_CFG_MAXRATE, &in);
 }
 
 /* The DSCP map an entry returns to when its app entry goes: the class
@@ -248,7 +249,7 @@ static int wren_dcbnl_setapp(struct net_device *netdev, struct dcb_app *app)
 	trust = st.trust;
 	trust.trust = WREN_TRUST_DSCP;
 	trust.dscp2prio[app->protocol] = app->priority;
-	err = wren_cmd_set_trust(wdev, &trust);
+	err = wren_port_cfg_set(wdev, WREN_CFG_TRUST, &trust);
 	if (err)
 		return err;
 	prios = dcb_ieee_getapp_mask(netdev, app);
@@ -256,7 +257,7 @@ static int wren_dcbnl_setapp(struct net_device *netdev, struct dcb_app *app)
 		err = dcb_ieee_setapp(netdev, app);
 		if (err) {
 			/* No table entry: the NIC goes back to what it had. */
-			wren_cmd_set_trust(wdev, &st.trust);
+			wren_port_cfg_set(wdev, WREN_CFG_TRUST, &st.trust);
 			return err;
 		}
 	}
@@ -289,7 +290,7 @@ static int wren_dcbnl_delapp(struct net_device *netdev, struct dcb_app *app)
 	st.trust.dscp2prio[app->protocol] =
 		wren_dscp_default_prio(app->protocol);
 	wren_dcb_app_trust(netdev, &st.trust);
-	err = wren_cmd_set_trust(wdev, &st.trust);
+	err = wren_port_cfg_set(wdev, WREN_CFG_TRUST, &st.trust);
 	if (err)
 		dcb_ieee_setapp(netdev, app);
 	return err;
@@ -353,7 +354,7 @@ static int wren_dcbnl_setbuffer(struct net_device *netdev,
 		return -EINVAL;
 	st.buffer.total_size = 0;
 	wren_dcb_thresholds(netdev, le16_to_cpu(st.pfc.delay), &st.buffer);
-	return wren_cmd_set_buffer(wdev, &st.buffer);
+	return wren_port_cfg_set(wdev, WREN_CFG_BUFFER, &st.buffer);
 }
 
 #ifdef HAVE_DCBNL_APPTRUST
@@ -396,7 +397,7 @@ static int wren_dcbnl_setapptrust(struct net_device *netdev, u8 *selectors,
 		st.trust.trust = WREN_TRUST_DSCP;
 	else
 		return -EOPNOTSUPP;
-	return wren_cmd_set_trust(wdev, &st.trust);
+	return wren_port_cfg_set(wdev, WREN_CFG_TRUST, &st.trust);
 }
 #endif
 

@@ -159,6 +159,7 @@ struct wren_dev *wren_devlink_alloc(struct pci_dev *pdev)
 	wdev->devlink = devlink;
 	wdev->pdev = pdev;
 	wdev->core.pdev = pdev;
+	mutex_init(&wdev->port_cfg_lock);
 	return wdev;
 }
 
@@ -176,5 +177,6 @@ void wren_devlink_unregister(struct wren_dev *wdev)
 
 void wren_devlink_free(struct wren_dev *wdev)
 {
+	mutex_destroy(&wdev->port_cfg_lock);
 	devlink_free(wdev->devlink);
 }

@@ -366,8 +366,8 @@ static int wren_set_pauseparam(struct net_device *netdev,
 			       struct ethtool_pauseparam *pp)
 {
 	struct wren_eth_priv *priv = netdev_priv(netdev);
-	struct wren_set_port_in in = {};
 	struct wren_dcb_state st;
+	u8 pause;
 	int err;
 
 	if (pp->autoneg)
@@ -387,10 +387,9 @@ static int wren_set_pauseparam(struct net_device *netdev,
 			return -EBUSY;
 		}
 	}
-	in.mask = cpu_to_le32(WREN_SET_PORT_PAUSE);
-	in.pause = (pp->rx_pause ? WREN_PAUSE_RX : 0) |
-		   (pp->tx_pause ? WREN_PAUSE_TX : 0);
-	return wren_eth_set_port(priv, &in);
+	pause = (pp->rx_pause ? WREN_PAUSE_RX : 0) |
+		(pp->tx_pause ? WREN_PAUSE_TX : 0);
+	return wren_port_cfg_set(priv->wdev, WREN_CFG_PAUSE, &pause);
 }
 
 static int wren_get_tunable(struct net_device *netdev,
@@ -416,6 +415,7 @@ static int wren_set_tunable(struct net_device *netdev,
 {
 	struct wren_eth_priv *priv = netdev_priv(netdev);
 	u16 tout = *(const u16 *)data;
+	struct wren_pfc_wd wd = {};
 
 	if (tuna->id != ETHTOOL_PFC_PREVENTION_TOUT ||
 	    !(priv->wdev->core.caps & WREN_CAP_PFC_STORM_WD))
@@ -425,8 +425,9 @@ static int wren_set_tunable(struct net_device *netdev,
 	else if (tout && (tout < WREN_PFC_TOUT_MIN_MS ||
 			  tout > WREN_PFC_TOUT_MAX_MS))
 		return -EINVAL;
-	return wren_cmd_set_pfc_wd(priv->wdev, tout,
-				   tout ? WREN_PFC_RECOVERY_MS : 0);
+	wd.timeout_ms = cpu_to_le16(tout);
+	wd.recovery_ms = cpu_to_le16(tout ? WREN_PFC_RECOVERY_MS : 0);
+	return wren_port_cfg_set(priv->wdev, WREN_CFG_PFC_WD, &wd);
 }
 
 static u32 wren_get_rxfh_key_size(struct net_device *netdev)

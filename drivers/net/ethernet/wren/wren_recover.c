@@ -13,9 +13,9 @@
  * (IBV_EVENT_DEVICE_FATAL, RDMA_CM_EVENT_DEVICE_REMOVAL) and a new one
  * come, as with mlx5.
  *
- * Configuration the device kept beyond the port's (DCB, ECN/DCQCN
- * parameters) returns to the device's defaults; replaying it is not
- * implemented (driver.rst, "Recovery").
+ * What the device kept beyond the netdev (pause, DCB, DCQCN parameters)
+ * is sent again from the driver's copy (wren_port_cfg.c) before traffic
+ * resumes, so a lossless port comes back lossless.
  *
  * Callers hold the devlink instance lock, which also keeps devlink's own
  * commands (parameters) out; the RTNL lock keeps the netdev's callers out
@@ -87,6 +87,11 @@ int wren_recover_done(struct wren_dev *wdev, struct netlink_ext_ack *extack)
 			err);
 		return err;
 	}
+	/* Before the channels reopen: no frame leaves a lossless port
+	 * without its PFC.
+	 */
+	if (wren_port_cfg_restore(wdev))
+		dev_warn(dev, "recovery: some port settings are back at their defaults\n");
 	err = wren_eth_attach(wdev);
 	rtnl_unlock();
 
