@@ -3,7 +3,8 @@
 #
 # Guest test: recovery from a fatal device error through devlink health.
 # With wren.ko and wren_ib.ko up and the port in use (an address, MTU
-# 4000, the RDMA device open in a user process), the device is made to
+# 4000, the RDMA device open in a user process, UDP datagrams to the peer
+# and an RDMA WRITE stream in flight), the device is made to
 # go fatal (`devlink health test ... fw_fatal`) WREN_RECOVER_CYCLES times
 # (5) with auto-recover on and the grace period at 0: each time the
 # fw_fatal reporter must count a recovery and be healthy again, the
@@ -27,10 +28,10 @@ set -u
 cycles=${WREN_RECOVER_CYCLES:-5}
 res=${WREN_RESULTS:-/tmp}
 bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
-plan 17
+plan 18
 dmesg -C
 
-wren_require_nic 16 "recovery"
+wren_require_nic 17 "recovery"
 rep() { devlink -j health show "pci/$bdf" reporter fw_fatal 2>/dev/null; }
 # jget KEY: the fw_fatal reporter's KEY now.
 jget() { rep | jq -r --arg k "$1" 'first(.. | objects | select(has($k)) | .[$k])'; }
@@ -38,7 +39,7 @@ recovered() { test "$(jget recover)" -ge "$1" -a "$(jget state)" = healthy; }
 
 if ! rdma_env_check 2>"$res/recover-env.err" || ! rdma_wren_up 2>>"$res/recover-env.err"; then
 	not_ok "wren.ko and wren_ib.ko up: ${RDMA_SETUP_ERR:-} $(cat "$res/recover-env.err")"
-	for _ in $(seq 15); do skip "recovery" "no RDMA device"; done
+	for _ in $(seq 16); do skip "recovery" "no RDMA device"; done
 	tap_done
 	exit 1
 fi
@@ -100,9 +101,40 @@ same_qos() {
 stdbuf -oL "$WREN_RDMA_CORE/bin/ibv_asyncwatch" -d "$dev" >"$res/asyncwatch.out" 2>&1 &
 watch=$!
 wait_for 10 test -s "$res/asyncwatch.out"
-bad_rec='' bad_net='' bad_dev='' bad_qos='' t0=$SECONDS
+# Traffic in flight when the device dies: datagrams to the peer through
+# the netdev for the whole loop, and an RDMA WRITE stream over loopback
+# RC started before each fatal error, which must end, never hang: the
+# program learns of the death from IBV_EVENT_DEVICE_FATAL (a dead
+# device's CQ stays empty) and exits.
+xmit_data() { cat "/sys/class/infiniband/$dev/ports/1/hw_counters/tx_roce_bytes" 2>/dev/null || echo 0; }
+rdma_traffic() {
+	local gid port=$((18900 + $1)) x0
+	wait_for 20 rdma_gid_index "$dev" "$WREN_IP" >/dev/null
+	gid=$(rdma_gid_index "$dev" "$WREN_IP")
+	timeout 90 "$bin" bw --passive --listen "$port" --op write --size 65536 --mr-mib 1 \
+		-d "$dev" -g "${gid:-0}" >/dev/null 2>&1 &
+	tp=$!
+	x0=$(xmit_data)
+	timeout 90 "$bin" bw --active --connect "127.0.0.1:$port" --op write --size 65536 \
+		--mr-mib 1 --seconds 60 -d "$dev" -g "${gid:-0}" >/dev/null 2>&1 &
+	ta=$!
+	wait_for 20 bash -c "[ \$(cat /sys/class/infiniband/$dev/ports/1/hw_counters/tx_roce_bytes) -gt $x0 ]" ||
+		diag "cycle $1: no RDMA traffic before the fatal error"
+}
+# traffic_ended: both stream processes gone within 30 s of the recovery.
+traffic_ended() {
+	wait_for 30 bash -c "! kill -0 $ta 2>/dev/null && ! kill -0 $tp 2>/dev/null" && return 0
+	kill "$ta" "$tp" 2>/dev/null
+	return 1
+}
+python3 "$WREN_TOP/selftests/lib/udp_stream.py" send --dst "$WREN_PEER_IP" --port 9 \
+	--count 100000000 --seed 7 --rate 2000 >/dev/null 2>"$res/recover-udp.err" &
+udp=$!
+
+bad_rec='' bad_net='' bad_dev='' bad_qos='' bad_traffic='' t0=$SECONDS
 for ((i = 1; i <= cycles; i++)); do
 	n=$(jget recover)
+	rdma_traffic "$i"
 	if ! devlink health test "pci/$bdf" reporter fw_fatal ||
 	   ! wait_for 60 recovered $((n + 1)); then
 		bad_rec+=" $i($(jget state)/$(jget recover))"
@@ -111,7 +143,12 @@ for ((i = 1; i <= cycles; i++)); do
 	same_netdev || bad_net+=" $i"
 	same_qos || bad_qos+=" $i"
 	dev_back || bad_dev+=" $i"
+	traffic_ended || bad_traffic+=" $i"
 done
+udp_alive=no
+kill -0 "$udp" 2>/dev/null && udp_alive=yes
+kill "$udp" 2>/dev/null
+wait "$udp" 2>/dev/null
 diag "$cycles recoveries in $((SECONDS - t0)) s; reporter: $(rep)"
 check "$cycles fatal errors, each recovered by devlink health (recover $(jget recover))" \
 	test -z "$bad_rec" -a "$(jget recover)" -ge "$cycles"
@@ -122,6 +159,10 @@ check "the netdev stays (ifindex $ifindex, MTU 4000, $WREN_IP) and transmits aft
 check "the port's DCB, pause and DCQCN settings are as before after each" \
 	test -z "$bad_qos$bad_rec"
 check "$dev comes back ACTIVE after each" test -z "$bad_dev$bad_rec"
+check "traffic through every fatal error: the RDMA streams end, the UDP sender keeps sending" \
+	test -z "$bad_traffic$bad_rec" -a "$udp_alive" = yes
+[ -z "$bad_traffic" ] || diag "RDMA stream still running after cycle$bad_traffic"
+[ "$udp_alive" = yes ] || diag "UDP sender died: $(tail -n 3 "$res/recover-udp.err")"
 
 # It keeps waiting on the file it holds (now disassociated): stop it.
 wait_for 10 grep -q IBV_EVENT_DEVICE_FATAL "$res/asyncwatch.out"

@@ -192,6 +192,7 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 	struct ibv_wc wc[16];
 	enum ibv_wc_status stop = IBV_WC_SUCCESS;
 	bool ready = false, atomic = !strcmp(o->op, "atomic");
+	unsigned long idle = 0;
 	struct fetch fx = { .words = o->mr_bytes / 8 };
 
 	gid_to_str(&d->gid, g);
@@ -220,6 +221,12 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 
 		if (k < 0)
 			return 1;
+		/* A dead device completes nothing: ask now and then. */
+		if (!k && !(++idle & 0xfffff) && dev_fatal(d)) {
+			fprintf(stderr, "wvt bw: IBV_EVENT_DEVICE_FATAL after %ld completions\n",
+				done);
+			return 2;
+		}
 		for (int i = 0; i < k; i++) {
 			if (wc[i].status == IBV_WC_SUCCESS) {
 				if (atomic && o->verify)

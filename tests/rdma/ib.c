@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Device, GID and QP plumbing shared by every mode. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,28 @@ int dev_open(struct dev *d, const char *name, int gidx)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Whether the device died (IBV_EVENT_DEVICE_FATAL), without blocking: what
+ * a program polling a CQ must ask now and then, since a dead device's CQ
+ * stays empty rather than flushing.  Other events are acknowledged and
+ * passed over.
+ */
+bool dev_fatal(struct dev *d)
+{
+	struct ibv_async_event ev;
+	bool fatal = false;
+	int fl = fcntl(d->ctx->async_fd, F_GETFL);
+
+	if (fl < 0 || (!(fl & O_NONBLOCK) &&
+		       fcntl(d->ctx->async_fd, F_SETFL, fl | O_NONBLOCK)))
+		return false;
+	while (!ibv_get_async_event(d->ctx, &ev)) {
+		fatal |= ev.event_type == IBV_EVENT_DEVICE_FATAL;
+		ibv_ack_async_event(&ev);
+	}
+	return fatal;
 }
 
 void dev_close(struct dev *d)

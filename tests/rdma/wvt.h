@@ -106,6 +106,7 @@ struct conn {
 };
 int dev_open(struct dev *d, const char *name, int gidx);
 void dev_close(struct dev *d);
+bool dev_fatal(struct dev *d);
 void gid_to_str(const union ibv_gid *g, char *s);
 int gid_from_str(union ibv_gid *g, const char *s);
 /* Create a QP (RESET -> INIT); conn_connect() takes it to RTS. */
