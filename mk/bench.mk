@@ -76,7 +76,7 @@ vmtest-deps: $(BENCH_DEPS) kselftest-install lldpad
 
 vmtest-run: $(if $(filter 0,$(VMTEST_DEPS)),,vmtest-deps)
 	@test -n "$(or $(VMTEST),$(T))" || { echo "usage: make vmtest T=<dir/test under selftests/> | B=<boot of selftests/plan> [KVER=6.1|6.12] [IOMMU=1]" >&2; exit 2; }
-	$(BENCH_ENV) $(BENCH_DIR)/vmtest.sh "$(or $(VMTEST),$(T))" "$(BUILD)/check"
+	$(BENCH_ENV) $(BENCH_DIR)/vmtest.sh "$(or $(VMTEST),$(T))" "$(or $(CHECK_DIR),$(BUILD)/check)"
 
 # 6.1 writes check/bench.tap; another KVER writes check/bench-<KVER>.tap.
 BENCH_TAP = $(BUILD)/check/bench$(if $(filter-out 6.1,$(KVER)),-$(KVER)).tap

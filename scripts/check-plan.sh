@@ -15,7 +15,8 @@ for l in $(plan_layers); do
 	n=$((n + 1))
 	printf '  %2d. %-9s %s\n' "$n" "$l" "$(plan_layer_text "$l")"
 done
-for l in $(plan_layers); do
+# make check-debug's boots (layer "debug") come after make check's.
+for l in $(plan_layers) debug; do
 	boots=$(plan_boots "$l")
 	[ -n "$boots" ] || continue
 	echo

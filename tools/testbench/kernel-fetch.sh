@@ -7,6 +7,7 @@
 # apt metadata so that a point release needs no change here.
 #
 # usage: kernel-fetch.sh KVER ENVFILE
+# KVER 6.1-debug: kernel-debug-build.sh's debug kernel, built from source.
 # Writes ENVFILE with KABI, KDIR (headers build dir), VMLINUZ, KMODDIR and
 # VMLINUX (the decompressed kernel for PVH boot; empty if not available).
 # The image is extracted (not installed) under $WREN_CACHE/kernels/<abi>/.
@@ -24,7 +25,9 @@ fi
 
 case "$kver" in
 6.1 | 6.12) ;;
-*) echo "kernel-fetch: unsupported KVER=$kver (6.1 or 6.12)" >&2; exit 1 ;;
+# The debug kernel is built here rather than fetched (issue 14).
+*-debug) exec "$here/kernel-debug-build.sh" "${kver%-debug}" "$envfile" ;;
+*) echo "kernel-fetch: unsupported KVER=$kver (6.1, 6.12 or 6.1-debug)" >&2; exit 1 ;;
 esac
 
 # Fast path: apt-cache takes seconds here, and make asks on every run.  If
