@@ -23,22 +23,42 @@ static void wren_ib_umem_release(struct ib_umem **umem)
  * straddles pages).  Pages are pinned writable: the device writes CQ rings,
  * and a writable pin also breaks copy-on-write sharing up front, so that
  * the device and the process see the same pages.
+ *
+ * libwren puts the record right after the ring, often in the ring's last
+ * page: that page is then mapped once, with the ring, since the DMA API
+ * does not allow two mappings of one cacheline for the device to write
+ * (DMA_API_DEBUG: "overlapping mappings aren't supported").
  */
 int wren_ib_uring_get(struct wren_ib_dev *dev, struct wren_ib_uring *r,
 		      u64 addr, u64 bytes, u64 dbrec_addr)
 {
 	struct ib_block_iter biter;
+	u64 pinned, dbrec_page;
+	bool inside;
 	int err;
 
-	if (!addr || !PAGE_ALIGNED(addr) || !bytes || !dbrec_addr ||
-	    !IS_ALIGNED(dbrec_addr, sizeof(struct wren_cq_dbrec)))
+	if (!addr || !PAGE_ALIGNED(addr) || !bytes || bytes > U64_MAX - PAGE_SIZE ||
+	    !dbrec_addr || !IS_ALIGNED(dbrec_addr, sizeof(struct wren_cq_dbrec)))
 		return -EINVAL;
 
-	r->umem = ib_umem_get(&dev->ibdev, addr, bytes, IB_ACCESS_LOCAL_WRITE);
+	pinned = PAGE_ALIGN(bytes);
+	inside = dbrec_addr >= addr && dbrec_addr - addr < pinned;
+	r->umem = ib_umem_get(&dev->ibdev, addr, pinned, IB_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(r->umem)) {
 		err = PTR_ERR(r->umem);
 		r->umem = NULL;
 		return err;
+	}
+	if (inside) {
+		dbrec_page = (dbrec_addr - addr) >> PAGE_SHIFT;
+		rdma_umem_for_each_dma_block(r->umem, &biter, PAGE_SIZE) {
+			if (dbrec_page--)
+				continue;
+			r->dbrec_dma = rdma_block_iter_dma_address(&biter) +
+				       offset_in_page(dbrec_addr);
+			break;
+		}
+		return 0;
 	}
 	r->dbrec_umem = ib_umem_get(&dev->ibdev, dbrec_addr,
 				    sizeof(struct wren_cq_dbrec),
