@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest test, last on a debug kernel (tools/testbench/debug-kernel.config):
+# the checkers' verdict over everything the guest ran before it.  Tests
+# clear dmesg, so the kernel log is read from /dev/kmsg, which keeps
+# every record still in the buffer (the debug boots set log_buf_len large
+# enough).  One result per checker: KASAN, UBSAN, lockdep (and whether it
+# is still on: it turns itself off after its first report), sleeping in
+# atomic context, RCU misuse, DEBUG_OBJECTS, the DMA API's checks,
+# kmemleak after a scan, WARN/BUG/oops, and the kernel's taint flags.
+# Every report is shown in full as a diagnostic.
+set -u
+. "$WREN_TOP/selftests/lib/tap.sh"
+
+dbg=/sys/kernel/debug
+plan 12
+mountpoint -q "$dbg" || mount -t debugfs none "$dbg"
+
+if [ ! -e "$dbg/kmemleak" ]; then
+	for _ in $(seq 12); do skip "debug reports" "not a debug kernel (no kmemleak)"; done
+	tap_done
+	exit 0
+fi
+
+# kmemleak reports objects unreferenced for 5 s at a scan; the second
+# scan catches those the first found too young.
+echo scan >"$dbg/kmemleak"
+sleep 6
+echo scan >"$dbg/kmemleak"
+leaks=$(cat "$dbg/kmemleak")
+
+# Every record still in the buffer, whatever dmesg -C did: a nonblocking
+# reader of /dev/kmsg starts at the oldest and ends at the newest (EPIPE
+# says records were overwritten: the read goes on after them).
+log=$(python3 -c '
+import errno, os, sys
+fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+while True:
+    try:
+        rec = os.read(fd, 65536)
+    except OSError as e:
+        if e.errno == errno.EPIPE:
+            print("kmsg: records lost")
+            continue
+        break
+    head, _, text = rec.decode(errors="replace").partition(";")
+    sys.stdout.write(text)
+')
+first=$(head -n 1 <<<"$log")
+diag "kernel log from: ${first:0:80}"
+check "the kernel log still holds the boot's first records (log_buf_len large enough)" \
+	grep -q 'Linux version' <<<"$first"
+
+# report NAME REGEX: no record matches; the matches and 20 lines after each
+# as diagnostics.
+report() {
+	local hits
+	hits=$(grep -E -A20 "$2" <<<"$log" | head -n 200)
+	check "no $1 report" test -z "$hits"
+	[ -z "$hits" ] || diag "$hits"
+}
+
+report KASAN 'BUG: KASAN|KASAN: '
+report UBSAN 'UBSAN: '
+report lockdep 'possible (circular|recursive) locking|inconsistent lock state|possible irq lock inversion|lock held when returning|bad unlock balance|held lock freed|WARNING: .*lockdep'
+report 'sleeping in atomic context' 'BUG: (sleeping function called|scheduling while atomic)|Voluntary context switch within RCU'
+report 'RCU misuse' 'suspicious RCU usage'
+report DEBUG_OBJECTS 'ODEBUG: '
+report 'DMA API' 'DMA-API: '
+# Not "Call Trace" alone: injected allocation failures print stacks.
+report 'WARN, BUG or oops' 'WARNING: CPU|------------\[ cut here \]|BUG: |Oops|general protection fault|kmsg: records lost'
+
+check "lockdep is still on (it turns itself off after a report)" \
+	grep -qE '^ *debug_locks: +1$' /proc/lockdep_stats
+
+nleaks=$(grep -c '^unreferenced object' <<<"$leaks")
+check "kmemleak finds no leak after the tests ($nleaks)" test "$nleaks" = 0
+[ "$nleaks" = 0 ] || diag "$(head -n 300 <<<"$leaks")"
+
+# Taint bits: B bad page (5), D died (7), W warning (9), L soft lockup
+# (14).  O (12, our out-of-tree modules) is expected.
+taint=$(cat /proc/sys/kernel/tainted)
+check "the kernel is not tainted by a report (taint $taint)" \
+	test $((taint & (1 << 5 | 1 << 7 | 1 << 9 | 1 << 14))) = 0
+tap_done
