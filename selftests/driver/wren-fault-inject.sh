@@ -34,6 +34,19 @@ if [ ! -d "$dbg/failslab" ] || [ ! -e /proc/thread-self/fail-nth ]; then
 	exit 0
 fi
 
+# Whatever happens, nothing stays armed and the modules go: the next
+# test finds the device as a fresh boot has it.
+cleanup() {
+	for a in failslab fail_page_alloc; do
+		echo 0 >"$dbg/$a/probability"
+		echo N >"$dbg/$a/task-filter"
+		echo 0 >"$dbg/$a/verbose"
+	done
+	grep -q '^wren ' /proc/modules && wren_unload 2>/dev/null
+}
+trap cleanup EXIT
+trap "exit 143" TERM
+
 # GFP_KERNEL allocations may sleep: count them too.  verbose=2 logs each
 # injected failure with its stack, whose first module frame we count.
 for a in failslab fail_page_alloc; do
