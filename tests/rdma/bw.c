@@ -193,6 +193,7 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 	enum ibv_wc_status stop = IBV_WC_SUCCESS;
 	bool ready = false, atomic = !strcmp(o->op, "atomic");
 	unsigned long idle = 0;
+	double idle_since = 0;
 	struct fetch fx = { .words = o->mr_bytes / 8 };
 
 	gid_to_str(&d->gid, g);
@@ -221,8 +222,17 @@ static int active(struct dev *d, struct ctl *ctl, const struct bw_opts *o,
 
 		if (k < 0)
 			return 1;
-		/* A dead device completes nothing: ask now and then. */
-		if (!k && !(++idle & 0xfffff) && dev_fatal(d)) {
+		/*
+		 * A dead device completes nothing: after 5 s without a
+		 * completion, ask.  The clock is the vDSO's; the question is a
+		 * syscall, which a flowing data path must never make.
+		 */
+		if (k) {
+			idle = 0;
+		} else if (!idle++) {
+			idle_since = now_s();
+		} else if (!(idle & 0xffff) && now_s() - idle_since > 5.0 &&
+			   dev_fatal(d)) {
 			fprintf(stderr, "wvt bw: IBV_EVENT_DEVICE_FATAL after %ld completions\n",
 				done);
 			return 2;
