@@ -18,6 +18,8 @@ export TOP BUILD
 CHECK=$BUILD/check-debug
 # shellcheck disable=SC1091 # ours
 . "$TOP/scripts/plan.sh"
+# shellcheck disable=SC1091 # ours
+. "$TOP/scripts/tap-count.sh"
 boots=${DEBUG_BOOTS:-$(plan_boots debug)}
 mkdir -p "$CHECK"
 rm -f "$CHECK"/*.tap
@@ -61,21 +63,7 @@ for b in $boots; do
 	echo "check-debug: $b took $(($(date +%s) - t0)) s"
 done
 
-passed=0 failed=0 skipped=0
-for tap in "$CHECK"/*.tap; do
-	[ -e "$tap" ] || continue
-	while IFS= read -r line; do
-		case "$line" in
-		"not ok"*)
-			failed=$((failed + 1))
-			echo "FAIL $(basename "$tap" .tap): $line" ;;
-		"ok "*"# SKIP"* | "ok "*"# skip"*)
-			skipped=$((skipped + 1)) ;;
-		"ok "*)
-			passed=$((passed + 1)) ;;
-		esac
-	done <"$tap"
-done
+tap_count "$CHECK"
 if [ "$status" != 0 ] && [ "$failed" = 0 ]; then
 	failed=1
 	echo "FAIL: a build or boot failed without a failing test, see $CHECK"

@@ -13,6 +13,8 @@ CHECK=$BUILD/check
 # The layers and their order: selftests/plan (make check-plan prints it).
 # shellcheck disable=SC1091 # ours
 . "$TOP/scripts/plan.sh"
+# shellcheck disable=SC1091 # ours
+. "$TOP/scripts/tap-count.sh"
 LAYERS=${CHECK_LAYERS:-$(plan_layers | tr '\n' ' ')}
 
 mkdir -p "$CHECK"
@@ -50,21 +52,7 @@ for layer in $LAYERS; do
 	printf 'check: %-8s rc=%d %4ds\n' "$layer" "$rc" "$secs"
 done
 
-passed=0 failed=0 skipped=0
-for tap in "$CHECK"/*.tap; do
-	[ -e "$tap" ] || continue
-	while IFS= read -r line; do
-		case "$line" in
-		"not ok"*)
-			failed=$((failed + 1))
-			echo "FAIL $(basename "$tap" .tap): $line" ;;
-		"ok "*"# SKIP"* | "ok "*"# skip"*)
-			skipped=$((skipped + 1)) ;;
-		"ok "*)
-			passed=$((passed + 1)) ;;
-		esac
-	done <"$tap"
-done
+tap_count "$CHECK"
 
 echo "check: total $(($(date +%s) - start_all))s; logs and TAP in $CHECK"
 echo "$passed passed, $failed failed, $skipped skipped"
