@@ -279,7 +279,7 @@ int wren_cmd_set_pfc(struct wren_dev *wdev, const struct wren_pfc *in);
 int wren_cmd_set_trust(struct wren_dev *wdev, const struct wren_trust *in);
 int wren_cmd_set_buffer(struct wren_dev *wdev, const struct wren_buffer *in);
 int wren_cmd_set_maxrate(struct wren_dev *wdev, const struct wren_maxrate *in);
-int wren_cmd_set_pfc_wd(struct wren_dev *wdev, u16 timeout_ms, u16 recovery_ms);
+int wren_cmd_set_pfc_wd(struct wren_dev *wdev, const struct wren_pfc_wd *in);
 int wren_cmd_set_cc(struct wren_dev *wdev, const struct wren_cc_params *in);
 int wren_cmd_query_cc(struct wren_dev *wdev, u8 prio,
 		      struct wren_cc_params *out);

@@ -304,20 +304,15 @@ int wren_cmd_set_maxrate(struct wren_dev *wdev, const struct wren_maxrate *in)
 /**
  * wren_cmd_set_pfc_wd() - SET_PFC_WD, on devices with WREN_CAP_PFC_STORM_WD
  * @wdev: the device
- * @timeout_ms: how long a priority may stay paused (RX) or its buffer stay
- *		full (TX) before the watchdog calls it a storm; 0 = off
- * @recovery_ms: how long it must then stay quiet to leave the storm
+ * @in: how long a priority may stay paused (RX) or its buffer stay full
+ *	(TX) before the watchdog calls it a storm (0 = off), and how long it
+ *	must then stay quiet to leave the storm
  *
  * Return: 0 or an errno (-EINVAL for a value the device refuses).
  */
-int wren_cmd_set_pfc_wd(struct wren_dev *wdev, u16 timeout_ms, u16 recovery_ms)
+int wren_cmd_set_pfc_wd(struct wren_dev *wdev, const struct wren_pfc_wd *in)
 {
-	struct wren_pfc_wd in = {
-		.timeout_ms = cpu_to_le16(timeout_ms),
-		.recovery_ms = cpu_to_le16(recovery_ms),
-	};
-
-	return wren_cmd_in(wdev, WREN_AQ_OP_SET_PFC_WD, &in, sizeof(in));
+	return wren_cmd_in(wdev, WREN_AQ_OP_SET_PFC_WD, in, sizeof(*in));
 }
 
 /**

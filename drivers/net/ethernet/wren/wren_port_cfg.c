@@ -40,7 +40,6 @@ static const struct wren_port_cfg_item wren_cfg_items[WREN_CFG_NUM] = {
 static int wren_port_cfg_send(struct wren_dev *wdev, enum wren_cfg_id id,
 			      const void *in)
 {
-	const struct wren_pfc_wd *wd = in;
 	struct wren_set_port_in port = {};
 
 	switch (id) {
@@ -59,8 +58,7 @@ static int wren_port_cfg_send(struct wren_dev *wdev, enum wren_cfg_id id,
 	case WREN_CFG_PFC:
 		return wren_cmd_set_pfc(wdev, in);
 	case WREN_CFG_PFC_WD:
-		return wren_cmd_set_pfc_wd(wdev, le16_to_cpu(wd->timeout_ms),
-					   le16_to_cpu(wd->recovery_ms));
+		return wren_cmd_set_pfc_wd(wdev, in);
 	default:
 		return -EINVAL;
 	}
