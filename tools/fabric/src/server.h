@@ -45,6 +45,7 @@ struct server {
 	int ctl_fd;
 	struct ctl_client ctl[SERVER_MAX_CTL_CLIENTS];
 	uint64_t start_ns;
+	unsigned rr_port; /* first port whose frames dispatch_frames() takes */
 };
 
 /* Create the sockets under @dir; 0, or -1 with a message in @err. */

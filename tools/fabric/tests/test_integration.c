@@ -649,6 +649,89 @@ static void test_lossless_fabric(void)
 	}
 }
 
+/* Wait until @pid is stopped (a SIGSTOP has taken effect). */
+static bool wait_stopped(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	uint64_t end = now_ms() + 2000;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	while (now_ms() < end) {
+		FILE *fp = fopen(path, "r");
+		size_t n = fp ? fread(buf, 1, sizeof(buf) - 1, fp) : 0;
+
+		if (fp)
+			fclose(fp);
+		buf[n] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'T')
+			return true;
+		sleep_ms(5);
+	}
+	return false;
+}
+
+/*
+ * Two senders whose frames wait in the fabric's sockets at the same
+ * moment reach the shared egress interleaved, not one sender's whole
+ * read first: the fairness a 2:1 incast under RED/DCQCN depends on.
+ */
+static void test_ingress_fairness(void)
+{
+	char *extra[] = { "--ports", "3", NULL };
+	static uint8_t f[2000];
+	unsigned from_a = 0, longest = 0, run = 0, got = 0;
+	int g[3], status, n, last = -1;
+	pid_t fab;
+
+	fab = start_fabric(extra);
+	if (!wait_ready(10000)) {
+		tap_ok(false, "ingress fairness: fabric starts");
+		kill(fab, SIGKILL);
+		waitpid(fab, &status, 0);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		g[i] = guest_connect((unsigned)i);
+		expect_phy(g[i], NULL);
+	}
+	make_frame(f, bcast, mac_c, 60, 0);
+	guest_send(g[2], f, 60);
+	guest_recv_data(g[0], f, sizeof(f), 2000, NULL);
+	guest_recv_data(g[1], f, sizeof(f), 2000, NULL);
+	/* 32 x 1000 bytes from each of A and B while the fabric is stopped */
+	kill(fab, SIGSTOP);
+	if (wait_stopped(fab)) {
+		for (unsigned i = 0; i < 32; i++) {
+			make_ip_frame(f, mac_c, mac_a, 1000, 24, i);
+			guest_send(g[0], f, 1000);
+			make_ip_frame(f, mac_c, mac_b, 1000, 24, i);
+			guest_send(g[1], f, 1000);
+		}
+	}
+	kill(fab, SIGCONT);
+	while (got < 64 &&
+	       (n = guest_recv_data(g[2], f, sizeof(f), 2000, NULL)) == 1000) {
+		int src = f[11];
+
+		got++;
+		/* the first half, before either sender could run dry */
+		if (got <= 32)
+			from_a += src == 0xa;
+		run = src == last ? run + 1 : 1;
+		last = src;
+		if (run > longest)
+			longest = run;
+	}
+	tap_ok(got == 64 && from_a >= 12 && from_a <= 20 && longest <= 4,
+	       "ingress fairness: frames queued on two ports at once are interleaved (%u of 64 arrived, %u of the first 32 from A, longest run %u)",
+	       got, from_a, longest);
+	for (int i = 0; i < 3; i++)
+		close(g[i]);
+	kill(fab, SIGTERM);
+	waitpid(fab, &status, 0);
+}
+
 /* QEMU to test against: $WREN_QEMU, else qemu-system-x86_64 on $PATH. */
 static bool find_qemu(char *out, size_t len)
 {
@@ -1014,6 +1097,7 @@ int main(int argc, char **argv)
 	test_daemon_mode();
 	test_garbage();
 	test_lossless_fabric();
+	test_ingress_fairness();
 	test_qemu_interop();
 	cleanup_dir();
 	return tap_done();
