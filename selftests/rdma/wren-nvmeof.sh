@@ -12,6 +12,13 @@
 # MAD layer's objects again, the modules unload and no kernel warning was
 # logged.
 #
+# WREN_NVME_RECOVER=N (default 0): then, still connected, N times over,
+# the host's NIC goes fatal (`devlink health test ... fw_fatal`) under a
+# 64 MiB O_DIRECT write, and wren.ko recovers it by itself: nvme-rdma
+# sees its work requests flush, tears its queues down before wren_0 goes,
+# keeps the controller and reconnects through the wren_0 the recovery
+# adds (--reconnect-delay 1); the write completes and reads back intact.
+#
 # WREN_NVME_SRQ=1 loads nvmet-rdma with use_srq=1 srq_size=256: the target
 # receives its commands through kernel SRQs (one per completion vector)
 # shared by all its queues, and checks, while the host is still connected
@@ -28,11 +35,15 @@ set -u
 
 mb=${WREN_NVME_MB:-256}
 use_srq=${WREN_NVME_SRQ:-0}
+recover=${WREN_NVME_RECOVER:-0}
 pattern=$WREN_TOP/build/tools/wren-pattern
 seed=4420
 nqn=wren-nvmeof-test
 pair_init nvme "NVMe-oF"
-if [ "$use_srq" = 1 ]; then plan 9; else plan 8; fi
+tests=8
+[ "$use_srq" = 1 ] && tests=$((tests + 1))
+[ "$recover" -gt 0 ] && tests=$((tests + 2))
+plan "$tests"
 dmesg -C
 
 command -v nvme >/dev/null || bail "nvme-cli is installed" "make deps installs it"
@@ -44,6 +55,9 @@ counts() {
 	rdma resource show 2>/dev/null |
 		sed -n "s/^[0-9]*: $RDMA_WREN_DEV: //p" | sed 's/ cq [0-9]*//'
 }
+# counts_are OBJECTS: counts() is OBJECTS now (a function, so that
+# wait_for reads the counts at each try, not once).
+counts_are() { [ "$(counts)" = "$1" ]; }
 base=$(counts)
 diag "objects before: $base"
 
@@ -111,6 +125,64 @@ nvme_disk() {
 	return 1
 }
 
+# nvme_recover_cycles: the WREN_NVME_RECOVER cycles on the host (two
+# checks).
+nvme_recover_cycles() {
+	local bdf i n w0 t0 ta tb sent pid rc bad_conn='' bad_io='' secs='' s=$((seed + 1))
+	bdf=$(wren_bdf)
+	recovered_since() { [ "$(jrec)" -gt "$1" ]; }
+	ctrl_live() { grep -qx live "/sys/class/nvme/$ctrl/state" 2>/dev/null; }
+	tx_bytes() { cat "/sys/class/infiniband/$RDMA_WREN_DEV/ports/1/hw_counters/tx_roce_bytes" 2>/dev/null || echo 0; }
+	# tx_since_w0 N: more than N bytes sent since w0 (read at each try).
+	tx_since_w0() { [ "$(tx_bytes)" -gt $((w0 + $1)) ]; }
+	jrec() {
+		devlink -j health show "pci/$bdf" reporter fw_fatal 2>/dev/null |
+			jq -r 'first(.. | objects | select(has("recover")) | .recover)'
+	}
+	devlink health set "pci/$bdf" reporter fw_fatal grace_period 0
+	for ((i = 1; i <= recover; i++, s++)); do
+		n=$(jrec)
+		w0=$(tx_bytes)
+		"$pattern" gen "$s" $((64 << 20)) |
+			dd of="$disk" bs=64k iflag=fullblock oflag=direct 2>"$res/nvme-rec-dd.err" &
+		pid=$!
+		ta=$EPOCHREALTIME
+		# Under way: the target has read a MiB of it (RDMA READ
+		# responses leave this NIC).
+		wait_for 10 tx_since_w0 $((1 << 20))
+		t0=$SECONDS
+		sent=$(($(tx_bytes) - w0))
+		tb=$EPOCHREALTIME
+		devlink health test "pci/$bdf" reporter fw_fatal
+		diag "cycle $i: fatal error $(awk -v a="$ta" -v b="$tb" 'BEGIN { printf "%.2f", b - a }') s into the write ($sent bytes sent), devlink returned after $(awk -v a="$tb" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
+		# The write must still have been running when the NIC died.
+		kill -0 "$pid" 2>/dev/null || bad_io+=" $i(done before the fatal error)"
+		if ! wait_for 60 recovered_since "$n" ||
+		   ! wait_for 90 ctrl_live; then
+			bad_conn+=" $i($(cat "/sys/class/nvme/$ctrl/state" 2>&1))"
+			kill "$pid" 2>/dev/null
+			wait "$pid"
+			break
+		fi
+		secs+=" $((SECONDS - t0))"
+		wait "$pid"
+		rc=$?
+		dd if="$disk" bs=1M count=64 iflag=direct 2>/dev/null |
+			"$pattern" check "$s" $((64 << 20)) >"$res/nvme-rec-check.out" 2>&1 ||
+			rc="$rc/check"
+		[ "$rc" = 0 ] || bad_io+=" $i(exit $rc)"
+	done
+	diag "recoveries: live again after$secs s; $(dmesg | grep -c 'nvme.*failed with status') flushed nvme-rdma requests reported"
+	# wren_ib says so when a kernel consumer kept its queues.
+	check "$ctrl reconnects after each of $recover device recoveries (same controller, live)" \
+		test -z "$bad_conn" -a -e "/sys/class/nvme/$ctrl" -a \
+		-z "$(dmesg | grep 'removing the device under them')"
+	[ -z "$bad_conn" ] || diag "not live after cycle$bad_conn: $(dmesg | grep -E 'nvme|wren|infiniband' | tail -n 25)"
+	check "64 MiB written across each recovery completes and reads back intact" \
+		test -z "$bad_io$bad_conn"
+	[ -z "$bad_io" ] || diag "I/O failed in cycle$bad_io: $(cat "$res/nvme-rec-dd.err" "$res/nvme-rec-check.out")"
+}
+
 if [ "$me" = 0 ]; then
 	if target_up 2>"$res/nvme-target.err"; then
 		ok "nvmet-rdma exports a $mb MiB null_blk namespace on $WREN_IP:4420"
@@ -132,12 +204,19 @@ if [ "$me" = 0 ]; then
 	skip "connect, write" "the host's part (guest 1)"
 	skip "read back equals what was written" "the host's part (guest 1)"
 	skip "disconnect" "the host's part (guest 1)"
+	if [ "$recover" -gt 0 ]; then
+		skip "reconnect after each recovery" "the host's part (guest 1)"
+		skip "I/O across each recovery" "the host's part (guest 1)"
+	fi
 	target_down
 else
 	ok "host ready"
 	barrier target-up
 	modprobe nvme-rdma
-	conn=$(nvme connect -t rdma -a "$WREN_PEER_IP" -s 4420 -n "$nqn" 2>&1)
+	# Reconnect a second after a loss, for two minutes (the defaults:
+	# 10 s, 10 minutes).
+	conn=$(nvme connect -t rdma -a "$WREN_PEER_IP" -s 4420 -n "$nqn" \
+		--reconnect-delay=1 --ctrl-loss-tmo=120 2>&1)
 	disk=
 	wait_for 30 nvme_disk >/dev/null && disk=$(nvme_disk)
 	if [ -z "$disk" ]; then
@@ -167,6 +246,7 @@ else
 		skip "the target's SRQs" "the target's part (guest 0)"
 	fi
 	ctrl=$(nvme_ctrl)
+	[ "$recover" -gt 0 ] && nvme_recover_cycles
 	out=$(nvme disconnect -n "$nqn" 2>&1)
 	diag "$out"
 	check "nvme disconnect: controller $ctrl goes away" wait_for 30 test ! -e "/sys/class/nvme/$ctrl"
@@ -174,7 +254,7 @@ else
 	barrier host-done
 fi
 
-wait_for 20 test "$(counts)" = "$base"
+wait_for 20 counts_are "$base"
 now=$(counts)
 check "only the MAD layer's objects (and pooled CQs) left ($now)" test "$now" = "$base"
 barrier counted 300

@@ -59,6 +59,10 @@ struct wren_ib_dev {
 
 	struct workqueue_struct *event_wq;
 	atomic_t fatal_reported;
+	/* The device reported a fatal error: kernel queues flush (wren_ib_flush.c). */
+	bool dead;
+	/* Kernel consumers' QPs and PDs, not ib_core's GSI QP and its PD. */
+	atomic_t ulp_objs;
 	atomic_t key_tag;		/* MR key tags, so stale keys die */
 };
 
@@ -86,6 +90,7 @@ struct wren_ib_mmap_entry {
 struct wren_ib_pd {
 	struct ib_pd ibpd;
 	u32 pdn;
+	bool ulp;			/* a kernel consumer's: in ulp_objs */
 };
 
 static inline struct wren_ib_pd *to_wpd(struct ib_pd *pd)
@@ -139,6 +144,7 @@ struct wren_ib_cq {
 	spinlock_t lock;
 	u32 ci;
 	struct wren_ib_kring kring;
+	struct work_struct kick_work;	/* wren_ib_kick_cq() on a dead device */
 };
 
 static inline struct wren_ib_cq *to_wcq(struct ib_cq *cq)
@@ -189,6 +195,7 @@ struct wren_ib_qp {
 	u8 state;			/* enum ib_qp_state, as last known */
 	u8 sq_sig_all;
 	bool kernel;
+	bool ulp;			/* kernel, not the GSI QP: in ulp_objs */
 	struct ib_qp_cap cap;
 	struct mutex lock;		/* serialises modify and query */
 	struct wren_ib_uring ring;	/* user QPs */
@@ -312,6 +319,17 @@ void wren_ib_destroy_kcq(struct wren_ib_cq *cq);
 int wren_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int wren_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 void wren_ib_kcq_clean(struct wren_ib_cq *cq, struct wren_ib_qp *qp);
+
+/* wren_ib_flush.c: kernel queues on a dead device */
+int wren_ib_kcq_flush(struct wren_ib_dev *dev, struct wren_ib_cq *cq,
+		      struct ib_wc *wc, int num_entries);
+bool wren_ib_kcq_flushable(struct wren_ib_dev *dev, struct wren_ib_cq *cq);
+void wren_ib_kick_cq(struct wren_ib_dev *dev, struct wren_ib_cq *cq);
+void wren_ib_kick_work(struct work_struct *work);
+void wren_ib_dev_dead(struct wren_ib_dev *dev);
+void wren_ib_ulp_get(struct wren_ib_dev *dev);
+void wren_ib_ulp_put(struct wren_ib_dev *dev);
+void wren_ib_wait_ulps(struct wren_ib_dev *dev);
 
 /* wren_ib_qp.c */
 int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,

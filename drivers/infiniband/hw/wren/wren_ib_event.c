@@ -195,6 +195,7 @@ static void wren_ib_event_work(struct work_struct *work)
 		if (atomic_xchg(&dev->fatal_reported, 1))
 			break;
 		ibdev_err(&dev->ibdev, "device fatal error: RDMA resources are lost\n");
+		wren_ib_dev_dead(dev);
 		ev.event = IB_EVENT_DEVICE_FATAL;
 		ev.element.port_num = WREN_IB_PORT;
 		ib_dispatch_event(&ev);

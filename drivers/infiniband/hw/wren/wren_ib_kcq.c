@@ -44,6 +44,7 @@ int wren_ib_create_kcq(struct wren_ib_cq *cq, const struct ib_cq_init_attr *attr
 	cq->log_size = log_size;
 	cq->ci = 0;
 	spin_lock_init(&cq->lock);
+	INIT_WORK(&cq->kick_work, wren_ib_kick_work);
 	in.dbrec_addr = cpu_to_le64(cq->kring.dbrec_dma);
 	in.eqn = cpu_to_le32(wren_core_comp_eqn(dev->wadev, cq->eq_index));
 	in.uar = cpu_to_le32(WREN_KERNEL_UAR);
@@ -72,6 +73,7 @@ err_ring:
 
 void wren_ib_destroy_kcq(struct wren_ib_cq *cq)
 {
+	cancel_work_sync(&cq->kick_work);
 	wren_ib_kring_free(to_wdev(cq->ibcq.device), &cq->kring);
 }
 
@@ -249,6 +251,8 @@ int wren_ib_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
 			continue;
 		wren_ib_fill_wc(qp, &cqe, &wc[n++]);
 	}
+	if (n < num_entries && READ_ONCE(dev->dead))
+		n += wren_ib_kcq_flush(dev, cq, wc + n, num_entries - n);
 	if (cq->ci != start) {
 		/* Done reading the slots before the device may reuse them. */
 		mb();
@@ -271,6 +275,15 @@ int wren_ib_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	if (!cq->kernel)
 		return -EOPNOTSUPP;
 	spin_lock_irqsave(&cq->lock, irqflags);
+	if (READ_ONCE(dev->dead)) {
+		/* No interrupt will come: flushes due are missed events. */
+		if ((flags & IB_CQ_REPORT_MISSED_EVENTS) &&
+		    (wren_ib_kcqe_owned(cq, cq->ci) ||
+		     wren_ib_kcq_flushable(dev, cq)))
+			missed = 1;
+		spin_unlock_irqrestore(&cq->lock, irqflags);
+		return missed;
+	}
 	/* The consumer index travels with the arm: the device signals at
 	 * once for entries already beyond it.
 	 */

@@ -142,6 +142,7 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 		goto err_free;
 
 	qp->kernel = true;
+	qp->ulp = type != WREN_QPT_GSI;
 	qp->ibqp.qp_num = qp->qpn;
 	qp->sq_log_size = in.sq_log_size;
 	qp->rq_log_size = in.rq_log_size;
@@ -158,6 +159,13 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 		if (wren_cmd_destroy_qp(dev->cdev, qp->qpn))
 			return err;
 		goto err_free;
+	}
+	if (qp->ulp) {
+		wren_ib_ulp_get(dev);
+	} else if (to_wpd(qp->ibqp.pd)->ulp) {
+		/* The MAD layer's PD: ib_core's, like the GSI QP. */
+		to_wpd(qp->ibqp.pd)->ulp = false;
+		wren_ib_ulp_put(dev);
 	}
 	return 0;
 

@@ -218,6 +218,11 @@ static void wren_ib_remove(struct auxiliary_device *adev)
 	 * a recovery tells us DEVICE_FATAL just before removing us.
 	 */
 	flush_workqueue(dev->event_wq);
+	/* After a fatal error in-kernel consumers saw their work requests
+	 * flush: those that tear their queues down now survive the removal
+	 * (nvme-rdma then reconnects through the device added next).
+	 */
+	wren_ib_wait_ulps(dev);
 	/* Destroys every user object (disassociating running processes)
 	 * while the device still answers.
 	 */

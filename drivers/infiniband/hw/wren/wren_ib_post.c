@@ -223,6 +223,7 @@ int wren_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	struct wren_ib_qp *qp = to_wqp(ibqp);
 	u8 state = READ_ONCE(qp->state);
 	unsigned long flags;
+	bool dead, posted;
 	int err = 0;
 	u32 start;
 
@@ -248,10 +249,15 @@ int wren_ib_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			break;
 		}
 	}
+	dead = READ_ONCE(dev->dead);
+	posted = qp->sq.pi != start;
 	/* writeq() orders the WQE writes before the doorbell. */
-	if (qp->sq.pi != start)
+	if (posted && !dead)
 		writeq(WREN_DB_VAL(qp->qpn, 0, qp->sq.pi), dev->kdb + WREN_DB_SQ);
 	spin_unlock_irqrestore(&qp->sq.lock, flags);
+	/* Outside the SQ's lock, which the flushing poller takes. */
+	if (posted && dead)
+		wren_ib_kick_cq(dev, to_wcq(ibqp->send_cq));
 	return err;
 }
 
@@ -290,6 +296,7 @@ int wren_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	struct wren_ib_qp *qp = to_wqp(ibqp);
 	u8 state = READ_ONCE(qp->state);
 	unsigned long flags;
+	bool dead, posted;
 	int err = 0;
 	u32 start;
 
@@ -311,7 +318,9 @@ int wren_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			break;
 		}
 	}
-	if (qp->rq.pi != start) {
+	dead = READ_ONCE(dev->dead);
+	posted = qp->rq.pi != start;
+	if (posted && !dead) {
 		/* RQEs in memory before the producer index that covers them. */
 		dma_wmb();
 		WRITE_ONCE(*qp->kring.dbrec, cpu_to_le32(qp->rq.pi));
@@ -328,5 +337,7 @@ int wren_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		}
 	}
 	spin_unlock_irqrestore(&qp->rq.lock, flags);
+	if (posted && dead)
+		wren_ib_kick_cq(dev, to_wcq(ibqp->recv_cq));
 	return err;
 }

@@ -238,6 +238,8 @@ int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 		wren_ib_destroy_kqp(qp);
 	else
 		wren_ib_uring_put(&qp->ring);
+	if (qp->ulp)
+		wren_ib_ulp_put(dev);
 	return 0;
 }
 

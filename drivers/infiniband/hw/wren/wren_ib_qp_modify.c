@@ -183,6 +183,22 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 		err = -EINVAL;
 		goto out;
 	}
+	if (READ_ONCE(dev->dead)) {
+		/*
+		 * The device knows no QP any more.  Moving to ERR (before a
+		 * drain, a teardown) or RESET is the driver's alone: work
+		 * requests flush (wren_ib_flush.c).  Anything else needs a
+		 * device that answers.
+		 */
+		if (new != IB_QPS_ERR && new != IB_QPS_RESET) {
+			err = -EIO;
+			goto out;
+		}
+		if (new == IB_QPS_RESET && qp->kernel)
+			wren_ib_kqp_reset(qp);
+		WRITE_ONCE(qp->state, new);
+		goto out;
+	}
 	err = wren_ib_fill_modify(dev, qp, attr, attr_mask, cur, new, &in);
 	if (err)
 		goto out;

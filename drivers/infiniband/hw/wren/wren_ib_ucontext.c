@@ -188,10 +188,21 @@ int wren_ib_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	err = wren_ib_udata_none(udata);
 	if (err)
 		return err;
-	return wren_cmd_alloc_pd(dev->cdev, &to_wpd(ibpd)->pdn);
+	err = wren_cmd_alloc_pd(dev->cdev, &to_wpd(ibpd)->pdn);
+	if (err || udata)
+		return err;
+	to_wpd(ibpd)->ulp = true;
+	wren_ib_ulp_get(dev);
+	return 0;
 }
 
 int wren_ib_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	return wren_cmd_dealloc_pd(to_wdev(ibpd->device)->cdev, to_wpd(ibpd)->pdn);
+	struct wren_ib_dev *dev = to_wdev(ibpd->device);
+	int err;
+
+	err = wren_cmd_dealloc_pd(dev->cdev, to_wpd(ibpd)->pdn);
+	if (!err && to_wpd(ibpd)->ulp)
+		wren_ib_ulp_put(dev);
+	return err;
 }

@@ -11,7 +11,9 @@
  * was.  The RDMA auxiliary device is removed and added again, since every
  * object of it lived in the device that was reset: verbs users see it go
  * (IBV_EVENT_DEVICE_FATAL, RDMA_CM_EVENT_DEVICE_REMOVAL) and a new one
- * come, as with mlx5.
+ * come, as with mlx5.  In-kernel users first see their work requests
+ * flush, and those that drop their queues before the removal (wren_ib
+ * waits a while for them) reconnect through the new device: nvme-rdma.
  *
  * What the device kept beyond the netdev (pause, DCB, DCQCN parameters)
  * is sent again from the driver's copy (wren_port_cfg.c) before traffic
