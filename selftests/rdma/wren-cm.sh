@@ -45,6 +45,9 @@ fi
 counts() {
 	rdma resource show 2>/dev/null | sed -n "s/^[0-9]*: $RDMA_WREN_DEV: //p"
 }
+# counts_are OBJECTS: counts() is OBJECTS now (a function, so that
+# wait_for reads the counts at each try, not once).
+counts_are() { [ "$(counts)" = "$1" ]; }
 base=$(counts)
 diag "objects before: $base"
 barrier up
@@ -128,7 +131,7 @@ barrier perftest 300
 
 # Every object the runs made is gone again (the CM destroys its ids and
 # AHs from work items: give it a few seconds).
-wait_for 20 test "$(counts)" = "$base"
+wait_for 20 counts_are "$base"
 now=$(counts)
 check "kernel object counts back to the baseline ($now)" test "$now" = "$base"
 barrier counted 300

@@ -48,6 +48,9 @@ rdma_wren_up || {
 }
 ok "$RDMA_WREN_DEV on $RDMA_WREN_IF, RoCE v2 GID index $RDMA_WREN_GID"
 counts() { rdma resource show 2>/dev/null | sed -n "s/^[0-9]*: $RDMA_WREN_DEV: //p"; }
+# counts_are OBJECTS: counts() is OBJECTS now (a function, so that
+# wait_for reads the counts at each try, not once).
+counts_are() { [ "$(counts)" = "$1" ]; }
 before=$(counts)
 
 # run MODE CASES ARGS...: one wren_verbs_test mode, its TAP as ours, then
@@ -62,7 +65,7 @@ run() {
 	[ -s "$res/$mode.err" ] && diag "$(tail -n 20 "$res/$mode.err")"
 	diag "wren_verbs_test $mode: exit $rc, $((SECONDS - t0)) s"
 	# A closed file's objects go with ib_uverbs' cleanup of its context.
-	wait_for 20 test "$(counts)" = "$before"
+	wait_for 20 counts_are "$before"
 	after=$(counts)
 	check "$mode: the device holds what it held before: $after" test "$after" = "$before"
 	[ "$after" = "$before" ] || diag "before: $before"
