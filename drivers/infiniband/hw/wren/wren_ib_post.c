@@ -330,7 +330,10 @@ int wren_ib_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		 * once (ib_drain_rq() waits for that flush).
 		 */
 		if (state == IB_QPS_ERR) {
-			spin_lock(&qp->sq.lock);
+			/* Both locks are of wren_ib_kwq_init()'s class:
+			 * the RQ's is taken first, always.
+			 */
+			spin_lock_nested(&qp->sq.lock, SINGLE_DEPTH_NESTING);
 			writeq(WREN_DB_VAL(qp->qpn, 0, qp->sq.pi),
 			       dev->kdb + WREN_DB_SQ);
 			spin_unlock(&qp->sq.lock);
