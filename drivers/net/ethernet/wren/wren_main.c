@@ -98,6 +98,11 @@ static int wren_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		dev_err(&pdev->dev, "no usable 64-bit DMA: %d\n", err);
 		goto err_release;
 	}
+	/* An SGE's length is 32 bits: the DMA API's default of 64 KiB per
+	 * segment is not the device's, and ULPs map longer ones (nvme-rdma
+	 * 500 KiB, which DMA-API debugging reported as an overrun).
+	 */
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
 	err = wren_map_bars(wdev);
 	if (err)
 		goto err_release;
