@@ -47,6 +47,18 @@ while True:
     head, _, text = rec.decode(errors="replace").partition(";")
     sys.stdout.write(text)
 ')
+# Reports that are not Wren's and that no Wren change can avoid
+# (known_reports.py says which and why) are taken out before the checks
+# and shown as a diagnostic.
+known=$(mktemp)
+log=$(python3 "$WREN_TOP/selftests/lib/known_reports.py" --known "$known" <<<"$log")
+nknown=$(grep -c 'cacheline tracking EEXIST' "$known")
+known_lockdep=$(grep -c 'possible circular locking dependency' "$known")
+[ "$nknown" = 0 ] ||
+	diag "not counted: $nknown DMA-API overlap warning(s) of nvme-rdma's completion capsules: $(grep -m 1 -A 12 'cacheline tracking EEXIST' "$known")"
+[ "$known_lockdep" = 0 ] ||
+	diag "not counted: nvmet's config semaphore against the RDMA CM's handler mutex (lockdep stopped there): $(grep -m 1 -A 30 'possible circular locking dependency' "$known")"
+rm -f "$known"
 first=$(head -n 1 <<<"$log")
 diag "kernel log from: ${first:0:80}"
 check "the kernel log still holds the boot's first records (log_buf_len large enough)" \
@@ -67,20 +79,33 @@ report lockdep 'possible (circular|recursive) locking|inconsistent lock state|po
 report 'sleeping in atomic context' 'BUG: (sleeping function called|scheduling while atomic)|Voluntary context switch within RCU'
 report 'RCU misuse' 'suspicious RCU usage'
 report DEBUG_OBJECTS 'ODEBUG: '
-report 'DMA API' 'DMA-API: '
+# A report names the driver and the device ("DMA-API: wren 0000:...:");
+# the boot's own lines ("DMA-API: preallocated ...") do not.
+report 'DMA API' 'DMA-API: [^ ]+ [^ ]+: '
 # Not "Call Trace" alone: injected allocation failures print stacks.
 report 'WARN, BUG or oops' 'WARNING: CPU|------------\[ cut here \]|BUG: |Oops|general protection fault|kmsg: records lost'
 
-check "lockdep is still on (it turns itself off after a report)" \
-	grep -qE '^ *debug_locks: +1$' /proc/lockdep_stats
+# After a known report lockdep is off too: the diagnostic above says
+# where its coverage ended.
+if [ "$known_lockdep" = 0 ]; then
+	check "lockdep is still on (it turns itself off after a report)" \
+		grep -qE '^ *debug_locks: +1$' /proc/lockdep_stats
+else
+	ok "lockdep was on until the known report above"
+fi
 
 nleaks=$(grep -c '^unreferenced object' <<<"$leaks")
 check "kmemleak finds no leak after the tests ($nleaks)" test "$nleaks" = 0
 [ "$nleaks" = 0 ] || diag "$(head -n 300 <<<"$leaks")"
 
 # Taint bits: B bad page (5), D died (7), W warning (9), L soft lockup
-# (14).  O (12, our out-of-tree modules) is expected.
+# (14).  O and E (12, 13: our out-of-tree, unsigned modules) are
+# expected; W too when every warning was one of the known ones above.
 taint=$(cat /proc/sys/kernel/tainted)
+bad=$((1 << 5 | 1 << 7 | 1 << 9 | 1 << 14))
+if [ "$nknown" != 0 ] && ! grep -qE 'WARNING: CPU|cut here' <<<"$log"; then
+	bad=$((bad & ~(1 << 9)))
+fi
 check "the kernel is not tainted by a report (taint $taint)" \
-	test $((taint & (1 << 5 | 1 << 7 | 1 << 9 | 1 << 14))) = 0
+	test $((taint & bad)) = 0
 tap_done

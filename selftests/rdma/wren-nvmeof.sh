@@ -19,6 +19,9 @@
 # keeps the controller and reconnects through the wren_0 the recovery
 # adds (--reconnect-delay 1); the write completes and reads back intact.
 #
+# WREN_NVME_MULTIPATH=N loads nvme_core without native multipath (the
+# debug boot's: 6.1's multipath code trips lockdep when the disk goes).
+#
 # WREN_NVME_SRQ=1 loads nvmet-rdma with use_srq=1 srq_size=256: the target
 # receives its commands through kernel SRQs (one per completion vector)
 # shared by all its queues, and checks, while the host is still connected
@@ -212,6 +215,8 @@ if [ "$me" = 0 ]; then
 else
 	ok "host ready"
 	barrier target-up
+	[ -z "${WREN_NVME_MULTIPATH:-}" ] ||
+		modprobe nvme_core multipath="$WREN_NVME_MULTIPATH"
 	modprobe nvme-rdma
 	# Reconnect a second after a loss, for two minutes (the defaults:
 	# 10 s, 10 minutes).

@@ -88,6 +88,11 @@ setup_dev() {
 	ln -sfn /proc/self/fd/1 /dev/stdout
 	ln -sfn /proc/self/fd/2 /dev/stderr
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	# A debug kernel's DMA-API checks print only their first error: a
+	# harmless one of another driver (wren-debug-reports.sh) would hide
+	# every later one.
+	[ -w /sys/kernel/debug/dma-api/all_errors ] &&
+		echo 1 >/sys/kernel/debug/dma-api/all_errors
 	mount -t configfs configfs /sys/kernel/config 2>/dev/null
 	mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 	return 0
