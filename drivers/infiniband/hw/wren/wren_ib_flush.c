@@ -23,7 +23,7 @@
 
 #include "wren_ib.h"
 
-/* How long a removal waits for kernel consumers to drop their QPs. */
+/* How long a removal waits for kernel consumers to drop their QPs and PDs. */
 #define WREN_IB_ULP_GRACE_MS	10000
 
 /* Flush one kernel work queue into @wc; returns the entries made. */
