@@ -518,6 +518,34 @@ static uint32_t make_pfc(uint8_t *f, const uint8_t *src, uint8_t prio,
 }
 
 /*
+ * A fabric with @extra's options and three fake guests A, B, C on ports
+ * 0-2, C's MAC learnt (its broadcast read by A and B): the fabric's pid,
+ * or -1 after failing "@what: ..." when it does not start.
+ */
+static pid_t start_three(char *const extra[], int g[3], const char *what)
+{
+	static uint8_t f[128];
+	int status;
+	pid_t fab = start_fabric(extra);
+
+	if (!wait_ready(10000)) {
+		tap_ok(false, "%s: fabric starts", what);
+		kill(fab, SIGKILL);
+		waitpid(fab, &status, 0);
+		return -1;
+	}
+	for (int i = 0; i < 3; i++) {
+		g[i] = guest_connect((unsigned)i);
+		expect_phy(g[i], NULL);
+	}
+	make_frame(f, bcast, mac_c, 60, 0);
+	guest_send(g[2], f, 60);
+	guest_recv_data(g[0], f, sizeof(f), 2000, NULL);
+	guest_recv_data(g[1], f, sizeof(f), 2000, NULL);
+	return fab;
+}
+
+/*
  * The real binary as a lossless switch: serve options, XOFF/XON to two
  * senders that overload a 100 Mb/s port 2:1, a pause from the receiver,
  * and the new ctl commands.
@@ -536,13 +564,9 @@ static void test_lossless_fabric(void)
 	int g[3], status, n;
 	pid_t fab;
 
-	fab = start_fabric(extra);
-	if (!wait_ready(10000)) {
-		tap_ok(false, "lossless fabric: starts with the DCB options");
-		kill(fab, SIGKILL);
-		waitpid(fab, &status, 0);
+	fab = start_three(extra, g, "lossless fabric");
+	if (fab < 0)
 		return;
-	}
 	tap_ok(ctl(out, sizeof(out), "qos 1") == 0 &&
 	       strstr(out, "port 1 q3_lossless 1\n") &&
 	       strstr(out, "port 1 q3_xoff 20000\n") &&
@@ -552,15 +576,7 @@ static void test_lossless_fabric(void)
 	       strstr(out, "port 1 q6_ets_weight 20\n") &&
 	       strstr(out, "port 1 q2_lossless 0\n"),
 	       "lossless fabric: serve options show in ctl qos");
-	for (int i = 0; i < 3; i++) {
-		g[i] = guest_connect((unsigned)i);
-		expect_phy(g[i], NULL);
-	}
-	/* learn C, then 200 x 1000 bytes from each of A and B to C */
-	make_frame(f, bcast, mac_c, 60, 0);
-	guest_send(g[2], f, 60);
-	guest_recv_data(g[0], f, sizeof(f), 2000, NULL);
-	guest_recv_data(g[1], f, sizeof(f), 2000, NULL);
+	/* 200 x 1000 bytes from each of A and B to C */
 	for (unsigned i = 0; i < 200; i++) {
 		make_ip_frame(f, mac_c, mac_a, 1000, 24, i);
 		guest_send(g[0], f, 1000);
@@ -684,21 +700,9 @@ static void test_ingress_fairness(void)
 	int g[3], status, n, last = -1;
 	pid_t fab;
 
-	fab = start_fabric(extra);
-	if (!wait_ready(10000)) {
-		tap_ok(false, "ingress fairness: fabric starts");
-		kill(fab, SIGKILL);
-		waitpid(fab, &status, 0);
+	fab = start_three(extra, g, "ingress fairness");
+	if (fab < 0)
 		return;
-	}
-	for (int i = 0; i < 3; i++) {
-		g[i] = guest_connect((unsigned)i);
-		expect_phy(g[i], NULL);
-	}
-	make_frame(f, bcast, mac_c, 60, 0);
-	guest_send(g[2], f, 60);
-	guest_recv_data(g[0], f, sizeof(f), 2000, NULL);
-	guest_recv_data(g[1], f, sizeof(f), 2000, NULL);
 	/* 32 x 1000 bytes from each of A and B while the fabric is stopped */
 	kill(fab, SIGSTOP);
 	if (wait_stopped(fab)) {
