@@ -165,4 +165,7 @@ check_dmesg() {
 	bad=$(wren_bad_dmesg)
 	check "${1:-dmesg has no warnings, oopses or timeouts}" test -z "$bad"
 	[ -z "$bad" ] || diag "$bad"
+	# What the drivers said before it: a failed admin command names the
+	# object and the device's status, which a WARN's trace does not.
+	[ -z "$bad" ] || diag "$(dmesg | grep -E 'wren.* failed' | tail -n 20)"
 }
