@@ -165,7 +165,9 @@ check_dmesg() {
 	bad=$(wren_bad_dmesg)
 	check "${1:-dmesg has no warnings, oopses or timeouts}" test -z "$bad"
 	[ -z "$bad" ] || diag "$bad"
-	# What the drivers said before it: a failed admin command names the
+	[ -n "$bad" ] || return 0
+	# What the driver said before it: a failed admin command names the
 	# object and the device's status, which a WARN's trace does not.
-	[ -z "$bad" ] || diag "$(dmesg | grep -E 'wren.* failed' | tail -n 20)"
+	bad=$(dmesg | grep -E ' failed: -[0-9]+ \(status [0-9]+\)$' | tail -n 20)
+	[ -z "$bad" ] || diag "$bad"
 }

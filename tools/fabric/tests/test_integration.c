@@ -524,7 +524,7 @@ static uint32_t make_pfc(uint8_t *f, const uint8_t *src, uint8_t prio,
  */
 static pid_t start_three(char *const extra[], int g[3], const char *what)
 {
-	static uint8_t f[128];
+	uint8_t f[128];
 	int status;
 	pid_t fab = start_fabric(extra);
 
