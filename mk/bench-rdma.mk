@@ -28,3 +28,17 @@ bench-rdma: $(BENCH_DEPS) modules rdma-core
 	grep -h '^bench-rdma:' $(BENCH_RDMA_RUN)/guest1.out >>$(BENCH_RDMA_RUN).txt 2>/dev/null; \
 	cat $(BENCH_RDMA_RUN).txt; \
 	exit $$rc
+
+# make bench-profile [KVER=6.1] [BENCH_PROFILE_SECS=15]: the host's CPU a
+# RoCE frame of a Wren ib_write_bw 64 KiB stream, by process, and the
+# hottest symbols (perf record -a over the stream); scripts/bench-profile.sh.
+# The figures are kept in $(BUILD)/bench/bench-profile-$(KVER)/; bench.rst
+# has the table they give.  Not part of make check.
+BENCH_PROFILE_SECS ?= 15
+
+.PHONY: bench-profile
+
+bench-profile: $(BENCH_DEPS) modules rdma-core
+	@MAKE="$(MAKE)" KVER="$(KVER)" APPEND="$(APPEND)" \
+		$(TOP)/scripts/bench-profile.sh $(BUILD)/bench/bench-profile-$(KVER) \
+		$(BUILD)/bench/bench-profile-run-$(KVER) $(BENCH_PROFILE_SECS)

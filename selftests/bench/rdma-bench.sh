@@ -18,6 +18,11 @@
 #   BENCH_RDMA_BW_SECS   duration of each bandwidth run, s (5; the same
 #                        for both, whatever their speed)
 #   BENCH_RDMA_LAT_ITERS iterations of the latency test (1000)
+#   BENCH_RDMA_PROFILE   1: Wren's ib_write_bw alone, one run of
+#                        BENCH_RDMA_BW_SECS, for `make bench-profile`
+#                        (scripts/bench-profile.sh), which profiles the
+#                        host while it runs; guest 0 creates profile.go in
+#                        its results as its client starts
 # Exit status: 0 when every run measured something, whatever the ratios.
 set -u
 . "$WREN_TOP/selftests/lib/wait.sh"
@@ -29,6 +34,8 @@ set -u
 rounds=${BENCH_RDMA_ROUNDS:-2}
 bw_secs=${BENCH_RDMA_BW_SECS:-5}
 lat_iters=${BENCH_RDMA_LAT_ITERS:-1000}
+profile=${BENCH_RDMA_PROFILE:-0}
+paths="wren rxe"
 me=${WREN_GUEST_INDEX:-0}
 res=$WREN_RESULTS
 peer_res=$(perftest_peer_results)
@@ -42,7 +49,12 @@ die() {
 
 rdma_env_check || die "the bench's rdma-core build with libwren is not in place (make rdma-core)"
 rdma_wren_up || die "Wren: $RDMA_SETUP_ERR"
-rdma_rxe_up || die "rxe: $RDMA_SETUP_ERR"
+if [ "$profile" = 1 ]; then
+	paths=wren
+	rounds=1
+else
+	rdma_rxe_up || die "rxe: $RDMA_SETUP_ERR"
+fi
 # The passive side's background: its CPU use while nothing runs.
 if [ "$me" = 1 ]; then
 	read -r b0 s0 t0 < <(perftest_cpu_sample)
@@ -57,6 +69,7 @@ wait_for 300 test -e "$peer_res/ready" -o -e "$peer_res/abort"
 # The tests of one round, "NAME SIZE ARGS..." each.
 tests=("ib_write_bw 65536 -D $bw_secs" "ib_send_lat 8 -n $lat_iters"
 	"ib_read_bw 65536 -D $bw_secs")
+[ "$profile" = 1 ] && tests=("ib_write_bw 65536 -D $bw_secs")
 
 # run ROUND PATH TEST...: one pair; guest 1 serves, guest 0 connects.
 # Output in $res/<round>-<path>-<name>.out (and .cpu on the server).
@@ -84,7 +97,7 @@ if [ "$me" = 1 ]; then
 	# Serve every pair in the client's order, then wait for its summary.
 	for round in $(seq 1 "$rounds"); do
 		for t in "${tests[@]}"; do
-			for path in wren rxe; do
+			for path in $paths; do
 				# shellcheck disable=SC2086 # t holds several words
 				run "$round" "$path" $t
 			done
@@ -96,7 +109,11 @@ if [ "$me" = 1 ]; then
 fi
 
 echo "bench-rdma: kernel $(uname -r), $(nproc) vCPU per guest, perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null) with rdma-core $WREN_RDMA_CORE"
-echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), rxe $RDMA_RXE_DEV on $RDMA_RXE_IF $WREN_VIRTIO_IP (GID $RDMA_RXE_GID), MTU $(cat "/sys/class/net/$RDMA_WREN_IF/mtu")/$(cat "/sys/class/net/$RDMA_RXE_IF/mtu")"
+if [ "$profile" = 1 ]; then
+	echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), MTU $(cat "/sys/class/net/$RDMA_WREN_IF/mtu"), profile run (no rxe)"
+else
+	echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), rxe $RDMA_RXE_DEV on $RDMA_RXE_IF $WREN_VIRTIO_IP (GID $RDMA_RXE_GID), MTU $(cat "/sys/class/net/$RDMA_WREN_IF/mtu")/$(cat "/sys/class/net/$RDMA_RXE_IF/mtu")"
+fi
 echo "bench-rdma: RC, ib_*_bw $bw_secs s a run, ib_send_lat $lat_iters iterations, $rounds round(s)"
 echo "bench-rdma: guest 1 CPU busy while idle (3 s before the runs): $(cat "$peer_res/idle.cpu" 2>/dev/null || echo ?)%"
 declare -A sum cnt
@@ -104,8 +121,9 @@ failed=0
 for round in $(seq 1 "$rounds"); do
 	for t in "${tests[@]}"; do
 		read -r name size args <<<"$t"
-		for path in wren rxe; do
+		for path in $paths; do
 			key=$round-$path-$name
+			[ "$profile" = 1 ] && : >"$res/profile.go"
 			# shellcheck disable=SC2086 # args holds several words
 			run "$round" "$path" "$name" "$size" $args
 			rc=$?
@@ -157,8 +175,10 @@ line() {
 			l, w, u, r, u, q, op, t, pass ? "PASS" : "FAIL"
 	}'
 }
-line "ib_write_bw 64 KiB bandwidth" "$wbw" "$rbw" MB/s ">=" 10
-line "ib_send_lat 8 B latency (typical)" "$wlat" "$rlat" us "<" 0.333
+if [ "$profile" != 1 ]; then
+	line "ib_write_bw 64 KiB bandwidth" "$wbw" "$rbw" MB/s ">=" 10
+	line "ib_send_lat 8 B latency (typical)" "$wlat" "$rlat" us "<" 0.333
+fi
 if [ -n "$wrd" ] && [ -n "$rrd" ]; then
 	n=${cnt[wren-ib_read_bw]} m=${cnt[rxe-ib_read_bw]}
 	awk -v w="$wrd" -v r="$rrd" -v wc="${sum[wren-ib_read_bw-cpu]}" -v rc="${sum[rxe-ib_read_bw-cpu]}" -v n="$n" -v m="$m" 'BEGIN {
