@@ -9,7 +9,8 @@
 # perftest's ib_write_bw (64 KiB), ib_send_lat (8 B) and ib_read_bw (64 KiB)
 # over Wren (wren_0) and over rdma_rxe on virtio-net between the same two
 # guests, the ratios Wren/rxe against the targets (bandwidth >= 10x,
-# latency < 1/3) and the passive side's CPU use during the bandwidth runs.  The
+# latency < 1/3) and the passive side's CPU use during the bandwidth runs,
+# then the control path (a 1 GiB MR, 1000 RC QPs: 2 GiB guests).  The
 # figures are printed and kept in $(BUILD)/bench/bench-rdma-$(KVER).txt.
 
 BENCH_RDMA_ROUNDS    ?= 2
@@ -19,8 +20,8 @@ BENCH_RDMA_RUN        = $(BUILD)/bench/bench-rdma-$(KVER)
 
 .PHONY: bench-rdma
 
-bench-rdma: $(BENCH_DEPS) modules rdma-core
-	@rc=0; $(BENCH_ENV) N=2 RUN_DIR="$(BENCH_RDMA_RUN)" \
+bench-rdma: $(BENCH_DEPS) modules rdma-core rdma-tests
+	@rc=0; $(BENCH_ENV) N=2 MEM="$(or $(MEM),2048)" RUN_DIR="$(BENCH_RDMA_RUN)" \
 		TIMEOUT="$(or $(TIMEOUT),$$(( $(BENCH_RDMA_ROUNDS) * 300 + 300 )))" \
 		APPEND="$(APPEND) BENCH_RDMA_ROUNDS=$(BENCH_RDMA_ROUNDS) BENCH_RDMA_BW_SECS=$(BENCH_RDMA_BW_SECS) BENCH_RDMA_LAT_ITERS=$(BENCH_RDMA_LAT_ITERS)" \
 		$(BENCH_DIR)/vmrun.sh $(TOP)/selftests/bench/rdma-bench.sh || rc=$$?; \

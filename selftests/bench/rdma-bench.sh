@@ -10,7 +10,10 @@
 #   their ratios Wren/rxe against the targets (bandwidth >= 10x rxe's,
 #   latency < 1/3 of rxe's), and ib_read_bw 64 KiB; for both bandwidth
 #   tests also the passive side's (guest 1's) CPU use from the moment the
-#   connection is up until its perftest exits, from /proc/stat.
+#   connection is up until its perftest exits, from /proc/stat;
+#   the control path on guest 0 alone: a 1 GiB MR registered and
+#   deregistered, 1000 RC QPs created and destroyed (wren_verbs_test
+#   ctlpath), Wren's times against rxe's (target: no slower).
 # Run through `make bench-rdma` (mk/bench-rdma.mk).
 #
 # Environment (kernel command-line words through make's APPEND):
@@ -18,6 +21,8 @@
 #   BENCH_RDMA_BW_SECS   duration of each bandwidth run, s (5; the same
 #                        for both, whatever their speed)
 #   BENCH_RDMA_LAT_ITERS iterations of the latency test (1000)
+#   BENCH_RDMA_CTL_MR_MIB, BENCH_RDMA_CTL_QPS  the control path's MR size
+#                        (1024 MiB) and QP count (1000); 0 skips either
 #   BENCH_RDMA_PROFILE   1: Wren's ib_write_bw alone, one run of
 #                        BENCH_RDMA_BW_SECS, for `make bench-profile`
 #                        (scripts/bench-profile.sh), which profiles the
@@ -35,6 +40,8 @@ rounds=${BENCH_RDMA_ROUNDS:-2}
 bw_secs=${BENCH_RDMA_BW_SECS:-5}
 lat_iters=${BENCH_RDMA_LAT_ITERS:-1000}
 profile=${BENCH_RDMA_PROFILE:-0}
+ctl_mib=${BENCH_RDMA_CTL_MR_MIB:-1024}
+ctl_qps=${BENCH_RDMA_CTL_QPS:-1000}
 paths="wren rxe"
 me=${WREN_GUEST_INDEX:-0}
 res=$WREN_RESULTS
@@ -170,7 +177,7 @@ line() {
 	fi
 	awk -v l="$1" -v w="$2" -v r="$3" -v u="$4" -v op="$5" -v t="$6" 'BEGIN {
 		q = r ? w / r : 0
-		pass = (op == ">=") ? q >= t : q < t
+		pass = (op == ">=") ? q >= t : (op == "<=" ? q <= t : q < t)
 		printf "bench-rdma: %s: Wren %.2f %s, rxe %.2f %s, ratio Wren/rxe %.3f, target %s %s: %s\n",
 			l, w, u, r, u, q, op, t, pass ? "PASS" : "FAIL"
 	}'
@@ -185,6 +192,25 @@ if [ -n "$wrd" ] && [ -n "$rrd" ]; then
 		printf "bench-rdma: ib_read_bw 64 KiB: Wren %.2f MB/s, rxe %.2f MB/s, ratio %.2f; passive side CPU busy: Wren %.0f%%, rxe %.0f%%\n",
 			w, r, r ? w / r : 0, wc / n, rc / m
 	}'
+fi
+# The control path, one device at a time on this guest alone.
+ctl() {
+	grep -h "^ctlpath: $2 " "$res/ctlpath-$1.out" 2>/dev/null | awk '{ print $3 }'
+}
+if [ "$profile" != 1 ]; then
+	wvt=$WREN_TOP/build/tests/rdma/wren_verbs_test
+	"$wvt" ctlpath -d "$RDMA_WREN_DEV" --big-mr-mib "$ctl_mib" --qps "$ctl_qps" \
+		>"$res/ctlpath-wren.out" 2>&1 || failed=1
+	"$wvt" ctlpath -d "$RDMA_RXE_DEV" --big-mr-mib "$ctl_mib" --qps "$ctl_qps" \
+		>"$res/ctlpath-rxe.out" 2>&1 || failed=1
+	for fig in reg_mr_${ctl_mib}_mib dereg_mr_${ctl_mib}_mib \
+		create_${ctl_qps}_rc_qps destroy_${ctl_qps}_rc_qps create_destroy_${ctl_qps}_rc_qps; do
+		w=$(ctl wren "$fig") r=$(ctl rxe "$fig")
+		[ -n "$w$r" ] || continue
+		line "control path $fig" "$w" "$r" ms "<=" 1
+	done
+	grep -hv '^ctlpath: ' "$res/ctlpath-wren.out" "$res/ctlpath-rxe.out" 2>/dev/null |
+		sed 's/^/bench-rdma: ctlpath: /'
 fi
 # Why Wren's figures are what they are: its retransmissions, and frames
 # the fabric dropped (queue full, send failures) during the whole run.

@@ -22,6 +22,9 @@
  *   wren_verbs_test limits [-d DEV] [-g GIDX] [--big-mr-mib N]
  *       one node: every table filled to the device's limit, a CQ overrun,
  *       an SRQ limit event, an N MiB MR (1024; 0 skips it); see limits.c
+ *   wren_verbs_test ctlpath [-d DEV] [--big-mr-mib N] [--qps N]
+ *       one node: how long an N MiB MR (1024) takes to register and
+ *       deregister, and N RC QPs (1000) to create and destroy; see ctlpath.c
  *   wren_verbs_test abuse [-d DEV]
  *       one node: raw uverbs commands with bad driver data, handles and
  *       mmap offsets, and racing destroys; see abuse.c
@@ -44,7 +47,7 @@ extern int wvt_timeout, wvt_sl, wvt_tclass;
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|abuse (see main.c)\n");
+	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|abuse (see main.c)\n");
 	return 2;
 }
 
@@ -118,13 +121,14 @@ int main(int argc, char **argv)
 		{ "sl", required_argument, NULL, 'S' },
 		{ "tclass", required_argument, NULL, 'X' },
 		{ "big-mr-mib", required_argument, NULL, 'B' },
+		{ "qps", required_argument, NULL, 'Q' },
 		{ 0 }
 	};
 	struct bw_opts o = { .op = "write", .size = 65536, .depth = 16,
 			     .mr_bytes = 1u << 20 };
 	const char *dev = NULL, *connect_to = NULL, *mode;
 	int gidx = -1, port = 18600, listen_port = 0, opt, mr_mib = 0;
-	long big_mib = 1024;
+	long big_mib = 1024, qps = 1000;
 
 	if (argc < 2)
 		return usage();
@@ -167,6 +171,7 @@ int main(int argc, char **argv)
 		case 'S': wvt_sl = atoi(optarg); break;
 		case 'X': wvt_tclass = atoi(optarg); break;
 		case 'B': big_mib = atol(optarg); break;
+		case 'Q': qps = atol(optarg); break;
 		default: return usage();
 		}
 	}
@@ -207,6 +212,18 @@ int main(int argc, char **argv)
 		if (dev_open(&d, dev, gidx))
 			return 1;
 		rc = limits_run(&d, (size_t)big_mib);
+		dev_close(&d);
+		return rc;
+	}
+	if (!strcmp(mode, "ctlpath")) {
+		struct dev d;
+		int rc;
+
+		if (big_mib < 0 || big_mib > 65536 || qps < 0 || qps > 1000000)
+			return usage();
+		if (dev_open(&d, dev, gidx))
+			return 1;
+		rc = ctlpath_run(&d, (size_t)big_mib, (int)qps);
 		dev_close(&d);
 		return rc;
 	}

@@ -147,4 +147,7 @@ int limits_run(struct dev *d, size_t big_mib);
 /* abuse.c: one node, raw uverbs; TAP on stdout, tap_done()'s status */
 int abuse_run(struct dev *d);
 
+/* ctlpath.c: one node; "ctlpath: NAME VALUE ms" lines on stdout */
+int ctlpath_run(struct dev *d, size_t mr_mib, int qps);
+
 #endif
