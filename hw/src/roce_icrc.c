@@ -9,21 +9,48 @@
  * of the destination QP.  rxe_icrc.c computes the same thing (its seed
  * 0xdebb20e3 is this CRC's state after the 8 bytes of ones).  The result
  * is inverted and stored little-endian, as the FCS is.
+ *
+ * The ICRC covers every payload byte twice per packet (sender and
+ * receiver), so the CRC is most of the engine's cost per byte.  Where the
+ * processor has PCLMULQDQ (x86-64; crc32_clmul.c) runs of 64 bytes and
+ * more are folded by carry-less multiplication, 16 bytes at a time at
+ * the end, and only the last 0-15 bytes and short runs (headers) go
+ * through the tables here; elsewhere everything does.  Measured on this
+ * project's build machines (AMD EPYC, 2 shared cores), 64 KiB buffers,
+ * gcc -O2, best of 9: slicing-by-8 2.1 GB/s, folding 14.4 GB/s, zlib
+ * 1.2.13's crc32() 5.9 GB/s; at 1 KiB the folding still does 14.
  */
 #include <string.h>
 
+#include "crc32_clmul.h"
 #include "roce.h"
 
 /*
- * Slicing-by-8: eight bytes per step through eight tables.  The ICRC
- * covers every payload byte twice per packet (sender and receiver), so
- * it is most of the engine's cost per byte.
+ * Slicing-by-8: eight bytes per step through eight tables, the portable
+ * implementation and the tail of the other.
+ *
+ * Several QEMU threads may compute CRCs, so the tables are built once
+ * without a lock: the first caller claims the build, the rest see
+ * CRC_TABLES_READY with acquire order (and so the finished tables), and
+ * a caller that comes while they are being built goes bit by bit rather
+ * than wait or read half a table.
  */
-static uint32_t crc_table[8][256];
-static bool crc_ready;
+enum { CRC_TABLES_NONE, CRC_TABLES_BUILDING, CRC_TABLES_READY };
 
-static void crc_init(void)
+static uint32_t crc_table[8][256];
+static int crc_tables;
+
+static bool crc_tables_ready(void)
 {
+	int st = __atomic_load_n(&crc_tables, __ATOMIC_ACQUIRE);
+
+	if (st == CRC_TABLES_READY)
+		return true;
+	if (st != CRC_TABLES_NONE ||
+	    !__atomic_compare_exchange_n(&crc_tables, &st,
+					 CRC_TABLES_BUILDING, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return false;
 	for (uint32_t i = 0; i < 256; i++) {
 		uint32_t c = i;
 
@@ -36,15 +63,24 @@ static void crc_init(void)
 			crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^
 					  crc_table[0][crc_table[t - 1][i] &
 						       0xff];
-	crc_ready = true;
+	__atomic_store_n(&crc_tables, CRC_TABLES_READY, __ATOMIC_RELEASE);
+	return true;
 }
 
-uint32_t whw_crc32_update(uint32_t crc, const void *p, size_t len)
+static uint32_t crc_bitwise(uint32_t crc, const uint8_t *b, size_t len)
 {
-	const uint8_t *b = p;
+	while (len--) {
+		crc ^= *b++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1)));
+	}
+	return crc;
+}
 
-	if (!crc_ready)
-		crc_init();
+static uint32_t crc_slice8(uint32_t crc, const uint8_t *b, size_t len)
+{
+	if (!crc_tables_ready())
+		return crc_bitwise(crc, b, len);
 	while (len >= 8) {
 		uint32_t lo = crc ^ ((uint32_t)b[0] | (uint32_t)b[1] << 8 |
 				     (uint32_t)b[2] << 16 |
@@ -63,6 +99,76 @@ uint32_t whw_crc32_update(uint32_t crc, const void *p, size_t len)
 		crc = crc_table[0][(crc ^ *b++) & 0xff] ^ (crc >> 8);
 	return crc;
 }
+
+/*
+ * The implementation, chosen on first use and kept.  Choosing is
+ * idempotent (the same CPU gives the same answer), so racing first
+ * callers just store the same value; the atomics only keep that a
+ * well-defined race.
+ */
+enum { CRC_IMPL_UNSET, CRC_IMPL_SLICE8, CRC_IMPL_PCLMUL };
+
+static int crc_impl;
+
+static int crc_detect(void)
+{
+#ifdef WHW_HAVE_CRC32_CLMUL
+	if (whw_crc32_clmul_ok())
+		return CRC_IMPL_PCLMUL;
+#endif
+	return CRC_IMPL_SLICE8;
+}
+
+static int crc_pick(void)
+{
+	int impl = __atomic_load_n(&crc_impl, __ATOMIC_RELAXED);
+
+	if (impl == CRC_IMPL_UNSET) {
+		impl = crc_detect();
+		__atomic_store_n(&crc_impl, impl, __ATOMIC_RELAXED);
+	}
+	return impl;
+}
+
+uint32_t whw_crc32_update(uint32_t crc, const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+#ifdef WHW_HAVE_CRC32_CLMUL
+	/* Below 64 bytes there is nothing to fold four ways. */
+	if (len >= 64 && crc_pick() == CRC_IMPL_PCLMUL) {
+		size_t n = len & ~(size_t)15;
+
+		crc = whw_crc32_clmul(crc, b, n);
+		b += n;
+		len -= n;
+	}
+#endif
+	return crc_slice8(crc, b, len);
+}
+
+const char *whw_crc32_impl(void)
+{
+	return crc_pick() == CRC_IMPL_PCLMUL ? "pclmul" : "slice8";
+}
+
+#ifdef WHW_TEST_HOOKS
+bool whw_test_crc32_force(const char *impl)
+{
+	int want;
+
+	if (!impl)
+		want = crc_detect();
+	else if (!strcmp(impl, "slice8"))
+		want = CRC_IMPL_SLICE8;
+	else if (!strcmp(impl, "pclmul") && crc_detect() == CRC_IMPL_PCLMUL)
+		want = CRC_IMPL_PCLMUL;
+	else
+		return false;
+	__atomic_store_n(&crc_impl, want, __ATOMIC_RELAXED);
+	return true;
+}
+#endif
 
 uint32_t whw_roce_icrc(const uint8_t *l3, bool ipv4, uint32_t total)
 {

@@ -19,6 +19,7 @@ int main(void)
 	test_eth_rx();
 	test_eth_err();
 	test_rxbuf();
+	test_crc32();
 	test_roce_wire();
 	test_roce_rc();
 	test_roce_ops();

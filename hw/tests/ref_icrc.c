@@ -5,8 +5,10 @@
 #include "ref_icrc.h"
 
 /* Bitwise CRC-32 (no table), the independent reference. */
-static uint32_t ref_crc(uint32_t crc, const uint8_t *p, size_t n)
+uint32_t ref_crc32(uint32_t crc, const void *buf, size_t n)
 {
+	const uint8_t *p = buf;
+
 	while (n--) {
 		crc ^= *p++;
 		for (int k = 0; k < 8; k++)
@@ -41,7 +43,7 @@ uint32_t ref_icrc(const uint8_t *ip, size_t l3, size_t len)
 	}
 	hdr[l3 + 6] = hdr[l3 + 7] = 0xff;	/* UDP checksum */
 	hdr[l3 + 8 + 4] = 0xff;			/* BTH resv8a */
-	crc = ref_crc(0xffffffffu, ones, sizeof(ones));
-	crc = ref_crc(crc, hdr, hlen);
-	return ~ref_crc(crc, ip + hlen, len - hlen - 4);
+	crc = ref_crc32(0xffffffffu, ones, sizeof(ones));
+	crc = ref_crc32(crc, hdr, hlen);
+	return ~ref_crc32(crc, ip + hlen, len - hlen - 4);
 }

@@ -11,6 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* CRC-32 register @crc (not inverted) after the @n bytes at @buf, bit by
+ * bit: the oracle for whw_crc32_update().
+ */
+uint32_t ref_crc32(uint32_t crc, const void *buf, size_t n);
+
 /* ICRC of the packet at @ip: @l3 is its IP header's length (20 for IPv4,
  * 40 for IPv6; the caller knows it from the ethertype), @len its bytes
  * with the trailing ICRC.  0 if @l3 is neither or @len has no room for

@@ -30,6 +30,7 @@ void test_eth_rx(void);
 void test_eth_err(void);
 void test_eth_fuzz(void);
 void test_fuzz(void);
+void test_crc32(void);
 void test_roce_wire(void);
 void test_roce_rc(void);
 void test_roce_ops(void);

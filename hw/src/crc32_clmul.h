@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * CRC-32 (IEEE, reflected) by carry-less multiplication: the bulk of
+ * whw_crc32_update() on x86-64 processors with PCLMULQDQ and SSE4.1.
+ * Internal to roce_icrc.c, which picks the implementation at run time;
+ * other architectures have only the portable slicing-by-8.
+ */
+#ifndef WHW_CRC32_CLMUL_H
+#define WHW_CRC32_CLMUL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__)
+#define WHW_HAVE_CRC32_CLMUL 1
+
+/* Whether this processor has the instructions whw_crc32_clmul() uses. */
+bool whw_crc32_clmul_ok(void);
+
+/*
+ * Advances the CRC-32 register @crc (not inverted, as whw_crc32_update())
+ * over @len bytes at @p, any alignment.  @len is at least 64 and a
+ * multiple of 16; the caller does the rest a byte or a word at a time.
+ * Only where whw_crc32_clmul_ok().
+ */
+uint32_t whw_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
+#endif
+
+#endif
