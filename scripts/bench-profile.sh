@@ -13,8 +13,8 @@
 #   - the CPU time each QEMU and the Wren fabric used (/proc/PID/stat);
 #   - the frames the Wren fabric forwarded (`wren-fabric ctl stats`).
 #
-# Prints frames/s, host CPU ns a frame by process, and the symbols above
-# 0.5% of the samples by process and DSO; all of it is kept in OUT.
+# Prints frames/s, host CPU ns a frame by process, and each process's
+# symbols above 1% of its samples, as ns a frame too; kept in OUT.
 #
 # usage: bench-profile.sh OUT_DIR RUN_DIR [SECS] [WARMUP]
 #   the caller's environment has MAKE, KVER and what `make bench-rdma`
@@ -66,6 +66,14 @@ if [ "${#qemus[@]}" -lt 2 ] || [ -z "$fabric" ] || [ -z "$fdir" ]; then
 	exit 1
 fi
 fabric_bin=$(readlink "/proc/$fabric/exe")
+# Names: each QEMU by the console log it writes (guest0 is the client,
+# the requester of the WRITEs; guest1 the responder).
+: >"$out/names"
+for p in "${qemus[@]}"; do
+	g=$(tr '\0' ' ' <"/proc/$p/cmdline" | grep -o 'guest[0-9]*\.log' | head -n 1)
+	echo "$p qemu-${g%.log}" >>"$out/names"
+done
+echo "$fabric wren-fabric" >>"$out/names"
 hz=$(getconf CLK_TCK)
 
 # cpu_ticks PID: user + system ticks of the whole process.
@@ -96,8 +104,10 @@ wait "$bench"
 rc=$?
 
 # The figures: per process, CPU seconds in the window and ns per frame.
-awk -v hz="$hz" -v fabric="$fabric" -v q0="${qemus[0]}" -v q1="${qemus[1]}" '
-	FNR == NR { b[$1] = $2; next }
+: >"$out/procs"
+awk -v hz="$hz" -v procs="$out/procs" '
+	FILENAME ~ /names$/ { nm[$1] = $2; next }
+	FILENAME ~ /before$/ { b[$1] = $2; next }
 	{ a[$1] = $2 }
 	END {
 		ns = a["time"] - b["time"]; f = a["frames"] - b["frames"]
@@ -106,15 +116,37 @@ awk -v hz="$hz" -v fabric="$fabric" -v q0="${qemus[0]}" -v q1="${qemus[1]}" '
 		for (p in a) {
 			if (p == "frames" || p == "time") continue
 			t = (a[p] - b[p]) / hz; total += t
-			name = p == fabric ? "wren-fabric" : (p == q0 ? "qemu guest A" : (p == q1 ? "qemu guest B" : "qemu " p))
+			name = nm[p]
 			printf "%-14s %6.2f CPU s (%5.1f%% of one CPU), %7.0f ns a frame\n", name, t, 100 * t / (ns / 1e9), f ? t * 1e9 / f : 0
+			printf "%s %s %.0f\n", p, name, f ? t * 1e9 / f : 0 >procs
 		}
 		printf "%-14s %6.2f CPU s, %7.0f ns a frame\n", "total", total, f ? total * 1e9 / f : 0
-	}' "$out/before" "$out/after" | while read -r l; do say "$l"; done
+	}' "$out/names" "$out/before" "$out/after" | while read -r l; do say "$l"; done
 
-perf report -i "$out/perf.data" --stdio --no-children --sort comm,dso,sym \
-	--percent-limit 0.5 >"$out/report.txt" 2>"$out/perf-report.log"
-say "top symbols (comm, DSO, symbol; % of all samples), full report in $out/report.txt:"
-grep -E '^ +[0-9.]+%' "$out/report.txt" | head -n 40 | sed 's/^ *//' | while read -r l; do say "  $l"; done
+# Per process: its symbols above 1% of its own samples, each also as ns
+# a frame (its share of the process's CPU time in the window).
+report() {
+	local pid=$1 name=$2 ns_frame=$3
+	perf report -i "$out/perf.data" --stdio --no-children --pid "$pid" \
+		--sort dso,sym --percentage relative --percent-limit 1 \
+		>"$out/report-$pid.txt" 2>>"$out/perf-report.log"
+	perf report -i "$out/perf.data" --stdio --no-children --pid "$pid" \
+		--sort comm --percentage relative --percent-limit 1 \
+		>"$out/threads-$pid.txt" 2>>"$out/perf-report.log"
+	say "$name (pid $pid): threads above 1% of its samples, ns a frame:"
+	awk -v n="$ns_frame" '/^ +[0-9.]+%/ {
+		pct = $1; sub(/%/, "", pct); t = $0; sub(/^ +[0-9.]+% +/, "", t)
+		printf "  %5.1f%% %6.0f ns  %s\n", pct, pct * n / 100, t
+	}' "$out/threads-$pid.txt" | while read -r l; do say "  $l"; done
+	say "$name (pid $pid): symbols above 1% of its samples, ns a frame:"
+	awk -v n="$ns_frame" '/^ +[0-9.]+%/ {
+		pct = $1; sub(/%/, "", pct); dso = $2
+		sym = $0; sub(/^.*\[[.k]\] /, "", sym)
+		printf "  %5.1f%% %6.0f ns  %-22s %s\n", pct, pct * n / 100, dso, sym
+	}' "$out/report-$pid.txt" | head -n 25 | while read -r l; do say "  $l"; done
+}
+while read -r pid name ns; do
+	report "$pid" "$name" "$ns"
+done <"$out/procs"
 grep -h '^bench-rdma:' "$run/guest0.out" 2>/dev/null | while read -r l; do say "$l"; done
 exit "$rc"

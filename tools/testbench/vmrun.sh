@@ -275,12 +275,15 @@ start_guest() {
 	# instead of 88 s; both A/Bs on a host shared with compiles, so rough),
 	# and memory the driver forgets to initialise is then not masked.
 	local append="console=ttyS0 quiet panic=-1 mitigations=off init_on_alloc=0 wren.guest=$i"
+	# Named threads (debug-threads: "CPU 0/TCG", "worker", ...) let a
+	# profile (make bench-profile) tell the vCPUs from the main loop.
 	# -cpu max without AVX: glibc's string and memory functions then
 	# take their SSE2 paths, which TCG emulates faster than the 256-bit
 	# ones (d61 190-198 s instead of 211-214 s).  Turning off SSE4 and
 	# SSSE3 as well crashed the guest kernel's crypto self-tests.
 	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}" -smp "$(guest_smp "$i")" -m "${MEM:-1024}"
 		-nodefaults -no-reboot -display none -nographic -monitor none
+		-name "guest$i,debug-threads=on"
 		-chardev "file,id=con,path=$RUN_DIR/guest$i.log" -serial chardev:con
 		-kernel "${VMLINUX:-$VMLINUZ}" -initrd "$initrd")
 	if [ "$IOMMU" = 1 ]; then
