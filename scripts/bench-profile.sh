@@ -14,7 +14,8 @@
 #   - the frames the Wren fabric forwarded (`wren-fabric ctl stats`).
 #
 # Prints frames/s, host CPU ns a frame by process, and each process's
-# symbols above 1% of its samples, as ns a frame too; kept in OUT.
+# threads and symbols above 1% of its samples, as ns a frame too; all of
+# it is kept in OUT.
 #
 # usage: bench-profile.sh OUT_DIR RUN_DIR [SECS] [WARMUP]
 #   the caller's environment has MAKE, KVER and what `make bench-rdma`
@@ -123,30 +124,63 @@ awk -v hz="$hz" -v procs="$out/procs" '
 		printf "%-14s %6.2f CPU s, %7.0f ns a frame\n", "total", total, f ? total * 1e9 / f : 0
 	}' "$out/names" "$out/before" "$out/after" | while read -r l; do say "$l"; done
 
-# Per process: its symbols above 1% of its own samples, each also as ns
-# a frame (its share of the process's CPU time in the window).
-report() {
-	local pid=$1 name=$2 ns_frame=$3
-	perf report -i "$out/perf.data" --stdio --no-children --pid "$pid" \
-		--sort dso,sym --percentage relative --percent-limit 1 \
-		>"$out/report-$pid.txt" 2>>"$out/perf-report.log"
-	perf report -i "$out/perf.data" --stdio --no-children --pid "$pid" \
-		--sort comm --percentage relative --percent-limit 1 \
-		>"$out/threads-$pid.txt" 2>>"$out/perf-report.log"
-	say "$name (pid $pid): threads above 1% of its samples, ns a frame:"
-	awk -v n="$ns_frame" '/^ +[0-9.]+%/ {
-		pct = $1; sub(/%/, "", pct); t = $0; sub(/^ +[0-9.]+% +/, "", t)
-		printf "  %5.1f%% %6.0f ns  %s\n", pct, pct * n / 100, t
-	}' "$out/threads-$pid.txt" | while read -r l; do say "  $l"; done
-	say "$name (pid $pid): symbols above 1% of its samples, ns a frame:"
-	awk -v n="$ns_frame" '/^ +[0-9.]+%/ {
-		pct = $1; sub(/%/, "", pct); dso = $2
-		sym = $0; sub(/^.*\[[.k]\] /, "", sym)
-		printf "  %5.1f%% %6.0f ns  %-22s %s\n", pct, pct * n / 100, dso, sym
-	}' "$out/report-$pid.txt" | head -n 25 | while read -r l; do say "  $l"; done
-}
+# Per process: its threads, then its symbols above 1% of its own
+# samples, each also as ns a frame (its share of the process's CPU time
+# in the window).  Code QEMU's TCG generated for the guest counts as one
+# symbol, "[TCG guest code]".  From perf script: perf report's --pid and
+# --comm filters proved unreliable with named threads.
+perf script -i "$out/perf.data" -F comm,pid,tid,ip,sym,dso >"$out/samples.txt" \
+	2>>"$out/perf-report.log"
+awk '
+	FILENAME ~ /procs$/ { name[$1] = $2; ns[$1] = $3; next }
+	{
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\/[0-9]+$/)
+				break
+		split($i, pt, "/")
+		pid = pt[1]
+		if (!(pid in name))
+			next
+		comm = $1
+		for (j = 2; j < i; j++)
+			comm = comm " " $j
+		dso = "?"
+		if (match($0, /\([^()]*\)$/))
+			dso = substr($0, RSTART + 1, RLENGTH - 2)
+		sym = ""
+		for (j = i + 2; j <= NF && substr($j, 1, 1) != "("; j++)
+			sym = sym (sym == "" ? "" : " ") $j
+		if (dso ~ /^\[JIT\]/ || dso ~ /^perf-[0-9]+\.map$/)
+			sym = "[TCG guest code]"
+		else if (sym == "" || sym == "[unknown]")
+			sym = "[unknown]"
+		sub(/.*\//, "", dso)
+		tot[pid]++
+		thr[pid SUBSEP comm]++
+		sy[pid SUBSEP sym " (" dso ")"]++
+	}
+	END {
+		for (pid in name) {
+			printf "%s (pid %s): %d samples, %s ns a frame; threads:\n", name[pid], pid, tot[pid], ns[pid]
+			for (k in thr) {
+				split(k, kk, SUBSEP)
+				if (kk[1] == pid && thr[k] * 100 >= tot[pid])
+					printf "T %s %.1f %.0f %s\n", pid, 100 * thr[k] / tot[pid], ns[pid] * thr[k] / tot[pid], kk[2]
+			}
+			for (k in sy) {
+				split(k, kk, SUBSEP)
+				if (kk[1] == pid && sy[k] * 100 >= tot[pid])
+					printf "S %s %.1f %.0f %s\n", pid, 100 * sy[k] / tot[pid], ns[pid] * sy[k] / tot[pid], kk[2]
+			}
+		}
+	}' "$out/procs" "$out/samples.txt" >"$out/breakdown.raw"
 while read -r pid name ns; do
-	report "$pid" "$name" "$ns"
+	say "$name (pid $pid), $ns ns a frame; its threads:"
+	awk -v p="$pid" '$1 == "T" && $2 == p' "$out/breakdown.raw" | sort -k3,3nr |
+		while read -r _ _ pct nsf rest; do say "$(printf '  %5.1f%% %6s ns  %s' "$pct" "$nsf" "$rest")"; done
+	say "$name: symbols above 1% of its samples:"
+	awk -v p="$pid" '$1 == "S" && $2 == p' "$out/breakdown.raw" | sort -k3,3nr | head -n 25 |
+		while read -r _ _ pct nsf rest; do say "$(printf '  %5.1f%% %6s ns  %s' "$pct" "$nsf" "$rest")"; done
 done <"$out/procs"
 grep -h '^bench-rdma:' "$run/guest0.out" 2>/dev/null | while read -r l; do say "$l"; done
 exit "$rc"
