@@ -44,4 +44,7 @@ check:
 demo:
 	$(TOP)/scripts/demo.sh
 
-include $(sort $(wildcard $(TOP)/mk/*.mk))
+# bench.mk first: bench-*.mk and apps.mk name $(BENCH_DEPS) among their
+# rules' prerequisites, which make expands as it reads each rule.
+include $(TOP)/mk/bench.mk
+include $(filter-out $(TOP)/mk/bench.mk,$(sort $(wildcard $(TOP)/mk/*.mk)))
