@@ -3,8 +3,9 @@
 # Build/test dependencies of libwrenhw (hw/): a C compiler with the ASan and
 # UBSan runtimes (gcc ships them), make, binutils (ar, nm) and the kernel's
 # uapi headers for <linux/types.h>; linux-source-6.1 (and xz to unpack it)
-# for the kernel's kselftest.h, which the TAP of every C test sits on.
+# for the kernel's kselftest.h, which the TAP of every C test sits on;
+# zlib, whose crc32() the engine benchmark (hw/bench) is measured against.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 exec "$here/apt-install.sh" gcc make libc6-dev binutils linux-libc-dev \
-	linux-source-6.1 xz-utils
+	linux-source-6.1 xz-utils zlib1g-dev

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * make bench-engine: the RoCEv2 engine of libwrenhw on the host, two
+ * models in one process (hw/tests' test host and RC pair harness) joined
+ * by a wire of its own (bench_wire.c), RC streams (bench_stream.c), the
+ * references they are held against, memcpy and zlib's CRC-32
+ * (bench_ref.c), and the program (engine_bench.c).
+ */
+#ifndef WRENHW_BENCH_H
+#define WRENHW_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce_util.h"
+
+/* Monotonic wall-clock nanoseconds. */
+uint64_t be_wall_ns(void);
+
+/*
+ * The wire: every frame a NIC sends is handed straight to the other's
+ * receive entry point, with no copy, unless that NIC is inside a call
+ * already (the frame is a reply sent while its peer's call is still on
+ * the stack): then it is copied and held until the next be_pump(), and
+ * the other's frames to it wait behind those (a wire keeps order).
+ * Both models' clock is the wall clock, so time inside the engine passes
+ * as it does in QEMU.
+ */
+struct be_held {
+	int to;
+	uint32_t len;
+	uint8_t data[TH_TX_MAX_LEN];
+};
+
+struct be_wire;
+
+struct be_end {
+	struct be_wire *w;
+	int side;
+	bool busy;		/* a call into this model is on the stack */
+	unsigned int held;	/* frames held for it */
+};
+
+struct be_wire {
+	struct ro_pair *p;
+	struct be_end end[2];
+	struct be_held *held;
+	unsigned int hhead, hlen, hmax;
+	uint64_t base_ns, skip_ns;
+	unsigned int jumps;	/* be_jump()s: the engine waited for a timer */
+	uint64_t nheld;		/* frames that waited (copied) */
+	uint64_t lost;		/* held queue full (never expected) */
+};
+
+/* Takes over @p's frames (ro_pair_init() first); false without memory. */
+bool be_wire_init(struct be_wire *w, struct ro_pair *p);
+void be_wire_fini(struct be_wire *w);
+/* One round: held frames, due timers, one process() per model. */
+bool be_pump(struct be_wire *w);
+/* Nothing moves: the clock jumps to the earliest timer; false if none. */
+bool be_jump(struct be_wire *w);
+
+enum be_op { BE_WRITE, BE_READ, BE_SEND, BE_NOPS };
+
+struct be_case {
+	enum be_op op;
+	uint32_t size;		/* bytes a message */
+	uint8_t mtu;		/* WREN_MTU_* */
+};
+
+struct be_limits {
+	uint64_t run_ns;	/* keep posting this long (0: count only) */
+	uint64_t min_msgs;	/* and at least this many messages */
+	uint64_t max_ns;	/* a stream still running after this fails */
+	unsigned int slots;	/* data slots (0: up to 16 in 4 MiB) */
+	bool harness_wire;	/* hw/tests' wire (ro_settle) instead */
+};
+
+#define BE_ERR_LEN	160
+
+struct be_result {
+	uint64_t msgs, bytes, frames, ns;
+	unsigned int jumps;
+	uint64_t held, retransmits;
+	char err[BE_ERR_LEN];	/* empty when the stream was good */
+};
+
+const char *be_op_name(enum be_op op);
+/* One stream; false (with r->err) on an error CQE, a stall or bad data. */
+bool be_stream(const struct be_case *c, const struct be_limits *l,
+	       struct be_result *r);
+
+/* memcpy of @size-byte buffers for about @ns: bytes per second. */
+double be_memcpy_rate(size_t size, uint64_t ns);
+
+struct be_crc {
+	double whw_rate, zlib_rate;	/* bytes per second */
+	bool same;			/* both gave the same CRC */
+};
+
+/*
+ * CRC-32 of a @size-byte buffer, whw_crc32_update() against zlib's
+ * crc32(): whether they agree, and with @ns, how fast each is.
+ */
+void be_crc_rate(size_t size, uint64_t ns, struct be_crc *c);
+
+#endif
