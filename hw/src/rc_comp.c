@@ -94,6 +94,13 @@ void whw_comp_retire(struct wrenhw *hw, struct whw_qp *qp)
 					  w->len : 0);
 		qp->sq_ci++;
 	}
+	/*
+	 * The send cursor may still name a WQE that was fully sent when the
+	 * budget ran out and has now retired; its slot of the window is the
+	 * next start's, 64 WQEs on, whose packets would leave out of turn.
+	 */
+	if (r->sw && (int32_t)(r->tx_idx - qp->sq_ci) < 0)
+		r->tx_idx = qp->sq_ci;
 	if (r->drain_notify && qp->state == WREN_QPS_SQD &&
 	    qp->sq_ci == r->sq_fetch) {
 		r->drain_notify = false;

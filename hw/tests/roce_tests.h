@@ -18,6 +18,9 @@ struct rc_env {
 
 /* NULL: MTU 4096, timeout 14, retry 7, rnr_retry 7, rd_atomic 4. */
 void rc_env_init(struct rc_env *e, const struct ro_conn *c);
+/* As rc_env_init(), with 1 << @sq_log send WQEs a QP (0: the default). */
+void rc_env_init_sq(struct rc_env *e, const struct ro_conn *c,
+		    uint32_t sq_log);
 void rc_env_fini(struct rc_env *e);
 struct wren_wqe_sge rc_sge(struct rc_env *e, int side, uint64_t off,
 			   uint32_t len);

@@ -184,6 +184,26 @@ static bool lose(struct ro_pair *p, struct ro_frame *f, int from)
 	return false;
 }
 
+void ro_step(struct ro_pair *p, int node)
+{
+	while (p->qlen) {
+		struct ro_frame f = p->q[p->qhead];
+
+		p->qhead = (p->qhead + 1) % RO_MAX_QUEUE;
+		p->qlen--;
+		wrenhw_rx_frame(p->n[f.to].d->h->hw, f.data, f.len);
+		p->delivered++;
+		free(f.data);
+	}
+	if (node >= 0 && p->n[node].d->h->scheduled) {
+		struct th *h = p->n[node].d->h;
+
+		h->scheduled = false;
+		h->process_calls++;
+		wrenhw_process(h->hw);
+	}
+}
+
 void ro_settle(struct ro_pair *p, uint64_t max_ns)
 {
 	struct th *h0 = p->n[0].d->h, *h1 = p->n[1].d->h;

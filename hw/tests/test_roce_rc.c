@@ -18,6 +18,12 @@
 
 void rc_env_init(struct rc_env *e, const struct ro_conn *c)
 {
+	rc_env_init_sq(e, c, 0);
+}
+
+void rc_env_init_sq(struct rc_env *e, const struct ro_conn *c,
+		    uint32_t sq_log)
+{
 	struct ro_conn def = {
 		.mtu = WREN_MTU_4096, .timeout = 14, .retry = 7,
 		.rnr_retry = 7, .min_rnr = 1, .rd_atomic = 4,
@@ -30,7 +36,7 @@ void rc_env_init(struct rc_env *e, const struct ro_conn *c)
 	e->conn = *c;
 	for (int i = 0; i < 2; i++) {
 		struct ro_node *n = &e->p.n[i];
-		struct ro_qp_opts o = { .type = WREN_QPT_RC };
+		struct ro_qp_opts o = { .type = WREN_QPT_RC, .sq_log = sq_log };
 
 		ro_cq_create(n, &e->cq[i], 12, 0);
 		o.scq = o.rcq = e->cq[i].cqn;

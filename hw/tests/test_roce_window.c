@@ -331,6 +331,58 @@ static void coalesced_mix(void)
 	rc_env_fini(&e);
 }
 
+/*
+ * More one-packet WRITEs than the WQE window, all posted at once: the
+ * first pass sends a window's worth and spends the packet budget on its
+ * last packet.  Once the ACK retires them, the next WQEs take their
+ * slots; the send cursor must move on with the retirement, not send the
+ * WQE now in its old slot (64 on) ahead of its turn, which the responder
+ * NAKs and go-back-N resends.
+ */
+static void window_wrap(void)
+{
+	struct ro_conn c = conn(WREN_MTU_1024_, 4);
+	unsigned int n = 3 * WHW_SQ_WINDOW + 7, got = 0, in_order = 0;
+	struct wren_cqe cqe;
+	struct rc_env e;
+	uint8_t *data;
+	bool same = true;
+
+	rc_env_init_sq(&e, &c, 9);
+	data = rc_pattern(&e, 0, 0, 1000u * n, 18);
+	for (unsigned int i = 0; i < n; i++) {
+		struct ro_wqe w = { .opcode = WREN_WQE_RDMA_WRITE, .nsge = 1,
+				    .flags = WREN_WQE_F_SIGNALED };
+
+		w.sge[0] = rc_sge(&e, 0, 1000u * i, 1000);
+		w.raddr = e.mr[1].iova + 1000u * i;
+		w.rkey = e.mr[1].key;
+		ro_write_send(&e.qp[0], &w);
+	}
+	/* One doorbell; the requester's first pass, the responder's, and
+	 * the ACK back before the requester runs again, as on a fast wire. */
+	ro_ring(&e.qp[0]);
+	ro_step(&e.p, 0);
+	ro_step(&e.p, 1);
+	ro_step(&e.p, 1);
+	ro_step(&e.p, -1);
+	ro_settle(&e.p, 1000000000ull);
+	for (; ro_cq_poll(&e.cq[0], &cqe); got++)
+		if (cqe.status == 0 && cqe.wqe_idx == (uint16_t)got)
+			in_order++;
+	same = rc_same(&e, 1, 0, data, 1000u * n);
+	tap_ok(e.ok && got == n && in_order == n && same &&
+	       !cnt(&e, 0, WREN_RDMA_CNT_RETRANSMITS) &&
+	       !cnt(&e, 1, WREN_RDMA_CNT_OUT_OF_SEQUENCE),
+	       "%u one-packet WRITEs posted at once (window %u WQEs): %u CQEs, "
+	       "%u in order, data %s, %llu resent, %llu out of sequence", n,
+	       WHW_SQ_WINDOW, got, in_order, same ? "right" : "WRONG",
+	       (unsigned long long)cnt(&e, 0, WREN_RDMA_CNT_RETRANSMITS),
+	       (unsigned long long)cnt(&e, 1, WREN_RDMA_CNT_OUT_OF_SEQUENCE));
+	free(data);
+	rc_env_fini(&e);
+}
+
 /* READs: requests of half a window; responses in flight within one. */
 static void read_paced(void)
 {
@@ -496,6 +548,7 @@ void test_roce_window(void)
 	write_timeout();
 	ack_loss();
 	coalesced_mix();
+	window_wrap();
 	read_paced();
 	read_loss();
 	read_one_at_a_time();
