@@ -132,6 +132,34 @@ awk -v hz="$hz" -v procs="$out/procs" '
 perf script -i "$out/perf.data" -F comm,pid,tid,ip,sym,dso >"$out/samples.txt" \
 	2>>"$out/perf-report.log"
 awk '
+	# What a symbol is part of, for the table in bench.rst.
+	function part(sym, dso) {
+		if (sym == "[TCG guest code]" || sym ~ /^(helper_|tb_|cpu_exec|cpu_tb|qht_|tcg_)/)
+			return "guest code under TCG (code, TB lookups, helpers)"
+		if (sym ~ /crc32|crc_slice8|whw_roce_icrc/)
+			return "model: ICRC (CRC-32)"
+		if (sym ~ /^(whw_|wrenhw_)/)
+			return "model: the rest (WQEs, headers, parse, CQEs, EQs)"
+		if (sym ~ /^wren_/ && dso ~ /^qemu/)
+			return "QEMU device glue (DMA, MSI-X, MMIO, netdev hooks)"
+		if (sym ~ /^(address_space_|flatview_|qemu_ram_|memory_region_|pci_dma|dma_memory|dma_buf)/)
+			return "QEMU memory API (DMA of the model)"
+		if (sym ~ /^(net_|qemu_net|qemu_send|qemu_deliver|qemu_can_send|qemu_get_queue|qio_|nc_|filter_|wire_out|iov_)/)
+			return "QEMU netdev (stream socket)"
+		if (dso ~ /kallsyms/)
+			return "host kernel (syscalls, sockets, wakeups)"
+		if (sym ~ /memmove|memcpy|memset/)
+			return "libc memcpy/memmove"
+		if (dso ~ /glib|vdso/ || sym ~ /poll|aio_|qemu_bh|timerlist|main_loop|event_notifier|qemu_mutex|qemu_event|qemu_clock|qemu_cond|_clock/)
+			return "main loops (poll, glib, timers, clocks)"
+		if (dso == "wren-fabric")
+			return "wren-fabric switching and queues"
+		if (dso ~ /^lib(c|pthread)/)
+			return "libc (send, recv, malloc)"
+		if (sym ~ /^object_/)
+			return "QEMU object casts"
+		return "other"
+	}
 	FILENAME ~ /procs$/ { name[$1] = $2; ns[$1] = $3; next }
 	{
 		for (i = 1; i <= NF; i++)
@@ -150,14 +178,15 @@ awk '
 		sym = ""
 		for (j = i + 2; j <= NF && substr($j, 1, 1) != "("; j++)
 			sym = sym (sym == "" ? "" : " ") $j
+		sub(/.*\//, "", dso)
 		if (dso ~ /^\[JIT\]/ || dso ~ /^perf-[0-9]+\.map$/)
 			sym = "[TCG guest code]"
 		else if (sym == "" || sym == "[unknown]")
 			sym = "[unknown]"
-		sub(/.*\//, "", dso)
 		tot[pid]++
 		thr[pid SUBSEP comm]++
 		sy[pid SUBSEP sym " (" dso ")"]++
+		pa[pid SUBSEP part(sym, dso)]++
 	}
 	END {
 		for (pid in name) {
@@ -166,6 +195,11 @@ awk '
 				split(k, kk, SUBSEP)
 				if (kk[1] == pid && thr[k] * 100 >= tot[pid])
 					printf "T %s %.1f %.0f %s\n", pid, 100 * thr[k] / tot[pid], ns[pid] * thr[k] / tot[pid], kk[2]
+			}
+			for (k in pa) {
+				split(k, kk, SUBSEP)
+				if (kk[1] == pid)
+					printf "P %s %.1f %.0f %s\n", pid, 100 * pa[k] / tot[pid], ns[pid] * pa[k] / tot[pid], kk[2]
 			}
 			for (k in sy) {
 				split(k, kk, SUBSEP)
@@ -177,6 +211,9 @@ awk '
 while read -r pid name ns; do
 	say "$name (pid $pid), $ns ns a frame; its threads:"
 	awk -v p="$pid" '$1 == "T" && $2 == p' "$out/breakdown.raw" | sort -k3,3nr |
+		while read -r _ _ pct nsf rest; do say "$(printf '  %5.1f%% %6s ns  %s' "$pct" "$nsf" "$rest")"; done
+	say "$name: by part:"
+	awk -v p="$pid" '$1 == "P" && $2 == p' "$out/breakdown.raw" | sort -k3,3nr |
 		while read -r _ _ pct nsf rest; do say "$(printf '  %5.1f%% %6s ns  %s' "$pct" "$nsf" "$rest")"; done
 	say "$name: symbols above 1% of its samples:"
 	awk -v p="$pid" '$1 == "S" && $2 == p' "$out/breakdown.raw" | sort -k3,3nr | head -n 25 |
