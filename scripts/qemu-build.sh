@@ -65,7 +65,7 @@ qemu_version() {
 stage_device() {
 	st=$1
 	mkdir -p "$st/src" "$st/hw-include" "$st/include/linux/wren"
-	for f in "$TOP"/hw/qemu/*.c "$TOP"/hw/src/*.c "$TOP"/hw/src/*.h; do
+	for f in "$TOP"/hw/qemu/*.[ch] "$TOP"/hw/src/*.[ch]; do
 		[ -f "$f" ] && cp "$f" "$st/src/"
 	done
 	for f in "$TOP"/hw/include/*.h; do

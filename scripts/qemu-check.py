@@ -742,6 +742,80 @@ def qom_devices(q):
     return types
 
 
+def phy_frame(up, speed=100000):
+    """The fabric's PHY status frame (hw/src/phy.c)."""
+    return (bytes([0x02, 0x57, 0x52, 0x45, 0x4e, 0x00]) + bytes(6) +
+            b"\x88\xb6" + b"WPHY" + bytes([1, 1 if up else 0, 0, 0]) +
+            speed.to_bytes(4, "big"))
+
+
+def stream_record(frame):
+    return len(frame).to_bytes(4, "big") + frame
+
+
+def check_wire(t):
+    """-device wren,wire=: the device's own cable to a fabric port, played
+    here by a unix socket server: batched frames in one write, a frame
+    split across writes, bad framing and a closed peer."""
+    tmp = tempfile.mkdtemp(prefix="wren-wire.")
+    path = os.path.join(tmp, "port0.sock")
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind(path)
+    srv.listen(1)
+    srv.settimeout(TIMEOUT)
+    for bad in (",netdev=n0", ""):
+        args = ["-machine", "q35", "-accel", "qtest", "-display", "none",
+                "-nodefaults", "-netdev", "user,id=n0",
+                "-device", "wren,wire=%s%s" % (os.path.join(tmp, "none.sock")
+                                               if not bad else path, bad)]
+        r = run_qemu(args)
+        what = "with a netdev too" if bad else "to a missing socket"
+        t.result(r.returncode == 1 and "wire" in r.stderr,
+                 "wire: -device wren,wire= %s is refused with an error" % what,
+                 "rc %d: %s" % (r.returncode, r.stderr.strip()))
+    link_up = C["WREN_STATUS_LINK_UP"]
+    for end in ("bad length", "peer close"):
+        q = QTest(["-machine", "q35", "-device", "wren,wire=" + path])
+        conn = None
+        try:
+            conn, _ = srv.accept()
+            devfn = find_wren(q)
+            place_bars(q, devfn)
+            status = lambda: reg(q, "WREN_REG_STATUS")
+            t.result(status() & link_up, "wire (%s): link up once connected" % end)
+            # Nine frames the model drops, then PHY down, in one write.
+            junk = stream_record(bytes(60))
+            conn.sendall(junk * 9 + stream_record(phy_frame(False)))
+            t.result(poll(q, lambda: not status() & link_up),
+                     "wire (%s): the 10th frame of one write is received" % end)
+            rec = stream_record(phy_frame(True))
+            conn.sendall(rec[:7])
+            time.sleep(0.05)
+            conn.sendall(rec[7:])
+            t.result(poll(q, lambda: status() & link_up),
+                     "wire (%s): a frame split across writes is received" % end)
+            if end == "bad length":
+                conn.sendall(bytes(4))
+            else:
+                conn.close()
+                conn = None
+            t.result(poll(q, lambda: not status() & link_up),
+                     "wire (%s): link down afterwards, QEMU still running" % end)
+        except Exception as e:
+            t.result(False, "wire (%s): qtest session ran to the end" % end, e)
+        finally:
+            if conn:
+                conn.close()
+            q.close()
+            err = q.proc.stderr.read()
+            t.result(q.proc.returncode == 0 and "wire closed" in err,
+                     "wire (%s): QEMU says why the wire closed, exits 0" % end,
+                     "rc %s: %s" % (q.proc.returncode, err.strip()))
+    srv.close()
+    os.unlink(path)
+    os.rmdir(tmp)
+
+
 def check_cli(t):
     r = run_qemu(["-device", "help"])
     t.result(r.returncode == 0 and re.search(r'^name "wren"', r.stdout, re.M),
@@ -754,8 +828,9 @@ def check_cli(t):
              "-device wren-gpu,help lists memdev", r.stdout + r.stderr)
     r = run_qemu(["-device", "wren,help"])
     t.result(r.returncode == 0 and all(p in r.stdout for p in
-                                       ("netdev=", "mac=", "vectors=", "db-pages=")),
-             "-device wren,help lists netdev, mac, vectors, db-pages", r.stdout + r.stderr)
+                                       ("netdev=", "wire=", "mac=", "vectors=",
+                                        "db-pages=")),
+             "-device wren,help lists netdev, wire, mac, vectors, db-pages", r.stdout + r.stderr)
     for bad in ("vectors=1", "vectors=4096", "db-pages=0"):
         r = run_qemu(["-machine", "q35", "-accel", "qtest", "-display", "none",
                       "-nodefaults", "-device", "wren," + bad])
@@ -771,6 +846,7 @@ def main():
     else:
         check_cli(t)
         check_q35(t)
+        check_wire(t)
         check_admin_queue(t)
         check_admin_queue(t, iommu=True)
         check_pc(t)

@@ -28,6 +28,7 @@
 #include "qom/object.h"
 
 #include "wrenhw.h"
+#include "wren_wire.h"
 #include <linux/wren/wren_regs.h>
 
 #define TYPE_WREN "wren"
@@ -49,9 +50,12 @@ struct WrenState {
 	uint32_t num_db_pages;
 	uint32_t link_speed_mbps;
 	bool dcb;
+	char *wire_path;
 
 	struct wrenhw *hw;
+	/* The port is cabled either to a QEMU netdev or, with wire=, itself. */
 	NICState *nic;
+	WrenWire wire;
 	MemoryRegion regs;
 	MemoryRegion doorbells;
 	/* Bytes the model decodes in BAR0 and BAR2 (the BARs are pow2-sized). */
@@ -77,9 +81,11 @@ static void wren_model_enter(WrenState *s)
 	s->model_depth++;
 }
 
+/* Leaving the model writes what it sent, all frames in one go. */
 static void wren_model_leave(WrenState *s)
 {
-	s->model_depth--;
+	if (!--s->model_depth && s->wire_path)
+		wren_wire_flush(&s->wire);
 }
 
 /* ---- host ops handed to libwrenhw ---- */
@@ -118,7 +124,10 @@ static void wren_tx_frame(void *opaque, const void *frame, size_t len)
 {
 	WrenState *s = opaque;
 
-	qemu_send_packet(qemu_get_queue(s->nic), frame, len);
+	if (s->wire_path)
+		wren_wire_queue(&s->wire, frame, len);
+	else
+		qemu_send_packet(qemu_get_queue(s->nic), frame, len);
 }
 
 static uint64_t wren_now_ns(void *opaque)
@@ -183,7 +192,10 @@ static void wren_bh(void *opaque)
 	}
 	if (s->rx_flush_pending) {
 		s->rx_flush_pending = false;
-		qemu_flush_queued_packets(qemu_get_queue(s->nic));
+		if (s->wire_path)
+			wren_wire_rx_resume(&s->wire);
+		else
+			qemu_flush_queued_packets(qemu_get_queue(s->nic));
 	}
 }
 
@@ -309,11 +321,32 @@ static ssize_t wren_receive(NetClientState *nc, const uint8_t *buf,
 	return size;
 }
 
+static bool wren_wire_rx(void *opaque, const uint8_t *frame, size_t len)
+{
+	WrenState *s = opaque;
+
+	if (s->model_depth) {
+		s->rx_flush_pending = true;
+		qemu_bh_schedule(s->bh);
+		return false;
+	}
+	wren_model_enter(s);
+	wrenhw_rx_frame(s->hw, frame, len);
+	wren_model_leave(s);
+	return true;
+}
+
 static void wren_update_link(WrenState *s)
 {
-	NetClientState *nc = qemu_get_queue(s->nic);
-	bool up = !nc->link_down && nc->peer && !nc->peer->link_down;
+	NetClientState *nc;
+	bool up;
 
+	if (s->wire_path) {
+		up = wren_wire_connected(&s->wire);
+	} else {
+		nc = qemu_get_queue(s->nic);
+		up = !nc->link_down && nc->peer && !nc->peer->link_down;
+	}
 	wren_model_enter(s);
 	wrenhw_set_link(s->hw, up, s->link_speed_mbps);
 	wren_model_leave(s);
@@ -322,6 +355,11 @@ static void wren_update_link(WrenState *s)
 static void wren_link_status_changed(NetClientState *nc)
 {
 	wren_update_link(qemu_get_nic_opaque(nc));
+}
+
+static void wren_wire_down(void *opaque)
+{
+	wren_update_link(opaque);
 }
 
 static NetClientInfo wren_net_info = {
@@ -425,6 +463,11 @@ static void wren_realize(PCIDevice *pdev, Error **errp)
 		return;
 	}
 
+	if (s->wire_path && s->conf.peers.ncs[0]) {
+		error_setg(errp, "wire and netdev are two cables for one port:"
+			   " give one of them");
+		return;
+	}
 	qemu_macaddr_default_if_unset(&s->conf.macaddr);
 	memcpy(cfg.mac, s->conf.macaddr.a, sizeof(cfg.mac));
 	cfg.num_msix = s->num_msix;
@@ -473,13 +516,23 @@ static void wren_realize(PCIDevice *pdev, Error **errp)
 	if (!wren_init_msix(s, errp))
 		goto err_pcie;
 
-	s->nic = qemu_new_nic(&wren_net_info, &s->conf,
-			      object_get_typename(OBJECT(s)), dev->id,
-			      &dev->mem_reentrancy_guard, s);
-	qemu_format_nic_info_str(qemu_get_queue(s->nic), s->conf.macaddr.a);
+	if (s->wire_path) {
+		if (!wren_wire_connect(&s->wire, s->wire_path, wren_wire_rx,
+				       wren_wire_down, s, errp))
+			goto err_msix;
+	} else {
+		s->nic = qemu_new_nic(&wren_net_info, &s->conf,
+				      object_get_typename(OBJECT(s)), dev->id,
+				      &dev->mem_reentrancy_guard, s);
+		qemu_format_nic_info_str(qemu_get_queue(s->nic),
+					 s->conf.macaddr.a);
+	}
 	wren_update_link(s);
 	return;
 
+err_msix:
+	msix_unuse_all_vectors(pdev);
+	msix_uninit(pdev, &s->msix, &s->msix);
 err_pcie:
 	pcie_cap_exit(pdev);
 err_model:
@@ -495,7 +548,10 @@ static void wren_exit(PCIDevice *pdev)
 	WrenState *s = WREN(pdev);
 
 	/* No frame may reach the model once it is gone. */
-	qemu_del_nic(s->nic);
+	if (s->wire_path)
+		wren_wire_close(&s->wire);
+	else
+		qemu_del_nic(s->nic);
 	timer_free(s->timer);
 	qemu_bh_delete(s->bh);
 	wrenhw_destroy(s->hw);
@@ -512,6 +568,8 @@ static Property wren_properties[] = {
 	DEFINE_PROP_UINT32("speed", WrenState, link_speed_mbps, 100000),
 	/* off: a board without DCB and ECN/DCQCN (wrenhw_config.no_dcb). */
 	DEFINE_PROP_BOOL("dcb", WrenState, dcb, true),
+	/* A fabric port's unix socket, cabled without a netdev (wren_wire.c). */
+	DEFINE_PROP_STRING("wire", WrenState, wire_path),
 	DEFINE_PROP_END_OF_LIST(),
 };
 

@@ -32,6 +32,11 @@
 #                      the second
 #   DCB=0              Wren NICs without the DCB and ECN/DCQCN engines
 #                      (-device wren,dcb=off: their capability bits off)
+#   CABLE              how a Wren NIC reaches its fabric port: wire (the
+#                      default: `-device wren,wire=<socket>`, frames
+#                      batched by the device, hw/qemu/wren_wire.c) or
+#                      netdev (`-netdev stream`, a system call a frame;
+#                      for comparing the two)
 #   PKG=1              a package boot: the guests' /usr and module
 #                      directory are writable (tmpfs overlays), for tests
 #                      that install the .debs of `make deb` with dpkg;
@@ -216,10 +221,21 @@ fabric_nic() {
 		echo none
 	fi
 }
-if [ $has_wren = 1 ] &&
-	"$QEMU" "${fw_args[@]}" -device wren,help 2>/dev/null | grep -qw mac; then
-	wren_mac_prop=1
+wren_wire_prop=0
+if [ $has_wren = 1 ]; then
+	props=$("$QEMU" "${fw_args[@]}" -device wren,help 2>/dev/null)
+	grep -qw mac <<<"$props" && wren_mac_prop=1
+	grep -qw wire <<<"$props" && wren_wire_prop=1
 fi
+CABLE=${CABLE:-wire}
+case $CABLE in
+wire) [ $wren_wire_prop = 1 ] || CABLE=netdev ;;
+netdev) ;;
+*)
+	echo "vmrun: CABLE=$CABLE: wire or netdev" >&2
+	exit 2
+	;;
+esac
 if [ "$GPU" = 1 ] &&
 	! "$QEMU" "${fw_args[@]}" -device help 2>/dev/null | grep -qw '"wren-gpu"'; then
 	echo "vmrun: GPU=1 but $QEMU lacks -device wren-gpu (make qemu)" >&2
@@ -311,7 +327,11 @@ start_guest() {
 	local wdev
 	case $(fabric_nic "$i") in
 	wren)
-		wdev="wren,netdev=w0"
+		if [ "$CABLE" = wire ]; then
+			wdev="wren,wire=$sockdir/wren/port$i.sock"
+		else
+			wdev="wren,netdev=w0"
+		fi
 		[ $wren_mac_prop = 1 ] && wdev+=$(printf ',mac=52:54:00:00:%02x:%02x' 0 $((i + 1)))
 		[ "$DCB" = 0 ] && wdev+=",dcb=off"
 		;;
@@ -320,10 +340,10 @@ start_guest() {
 		;;
 	*) wdev= ;;
 	esac
-	if [ -n "$wdev" ]; then
-		qargs+=(-netdev "stream,id=w0,server=off,addr.type=unix,addr.path=$sockdir/wren/port$i.sock"
-			-device "$wdev$nicbus")
+	if [[ $wdev == *netdev=w0* ]]; then
+		qargs+=(-netdev "stream,id=w0,server=off,addr.type=unix,addr.path=$sockdir/wren/port$i.sock")
 	fi
+	[ -z "$wdev" ] || qargs+=(-device "$wdev$nicbus")
 	# Last, so that no other device moves: the module disk, shared
 	# read-only by every guest of the boot.
 	[ -z "$modimg" ] ||
@@ -338,7 +358,7 @@ start_guest() {
 	pids+=($!)
 }
 
-echo "vmrun: $N guest(s), kernel $KABI$([ "$IOMMU" = 1 ] && echo " +iommu")$([ "$GPU" = 1 ] && echo " +gpu"), Wren NIC $([ $has_wren = 1 ] && echo yes || echo 'no (QEMU lacks -device wren)')${RXE:+, virtio-net on the Wren fabric for guest(s) $RXE}, logs in $RUN_DIR"
+echo "vmrun: $N guest(s), kernel $KABI$([ "$IOMMU" = 1 ] && echo " +iommu")$([ "$GPU" = 1 ] && echo " +gpu"), Wren NIC $([ $has_wren = 1 ] && echo "yes ($CABLE)" || echo 'no (QEMU lacks -device wren)')${RXE:+, virtio-net on the Wren fabric for guest(s) $RXE}, logs in $RUN_DIR"
 qemu_pids=()
 for ((i = 0; i < N; i++)); do
 	write_guest_env "$i"

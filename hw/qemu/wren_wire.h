@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The Wren port's cable to wren-fabric when the device owns it
+ * (`-device wren,wire=<unix socket>`): frames batched per call into the
+ * model instead of one system call each.  See wren_wire.c.
+ */
+#ifndef WREN_WIRE_H
+#define WREN_WIRE_H
+
+/* Called for each whole frame read; false keeps it and what follows. */
+typedef bool WrenWireRxFn(void *opaque, const uint8_t *frame, size_t len);
+/* Called when the connection goes away (peer closed, protocol error). */
+typedef void WrenWireDownFn(void *opaque);
+
+typedef struct WrenWire {
+	int fd;
+	WrenWireRxFn *rx_fn;
+	WrenWireDownFn *down_fn;
+	void *opaque;
+	/* Frames queued for the fabric: [tx_start, tx_end) of tx. */
+	uint8_t *tx;
+	size_t tx_start;
+	size_t tx_end;
+	bool write_armed;
+	/* Bytes read but not yet handed over: [rx_start, rx_end) of rx. */
+	uint8_t *rx;
+	size_t rx_start;
+	size_t rx_end;
+	bool rx_paused;
+	/* Handing received frames over: replies wait for the batch's end. */
+	bool delivering;
+	uint64_t tx_dropped;
+} WrenWire;
+
+bool wren_wire_connect(WrenWire *w, const char *path, WrenWireRxFn *rx_fn,
+		       WrenWireDownFn *down_fn, void *opaque, Error **errp);
+bool wren_wire_connected(const WrenWire *w);
+void wren_wire_queue(WrenWire *w, const void *frame, size_t len);
+void wren_wire_flush(WrenWire *w);
+void wren_wire_rx_resume(WrenWire *w);
+void wren_wire_close(WrenWire *w);
+
+#endif
