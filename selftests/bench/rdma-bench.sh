@@ -5,12 +5,13 @@
 # RoCEv2 work) and, in the same boot between the same guests, over Linux's
 # rdma_rxe on the virtio-net NIC (rxe0, the guest CPU does it), with the
 # same tools: Debian's perftest against the bench's rdma-core build.
-# Guest 1 serves, guest 0 runs the clients and prints:
-#   ib_write_bw 64 KiB bandwidth and ib_send_lat 8 B latency (t_typical),
-#   their ratios Wren/rxe against the targets (bandwidth >= 10x rxe's,
-#   latency < 1/3 of rxe's), and ib_read_bw 64 KiB; for both bandwidth
-#   tests also the passive side's (guest 1's) CPU use from the moment the
-#   connection is up until its perftest exits, from /proc/stat;
+# Guest 1 serves, guest 0 runs the clients and prints, at each netdev MTU
+# (1500, then 9000: path MTU 1024 and 4096):
+#   ib_write_bw 64 KiB and ib_read_bw 64 KiB bandwidth and ib_send_lat 8 B
+#   latency (t_typical), their ratios Wren/rxe against issue 15's targets
+#   (write >= 20x rxe's, read >= 15x, latency <= 1/5 of rxe's); for the
+#   bandwidth tests also the passive side's (guest 1's) CPU use from the
+#   moment the connection is up until its perftest exits, from /proc/stat;
 #   the control path on guest 0 alone: a 1 GiB MR registered and
 #   deregistered, 1000 RC QPs created and destroyed (wren_verbs_test
 #   ctlpath), Wren's times against rxe's (target: no slower).
@@ -18,6 +19,9 @@
 #
 # Environment (kernel command-line words through make's APPEND):
 #   BENCH_RDMA_ROUNDS  rounds, each runs every test on Wren then rxe (2)
+#   BENCH_RDMA_MTUS    netdev MTUs of both NICs, comma separated, one
+#                      pass of rounds each (1500,9000; the profile mode
+#                      uses the first)
 #   BENCH_RDMA_BW_SECS   duration of each bandwidth run, s (5; the same
 #                        for both, whatever their speed)
 #   BENCH_RDMA_LAT_ITERS iterations of the latency test (1000)
@@ -42,6 +46,8 @@ lat_iters=${BENCH_RDMA_LAT_ITERS:-1000}
 profile=${BENCH_RDMA_PROFILE:-0}
 ctl_mib=${BENCH_RDMA_CTL_MR_MIB:-1024}
 ctl_qps=${BENCH_RDMA_CTL_QPS:-1000}
+mtus=${BENCH_RDMA_MTUS:-1500,9000}
+mtus=${mtus//,/ }
 paths="wren rxe"
 me=${WREN_GUEST_INDEX:-0}
 res=$WREN_RESULTS
@@ -59,6 +65,7 @@ rdma_wren_up || die "Wren: $RDMA_SETUP_ERR"
 if [ "$profile" = 1 ]; then
 	paths=wren
 	rounds=1
+	mtus=${mtus%% *}
 else
 	rdma_rxe_up || die "rxe: $RDMA_SETUP_ERR"
 fi
@@ -78,8 +85,29 @@ tests=("ib_write_bw 65536 -D $bw_secs" "ib_send_lat 8 -n $lat_iters"
 	"ib_read_bw 65536 -D $bw_secs")
 [ "$profile" = 1 ] && tests=("ib_write_bw 65536 -D $bw_secs")
 
+# active_mtu DEV: the port's active MTU as ibv_devinfo prints it (4096).
+active_mtu() {
+	ibv_devinfo -d "$1" 2>/dev/null | awk '$1 == "active_mtu:" { print $2; exit }'
+}
+# set_mtu MTU: both of this guest's NICs at netdev MTU MTU, and until
+# both RDMA ports follow.  The peer does the same before it serves or
+# connects, so each pair of a pass runs at one path MTU.
+set_mtu() {
+	local want=1024 path ifc dev
+	[ "$1" -ge 4200 ] && want=4096
+	for path in $paths; do
+		if [ "$path" = wren ]; then
+			ifc=$RDMA_WREN_IF dev=$RDMA_WREN_DEV
+		else
+			ifc=$RDMA_RXE_IF dev=$RDMA_RXE_DEV
+		fi
+		ip link set dev "$ifc" mtu "$1" || return 1
+		wait_for 30 test "$(active_mtu "$dev")" = "$want" || return 1
+	done
+}
+
 # run ROUND PATH TEST...: one pair; guest 1 serves, guest 0 connects.
-# Output in $res/<round>-<path>-<name>.out (and .cpu on the server).
+# Output in $res/<mtu>-<round>-<path>-<name>.out (and .cpu on the server).
 port=18800
 run() {
 	local round=$1 path=$2 name=$3 size=$4 dev gid host key out
@@ -89,7 +117,7 @@ run() {
 		dev=$RDMA_RXE_DEV gid=$RDMA_RXE_GID host=$WREN_PEER_VIRTIO_IP
 	fi
 	port=$((port + 1))
-	key=$round-$path-$name
+	key=$mtu-$round-$path-$name
 	out=$res/$key.out
 	shift 4
 	local cmd=("$name" -d "$dev" -x "$gid" -p "$port" -F -s "$size" "$@")
@@ -102,11 +130,14 @@ run() {
 
 if [ "$me" = 1 ]; then
 	# Serve every pair in the client's order, then wait for its summary.
-	for round in $(seq 1 "$rounds"); do
-		for t in "${tests[@]}"; do
-			for path in $paths; do
-				# shellcheck disable=SC2086 # t holds several words
-				run "$round" "$path" $t
+	for mtu in $mtus; do
+		set_mtu "$mtu" || die "MTU $mtu: the RDMA ports did not follow"
+		for round in $(seq 1 "$rounds"); do
+			for t in "${tests[@]}"; do
+				for path in $paths; do
+					# shellcheck disable=SC2086 # t holds several words
+					run "$round" "$path" $t
+				done
 			done
 		done
 	done
@@ -117,58 +148,18 @@ fi
 
 echo "bench-rdma: kernel $(uname -r), $(nproc) vCPU per guest, perftest $(dpkg-query -W -f '${Version}' perftest 2>/dev/null) with rdma-core $WREN_RDMA_CORE"
 if [ "$profile" = 1 ]; then
-	echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), MTU $(cat "/sys/class/net/$RDMA_WREN_IF/mtu"), profile run (no rxe)"
+	echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), netdev MTU $mtus, profile run (no rxe)"
 else
-	echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), rxe $RDMA_RXE_DEV on $RDMA_RXE_IF $WREN_VIRTIO_IP (GID $RDMA_RXE_GID), MTU $(cat "/sys/class/net/$RDMA_WREN_IF/mtu")/$(cat "/sys/class/net/$RDMA_RXE_IF/mtu")"
+	echo "bench-rdma: Wren $RDMA_WREN_DEV on $RDMA_WREN_IF $WREN_IP (GID $RDMA_WREN_GID), rxe $RDMA_RXE_DEV on $RDMA_RXE_IF $WREN_VIRTIO_IP (GID $RDMA_RXE_GID), netdev MTUs $mtus"
 fi
 echo "bench-rdma: RC, ib_*_bw $bw_secs s a run, ib_send_lat $lat_iters iterations, $rounds round(s)"
 echo "bench-rdma: guest 1 CPU busy while idle (3 s before the runs): $(cat "$peer_res/idle.cpu" 2>/dev/null || echo ?)%"
-declare -A sum cnt
 failed=0
-for round in $(seq 1 "$rounds"); do
-	for t in "${tests[@]}"; do
-		read -r name size args <<<"$t"
-		for path in $paths; do
-			key=$round-$path-$name
-			[ "$profile" = 1 ] && : >"$res/profile.go"
-			# shellcheck disable=SC2086 # args holds several words
-			run "$round" "$path" "$name" "$size" $args
-			rc=$?
-			# Bandwidth: BW average (MB/s); latency: t_typical (us).
-			case $name in
-			*_bw) fig=$(perftest_field "$res/$key.out" 4) unit=MB/s ;;
-			*) fig=$(perftest_field "$res/$key.out" 5) unit=us ;;
-			esac
-			if [ "$rc" != 0 ] || [ -z "$fig" ]; then
-				echo "bench-rdma: round $round $path $name $size B: failed (exit $rc):"
-				tail -n 15 "$res/$key.out" | sed 's/^/bench-rdma:   /'
-				failed=1
-				continue
-			fi
-			extra=
-			if [ "$unit" = MB/s ]; then
-				wait_for 30 test -e "$peer_res/$key.out.cpu"
-				read -r busy soft secs <"$peer_res/$key.out.cpu" 2>/dev/null
-				extra="  [passive side (guest 1) CPU busy ${busy:-?}% (irq+softirq ${soft:-?}%) over ${secs:-?} s]"
-				sum[$path-$name-cpu]=$(awk -v a="${sum[$path-$name-cpu]:-0}" -v b="${busy:-0}" 'BEGIN { print a + b }')
-			fi
-			printf 'bench-rdma: round %s %-4s %-11s %6s B: %9.2f %s%s\n' \
-				"$round" "$path" "$name" "$size" "$fig" "$unit" "$extra"
-			sum[$path-$name]=$(awk -v a="${sum[$path-$name]:-0}" -v b="$fig" 'BEGIN { print a + b }')
-			cnt[$path-$name]=$((${cnt[$path-$name]:-0} + 1))
-		done
-	done
-done
-: >"$res/summary"
-
 # mean PATH NAME: mean over the rounds, empty when none measured.
 mean() {
 	local n=${cnt[$1-$2]:-0}
 	[ "$n" -gt 0 ] && awk -v s="${sum[$1-$2]}" -v n="$n" 'BEGIN { printf "%.2f", s / n }'
 }
-wbw=$(mean wren ib_write_bw) rbw=$(mean rxe ib_write_bw)
-wlat=$(mean wren ib_send_lat) rlat=$(mean rxe ib_send_lat)
-wrd=$(mean wren ib_read_bw) rrd=$(mean rxe ib_read_bw)
 line() {
 	# line LABEL WREN RXE UNIT OP TARGET
 	if [ -z "$2" ] || [ -z "$3" ]; then
@@ -182,17 +173,69 @@ line() {
 			l, w, u, r, u, q, op, t, pass ? "PASS" : "FAIL"
 	}'
 }
-if [ "$profile" != 1 ]; then
-	line "ib_write_bw 64 KiB bandwidth" "$wbw" "$rbw" MB/s ">=" 10
-	line "ib_send_lat 8 B latency (typical)" "$wlat" "$rlat" us "<" 0.333
-fi
-if [ -n "$wrd" ] && [ -n "$rrd" ]; then
-	n=${cnt[wren-ib_read_bw]} m=${cnt[rxe-ib_read_bw]}
-	awk -v w="$wrd" -v r="$rrd" -v wc="${sum[wren-ib_read_bw-cpu]}" -v rc="${sum[rxe-ib_read_bw-cpu]}" -v n="$n" -v m="$m" 'BEGIN {
-		printf "bench-rdma: ib_read_bw 64 KiB: Wren %.2f MB/s, rxe %.2f MB/s, ratio %.2f; passive side CPU busy: Wren %.0f%%, rxe %.0f%%\n",
-			w, r, r ? w / r : 0, wc / n, rc / m
-	}'
-fi
+# pass MTU: every round of every test at this MTU, then its summary.
+pass() {
+	local mtu=$1 round t name size args path key rc fig unit extra
+	local busy soft secs wbw rbw wlat rlat wrd rrd n m
+	declare -A sum=() cnt=()
+	set_mtu "$mtu" || { echo "bench-rdma: MTU $mtu: the RDMA ports did not follow"; failed=1; return; }
+	echo "bench-rdma: MTU $mtu: path MTU $(active_mtu "$RDMA_WREN_DEV") (Wren), $(active_mtu "$RDMA_RXE_DEV") (rxe)"
+	for round in $(seq 1 "$rounds"); do
+		for t in "${tests[@]}"; do
+			read -r name size args <<<"$t"
+			for path in $paths; do
+				key=$mtu-$round-$path-$name
+				[ "$profile" = 1 ] && : >"$res/profile.go"
+				# shellcheck disable=SC2086 # args holds several words
+				run "$round" "$path" "$name" "$size" $args
+				rc=$?
+				# Bandwidth: BW average (MB/s); latency: t_typical (us).
+				case $name in
+				*_bw) fig=$(perftest_field "$res/$key.out" 4) unit=MB/s ;;
+				*) fig=$(perftest_field "$res/$key.out" 5) unit=us ;;
+				esac
+				if [ "$rc" != 0 ] || [ -z "$fig" ]; then
+					echo "bench-rdma: MTU $mtu round $round $path $name $size B: failed (exit $rc):"
+					tail -n 15 "$res/$key.out" | sed 's/^/bench-rdma:   /'
+					failed=1
+					continue
+				fi
+				extra=
+				if [ "$unit" = MB/s ]; then
+					wait_for 30 test -e "$peer_res/$key.out.cpu"
+					read -r busy soft secs <"$peer_res/$key.out.cpu" 2>/dev/null
+					extra="  [passive side (guest 1) CPU busy ${busy:-?}% (irq+softirq ${soft:-?}%) over ${secs:-?} s]"
+					sum[$path-$name-cpu]=$(awk -v a="${sum[$path-$name-cpu]:-0}" -v b="${busy:-0}" 'BEGIN { print a + b }')
+				fi
+				printf 'bench-rdma: MTU %s round %s %-4s %-11s %6s B: %9.2f %s%s\n' \
+					"$mtu" "$round" "$path" "$name" "$size" "$fig" "$unit" "$extra"
+				sum[$path-$name]=$(awk -v a="${sum[$path-$name]:-0}" -v b="$fig" 'BEGIN { print a + b }')
+				cnt[$path-$name]=$((${cnt[$path-$name]:-0} + 1))
+			done
+		done
+	done
+	[ "$profile" = 1 ] && return
+	wbw=$(mean wren ib_write_bw) rbw=$(mean rxe ib_write_bw)
+	wlat=$(mean wren ib_send_lat) rlat=$(mean rxe ib_send_lat)
+	wrd=$(mean wren ib_read_bw) rrd=$(mean rxe ib_read_bw)
+	# Issue 15's targets.
+	line "MTU $mtu ib_write_bw 64 KiB bandwidth" "$wbw" "$rbw" MB/s ">=" 20
+	line "MTU $mtu ib_read_bw 64 KiB bandwidth" "$wrd" "$rrd" MB/s ">=" 15
+	line "MTU $mtu ib_send_lat 8 B latency (typical)" "$wlat" "$rlat" us "<=" 0.2
+	for name in ib_write_bw ib_read_bw; do
+		n=${cnt[wren-$name]:-0} m=${cnt[rxe-$name]:-0}
+		if [ "$n" = 0 ] || [ "$m" = 0 ]; then
+			continue
+		fi
+		awk -v l="MTU $mtu $name" -v wc="${sum[wren-$name-cpu]}" -v rc="${sum[rxe-$name-cpu]}" -v n="$n" -v m="$m" 'BEGIN {
+			printf "bench-rdma: %s: passive side CPU busy: Wren %.0f%%, rxe %.0f%%\n", l, wc / n, rc / m
+		}'
+	done
+}
+for mtu in $mtus; do
+	pass "$mtu"
+done
+: >"$res/summary"
 # The control path, one device at a time on this guest alone.
 ctl() {
 	grep -h "^ctlpath: $2 " "$res/ctlpath-$1.out" 2>/dev/null | awk '{ print $3 }'
