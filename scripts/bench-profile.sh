@@ -140,12 +140,14 @@ awk '
 			return "model: ICRC (CRC-32)"
 		if (sym ~ /^(whw_|wrenhw_)/)
 			return "model: the rest (WQEs, headers, parse, CQEs, EQs)"
+		if (sym ~ /^wren_wire/ && dso ~ /^qemu/)
+			return "QEMU cable (-netdev stream, or the device wire=)"
 		if (sym ~ /^wren_/ && dso ~ /^qemu/)
 			return "QEMU device glue (DMA, MSI-X, MMIO, netdev hooks)"
 		if (sym ~ /^(address_space_|flatview_|qemu_ram_|memory_region_|pci_dma|dma_memory|dma_buf)/)
 			return "QEMU memory API (DMA of the model)"
 		if (sym ~ /^(net_|qemu_net|qemu_send|qemu_deliver|qemu_can_send|qemu_get_queue|qio_|nc_|filter_|wire_out|iov_)/)
-			return "QEMU netdev (stream socket)"
+			return "QEMU cable (-netdev stream, or the device wire=)"
 		if (dso ~ /kallsyms/)
 			return "host kernel (syscalls, sockets, wakeups)"
 		if (sym ~ /memmove|memcpy|memset/)
