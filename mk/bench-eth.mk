@@ -7,7 +7,7 @@
 #
 # Boots the two bench guests once and runs selftests/bench/eth-throughput.sh:
 # iperf3 TCP throughput over Wren and over virtio-net between the same two
-# guests, both directions, and the ratio Wren/virtio-net against the 0.8
+# guests, both directions, and the ratio Wren/virtio-net against the 1.0
 # target.  The figures are printed and kept in $(BUILD)/bench/bench-eth-$(KVER).txt.
 
 BENCH_ETH_SECONDS ?= 10
