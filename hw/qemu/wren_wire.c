@@ -195,24 +195,23 @@ bool wren_wire_connected(const WrenWire *w)
  * @len: its length
  *
  * The frame is copied; wren_wire_flush() writes it.  A frame that does not
- * fit, or finds the cable unplugged, is lost and counted.
+ * fit is lost, and the loss reported once the queue drains.  The model
+ * sends nothing while the link is down, hence nothing to an unplugged
+ * cable.
  */
 void wren_wire_queue(WrenWire *w, const void *frame, size_t len)
 {
 	size_t need = WREN_WIRE_LEN_BYTES + len;
 
-	if (w->fd < 0 || !len || len > WREN_WIRE_MAX_FRAME) {
-		w->tx_dropped++;
+	if (w->fd < 0 || !len || len > WREN_WIRE_MAX_FRAME)
 		return;
-	}
 	if (WREN_WIRE_TX_BYTES - w->tx_end < need && w->tx_start) {
 		memmove(w->tx, w->tx + w->tx_start, w->tx_end - w->tx_start);
 		w->tx_end -= w->tx_start;
 		w->tx_start = 0;
 	}
 	if (WREN_WIRE_TX_BYTES - w->tx_end < need) {
-		if (!w->tx_dropped++)
-			warn_report("wren: wire: the fabric is not reading, frames are lost");
+		w->tx_dropped++;
 		return;
 	}
 	stl_be_p(w->tx + w->tx_end, (uint32_t)len);
@@ -248,8 +247,14 @@ void wren_wire_flush(WrenWire *w)
 		}
 		w->tx_start += (size_t)n;
 	}
-	if (w->tx_start == w->tx_end)
+	if (w->tx_start == w->tx_end) {
 		w->tx_start = w->tx_end = 0;
+		if (w->tx_dropped) {
+			warn_report("wren: wire: %" PRIu64 " frames lost while the fabric was not reading",
+				    w->tx_dropped);
+			w->tx_dropped = 0;
+		}
+	}
 	w->write_armed = w->tx_start < w->tx_end;
 	if (w->write_armed != armed)
 		wren_wire_set_handlers(w);

@@ -29,6 +29,7 @@ typedef struct WrenWire {
 	bool rx_paused;
 	/* Handing received frames over: replies wait for the batch's end. */
 	bool delivering;
+	/* Frames lost to a full queue since it last drained. */
 	uint64_t tx_dropped;
 } WrenWire;
 
