@@ -25,12 +25,19 @@ static uint32_t pick(unsigned int v, uint32_t def, uint32_t ceil)
 	return v > ceil ? ceil : v;
 }
 
+_Static_assert(WHW_CEIL_OBJECTS <= 1u << WHW_QPN_SLOT_BITS,
+	       "every QP slot fits below the QPN's tag");
+_Static_assert(((WHW_QPN_TAGS - 1) << WHW_QPN_SLOT_BITS |
+		(WHW_CEIL_OBJECTS - 1)) < WREN_QPN_MASK,
+	       "no QPN reaches the multicast QPN 0xffffff");
+
 static int tables_init(struct wrenhw *hw)
 {
 	int rc = 0;
 
 	/* QP 0 is the (absent) SMI QP and 1 the GSI QP: others start at 2. */
 	rc |= whw_table_init(&hw->qps, hw->max_qp, 2);
+	whw_table_set_tags(&hw->qps, WHW_QPN_SLOT_BITS, WHW_QPN_TAGS);
 	rc |= whw_table_init(&hw->cqs, hw->max_cq, 0);
 	rc |= whw_table_init(&hw->eqs, hw->max_eq, 0);
 	rc |= whw_table_init(&hw->srqs, hw->max_srq, 0);

@@ -23,7 +23,7 @@ void whw_objects_destroy_all(struct wrenhw *hw)
 	void *o;
 
 	for (uint32_t i = 0; i < hw->qps.size; i++)
-		if ((o = whw_table_get(&hw->qps, i)))
+		if ((o = whw_table_slot(&hw->qps, i)))
 			whw_qp_free(hw, o);
 	for (uint32_t i = 0; i < hw->srqs.size; i++)
 		if ((o = whw_table_get(&hw->srqs, i)))

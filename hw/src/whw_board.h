@@ -55,6 +55,16 @@
 
 /* Hard ceilings, whatever the host configures (guest memory is bounded). */
 #define WHW_CEIL_OBJECTS	(1u << 16)
+
+/*
+ * A QPN is its table slot (16 bits: WHW_CEIL_OBJECTS) with a tag above it
+ * that advances each time the slot is reused, also across resets: a peer's
+ * CM still holds a connection to the QPN a QP had before the host's NIC
+ * was reset, and would reject ("stale connection") a new one from the same
+ * number.  255 tags keep every QPN below 0xffffff, the multicast QPN.
+ */
+#define WHW_QPN_SLOT_BITS	16u
+#define WHW_QPN_TAGS		255u
 #define WHW_CEIL_MTT		(1u << 24)
 #define WHW_MAX_RING_PAGES	(1u << 21)	/* all paged rings together */
 

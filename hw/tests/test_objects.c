@@ -379,9 +379,39 @@ static void table(void)
 	whw_table_fini(&t);
 }
 
+static void tagged_table(void)
+{
+	struct whw_table t;
+	struct whw_obj r, a, b;
+	int64_t h1, h2, h3, h4;
+
+	whw_table_init(&t, 4, 1);
+	whw_table_set_tags(&t, 8, 3);
+	tap_ok(whw_table_insert_at(&t, 0, &r) && whw_table_get(&t, 0) == &r,
+	       "tagged table: a reserved slot's handle is its slot");
+	h1 = whw_table_alloc(&t, &a);
+	whw_table_remove(&t, (uint32_t)h1);
+	h2 = whw_table_alloc(&t, &b);
+	tap_ok(h1 == 1 && h2 == (1 | 1 << 8) && !whw_table_get(&t, 1) &&
+	       whw_table_get(&t, (uint64_t)h2) == &b,
+	       "tagged table: a reused slot gets a new handle, the old names nothing");
+	whw_table_remove(&t, 1);
+	tap_ok(whw_table_get(&t, (uint64_t)h2) == &b && t.used == 2,
+	       "tagged table: removing by a stale handle frees nothing");
+	whw_table_remove(&t, (uint32_t)h2);
+	h3 = whw_table_alloc(&t, &a);
+	whw_table_remove(&t, (uint32_t)h3);
+	h4 = whw_table_alloc(&t, &b);
+	tap_ok(h3 == (1 | 2 << 8) && h4 == 1 && whw_table_slot(&t, 1) == &b &&
+	       !whw_table_get(&t, 1 | 2 << 8),
+	       "tagged table: tags cycle through num_tags, slot walks see every object");
+	whw_table_fini(&t);
+}
+
 void test_objects(void)
 {
 	table();
+	tagged_table();
 	pd_uar();
 	gid_ah();
 	cq();

@@ -15,15 +15,20 @@ struct env {
 	uint32_t pd, eq, cq, uar;
 };
 
-static void env_init(struct env *e)
+static void env_init_objects(struct env *e)
 {
-	e->d = td_new(NULL);
 	e->pd = (uint32_t)td_alloc_pd(e->d);
 	e->eq = (uint32_t)td_create_eq(e->d, 4, 1, NULL);
 	e->uar = (uint32_t)td_alloc_uar(e->d);
 	/* A QP's CQs must share its doorbell page (else PERM). */
 	e->cq = (uint32_t)td_create_cq(e->d, e->eq, e->uar, 6);
 	td_set_gid(e->d, 0);
+}
+
+static void env_init(struct env *e)
+{
+	e->d = td_new(NULL);
+	env_init_objects(e);
 }
 
 static struct wren_create_qp_in qp_in(struct env *e, uint8_t type)
@@ -455,6 +460,45 @@ static void attributes(void)
 	td_free(e.d);
 }
 
+/*
+ * A QPN is not handed out again right after its QP goes, nor after a
+ * reset: a peer's CM still knows the old one (see whw_board.h).
+ */
+static void qpn_reuse(void)
+{
+	struct wren_create_qp_in in;
+	struct wren_modify_qp_in m;
+	struct td_res r1, r2, r3;
+	struct env e;
+
+	env_init(&e);
+	in = qp_in(&e, WREN_QPT_RC);
+	r1 = create_qp(&e, &in);
+	td_handle_cmd(e.d, WREN_AQ_OP_DESTROY_QP, (uint32_t)r1.result, NULL, 0);
+	in = qp_in(&e, WREN_QPT_RC);
+	r2 = create_qp(&e, &in);
+	tap_ok(r1.status == 0 && r2.status == 0 && r1.result == 2 &&
+	       r2.result == (2 | 1u << 16),
+	       "a recreated QP in the same slot gets a new QPN (%#llx, %#llx)",
+	       (unsigned long long)r1.result, (unsigned long long)r2.result);
+	m = mod((uint32_t)r1.result, WREN_QPS_INIT, 0);
+	expect(modify(&e, &m), WREN_AQ_STATUS_BAD_HANDLE, SYND_MQP(qpn),
+	       "MODIFY_QP of the slot's old QPN -> BAD_HANDLE");
+	expect(td_handle_cmd(e.d, WREN_AQ_OP_DESTROY_QP, (uint32_t)r1.result,
+			     NULL, 0),
+	       WREN_AQ_STATUS_BAD_HANDLE, ANY_SYND,
+	       "DESTROY_QP of the slot's old QPN -> BAD_HANDLE");
+	th_reg_write(e.d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
+	td_enable(e.d);
+	env_init_objects(&e);
+	in = qp_in(&e, WREN_QPT_RC);
+	r3 = create_qp(&e, &in);
+	tap_ok(r3.status == 0 && r3.result == (2 | 2u << 16),
+	       "after a reset the first QP's QPN is not one used before (%#llx)",
+	       (unsigned long long)r3.result);
+	td_free(e.d);
+}
+
 static void table_full(void)
 {
 	struct wrenhw_config cfg = { .mac = { 2, 0, 0, 0, 0, 1 }, .max_qp = 4 };
@@ -558,5 +602,6 @@ void test_qp(void)
 	perm_checks();
 	transitions();
 	attributes();
+	qpn_reuse();
 	table_full();
 }

@@ -17,7 +17,9 @@
 # 64 MiB O_DIRECT write, and wren.ko recovers it by itself: nvme-rdma
 # sees its work requests flush, tears its queues down before wren_0 goes,
 # keeps the controller and reconnects through the wren_0 the recovery
-# adds (--reconnect-delay 1); the write completes and reads back intact.
+# adds (--reconnect-delay 1), at the first attempt: the device hands out
+# QPNs the target's CM does not still hold (no "stale conn" reject); the
+# write completes and reads back intact.
 #
 # WREN_NVME_MULTIPATH=N loads nvme_core without native multipath (the
 # debug boot's: 6.1's multipath code trips lockdep when the disk goes).
@@ -45,7 +47,7 @@ nqn=wren-nvmeof-test
 pair_init nvme "NVMe-oF"
 tests=8
 [ "$use_srq" = 1 ] && tests=$((tests + 1))
-[ "$recover" -gt 0 ] && tests=$((tests + 2))
+[ "$recover" -gt 0 ] && tests=$((tests + 3))
 plan "$tests"
 dmesg -C
 
@@ -181,6 +183,10 @@ nvme_recover_cycles() {
 		test -z "$bad_conn" -a -e "/sys/class/nvme/$ctrl" -a \
 		-z "$(dmesg | grep 'removing the device under them')"
 	[ -z "$bad_conn" ] || diag "not live after cycle$bad_conn: $(dmesg | grep -E 'nvme|wren|infiniband' | tail -n 25)"
+	# The target's CM still holds the connections of the QPNs the host
+	# had before the reset; the device hands out others after it.
+	check "no reconnect was rejected as a stale connection (QPNs new after each reset)" \
+		test -z "$(dmesg | grep 'stale conn')"
 	check "64 MiB written across each recovery completes and reads back intact" \
 		test -z "$bad_io$bad_conn"
 	[ -z "$bad_io" ] || diag "I/O failed in cycle$bad_io: $(cat "$res/nvme-rec-dd.err" "$res/nvme-rec-check.out")"
@@ -210,6 +216,7 @@ if [ "$me" = 0 ]; then
 	if [ "$recover" -gt 0 ]; then
 		skip "reconnect after each recovery" "the host's part (guest 1)"
 		skip "I/O across each recovery" "the host's part (guest 1)"
+		skip "no stale connection" "the host's part (guest 1)"
 	fi
 	target_down
 else
