@@ -33,15 +33,23 @@
 /* How often the health poll looks at STATUS and HEARTBEAT. */
 #define WREN_HEALTH_INTERVAL_MS		1000
 
-/* One admin queue slot: who waits for the command in that ring entry. */
-struct wren_aq_slot {
+/* The caller of one admin command, on its stack.  The answer is copied here
+ * and the ring slot freed as soon as it arrives: a caller that is slow to
+ * run again (a single CPU busy issuing more commands) must not keep a slot
+ * that the ring wraps around to.
+ */
+struct wren_aq_waiter {
 	struct completion done;
 	struct wren_acq_entry comp;	/* copied from the ACQ */
-	u16 cmd_id;			/* id the waiter expects */
-	bool busy;			/* a command owns the slot */
-	bool waiting;			/* its waiter has not given up */
 	bool completed;			/* comp is valid */
 	bool aborted;			/* the device went fatal meanwhile */
+};
+
+/* One admin queue slot: the command in that ring entry and its caller. */
+struct wren_aq_slot {
+	struct wren_aq_waiter *waiter;	/* NULL once it gave up */
+	u16 cmd_id;			/* id the device will echo */
+	bool busy;			/* the device owes an answer */
 };
 
 struct wren_aq {

@@ -139,20 +139,22 @@ static void wren_aq_process_locked(struct wren_dev *wdev)
 
 		id = le16_to_cpu(e->cmd_id);
 		slot = &aq->slots[id & wren_aq_mask(aq)];
-		if (!slot->busy || slot->completed || slot->cmd_id != id) {
+		if (!slot->busy || slot->cmd_id != id) {
 			dev_warn_ratelimited(&wdev->pdev->dev,
 					     "admin completion for unknown cmd_id 0x%04x dropped\n",
 					     id);
-		} else if (!slot->waiting) {
+		} else if (!slot->waiter) {
 			/* Its waiter timed out; the slot may be reused now. */
 			dev_warn_ratelimited(&wdev->pdev->dev,
 					     "late admin completion for cmd_id 0x%04x (status %u)\n",
 					     id, e->status);
 			slot->busy = false;
 		} else {
-			slot->comp = *e;
-			slot->completed = true;
-			complete(&slot->done);
+			slot->waiter->comp = *e;
+			slot->waiter->completed = true;
+			complete(&slot->waiter->done);
+			slot->waiter = NULL;
+			slot->busy = false;
 		}
 		aq->cq_ci = (aq->cq_ci + 1) & WREN_INDEX_MASK;
 		consumed = true;
@@ -188,37 +190,39 @@ void wren_aq_abort(struct wren_dev *wdev)
 	for (i = 0; aq->slots && i < aq->depth; i++) {
 		struct wren_aq_slot *slot = &aq->slots[i];
 
-		if (slot->busy && slot->waiting && !slot->completed) {
-			slot->aborted = true;
-			complete(&slot->done);
+		if (slot->busy && slot->waiter) {
+			slot->waiter->aborted = true;
+			complete(&slot->waiter->done);
+			slot->waiter = NULL;
+			slot->busy = false;
 		}
 	}
 	spin_unlock_irqrestore(&aq->lock, flags);
 }
 
-static bool wren_aq_slot_done(struct wren_aq *aq, struct wren_aq_slot *slot)
+static bool wren_aq_waiter_done(struct wren_aq *aq, struct wren_aq_waiter *w)
 {
 	unsigned long flags;
 	bool done;
 
 	spin_lock_irqsave(&aq->lock, flags);
-	done = slot->completed || slot->aborted;
+	done = w->completed || w->aborted;
 	spin_unlock_irqrestore(&aq->lock, flags);
 	return done;
 }
 
-static void wren_aq_wait(struct wren_dev *wdev, struct wren_aq_slot *slot)
+static void wren_aq_wait(struct wren_dev *wdev, struct wren_aq_waiter *w)
 {
 	struct wren_aq *aq = &wdev->aq;
 	unsigned long timeout = msecs_to_jiffies(aq->timeout_ms);
 	unsigned long deadline = jiffies + timeout;
 
 	if (aq->irq_mode) {
-		if (wait_for_completion_timeout(&slot->done, timeout))
+		if (wait_for_completion_timeout(&w->done, timeout))
 			return;
 		/* A lost interrupt should not cost the device a reset. */
 		wren_aq_process(wdev);
-		if (wren_aq_slot_done(aq, slot) && !aq->warned_no_irq) {
+		if (wren_aq_waiter_done(aq, w) && !aq->warned_no_irq) {
 			aq->warned_no_irq = true;
 			dev_warn(&wdev->pdev->dev,
 				 "admin completion found without an interrupt\n");
@@ -228,7 +232,7 @@ static void wren_aq_wait(struct wren_dev *wdev, struct wren_aq_slot *slot)
 
 	for (;;) {
 		wren_aq_process(wdev);
-		if (wren_aq_slot_done(aq, slot) || time_after(jiffies, deadline))
+		if (wren_aq_waiter_done(aq, w) || time_after(jiffies, deadline))
 			return;
 		usleep_range(50, 200);
 	}
@@ -262,15 +266,15 @@ static void wren_aq_timed_out(struct wren_dev *wdev, u8 opcode, u16 cmd_id)
  * timeout.  jiffies may not advance with interrupts off, so the clock is
  * ktime.
  */
-static bool wren_aq_spin_until(struct wren_dev *wdev, struct wren_aq_slot *slot,
+static bool wren_aq_spin_until(struct wren_dev *wdev, struct wren_aq_waiter *w,
 			       ktime_t deadline)
 {
 	for (;;) {
 		wren_aq_process(wdev);
-		if (!slot) {
+		if (!w) {
 			if (!down_trylock(&wdev->aq.avail))
 				return true;
-		} else if (wren_aq_slot_done(&wdev->aq, slot)) {
+		} else if (wren_aq_waiter_done(&wdev->aq, w)) {
 			return true;
 		}
 		if (ktime_after(ktime_get(), deadline))
@@ -284,6 +288,7 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 			  bool atomic)
 {
 	struct wren_aq *aq = &wdev->aq;
+	struct wren_aq_waiter w = {};
 	struct wren_aq_slot *slot;
 	unsigned long flags;
 	ktime_t deadline;
@@ -291,6 +296,7 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	int err;
 
 	*unanswered = false;
+	init_completion(&w.done);
 	if (wren_is_dead(wdev))
 		return -EIO;
 
@@ -313,9 +319,10 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	}
 	slot = &aq->slots[aq->sq_pi & wren_aq_mask(aq)];
 	if (slot->busy) {
-		/* Completions are in order, so with fewer commands in flight
-		 * than slots this one is free unless an earlier command in
-		 * it never completed: the device is not behaving.
+		/* Completions are in order and free their slots, so with
+		 * fewer commands in flight than slots this one is free unless
+		 * an earlier command in it never completed: the device is not
+		 * behaving.
 		 */
 		cmd_id = slot->cmd_id;
 		spin_unlock_irqrestore(&aq->lock, flags);
@@ -323,16 +330,13 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		dev_warn_ratelimited(&wdev->pdev->dev,
 				     "admin queue slot still owned by cmd_id 0x%04x\n",
 				     cmd_id);
-		return -EIO;
+		return -EBUSY;
 	}
 	cmd_id = (u16)aq->sq_pi;
 	cmd->cmd_id = cpu_to_le16(cmd_id);
 	slot->cmd_id = cmd_id;
 	slot->busy = true;
-	slot->waiting = true;
-	slot->completed = false;
-	slot->aborted = false;
-	reinit_completion(&slot->done);
+	slot->waiter = &w;
 	memcpy(&aq->sq[aq->sq_pi & wren_aq_mask(aq)], cmd, sizeof(*cmd));
 	aq->sq_pi = (aq->sq_pi + 1) & WREN_INDEX_MASK;
 	/* writel() orders the ring write above before the doorbell. */
@@ -340,36 +344,35 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	spin_unlock_irqrestore(&aq->lock, flags);
 
 	if (atomic)
-		wren_aq_spin_until(wdev, slot, ktime_add_ms(ktime_get(),
-							    aq->timeout_ms));
+		wren_aq_spin_until(wdev, &w, ktime_add_ms(ktime_get(),
+							  aq->timeout_ms));
 	else
-		wren_aq_wait(wdev, slot);
+		wren_aq_wait(wdev, &w);
 
 	spin_lock_irqsave(&aq->lock, flags);
-	if (slot->completed) {
+	if (w.completed) {
 		if (comp)
-			*comp = slot->comp;
-		err = wren_aq_status_to_errno(slot->comp.status);
+			*comp = w.comp;
+		err = wren_aq_status_to_errno(w.comp.status);
 		if (err)
 			dev_dbg(&wdev->pdev->dev,
 				"admin command %s (cmd_id 0x%04x) failed: status %u syndrome 0x%08x\n",
 				wren_core_opcode_name(cmd->opcode), cmd_id,
-				slot->comp.status,
-				le32_to_cpu(slot->comp.syndrome));
-		slot->busy = false;
-	} else if (slot->aborted) {
+				w.comp.status, le32_to_cpu(w.comp.syndrome));
+	} else if (w.aborted) {
 		/* The device broke with the command in its hands: whether it
 		 * still reads or writes the buffers is not known.
 		 */
 		*unanswered = true;
 		err = -EIO;
-		slot->busy = false;
 	} else {
 		/* Keep the slot busy: the device may still complete the
 		 * command, and the generation in cmd_id makes sure that late
-		 * answer is recognised and dropped.
+		 * answer is recognised and dropped.  Until answered, the slot
+		 * still names this waiter (only an answer or an abort,
+		 * both under the lock, let go of it).
 		 */
-		slot->waiting = false;
+		slot->waiter = NULL;
 		*unanswered = true;
 		err = -ETIMEDOUT;
 	}
@@ -396,7 +399,9 @@ static int __wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
  * Sleeps.
  *
  * Return: 0, the errno of a failed status, -ETIMEDOUT (the device then
- * needs a reset and later commands fail with -EIO), or -EIO.
+ * needs a reset and later commands fail with -EIO), -EIO (the device is
+ * dead or broke meanwhile), or -EBUSY (the ring's next slot still waits
+ * for an answer the device never gave).
  */
 int wren_aq_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		 struct wren_acq_entry *comp, bool *unanswered)
@@ -522,7 +527,6 @@ int wren_aq_init(struct wren_dev *wdev)
 	struct wren_aq_slot *slots;
 	struct wren_aq_cmd *sq;
 	unsigned long flags;
-	unsigned int i;
 	int err;
 
 	aq->timeout_ms = clamp_t(u32, wren_rd(wdev, WREN_REG_AQ_TIMEOUT_MS),
@@ -538,9 +542,6 @@ int wren_aq_init(struct wren_dev *wdev)
 				GFP_KERNEL);
 	cq = dma_alloc_coherent(dev, aq->depth * sizeof(*cq), &aq->cq_dma,
 				GFP_KERNEL);
-	if (slots)
-		for (i = 0; i < aq->depth; i++)
-			init_completion(&slots[i].done);
 	/* Published together: a poller sees all the rings or none. */
 	spin_lock_irqsave(&aq->lock, flags);
 	aq->slots = slots;

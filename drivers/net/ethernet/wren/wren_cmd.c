@@ -282,7 +282,8 @@ int wren_cmd_destroy(struct wren_dev *wdev, u8 opcode, u32 handle, bool atomic)
 		err = wren_cmd_exec_atomic(wdev, &cmd, NULL, 0, &comp);
 	else
 		err = wren_cmd_exec(wdev, &cmd, NULL, 0, NULL, 0, &comp);
-	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK)
+	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK &&
+	    wren_is_dead(wdev))
 		return 0;
 	if (err)
 		dev_warn_ratelimited(&wdev->pdev->dev, "%s %u failed: %d (status %u)\n",
