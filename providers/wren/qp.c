@@ -154,17 +154,18 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	if (ret)
 		goto err_wq;
 
-	/* SQ at 0, RQ page-aligned after it, the doorbell record on the
-	 * page after the rings.
+	/* SQ at 0, the RQ right after it at its own stride, the doorbell
+	 * record after the rings: a small QP is one page, pinned once and
+	 * described without a page list (ctlpath: 3 pages and two pins a
+	 * QP before).
 	 */
 	sq_bytes = wren_wq_bytes(&qp->sq);
 	rq_bytes = wren_wq_bytes(&qp->rq);
 	rq_off = 0;
 	if (rq_bytes)
-		rq_off = align(sq_bytes, max(ctx->page_size,
-					     (size_t)1 << qp->rq.wqe_shift));
+		rq_off = align(sq_bytes, (size_t)1 << qp->rq.wqe_shift);
 	ring_bytes = align(rq_bytes ? rq_off + rq_bytes : sq_bytes,
-			   ctx->page_size);
+			   sizeof(*qp->dbrec));
 	ret = wren_buf_alloc(&qp->buf, ring_bytes + sizeof(*qp->dbrec),
 			     ctx->page_size);
 	if (ret)
