@@ -55,6 +55,8 @@
 
 /* Hard ceilings, whatever the host configures (guest memory is bounded). */
 #define WHW_CEIL_OBJECTS	(1u << 16)
+#define WHW_CEIL_MTT		(1u << 24)
+#define WHW_MAX_RING_PAGES	(1u << 21)	/* all paged rings together */
 
 /*
  * A QPN is its table slot (16 bits: WHW_CEIL_OBJECTS) with a tag above it
@@ -65,8 +67,6 @@
  */
 #define WHW_QPN_SLOT_BITS	16u
 #define WHW_QPN_TAGS		255u
-#define WHW_CEIL_MTT		(1u << 24)
-#define WHW_MAX_RING_PAGES	(1u << 21)	/* all paged rings together */
 
 #define WHW_MAX_GID		128u
 #define WHW_MAX_ETH_QUEUES	16u
