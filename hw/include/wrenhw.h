@@ -42,6 +42,8 @@ struct wrenhw_host_ops {
 	/*
 	 * Ask the host to call wrenhw_process() soon, outside the current
 	 * MMIO access (a QEMU bottom half), so doorbells return quickly.
+	 * Admin commands run within their doorbell write instead, up to a
+	 * budget; past it, the rest waits for wrenhw_process() too.
 	 */
 	void (*schedule)(void *opaque);
 	/* Optional: a line for the host's log (device-side tracing). */
@@ -84,14 +86,6 @@ void wrenhw_mmio_write(struct wrenhw *hw, unsigned int bar, uint64_t off,
 
 /* Deferred work requested through ops->schedule(). */
 void wrenhw_process(struct wrenhw *hw);
-/*
- * The admin queue's share of wrenhw_process() alone, for a host that runs
- * it from the AQ_PI write itself: admin commands are few and short, and
- * an answer ready when the doorbell write returns spares the guest a
- * sleep and the host a hop to another thread.  Data path work stays in
- * wrenhw_process().
- */
-void wrenhw_process_admin(struct wrenhw *hw);
 void wrenhw_timer_expired(struct wrenhw *hw);
 
 /* The wire: a frame arrived (no FCS).  Returns false if the model dropped it. */

@@ -248,11 +248,6 @@ static void wren_mmio_write(WrenState *s, unsigned int bar, hwaddr off,
 	}
 	wren_model_enter(s);
 	wrenhw_mmio_write(s->hw, bar, off, val, size);
-	/* The answer is in the ACQ (and its MSI-X sent) before the write
-	 * retires; the data path's doorbells keep the bottom half.
-	 */
-	if (bar == WREN_BAR_REGS && off == WREN_REG_AQ_PI)
-		wrenhw_process_admin(s->hw);
 	wren_model_leave(s);
 }
 

@@ -182,8 +182,11 @@ void whw_aq_doorbell(struct wrenhw *hw, uint32_t val)
 		return;
 	}
 	hw->aq.pi = pi;
-	if (hw->ops->schedule)
-		hw->ops->schedule(hw->opaque);
+	/* The firmware takes commands as they are rung: an answer ready when
+	 * the doorbell write returns spares the driver a sleep and a wake-up
+	 * per command.  The budget hands long batches to wrenhw_process().
+	 */
+	whw_aq_process(hw);
 }
 
 void whw_acq_doorbell(struct wrenhw *hw, uint32_t val)
@@ -203,6 +206,6 @@ void whw_acq_doorbell(struct wrenhw *hw, uint32_t val)
 		else
 			hw->acq.armed = true;
 	}
-	if (hw->aq.ci != hw->aq.pi && aq_can_run(hw) && hw->ops->schedule)
-		hw->ops->schedule(hw->opaque);
+	/* Commands held back by a full ACQ go on now. */
+	whw_aq_process(hw);
 }

@@ -68,11 +68,6 @@ void wrenhw_mmio_write(struct wrenhw *hw, unsigned int bar, uint64_t off,
 	}
 }
 
-void wrenhw_process_admin(struct wrenhw *hw)
-{
-	whw_aq_process(hw);
-}
-
 void wrenhw_process(struct wrenhw *hw)
 {
 	whw_aq_process(hw);

@@ -218,19 +218,24 @@ static void flow_control(void)
 		memset(&c, 0, sizeof(c));
 		td_queue(d, &c);
 	}
-	th_reg_write(d->h, WREN_REG_AQ_PI, d->aq_pi);
 	d->h->scheduled = false;
-	wrenhw_process(d->h->hw);
+	th_reg_write(d->h, WREN_REG_AQ_PI, d->aq_pi);
 	got = 0;
 	while (td_poll(d, &r))
 		got++;
 	tap_ok(got == 64 && d->h->scheduled,
-	       "one process call answers 64 commands and asks to be run again");
+	       "the AQ_PI write answers 64 commands (one budget) and asks to be run again");
 	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci);
 	th_run(d->h);
 	while (td_poll(d, &r))
 		got++;
 	tap_ok(got == 100, "the rest follow on the next run");
+	memset(&c, 0, sizeof(c));
+	td_queue(d, &c);
+	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci);
+	th_reg_write(d->h, WREN_REG_AQ_PI, d->aq_pi);
+	tap_ok(td_poll(d, &r) && r.status == 0,
+	       "a command is answered within its AQ_PI write, before any process call");
 	th_reg_write(d->h, WREN_REG_ACQ_CI, d->acq_ci);
 	th_reg_write(d->h, WREN_REG_CONTROL, WREN_CONTROL_RESET);
 	d->acq_log = 6;
