@@ -73,7 +73,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 	if (err.status)
 		return err;
 	if (in->type != WREN_QPT_RC && in->type != WREN_QPT_UD &&
-	    in->type != WREN_QPT_GSI)
+	    in->type != WREN_QPT_GSI && in->type != WREN_QPT_UC)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(type));
 	if (in->flags & ~QP_FLAGS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(flags));
@@ -225,8 +225,15 @@ struct whw_err whw_cmd_destroy_qp(struct wrenhw *hw, struct whw_cmd *c)
 
 struct qp_transition {
 	bool valid;
-	uint32_t req[2];	/* [0] RC, [1] UD and GSI */
-	uint32_t opt[2];
+	uint32_t req[3];	/* enum qp_kind */
+	uint32_t opt[3];
+};
+
+/* Which attributes a transition takes depends on the transport. */
+enum qp_kind {
+	KIND_RC,
+	KIND_DATAGRAM,		/* UD and GSI */
+	KIND_UC,
 };
 
 #define T_VALID		{ .valid = true }
@@ -234,45 +241,53 @@ struct qp_transition {
 static const struct qp_transition qp_table[NSTATES][NSTATES] = {
 	[WREN_QPS_RESET] = {
 		[WREN_QPS_RESET] = T_VALID,
-		[WREN_QPS_INIT] = { true, { A_ACCESS, A_QKEY }, { 0, 0 } },
+		[WREN_QPS_INIT] = { true, { A_ACCESS, A_QKEY, A_ACCESS },
+			{ 0, 0, 0 } },
 	},
 	[WREN_QPS_INIT] = {
 		[WREN_QPS_RESET] = T_VALID,
 		[WREN_QPS_ERR] = T_VALID,
-		[WREN_QPS_INIT] = { true, { 0, 0 }, { A_ACCESS, A_QKEY } },
+		[WREN_QPS_INIT] = { true, { 0, 0, 0 },
+			{ A_ACCESS, A_QKEY, A_ACCESS } },
 		[WREN_QPS_RTR] = { true,
 			{ A_AV | A_MTU | A_DEST_QPN | A_RQ_PSN | A_MAX_DEST |
-			  A_MIN_RNR, 0 },
-			{ A_ACCESS, A_QKEY } },
+			  A_MIN_RNR, 0, A_AV | A_MTU | A_DEST_QPN | A_RQ_PSN },
+			{ A_ACCESS, A_QKEY, A_ACCESS } },
 	},
 	[WREN_QPS_RTR] = {
 		[WREN_QPS_RESET] = T_VALID,
 		[WREN_QPS_ERR] = T_VALID,
 		[WREN_QPS_RTS] = { true,
 			{ A_TIMEOUT | A_RETRY | A_RNR_RETRY | A_SQ_PSN |
-			  A_MAX_RD, A_SQ_PSN },
-			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY } },
+			  A_MAX_RD, A_SQ_PSN, A_SQ_PSN },
+			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY,
+			  A_CUR | A_ACCESS } },
 	},
 	[WREN_QPS_RTS] = {
 		[WREN_QPS_RESET] = T_VALID,
 		[WREN_QPS_ERR] = T_VALID,
-		[WREN_QPS_RTS] = { true, { 0, 0 },
-			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY } },
-		[WREN_QPS_SQD] = { true, { 0, 0 }, { A_DRAIN, A_DRAIN } },
+		[WREN_QPS_RTS] = { true, { 0, 0, 0 },
+			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY,
+			  A_CUR | A_ACCESS } },
+		[WREN_QPS_SQD] = { true, { 0, 0, 0 },
+			{ A_DRAIN, A_DRAIN, A_DRAIN } },
 	},
 	[WREN_QPS_SQD] = {
 		[WREN_QPS_RESET] = T_VALID,
 		[WREN_QPS_ERR] = T_VALID,
-		[WREN_QPS_RTS] = { true, { 0, 0 },
-			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY } },
-		[WREN_QPS_SQD] = { true, { 0, 0 },
+		[WREN_QPS_RTS] = { true, { 0, 0, 0 },
+			{ A_CUR | A_ACCESS | A_MIN_RNR, A_CUR | A_QKEY,
+			  A_CUR | A_ACCESS } },
+		[WREN_QPS_SQD] = { true, { 0, 0, 0 },
 			{ A_AV | A_TIMEOUT | A_RETRY | A_RNR_RETRY | A_MAX_RD |
-			  A_MAX_DEST | A_ACCESS | A_MIN_RNR, A_QKEY } },
+			  A_MAX_DEST | A_ACCESS | A_MIN_RNR, A_QKEY,
+			  A_AV | A_ACCESS } },
 	},
 	[WREN_QPS_SQE] = {
 		[WREN_QPS_RESET] = T_VALID,
 		[WREN_QPS_ERR] = T_VALID,
-		[WREN_QPS_RTS] = { true, { 0, 0 }, { 0, A_CUR | A_QKEY } },
+		[WREN_QPS_RTS] = { true, { 0, 0, 0 },
+			{ 0, A_CUR | A_QKEY, A_CUR | A_ACCESS } },
 	},
 	[WREN_QPS_ERR] = {
 		[WREN_QPS_RESET] = T_VALID,
@@ -389,7 +404,8 @@ struct whw_err whw_cmd_modify_qp(struct wrenhw *hw, struct whw_cmd *c)
 	t = &qp_table[cur][next];
 	if (!t->valid)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_MQP(new_state));
-	kind = qp->type == WREN_QPT_RC ? 0 : 1;
+	kind = qp->type == WREN_QPT_RC ? KIND_RC :
+	       qp->type == WREN_QPT_UC ? KIND_UC : KIND_DATAGRAM;
 	req = t->req[kind];
 	opt = t->opt[kind];
 	attrs = mask & ~WREN_QP_ATTR_STATE;

@@ -7,8 +7,10 @@
  * packets of at most the path MTU.  At most WHW_SQ_WINDOW WQEs are
  * started and not completed; READ and atomic WQEs also wait for
  * max_rd_atomic, and a fenced WQE for every earlier READ and atomic.
- * UD and GSI sends complete once on the wire; RC ones when the completer
- * (rc_comp.c) sees them acknowledged.
+ * UD, GSI and UC sends complete once their last packet is on the wire
+ * (UC: RC's SEND and WRITE opcodes in the UC class, no AckReq, nothing
+ * ever resent); RC ones when the completer (rc_comp.c) sees them
+ * acknowledged.
  *
  * RC keeps to a PSN window (whw_rc_window()): a packet goes out only if
  * every PSN up to its own lies within a window of the oldest
@@ -23,7 +25,7 @@
  * priority (port_sched.c), and while DCQCN limits the QP's rate for the
  * reaction point's gate (roce_rp.c), which counts what was sent.  Without
  * the capability of its QP type
- * (WREN_CAP_RDMA_RC, _UD or _GSI) a QP's WQEs are never read.
+ * (WREN_CAP_RDMA_RC, _UC, _UD or _GSI) a QP's WQEs are never read.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,22 +47,26 @@
 static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
 		      uint8_t op)
 {
-	if (qp->type != WREN_QPT_RC)
+	bool rc = qp->type == WREN_QPT_RC;
+
+	if (wren_qpt_datagram(qp->type))
 		return op == WREN_WQE_NOP || op == WREN_WQE_SEND ||
 		       op == WREN_WQE_SEND_IMM;
+	/* UC carries SENDs and RDMA WRITEs only: no READ, atomics, SEND_INV. */
 	switch (op) {
 	case WREN_WQE_NOP:
 	case WREN_WQE_SEND:
 	case WREN_WQE_SEND_IMM:
 	case WREN_WQE_RDMA_WRITE:
 	case WREN_WQE_RDMA_WRITE_IMM:
-	case WREN_WQE_RDMA_READ:
 		return true;
+	case WREN_WQE_RDMA_READ:
+		return rc;
 	case WREN_WQE_SEND_INV:
-		return whw_roce_cap(hw, WREN_CAP_RDMA_SEND_INV);
+		return rc && whw_roce_cap(hw, WREN_CAP_RDMA_SEND_INV);
 	case WREN_WQE_ATOMIC_CMP_SWP:
 	case WREN_WQE_ATOMIC_FETCH_ADD:
-		return whw_roce_cap(hw, WREN_CAP_RDMA_ATOMIC);
+		return rc && whw_roce_cap(hw, WREN_CAP_RDMA_ATOMIC);
 	case WREN_WQE_LOCAL_INV:
 	case WREN_WQE_REG_MR:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_FAST_REG);
@@ -76,6 +82,8 @@ static bool type_enabled(const struct wrenhw *hw, const struct whw_qp *qp)
 		return whw_roce_cap(hw, WREN_CAP_RDMA_RC);
 	case WREN_QPT_UD:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_UD);
+	case WREN_QPT_UC:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_UC);
 	default:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_GSI);
 	}
@@ -140,7 +148,8 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	if (whw_le16(c->wqe_idx) != (uint16_t)w->idx)
 		return WREN_VERR_SQ_IDX;
 	memcpy(w->imm, &c->imm_data, 4);
-	fixed = wren_sq_fixed_size(op, qp->type != WREN_QPT_RC) - sizeof(*c);
+	fixed = wren_sq_fixed_size(op, wren_qpt_datagram(qp->type)) -
+		sizeof(*c);
 	if (sizeof(*c) + fixed + n * WREN_WQE_DS_SIZE > stride)
 		return WREN_VERR_SQ_STRIDE;
 	seg = buf + sizeof(*c);
@@ -156,7 +165,7 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 		return 0;
 	}
 	if (fixed) {
-		if (qp->type != WREN_QPT_RC) {
+		if (wren_qpt_datagram(qp->type)) {
 			const struct wren_wqe_ud *u = (const void *)seg;
 
 			if (u->rsvd || whw_le32(u->dest_qpn) > WREN_QPN_MASK)
@@ -208,7 +217,7 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	if (wren_wqe_is_atomic(op) &&
 	    (n != 1 || w->sge[0].len != WREN_ATOMIC_LEN))
 		return WREN_VERR_SQ_ATOMIC;
-	if (qp->type != WREN_QPT_RC && w->len > whw_roce_pmtu(hw, qp)) {
+	if (wren_qpt_datagram(qp->type) && w->len > whw_roce_pmtu(hw, qp)) {
 		*status = WREN_CQE_LOC_LEN_ERR;
 		return WREN_VERR_SQ_LENGTH;
 	}
@@ -383,14 +392,15 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 	uint32_t half = win / 2 ? win / 2 : 1;
 	const struct wren_av *av;
 	uint32_t dqpn, psn, i = w->sent, off, n;
-	bool rc = qp->type == WREN_QPT_RC, last, se, ackreq;
+	bool rc = qp->type == WREN_QPT_RC, dgram = wren_qpt_datagram(qp->type);
+	bool last, se, ackreq;
 	struct whw_frame f;
-	uint8_t op;
+	uint8_t op, base;
 	uint8_t *h;
 
-	av = rc ? &qp->attr.av : &w->av;
-	dqpn = rc ? qp->attr.dest_qpn : w->dqpn;
-	if (!rc) {
+	av = dgram ? &w->av : &qp->attr.av;
+	dqpn = dgram ? w->dqpn : qp->attr.dest_qpn;
+	if (dgram) {
 		op = w->opcode == WREN_WQE_SEND_IMM ? WHW_OP_UD_SEND_ONLY_IMM
 						     : WHW_OP_UD_SEND_ONLY;
 		psn = w->first_psn;
@@ -409,6 +419,10 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		psn = whw_psn_add(w->first_psn, i);
 		last = i + 1 == w->npkts;
 	}
+	/* The headers that follow go by RC's opcode; UC's is one class up. */
+	base = op;
+	if (qp->type == WREN_QPT_UC)
+		op |= WHW_OP_CLASS_UC;
 	se = last && (w->flags & WREN_WQE_F_SOLICITED) &&
 	     w->opcode != WREN_WQE_RDMA_WRITE;
 	/*
@@ -427,7 +441,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, WREN_VERR_SQ_AH);
 		return;
 	}
-	if (!rc) {
+	if (dgram) {
 		h = whw_roce_put(&f, 8);
 		whw_wr32be(h, w->qkey);
 		h[4] = 0;
@@ -468,17 +482,18 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		w->sent = 1;
 		return;
 	}
-	if (op == WHW_OP_WRITE_FIRST || op == WHW_OP_WRITE_ONLY ||
-	    op == WHW_OP_WRITE_ONLY_IMM) {
+	if (base == WHW_OP_WRITE_FIRST || base == WHW_OP_WRITE_ONLY ||
+	    base == WHW_OP_WRITE_ONLY_IMM) {
 		h = whw_roce_put(&f, 16);
 		whw_wr64be(h, w->raddr);
 		whw_wr32be(h + 8, w->rkey);
 		whw_wr32be(h + 12, w->len);
 	}
-	if (op == WHW_OP_SEND_LAST_IMM || op == WHW_OP_SEND_ONLY_IMM ||
-	    op == WHW_OP_WRITE_LAST_IMM || op == WHW_OP_WRITE_ONLY_IMM) {
+	if (base == WHW_OP_SEND_LAST_IMM || base == WHW_OP_SEND_ONLY_IMM ||
+	    base == WHW_OP_WRITE_LAST_IMM || base == WHW_OP_WRITE_ONLY_IMM) {
 		memcpy(whw_roce_put(&f, 4), w->imm, 4);
-	} else if (op == WHW_OP_SEND_LAST_INV || op == WHW_OP_SEND_ONLY_INV) {
+	} else if (base == WHW_OP_SEND_LAST_INV ||
+		   base == WHW_OP_SEND_ONLY_INV) {
 		uint32_t key;
 
 		memcpy(&key, w->imm, 4);
@@ -488,9 +503,12 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 	n = w->len - off < mtu ? w->len - off : mtu;
 	if (!gather(hw, qp, w, &f, off, n))
 		return;
-	note_psn(hw, r, psn, 1);
+	if (rc)
+		note_psn(hw, r, psn, 1);
 	emit(hw, qp, &f);
-	w->sent++;
+	/* UC: nothing comes back, the last packet sent is the end. */
+	if (++w->sent == w->npkts && !rc)
+		w->done = true;
 }
 
 static bool wqe_has_more(const struct whw_swqe *w)
@@ -596,7 +614,8 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 				break;	/* an ACK or response reopens it */
 			if (!whw_rp_may_send(hw, qp))
 				break;	/* DCQCN's rate: a timer kicks us */
-			av = qp->type == WREN_QPT_RC ? &qp->attr.av : &w->av;
+			av = wren_qpt_datagram(qp->type) ? &w->av :
+							    &qp->attr.av;
 			if (!whw_port_tx_room(hw, whw_roce_av_prio(hw, av))) {
 				r->tx_wait = true;
 				break;	/* the port wakes us when it drains */
@@ -615,7 +634,7 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 		if (qp->type == WREN_QPT_RC)
 			break;	/* RC waits for ACKs to free the window */
 		/*
-		 * UD: another pass only if this one started WQEs.  In SQD,
+		 * UD and UC: another pass only if this one started WQEs.  In SQD,
 		 * or with the next WQE made to wait, none starts, and the SQ
 		 * waits for the next doorbell or state change - going round
 		 * again would never end.

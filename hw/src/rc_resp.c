@@ -111,27 +111,6 @@ static bool take_rqe(struct wrenhw *hw, struct whw_qp *qp,
 	return true;
 }
 
-static void recv_done(struct wrenhw *hw, struct whw_qp *qp,
-		      const struct whw_pkt *p, uint8_t opcode, uint32_t len)
-{
-	struct whw_roce_qp *r = qp->roce;
-	struct wren_cqe cqe;
-
-	memset(&cqe, 0, sizeof(cqe));
-	cqe.byte_len = whw_le32(len);
-	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
-	cqe.opcode = opcode;
-	if (p->info & WHW_H_IMM) {
-		memcpy(&cqe.imm_data, p->imm, 4);
-		cqe.flags = whw_le16(WREN_CQE_F_IMM);
-	} else if (p->info & WHW_H_IETH) {
-		cqe.inv_rkey = whw_le32(p->ieth);
-		cqe.flags = whw_le16(WREN_CQE_F_INV);
-	}
-	r->in_send = false;
-	whw_roce_recv_cqe(hw, qp, &cqe, p->se);
-}
-
 /* SEND with invalidate: the named key of this PD's fast-reg MR is freed. */
 static bool invalidate(struct wrenhw *hw, struct whw_qp *qp, uint32_t key)
 {
@@ -174,7 +153,7 @@ static bool do_send(struct wrenhw *hw, struct whw_qp *qp,
 			  WREN_VERR_RECV_PROT, WHW_AETH_NAK_INV);
 		return false;
 	}
-	recv_done(hw, qp, p, WREN_CQE_OP_RECV, r->rcv_off);
+	whw_roce_recv_done(hw, qp, p, WREN_CQE_OP_RECV, r->rcv_off);
 	r->msn = (r->msn + 1) & 0xffffff;
 	return true;
 }
@@ -234,7 +213,8 @@ static bool do_write(struct wrenhw *hw, struct whw_qp *qp,
 		return false;
 	}
 	if (p->info & WHW_H_IMM) {
-		recv_done(hw, qp, p, WREN_CQE_OP_RECV_RDMA_IMM, r->w_len);
+		whw_roce_recv_done(hw, qp, p, WREN_CQE_OP_RECV_RDMA_IMM,
+				   r->w_len);
 		r->msn = (r->msn + 1) & 0xffffff;
 	}
 	return true;

@@ -41,7 +41,12 @@
 #define WHW_ROCE_BUDGET		64u	/* packets per QP per process() */
 #define WHW_RQ_FLUSH_NS		10000000ull	/* ERR QPs: RQ looked at */
 
-/* BTH opcodes (IBTA 9.2): RC (0x00..) and UD (0x60..). */
+/*
+ * BTH opcodes (IBTA 9.2): RC (0x00..), UC (0x20..) and UD (0x60..).  UC's
+ * are RC's SEND and WRITE opcodes (0x00..0x0b) in the UC class.
+ */
+#define WHW_OP_CLASS		0xe0
+#define WHW_OP_CLASS_UC		0x20
 enum {
 	WHW_OP_SEND_FIRST = 0x00,
 	WHW_OP_SEND_MIDDLE = 0x01,
@@ -92,6 +97,7 @@ enum {
 #define WHW_K_ATOMIC	0x10000u
 #define WHW_K_UD	0x20000u
 #define WHW_K_VALID	0x40000u
+#define WHW_K_UC	0x80000u		/* UC class (0x20..0x2b) */
 
 uint32_t whw_roce_opinfo(uint8_t opcode);
 /* Bytes of the extension headers that follow the BTH. */
@@ -391,6 +397,8 @@ struct whw_roce_qp {
 	uint32_t msn;
 	bool nak_seq_sent;
 	bool in_send, in_write;
+	bool uc_sending;	/* UC: a SEND is landing in rwqe (in_send) */
+	bool uc_drop;		/* UC: the rest of a message is dropped */
 	struct whw_rwqe rwqe;
 	uint32_t rcv_off;
 	uint64_t w_va;
@@ -421,6 +429,13 @@ void whw_roce_send_cqe(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx,
 		       uint32_t byte_len);
 void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
 		       struct wren_cqe *cqe, bool solicited);
+/*
+ * The receive WQE in r->rwqe completes successfully as @opcode with
+ * @len bytes, the immediate or invalidated key of the message's last
+ * packet @p in its CQE.
+ */
+void whw_roce_recv_done(struct wrenhw *hw, struct whw_qp *qp,
+			const struct whw_pkt *p, uint8_t opcode, uint32_t len);
 uint32_t whw_roce_pmtu(const struct wrenhw *hw, const struct whw_qp *qp);
 bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap);
 
@@ -463,6 +478,9 @@ void whw_comp_retire(struct wrenhw *hw, struct whw_qp *qp);
 void whw_comp_timer_update(struct wrenhw *hw, struct whw_qp *qp);
 void whw_comp_timer_fn(struct wrenhw *hw, struct whw_timer *t);
 void whw_comp_rnr_fn(struct wrenhw *hw, struct whw_timer *t);
+
+/* uc_resp.c: the UC responder (the requester is rc_req.c's) */
+void whw_uc_rx(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p);
 
 /* rc_resp.c */
 void whw_resp_rx(struct wrenhw *hw, struct whw_qp *qp,

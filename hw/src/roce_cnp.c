@@ -95,7 +95,7 @@ static bool send_cnp(struct wrenhw *hw, struct whw_qp *qp,
 	struct whw_frame f;
 	uint32_t dqpn;
 
-	if (qp->type == WREN_QPT_RC) {
+	if (!wren_qpt_datagram(qp->type)) {
 		av = qp->attr.av;
 		dqpn = qp->attr.dest_qpn;
 	} else {
@@ -125,8 +125,8 @@ void whw_np_rx(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p)
 	if ((pkt_tc(p) & 3) != ECN_CE || p->opcode == WHW_OP_CNP ||
 	    !whw_roce_cap(hw, WREN_CAP_DCQCN))
 		return;
-	/* RC: only the peer's packets; roce_rx.c drops the others. */
-	if (qp->type == WREN_QPT_RC &&
+	/* RC, UC: only the peer's packets; roce_rx.c drops the others. */
+	if (!wren_qpt_datagram(qp->type) &&
 	    ((p->info & WHW_K_UD) || memcmp(p->sgid, qp->attr.av.dgid, 16)))
 		return;
 	cc = &hw->dcb.cc[pkt_prio(hw, p)];

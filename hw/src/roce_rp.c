@@ -99,9 +99,9 @@ void whw_rp_cnp(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p)
 	uint32_t old;
 	bool was;
 
-	/* Without DCQCN a CNP is an unknown opcode; RC: only the peer's. */
+	/* Without DCQCN a CNP is an unknown opcode; RC, UC: the peer's. */
 	if (!whw_roce_cap(hw, WREN_CAP_DCQCN) ||
-	    (qp->type == WREN_QPT_RC &&
+	    (!wren_qpt_datagram(qp->type) &&
 	     memcmp(p->sgid, qp->attr.av.dgid, 16))) {
 		hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_DISCARDS]++;
 		return;

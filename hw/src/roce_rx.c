@@ -6,7 +6,8 @@
  * never reaches an Ethernet RX queue (while an RDMA capability is
  * advertised).  A bad ICRC drops it (WREN_RDMA_CNT_RX_ICRC_ERRORS);
  * malformed packets and packets for no QP, a QP in the wrong state or of
- * the wrong type, or from another peer than an RC QP's, are dropped
+ * the wrong type or opcode class, or from another peer than a connected
+ * (RC or UC) QP's, are dropped
  * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).  A CNP goes to its QP's reaction
  * point (roce_rp.c), every other packet past the QP checks to the
  * notification point (roce_cnp.c) first.  Frames that roce_tx.c looped
@@ -21,7 +22,8 @@
 #include "whw_roce_api.h"
 #include "whw_table.h"
 
-#define RDMA_CAPS	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | WREN_CAP_RDMA_GSI)
+#define RDMA_CAPS	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | WREN_CAP_RDMA_GSI | \
+			 WREN_CAP_RDMA_UC)
 
 static void discard(struct wrenhw *hw)
 {
@@ -33,6 +35,7 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 {
 	struct whw_pkt p;
 	struct whw_qp *qp;
+	bool uc;
 	int rc;
 
 	if (!(hw->caps & RDMA_CAPS) || !whw_roce_is_ours(hw, f, len))
@@ -62,7 +65,7 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		return true;
 	}
 	whw_np_rx(hw, qp, &p);
-	if (qp->type != WREN_QPT_RC) {
+	if (wren_qpt_datagram(qp->type)) {
 		if (!whw_roce_cap(hw, qp->type == WREN_QPT_UD ?
 				  WREN_CAP_RDMA_UD : WREN_CAP_RDMA_GSI)) {
 			discard(hw);
@@ -71,8 +74,13 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		whw_ud_rx(hw, qp, &p);
 		return true;
 	}
-	/* RC: connected to one peer, which must be the sender. */
-	if (!whw_roce_cap(hw, WREN_CAP_RDMA_RC) || (p.info & WHW_K_UD) ||
+	/*
+	 * RC and UC: connected to one peer, which must be the sender, and
+	 * only the QP's own class of opcodes.
+	 */
+	uc = qp->type == WREN_QPT_UC;
+	if (!whw_roce_cap(hw, uc ? WREN_CAP_RDMA_UC : WREN_CAP_RDMA_RC) ||
+	    (p.info & WHW_K_UD) || !(p.info & WHW_K_UC) != !uc ||
 	    memcmp(p.sgid, qp->attr.av.dgid, 16)) {
 		discard(hw);
 		return true;
@@ -81,7 +89,9 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		qp->roce->comm_est = true;
 		whw_aeq_post(hw, WREN_EVENT_QP_COMM_EST, 0, qp->hdr.id, 0);
 	}
-	if (p.info & WHW_K_REQ)
+	if (uc)
+		whw_uc_rx(hw, qp, &p);
+	else if (p.info & WHW_K_REQ)
 		whw_resp_rx(hw, qp, &p);
 	else
 		whw_comp_rx(hw, qp, &p);

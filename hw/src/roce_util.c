@@ -74,7 +74,8 @@ uint32_t whw_roce_pmtu(const struct wrenhw *hw, const struct whw_qp *qp)
 {
 	uint32_t mtu = 4096, port = 256;
 
-	if (qp->type == WREN_QPT_RC && qp->attr.path_mtu >= WREN_MTU_256 &&
+	if (!wren_qpt_datagram(qp->type) &&
+	    qp->attr.path_mtu >= WREN_MTU_256 &&
 	    qp->attr.path_mtu <= WREN_MTU_4096)
 		mtu = 256u << (qp->attr.path_mtu - 1);
 	/* What the port's MTU carries, as ib_core's iboe_get_mtu() says. */
@@ -106,4 +107,25 @@ void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
 	cqe->qpn = whw_le32(qp->hdr.id);
 	whw_cq_post(hw, qp->recv_cq, cqe,
 		    solicited || cqe->status != WREN_CQE_SUCCESS);
+}
+
+void whw_roce_recv_done(struct wrenhw *hw, struct whw_qp *qp,
+			const struct whw_pkt *p, uint8_t opcode, uint32_t len)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct wren_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.byte_len = whw_le32(len);
+	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
+	cqe.opcode = opcode;
+	if (p->info & WHW_H_IMM) {
+		memcpy(&cqe.imm_data, p->imm, 4);
+		cqe.flags = whw_le16(WREN_CQE_F_IMM);
+	} else if (p->info & WHW_H_IETH) {
+		cqe.inv_rkey = whw_le32(p->ieth);
+		cqe.flags = whw_le16(WREN_CQE_F_INV);
+	}
+	r->in_send = false;
+	whw_roce_recv_cqe(hw, qp, &cqe, p->se);
 }

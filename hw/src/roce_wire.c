@@ -18,6 +18,12 @@
 
 uint32_t whw_roce_opinfo(uint8_t opcode)
 {
+	/* UC: RC's SEND and WRITE opcodes, with UC's class bits. */
+	if ((opcode & WHW_OP_CLASS) == WHW_OP_CLASS_UC) {
+		opcode &= (uint8_t)~WHW_OP_CLASS;
+		return opcode <= WHW_OP_WRITE_ONLY_IMM ?
+		       whw_roce_opinfo(opcode) | WHW_K_UC : 0;
+	}
 	switch (opcode) {
 	case WHW_OP_SEND_FIRST:
 		return REQ | PAY | WHW_K_SEND | WHW_K_FIRST;

@@ -28,7 +28,8 @@
 				 WREN_CAP_RDMA_ATOMIC | WREN_CAP_RDMA_SEND_INV | \
 				 WREN_CAP_RDMA_FAST_REG | \
 				 WREN_CAP_RDMA_MR_INVALIDATE | \
-				 WREN_CAP_RDMA_RESERVED_LKEY)
+				 WREN_CAP_RDMA_RESERVED_LKEY | \
+				 WREN_CAP_RDMA_UC)
 
 /* Any one of these bits admits the DCB and CC settings commands. */
 #define WHW_CAPS_DCB		(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* An RC QP pair with a 1 MiB MR on each side, shared by the RoCE tests. */
+/*
+ * A connected QP pair (RC unless asked otherwise) with a 1 MiB MR on each
+ * side, shared by the RoCE tests.
+ */
 #ifndef WRENHW_TEST_ROCE_TESTS_H
 #define WRENHW_TEST_ROCE_TESTS_H
 
@@ -21,6 +24,9 @@ void rc_env_init(struct rc_env *e, const struct ro_conn *c);
 /* As rc_env_init(), with 1 << @sq_log send WQEs a QP (0: the default). */
 void rc_env_init_sq(struct rc_env *e, const struct ro_conn *c,
 		    uint32_t sq_log);
+/* As rc_env_init_sq(), with QPs of @type (WREN_QPT_RC or _UC). */
+void rc_env_init_type(struct rc_env *e, const struct ro_conn *c,
+		      uint32_t sq_log, uint8_t type);
 void rc_env_fini(struct rc_env *e);
 struct wren_wqe_sge rc_sge(struct rc_env *e, int side, uint64_t off,
 			   uint32_t len);

@@ -8,7 +8,7 @@
 		 WREN_CAP_RDMA_SRQ | WREN_CAP_RDMA_ATOMIC | \
 		 WREN_CAP_RDMA_GSI | WREN_CAP_RDMA_SEND_INV | \
 		 WREN_CAP_RDMA_RESERVED_LKEY | WREN_CAP_RDMA_FAST_REG | \
-		 WREN_CAP_RDMA_MR_INVALIDATE)
+		 WREN_CAP_RDMA_MR_INVALIDATE | WREN_CAP_RDMA_UC)
 
 static void tx_hook(void *ctx, const void *frame, size_t len)
 {
@@ -399,6 +399,7 @@ int ro_connect_to(struct ro_node *n, struct ro_qp *qp,
 		  const struct ro_node *peer, uint32_t dest_qpn,
 		  uint32_t sq, uint32_t rq, const struct ro_conn *c)
 {
+	bool uc = qp->type == WREN_QPT_UC;
 	struct wren_modify_qp_in m;
 	int rc;
 
@@ -414,8 +415,11 @@ int ro_connect_to(struct ro_node *n, struct ro_qp *qp,
 	m.qpn = qp->qpn;
 	m.attr_mask = WREN_QP_ATTR_STATE | WREN_QP_ATTR_AV |
 		      WREN_QP_ATTR_PATH_MTU | WREN_QP_ATTR_DEST_QPN |
-		      WREN_QP_ATTR_RQ_PSN | WREN_QP_ATTR_MAX_DEST_RD_ATOMIC |
-		      WREN_QP_ATTR_MIN_RNR_TIMER;
+		      WREN_QP_ATTR_RQ_PSN;
+	/* UC has no responder resources and no RNR (IBTA table 91). */
+	if (!uc)
+		m.attr_mask |= WREN_QP_ATTR_MAX_DEST_RD_ATOMIC |
+			       WREN_QP_ATTR_MIN_RNR_TIMER;
 	m.new_state = WREN_QPS_RTR;
 	fill_av_to(peer, &m.av, c->ipv6);
 	m.path_mtu = c->mtu;
@@ -428,9 +432,11 @@ int ro_connect_to(struct ro_node *n, struct ro_qp *qp,
 		return rc;
 	memset(&m, 0, sizeof(m));
 	m.qpn = qp->qpn;
-	m.attr_mask = WREN_QP_ATTR_STATE | WREN_QP_ATTR_TIMEOUT |
-		      WREN_QP_ATTR_RETRY_CNT | WREN_QP_ATTR_RNR_RETRY |
-		      WREN_QP_ATTR_SQ_PSN | WREN_QP_ATTR_MAX_QP_RD_ATOMIC;
+	m.attr_mask = WREN_QP_ATTR_STATE | WREN_QP_ATTR_SQ_PSN;
+	if (!uc)
+		m.attr_mask |= WREN_QP_ATTR_TIMEOUT | WREN_QP_ATTR_RETRY_CNT |
+			       WREN_QP_ATTR_RNR_RETRY |
+			       WREN_QP_ATTR_MAX_QP_RD_ATOMIC;
 	m.new_state = WREN_QPS_RTS;
 	m.timeout = c->timeout;
 	m.retry_cnt = c->retry;
@@ -589,7 +595,7 @@ void ro_write_send(struct ro_qp *qp, const struct ro_wqe *w)
 	c->flags = w->flags;
 	c->wqe_idx = (uint16_t)qp->sq_pi;
 	c->imm_data = w->imm;
-	if (qp->type != WREN_QPT_RC && w->opcode != WREN_WQE_NOP) {
+	if (wren_qpt_datagram(qp->type) && w->opcode != WREN_WQE_NOP) {
 		struct wren_wqe_ud *u = (void *)(buf + off);
 
 		u->ah = w->ah;

@@ -141,7 +141,7 @@ struct ro_conn {
 	bool ipv6;
 };
 
-/* RC: RESET -> INIT -> RTR -> RTS against the peer QP. */
+/* RC, UC: RESET -> INIT -> RTR -> RTS against the peer QP. */
 int ro_connect(struct ro_pair *p, int side, struct ro_qp *qp,
 	       struct ro_qp *peer, const struct ro_conn *c);
 /* The same against any node (e.g. itself: loopback) and QP number. */

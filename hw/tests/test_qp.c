@@ -66,9 +66,9 @@ static void create_checks(void)
 	struct td_res r;
 
 	env_init(&e);
-	in = qp_in(&e, 4);
+	in = qp_in(&e, 5);
 	expect(create_qp(&e, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(type),
-	       "QP type 4 -> BAD_PARAM");
+	       "QP type 5 -> BAD_PARAM");
 	in = qp_in(&e, WREN_QPT_RC);
 	in.flags = 0x04;
 	expect(create_qp(&e, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(flags),

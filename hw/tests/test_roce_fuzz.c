@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * RoCE fuzzing: random and mutated RoCEv2 frames (most with a valid
- * ICRC, so they reach the transport), aimed at live RC, UD and GSI QPs
+ * ICRC, so they reach the transport), aimed at live RC (or UC), UD and
+ * GSI QPs
  * with PSNs near the expected one, random WQE and receive WQE bytes,
  * random state changes and time - the model must never crash (ASan and
  * UBSan watch), and afterwards a fresh RC pair must still move data.
@@ -33,7 +34,9 @@ static uint32_t rand_frame(struct rc_env *e, int to, uint8_t *f,
 				       0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b,
 				       0x0c, 0x0d, 0x0e, 0x0f, 0x10, 0x11,
 				       0x12, 0x13, 0x14, 0x16, 0x17, 0x64,
-				       0x65, 0x81, 0x15 };
+				       0x65, 0x81, 0x15, 0x20, 0x21, 0x22,
+				       0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
+				       0x29, 0x2a, 0x2b, 0x2c };
 	uint8_t *ip = f + 14, *udp = ip + 20, *bth = udp + 8;
 	uint32_t icrc;
 
@@ -158,11 +161,14 @@ static void reconnect(struct rc_env *e)
 	ro_connect(&e->p, 1, &e->qp[1], &e->qp[0], &e->conn);
 }
 
-static void fuzz_run(void)
+/* @type: the connected pair's QPs (WREN_QPT_RC or _UC); @div: fewer steps. */
+static void fuzz_run(uint8_t type, unsigned int div)
 {
 	const char *s = getenv("WRENHW_FUZZ_SEED");
 	const char *ns = getenv("WRENHW_FUZZ_N");
-	unsigned int steps = ns ? (unsigned int)strtoul(ns, NULL, 0) : 20000;
+	unsigned int steps = (ns ? (unsigned int)strtoul(ns, NULL, 0) : 20000) /
+			     div;
+	const char *tn = type == WREN_QPT_UC ? "UC" : "RC";
 	struct ro_conn c = { .mtu = WREN_MTU_1024_, .timeout = 10, .retry = 7,
 			     .rnr_retry = 7, .min_rnr = 1, .rd_atomic = 4,
 			     .access = WREN_ACCESS_LOCAL_WRITE |
@@ -175,9 +181,11 @@ static void fuzz_run(void)
 	unsigned int frames = 0;
 
 	rng_state = s ? strtoull(s, NULL, 0) : 0x524f43452d465a31ull;
-	tap_diag("roce fuzz: seed 0x%llx, %u steps",
+	tap_diag("roce fuzz (%s): seed 0x%llx, %u steps", tn,
 		 (unsigned long long)rng_state, steps);
-	rc_env_init(&e, &c);
+	if (type == WREN_QPT_UC)
+		c.access &= WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE;
+	rc_env_init_type(&e, &c, 0, type);
 	for (unsigned int i = 0; i < steps; i++) {
 		uint32_t k = rnd() % 100, len, dqpn;
 
@@ -245,8 +253,8 @@ static void fuzz_run(void)
 					WREN_RDMA_CNT_RX_ICRC_ERRORS),
 		 (unsigned long long)ro_counter(&e.p.n[1],
 					WREN_RDMA_CNT_OUT_OF_SEQUENCE));
-	tap_ok(ro_counter(&e.p.n[1], WREN_RDMA_CNT_RX_ROCE_PACKETS) > 1000,
-	       "roce fuzz: frames reached the engine");
+	tap_ok(ro_counter(&e.p.n[1], WREN_RDMA_CNT_RX_ROCE_PACKETS) >
+	       1000 / div, "roce fuzz (%s): frames reached the engine", tn);
 	/* Afterwards: a fresh connection of the same QPs moves data. */
 	e.p.drop_every = 0;
 	mr_restore(&e);
@@ -265,7 +273,8 @@ static void fuzz_run(void)
 		ro_settle(&e.p, 1000000000ull);
 		tap_ok(rc_one_cqe(&e.cq[0], &cq) && cq.status == 0 &&
 		       rc_same(&e, 1, 0, pat, 10000),
-		       "roce fuzz: a fresh connection moves data afterwards");
+		       "roce fuzz (%s): a fresh connection moves data "
+		       "afterwards", tn);
 		free(pat);
 	}
 	rc_env_fini(&e);
@@ -322,5 +331,6 @@ static void steering(void)
 void test_roce_fuzz(void)
 {
 	steering();
-	fuzz_run();
+	fuzz_run(WREN_QPT_RC, 1);
+	fuzz_run(WREN_QPT_UC, 4);
 }

@@ -24,6 +24,12 @@ void rc_env_init(struct rc_env *e, const struct ro_conn *c)
 void rc_env_init_sq(struct rc_env *e, const struct ro_conn *c,
 		    uint32_t sq_log)
 {
+	rc_env_init_type(e, c, sq_log, WREN_QPT_RC);
+}
+
+void rc_env_init_type(struct rc_env *e, const struct ro_conn *c,
+		      uint32_t sq_log, uint8_t type)
+{
 	struct ro_conn def = {
 		.mtu = WREN_MTU_4096, .timeout = 14, .retry = 7,
 		.rnr_retry = 7, .min_rnr = 1, .rd_atomic = 4,
@@ -36,7 +42,7 @@ void rc_env_init_sq(struct rc_env *e, const struct ro_conn *c,
 	e->conn = *c;
 	for (int i = 0; i < 2; i++) {
 		struct ro_node *n = &e->p.n[i];
-		struct ro_qp_opts o = { .type = WREN_QPT_RC, .sq_log = sq_log };
+		struct ro_qp_opts o = { .type = type, .sq_log = sq_log };
 
 		ro_cq_create(n, &e->cq[i], 12, 0);
 		o.scq = o.rcq = e->cq[i].cqn;

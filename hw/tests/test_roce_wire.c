@@ -39,7 +39,13 @@ static const struct opref opref[] = {
 	{ 0x0c, 16, false }, { 0x0d, 4, true }, { 0x0e, 0, true },
 	{ 0x0f, 4, true }, { 0x10, 4, true }, { 0x11, 4, false },
 	{ 0x12, 12, false }, { 0x13, 28, false }, { 0x14, 28, false },
-	{ 0x16, 4, true }, { 0x17, 4, true }, { 0x64, 8, true },
+	{ 0x16, 4, true }, { 0x17, 4, true },
+	/* UC */
+	{ 0x20, 0, true }, { 0x21, 0, true }, { 0x22, 0, true },
+	{ 0x23, 4, true }, { 0x24, 0, true }, { 0x25, 4, true },
+	{ 0x26, 16, true }, { 0x27, 0, true }, { 0x28, 0, true },
+	{ 0x29, 4, true }, { 0x2a, 16, true }, { 0x2b, 20, true },
+	{ 0x64, 8, true },
 	{ 0x65, 12, true }, { 0x81, 16, false },
 };
 

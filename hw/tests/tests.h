@@ -38,6 +38,7 @@ void test_roce_err(void);
 void test_roce_loss(void);
 void test_roce_window(void);
 void test_roce_ud(void);
+void test_roce_uc(void);
 void test_roce_fuzz(void);
 void test_dcqcn(void);
 void test_roce_cc(void);

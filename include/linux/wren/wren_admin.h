@@ -378,7 +378,21 @@ enum wren_qp_type {
 	WREN_QPT_RC			= 1,
 	WREN_QPT_UD			= 2,
 	WREN_QPT_GSI			= 3,	/* QP1, always qpn 1 */
+	WREN_QPT_UC			= 4,	/* data path: WREN_CAP_RDMA_UC */
 };
+
+/**
+ * wren_qpt_datagram() - whether a QP type addresses each send on its own
+ * @type: enum wren_qp_type
+ *
+ * Return: nonzero for UD and GSI, whose send WQEs carry wren_wqe_ud and
+ * whose messages fit one packet; RC and UC QPs are connected to one peer
+ * and split messages at the path MTU.
+ */
+static inline int wren_qpt_datagram(__u8 type)
+{
+	return type == WREN_QPT_UD || type == WREN_QPT_GSI;
+}
 
 enum wren_qp_state {
 	WREN_QPS_RESET			= 0,

@@ -159,6 +159,7 @@ enum wren_fatal_syndrome {
 #define WREN_CAP_CQ_RESIZE		_BITULL(28)
 #define WREN_CAP_DIAG_FAULT		_BITULL(29)
 #define WREN_CAP_RDMA_RESERVED_LKEY	_BITULL(30) /* bus addresses 1:1 */
+#define WREN_CAP_RDMA_UC		_BITULL(31)
 
 /* ------------------------------------------------------ doorbell page */
 /*
