@@ -212,6 +212,12 @@ static inline struct wren_ib_qp *to_wqp(struct ib_qp *qp)
 	return container_of(qp, struct wren_ib_qp, ibqp);
 }
 
+/* UD and GSI: each send names its AH; RC and UC are connected. */
+static inline bool wren_ib_qp_datagram(const struct wren_ib_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
+}
+
 enum wren_ib_mr_kind {
 	WREN_IB_MR_USER,		/* reg_user_mr: pinned umem */
 	WREN_IB_MR_DMA,			/* get_dma_mr: the reserved lkey */

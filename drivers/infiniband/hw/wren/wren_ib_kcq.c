@@ -224,7 +224,7 @@ static void wren_ib_fill_wc(struct wren_ib_qp *qp, const struct wren_cqe *cqe,
 		wc->wc_flags |= IB_WC_WITH_INVALIDATE;
 		wc->ex.invalidate_rkey = le32_to_cpu(cqe->inv_rkey);
 	}
-	if (recv && qp->ibqp.qp_type != IB_QPT_RC)
+	if (recv && wren_ib_qp_datagram(qp))
 		wren_ib_fill_ud_wc(cqe, wc);
 }
 

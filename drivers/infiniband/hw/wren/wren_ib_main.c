@@ -190,8 +190,9 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 		goto err_events;
 	}
 	auxiliary_set_drvdata(adev, dev);
-	ibdev_info(ibdev, "RoCEv2 on %s: RC%s%s%s%s, %u completion vectors, %u doorbell pages\n",
+	ibdev_info(ibdev, "RoCEv2 on %s: RC%s%s%s%s%s, %u completion vectors, %u doorbell pages\n",
 		   netdev_name(dev->netdev),
+		   dev->caps & WREN_CAP_RDMA_UC ? ", UC" : "",
 		   dev->caps & WREN_CAP_RDMA_UD ? ", UD" : "",
 		   dev->caps & WREN_CAP_RDMA_GSI ? ", GSI" : "",
 		   dev->caps & WREN_CAP_RDMA_SRQ ? ", SRQ" : "",

@@ -19,7 +19,9 @@ static u8 wren_ib_wr_opcode(const struct wren_ib_qp *qp,
 			    enum ib_wr_opcode op)
 {
 	bool rc = qp->ibqp.qp_type == IB_QPT_RC;
+	bool conn = !wren_ib_qp_datagram(qp);
 
+	/* UC: SENDs and RDMA WRITEs, and the local operations. */
 	switch (op) {
 	case IB_WR_SEND:
 		return WREN_WQE_SEND;
@@ -28,9 +30,9 @@ static u8 wren_ib_wr_opcode(const struct wren_ib_qp *qp,
 	case IB_WR_SEND_WITH_INV:
 		return rc ? WREN_WQE_SEND_INV : WREN_IB_OP_INVALID;
 	case IB_WR_RDMA_WRITE:
-		return rc ? WREN_WQE_RDMA_WRITE : WREN_IB_OP_INVALID;
+		return conn ? WREN_WQE_RDMA_WRITE : WREN_IB_OP_INVALID;
 	case IB_WR_RDMA_WRITE_WITH_IMM:
-		return rc ? WREN_WQE_RDMA_WRITE_IMM : WREN_IB_OP_INVALID;
+		return conn ? WREN_WQE_RDMA_WRITE_IMM : WREN_IB_OP_INVALID;
 	case IB_WR_RDMA_READ:
 		return rc ? WREN_WQE_RDMA_READ : WREN_IB_OP_INVALID;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
@@ -38,9 +40,9 @@ static u8 wren_ib_wr_opcode(const struct wren_ib_qp *qp,
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 		return rc ? WREN_WQE_ATOMIC_FETCH_ADD : WREN_IB_OP_INVALID;
 	case IB_WR_LOCAL_INV:
-		return rc ? WREN_WQE_LOCAL_INV : WREN_IB_OP_INVALID;
+		return conn ? WREN_WQE_LOCAL_INV : WREN_IB_OP_INVALID;
 	case IB_WR_REG_MR:
-		return rc ? WREN_WQE_REG_MR : WREN_IB_OP_INVALID;
+		return conn ? WREN_WQE_REG_MR : WREN_IB_OP_INVALID;
 	default:
 		return WREN_IB_OP_INVALID;
 	}
@@ -114,7 +116,7 @@ static void *wren_ib_build_fixed(const struct wren_ib_qp *qp, void *wqe, u8 op,
 		wren_ib_build_reg_mr(p, reg_wr(wr));
 		return p + sizeof(struct wren_wqe_reg_mr);
 	default:
-		if (qp->ibqp.qp_type == IB_QPT_RC)
+		if (!wren_ib_qp_datagram(qp))
 			return p;
 		ud->ah = cpu_to_le32(to_wah(ud_wr(wr)->ah)->handle);
 		ud->dest_qpn = cpu_to_le32(ud_wr(wr)->remote_qpn &
@@ -166,7 +168,7 @@ static int wren_ib_build_send(struct wren_ib_qp *qp, const struct ib_send_wr *wr
 
 	if (op == WREN_IB_OP_INVALID)
 		return -EINVAL;
-	if (qp->ibqp.qp_type != IB_QPT_RC && !ud_wr(wr)->ah)
+	if (wren_ib_qp_datagram(qp) && !ud_wr(wr)->ah)
 		return -EINVAL;
 	/* Pairs with the poller's smp_store_release() of the tail. */
 	if (sq->pi - smp_load_acquire(&sq->tail) > sq->mask)

@@ -81,6 +81,9 @@ static int wren_ib_qp_type(struct wren_ib_dev *dev, enum ib_qp_type type,
 	case IB_QPT_RC:
 		*wtype = WREN_QPT_RC;
 		return dev->caps & WREN_CAP_RDMA_RC ? 0 : -EOPNOTSUPP;
+	case IB_QPT_UC:
+		*wtype = WREN_QPT_UC;
+		return dev->caps & WREN_CAP_RDMA_UC ? 0 : -EOPNOTSUPP;
 	case IB_QPT_UD:
 		*wtype = WREN_QPT_UD;
 		return dev->caps & WREN_CAP_RDMA_UD ? 0 : -EOPNOTSUPP;

@@ -254,7 +254,7 @@ int wren_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	attr->dest_qp_num = le32_to_cpu(out.dest_qpn) & WREN_QPN_MASK;
 	attr->qp_access_flags = wren_ib_access_to_ib(le16_to_cpu(out.access_flags));
 	attr->cap = qp->cap;
-	if (ibqp->qp_type == IB_QPT_RC)
+	if (!wren_ib_qp_datagram(qp))
 		wren_ib_av_to_ah_attr(dev, &out.av, &attr->ah_attr);
 	attr->pkey_index = 0;
 	attr->port_num = WREN_IB_PORT;
