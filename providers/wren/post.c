@@ -44,6 +44,11 @@ static bool wren_opcode_ok(const struct wren_qp *qp, uint8_t op)
 {
 	if (qp->ud)
 		return op == WREN_WQE_SEND || op == WREN_WQE_SEND_IMM;
+	if (qp->uc)
+		return op == WREN_WQE_SEND || op == WREN_WQE_SEND_IMM ||
+		       op == WREN_WQE_RDMA_WRITE ||
+		       op == WREN_WQE_RDMA_WRITE_IMM ||
+		       op == WREN_WQE_LOCAL_INV;
 	return op != 0xff && op != WREN_WQE_NOP && op != WREN_WQE_REG_MR;
 }
 

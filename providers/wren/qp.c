@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <ccan/minmax.h>
+#include <linux/wren/wren_regs.h>
 
 #include "wren.h"
 #include "wren_abi.h"
@@ -63,7 +64,8 @@ static int wren_qp_check(struct wren_context *ctx,
 		return EOPNOTSUPP;
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
 		return EINVAL;
-	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD)
+	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD &&
+	    (attr->qp_type != IBV_QPT_UC || !(ctx->caps & WREN_CAP_RDMA_UC)))
 		return EOPNOTSUPP;
 	if (!attr->send_cq || (!attr->recv_cq && !attr->srq))
 		return EINVAL;
@@ -77,6 +79,11 @@ static int wren_qp_check(struct wren_context *ctx,
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
 
+		/* UC: SENDs, RDMA WRITEs and local invalidation. */
+		if (attr->qp_type == IBV_QPT_UC)
+			ops |= IBV_QP_EX_WITH_RDMA_WRITE |
+			       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+			       IBV_QP_EX_WITH_LOCAL_INV;
 		if (attr->qp_type == IBV_QPT_RC)
 			ops |= IBV_QP_EX_WITH_RDMA_WRITE |
 			       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
@@ -217,6 +224,7 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	attr->cap.max_recv_sge = rq_bytes ? qp->rq.max_sge : 0;
 	qp->sq_sig_all = attr->sq_sig_all;
 	qp->ud = attr->qp_type == IBV_QPT_UD;
+	qp->uc = attr->qp_type == IBV_QPT_UC;
 	qp->srq = attr->srq ? to_wren_srq(attr->srq) : NULL;
 	ret = wren_store_qp(ctx, qp);
 	if (ret)

@@ -121,6 +121,7 @@ struct wren_qp {
 	uint32_t max_inline;
 	bool sq_sig_all;
 	bool ud;
+	bool uc;			/* UC: no READ, atomics or SEND_INV */
 	/* ibv_qp_ex: the WQE being built and the session's first error. */
 	struct wren_wqe_ctrl *cur_ctrl;
 	uint8_t *cur_ds;		/* first data segment of cur */
