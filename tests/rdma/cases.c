@@ -15,6 +15,7 @@
 #include "tap.h"
 
 enum { OP_SEND, OP_SEND_IMM, OP_WRITE, OP_WRITE_IMM, OP_READ, OP_NOPS };
+#define N_UC_SIZES	6
 static const char *const op_name[] = { "SEND", "SEND_IMM", "WRITE", "WRITE_IMM", "READ" };
 
 /* A fresh connected QP pair with the target's QP @id (in its first PD). */
@@ -31,8 +32,12 @@ static bool rc_ready(struct ini *in)
 	return in->rc_up;
 }
 
-/* One RC case: @op of @size bytes, spread over SGEs, unaligned. */
-static bool rc_case(struct ini *in, int op, size_t size, int idx, bool inl)
+/*
+ * One case over the connected QP @cn (the target's QP @tid): @op of
+ * @size bytes, spread over SGEs, unaligned.  A failure marks it down.
+ */
+static bool xfer_case(struct ini *in, struct conn *cn, bool *up, int tid,
+		      int op, size_t size, int idx, bool inl)
 {
 	struct ibv_sge sg[WVT_MAX_SGE];
 	struct ibv_send_wr wr = { 0 };
@@ -53,8 +58,6 @@ static bool rc_case(struct ini *in, int op, size_t size, int idx, bool inl)
 	char immstr[16];
 	bool ok;
 
-	if (!rc_ready(in))
-		return false;
 	layout_make(&l, size, nsge, lbase, 2);
 	if (op != OP_READ)
 		pieces_fill(in, &l, seed);
@@ -73,20 +76,20 @@ static bool rc_case(struct ini *in, int op, size_t size, int idx, bool inl)
 	}
 	if (op == OP_SEND || op == OP_SEND_IMM) {
 		/* Room for 7 bytes more: they must stay untouched. */
-		if (!call(in, in->p, NULL, 0, "RECV 0 %d %zu %zu %d", S_R,
+		if (!call(in, in->p, NULL, 0, "RECV %d %d %zu %zu %d", tid, S_R,
 			  roff, size + 7, 1 + (idx + 1) % in->sge))
 			return false;
 	} else if (op == OP_WRITE_IMM) {
-		if (!call(in, in->p, NULL, 0, "RECV 0 %d 0 0 0", S_R))
+		if (!call(in, in->p, NULL, 0, "RECV %d %d 0 0 0", tid, S_R))
 			return false;
 	}
-	ok = post_wait(in, &in->rc, &wr, IBV_WC_SUCCESS, cop[op]);
+	ok = post_wait(in, cn, &wr, IBV_WC_SUCCESS, cop[op]);
 	if (ok && (op == OP_SEND || op == OP_SEND_IMM))
-		ok = call(in, in->p, NULL, 0, "WAITRECV 0 %zu %u %s 0 %d", size,
-			  seed, immstr, IBV_WC_RECV);
+		ok = call(in, in->p, NULL, 0, "WAITRECV %d %zu %u %s 0 %d", tid,
+			  size, seed, immstr, IBV_WC_RECV);
 	if (ok && op == OP_WRITE_IMM)
-		ok = call(in, in->p, NULL, 0, "WAITRECV 0 %zu %u %s 0 %d", size,
-			  seed, immstr, IBV_WC_RECV_RDMA_WITH_IMM);
+		ok = call(in, in->p, NULL, 0, "WAITRECV %d %zu %u %s 0 %d", tid,
+			  size, seed, immstr, IBV_WC_RECV_RDMA_WITH_IMM);
 	if (ok && (op == OP_WRITE || op == OP_WRITE_IMM))
 		ok = call(in, in->p, NULL, 0, "CHECK %d %zu %zu %u", S_T, roff, size, seed);
 	if (ok && op == OP_READ) {
@@ -97,8 +100,14 @@ static bool rc_case(struct ini *in, int op, size_t size, int idx, bool inl)
 		ok = local_verify(in, &l, op == OP_READ ? 0 : seed, 0) && ok;
 	}
 	if (!ok)
-		in->rc_up = false;
+		*up = false;
 	return ok;
+}
+
+static bool rc_case(struct ini *in, int op, size_t size, int idx, bool inl)
+{
+	return rc_ready(in) &&
+	       xfer_case(in, &in->rc, &in->rc_up, 0, op, size, idx, inl);
 }
 
 static void rc_integrity(struct ini *in, const size_t *sizes, int nsizes)
@@ -145,6 +154,43 @@ static void rc_inline(struct ini *in)
 		}
 		tap(in, rc_case(in, c[i].op, c[i].size, 200 + (int)i, true), "%s", what);
 	}
+}
+
+/*
+ * UC (the target's QP 2): SENDs and WRITEs across packet boundaries, on a
+ * quiet wire every message arrives whole.  A device without UC skips.
+ */
+static void uc_integrity(struct ini *in)
+{
+	size_t mtu = in->mtu;
+	const size_t sizes[N_UC_SIZES] = { 0, 1, mtu + 1, 3 * mtu - 5, 65536,
+					   100001 };
+	int idx = 300;
+
+	for (int op = 0; op < OP_READ; op++)
+		for (int i = 0; i < N_UC_SIZES; i++, idx++) {
+			char what[128];
+
+			snprintf(what, sizeof(what), "UC %s %zu B: completes, data identical",
+				 op_name[op], sizes[i]);
+			if (!in->uc_up && !in->uc_refused) {
+				struct conn probe;
+
+				if (conn_create(in->d, &probe, IBV_QPT_UC, 0, 1))
+					in->uc_refused = errno == EOPNOTSUPP;
+				conn_destroy(&probe);
+				if (!in->uc_refused)
+					in->uc_up = pair(in, in->p, &in->uc, 2,
+							 IBV_QPT_UC, &in->tgid);
+			}
+			if (in->uc_refused) {
+				tap_skip(in, what, "the device has no UC QPs");
+				continue;
+			}
+			tap(in, in->uc_up &&
+			    xfer_case(in, &in->uc, &in->uc_up, 2, op, sizes[i],
+				      idx, false), "%s", what);
+		}
 }
 
 /* Atomics on T: aligned remote, unaligned local result buffer. */
@@ -460,7 +506,8 @@ static void protection(struct ini *in)
 #define N_SIZES 15
 int cases_count(void)
 {
-	return 1 + OP_NOPS * N_SIZES + 5 + 4 + 9 + 19 + N_REREG;
+	return 1 + OP_NOPS * N_SIZES + 5 + OP_READ * N_UC_SIZES + 4 + 9 + 19 +
+	       N_REREG;
 }
 
 static bool setup(struct ini *in)
@@ -525,6 +572,7 @@ int cases_run(struct dev *d, struct ctl *parent, struct ctl *child)
 	tap(&in, true, "setup: target MRs (full, read-only, write-only, no-atomic, other PD, deregistered, other process), local MRs");
 	rc_integrity(&in, sizes, N_SIZES);
 	rc_inline(&in);
+	uc_integrity(&in);
 	atomics(&in);
 	ud_integrity(&in);
 	protection(&in);
@@ -532,6 +580,7 @@ int cases_run(struct dev *d, struct ctl *parent, struct ctl *child)
 	conn_destroy(&in.rc);
 	conn_destroy(&in.ud);
 	conn_destroy(&in.crc);
+	conn_destroy(&in.uc);
 	ctl_call(parent, in.why, sizeof(in.why), "BYE");
 	ctl_call(child, in.why, sizeof(in.why), "BYE");
 	for (int b = 0; b < 3; b++) {

@@ -32,8 +32,9 @@ struct ini {
 	uint8_t *lb[3];
 	struct ibv_mr *lmr[3];	/* [2]: no LOCAL_WRITE */
 	uint32_t lseed[3];
-	struct conn rc, ud, crc;
-	bool rc_up, ud_up, crc_up;
+	struct conn rc, ud, crc, uc;
+	bool rc_up, ud_up, crc_up, uc_up;
+	bool uc_refused;	/* this device makes no UC QPs */
 	struct rmr s[S_NSLOTS], child;
 	int n, failed, sge;
 	char tmem[16];		/* where the target's MRs live (its --mem) */

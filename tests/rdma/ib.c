@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /* Device, GID and QP plumbing shared by every mode. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,10 @@ int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 		c->qp = ibv_create_qp(d->pd[pd], &ia);
 	}
 	if (!c->qp) {
+		int err = errno;
+
 		perror("wvt: ibv_create_qp");
+		errno = err;	/* callers tell "not supported" apart */
 		return -1;
 	}
 	c->max_inline = ia.cap.max_inline_data;
@@ -166,7 +170,9 @@ int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 				  IBV_QP_PORT | IBV_QP_QKEY))
 			goto err;
 	} else {
-		a.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+		/* UC: a responder only ever takes SENDs and WRITEs. */
+		a.qp_access_flags = t == IBV_QPT_UC ? IBV_ACCESS_REMOTE_WRITE :
+				    IBV_ACCESS_REMOTE_WRITE |
 				    IBV_ACCESS_REMOTE_READ |
 				    IBV_ACCESS_REMOTE_ATOMIC;
 		if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
@@ -197,6 +203,7 @@ int conn_connect(struct dev *d, struct conn *c, uint32_t peer_qpn,
 {
 	struct ibv_qp_attr a = { 0 };
 	uint8_t rd = d->attr.max_qp_rd_atom < 16 ? (uint8_t)d->attr.max_qp_rd_atom : 16;
+	int mask;
 
 	c->peer_qpn = peer_qpn;
 	if (c->type == IBV_QPT_UD) {
@@ -224,12 +231,21 @@ int conn_connect(struct dev *d, struct conn *c, uint32_t peer_qpn,
 	a.max_dest_rd_atomic = rd;
 	a.min_rnr_timer = 12;
 	fill_ah(d, &a.ah_attr, peer_gid);
-	if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+	mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+	       IBV_QP_RQ_PSN;
+	/* UC has no responder resources, RNR, timeouts or retries. */
+	if (c->type == IBV_QPT_RC)
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	if (ibv_modify_qp(c->qp, &a, mask))
 		goto err;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
+	if (c->type == IBV_QPT_UC) {
+		a.sq_psn = c->psn;
+		if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN))
+			goto err;
+		return 0;
+	}
 	a.timeout = (uint8_t)wvt_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;

@@ -101,7 +101,8 @@ bool pair_pd(struct ini *in, struct ctl *c, struct conn *cn, int id,
 	if (conn_create(in->d, cn, t, 0, 16))
 		return fail(in, "cannot create the local QP");
 	if (!call(in, c, r, sizeof(r), "QP %d %s %d %u %u", id,
-		  t == IBV_QPT_UD ? "UD" : "RC", pd, cn->qp->qp_num, cn->psn))
+		  t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : "RC", pd,
+		  cn->qp->qp_num, cn->psn))
 		return false;
 	if (sscanf(r, "OK %u %u", &qpn, &psn) != 2 ||
 	    conn_connect(in->d, cn, qpn, psn, gid))

@@ -214,8 +214,8 @@ static int cmd_qp(struct target *t, const char *a, char *out, size_t on)
 		return snprintf(out, on, "BAD usage"), -1;
 	q = &t->q[id];
 	conn_destroy(&q->c);
-	if (conn_create(t->d, &q->c, strcmp(type, "UD") ? IBV_QPT_RC : IBV_QPT_UD,
-			pd, 16) ||
+	if (conn_create(t->d, &q->c, !strcmp(type, "UD") ? IBV_QPT_UD :
+			!strcmp(type, "UC") ? IBV_QPT_UC : IBV_QPT_RC, pd, 16) ||
 	    conn_connect(t->d, &q->c, qpn, psn, &t->peer_gid))
 		return snprintf(out, on, "BAD cannot create/connect the QP"), -1;
 	snprintf(out, on, "OK %u %u", q->c.qp->qp_num, q->c.psn);
