@@ -99,14 +99,23 @@ static void wpt_ctx_free(struct kref *ref)
 	kfree(ctx);
 }
 
+/*
+ * GPU memory is never in a CPU cache, so its mappings need no CPU sync,
+ * and two registrations of the same pages map them at once, as
+ * nvidia-peermem maps BAR pages for each MR.  Without the attribute
+ * DMA-API debugging takes the second for an overlapping streaming
+ * mapping of cached memory ("cacheline tracking EEXIST").
+ */
+#define WPT_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
+
 static void wpt_unmap(struct wpt_ctx *ctx)
 {
 	struct scatterlist *sg;
 	int i;
 
 	for_each_sgtable_dma_sg(&ctx->sgt, sg, i)
-		dma_unmap_page(ctx->dma_device, sg_dma_address(sg), WPT_CHUNK,
-			       DMA_BIDIRECTIONAL);
+		dma_unmap_page_attrs(ctx->dma_device, sg_dma_address(sg),
+				     WPT_CHUNK, DMA_BIDIRECTIONAL, WPT_DMA_ATTRS);
 	ctx->mapped = false;
 }
 
@@ -176,8 +185,10 @@ static int wpt_dma_map(struct sg_table *sg_head, void *client_context,
 		return err;
 	ctx->dma_device = dma_device;
 	for_each_sg(sg_head->sgl, sg, n, i) {
-		dma_addr_t dma = dma_map_page(dma_device, buf->chunks[first + i],
-					      0, WPT_CHUNK, DMA_BIDIRECTIONAL);
+		dma_addr_t dma = dma_map_page_attrs(dma_device,
+						    buf->chunks[first + i], 0,
+						    WPT_CHUNK, DMA_BIDIRECTIONAL,
+						    WPT_DMA_ATTRS);
 
 		if (dma_mapping_error(dma_device, dma)) {
 			sg_head->nents = i;
