@@ -33,6 +33,29 @@ static bool rc_ready(struct ini *in)
 }
 
 /*
+ * UC: a WRITE completes once it has left, and nothing says when it lands.
+ * A WRITE with immediate of no bytes behind it on the same QP lands after
+ * it (a UC responder takes packets in order), so its receive completion
+ * at the target says the WRITE is in place.
+ */
+#define UC_FENCE_IMM	0xfe9ce000u
+
+static bool uc_fence(struct ini *in, struct conn *cn, int tid,
+		     const struct rmr *t)
+{
+	struct ibv_send_wr wr = { 0 };
+
+	wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+	wr.imm_data = htobe32(UC_FENCE_IMM);
+	wr.wr.rdma.remote_addr = t->addr;
+	wr.wr.rdma.rkey = t->rkey;
+	return call(in, in->p, NULL, 0, "RECV %d %d 0 0 0", tid, S_R) &&
+	       post_wait(in, cn, &wr, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE) &&
+	       call(in, in->p, NULL, 0, "WAITRECV %d 0 0 0x%x 0 %d", tid,
+		    UC_FENCE_IMM, IBV_WC_RECV_RDMA_WITH_IMM);
+}
+
+/*
  * One case over the connected QP @cn (the target's QP @tid): @op of
  * @size bytes, spread over SGEs, unaligned.  A failure marks it down.
  */
@@ -84,6 +107,8 @@ static bool xfer_case(struct ini *in, struct conn *cn, bool *up, int tid,
 			return false;
 	}
 	ok = post_wait(in, cn, &wr, IBV_WC_SUCCESS, cop[op]);
+	if (ok && op == OP_WRITE && cn->type == IBV_QPT_UC)
+		ok = uc_fence(in, cn, tid, t);
 	if (ok && (op == OP_SEND || op == OP_SEND_IMM))
 		ok = call(in, in->p, NULL, 0, "WAITRECV %d %zu %u %s 0 %d", tid,
 			  size, seed, immstr, IBV_WC_RECV);
