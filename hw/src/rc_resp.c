@@ -66,17 +66,7 @@ static void resp_fail(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
 static void recv_fail(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
 		      uint8_t status, uint8_t vendor, uint8_t syn)
 {
-	struct whw_roce_qp *r = qp->roce;
-	struct wren_cqe cqe;
-
-	memset(&cqe, 0, sizeof(cqe));
-	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
-	cqe.opcode = WREN_CQE_OP_RECV;
-	cqe.status = status;
-	cqe.vendor_err = vendor;
-	cqe.byte_len = whw_le32(r->rcv_off);
-	r->in_send = false;
-	whw_roce_recv_cqe(hw, qp, &cqe, true);
+	whw_roce_recv_error(hw, qp, status, vendor, qp->roce->rcv_off);
 	resp_fail(hw, qp, psn, syn);
 }
 
@@ -127,25 +117,21 @@ static bool do_send(struct wrenhw *hw, struct whw_qp *qp,
 		    const struct whw_pkt *p)
 {
 	struct whw_roce_qp *r = qp->roce;
-	enum whw_mem_err e;
+	uint8_t st;
 
 	if ((p->info & WHW_K_FIRST) && !take_rqe(hw, qp, p))
 		return false;
 	r->in_send = true;
-	if ((uint64_t)r->rcv_off + p->paylen > r->rwqe.total) {
-		hw->cnt_rdma[WREN_RDMA_CNT_RESP_LOCAL_LENGTH_ERROR]++;
-		recv_fail(hw, qp, p->psn, WREN_CQE_LOC_LEN_ERR, 0,
-			  WHW_AETH_NAK_INV);
+	st = whw_place_send(hw, qp, p);
+	if (st == WREN_CQE_LOC_LEN_ERR) {
+		recv_fail(hw, qp, p->psn, st, 0, WHW_AETH_NAK_INV);
 		return false;
 	}
-	e = whw_sgl_copy(hw, qp, r->rwqe.sge, r->rwqe.nsge, r->rcv_off,
-			 (void *)p->payload, p->paylen, true);
-	if (e) {
-		recv_fail(hw, qp, p->psn, whw_mem_local_status(e),
-			  WREN_VERR_RECV_PROT, WHW_AETH_NAK_OP);
+	if (st) {
+		recv_fail(hw, qp, p->psn, st, WREN_VERR_RECV_PROT,
+			  WHW_AETH_NAK_OP);
 		return false;
 	}
-	r->rcv_off += p->paylen;
 	if (!(p->info & WHW_K_LAST))
 		return true;
 	if ((p->info & WHW_H_IETH) && !invalidate(hw, qp, p->ieth)) {
@@ -162,25 +148,13 @@ static bool do_write(struct wrenhw *hw, struct whw_qp *qp,
 		     const struct whw_pkt *p)
 {
 	struct whw_roce_qp *r = qp->roce;
-	struct whw_mr *mr = NULL;
 	enum whw_mem_err e;
 
-	if (p->info & WHW_K_FIRST) {
-		hw->cnt_rdma[WREN_RDMA_CNT_RX_WRITE_REQUESTS]++;
-		if (!qp_allows(qp, WREN_ACCESS_REMOTE_WRITE) ||
-		    (p->dmalen &&
-		     whw_mem_check(hw, qp, p->rkey, p->va, p->dmalen,
-				   WREN_ACCESS_REMOTE_WRITE | WHW_MEM_REMOTE,
-				   &mr))) {
-			resp_fail(hw, qp, p->psn, WHW_AETH_NAK_ACC);
-			return false;
-		}
-		r->w_va = p->va;
-		r->w_rkey = p->rkey;
-		r->w_len = p->dmalen;
-		r->w_off = 0;
+	if ((p->info & WHW_K_FIRST) && !whw_place_write_start(hw, qp, p)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_ACC);
+		return false;
 	}
-	if (r->w_off + (uint64_t)p->paylen > r->w_len) {
+	if (!whw_place_write_fits(r, p)) {
 		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
 		return false;
 	}
@@ -190,28 +164,15 @@ static bool do_write(struct wrenhw *hw, struct whw_qp *qp,
 		return false;
 	}
 	r->in_write = true;
-	if (p->paylen) {
-		e = whw_mem_check(hw, qp, r->w_rkey, r->w_va + r->w_off,
-				  p->paylen,
-				  WREN_ACCESS_REMOTE_WRITE | WHW_MEM_REMOTE,
-				  &mr);
-		if (!e)
-			e = whw_mem_dma(hw, mr, r->w_va + r->w_off,
-					(void *)p->payload, p->paylen, true);
-		if (e) {
-			resp_fail(hw, qp, p->psn, e == WHW_MEM_DMA ?
-				  WHW_AETH_NAK_OP : WHW_AETH_NAK_ACC);
-			return false;
-		}
+	e = whw_place_write(hw, qp, p);
+	if (e) {
+		resp_fail(hw, qp, p->psn, e == WHW_MEM_DMA ? WHW_AETH_NAK_OP :
+							  WHW_AETH_NAK_ACC);
+		return false;
 	}
-	r->w_off += p->paylen;
 	if (!(p->info & WHW_K_LAST))
 		return true;
 	r->in_write = false;
-	if (r->w_off != r->w_len) {
-		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
-		return false;
-	}
 	if (p->info & WHW_H_IMM) {
 		whw_roce_recv_done(hw, qp, p, WREN_CQE_OP_RECV_RDMA_IMM,
 				   r->w_len);

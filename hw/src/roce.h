@@ -436,6 +436,12 @@ void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
  */
 void whw_roce_recv_done(struct wrenhw *hw, struct whw_qp *qp,
 			const struct whw_pkt *p, uint8_t opcode, uint32_t len);
+/*
+ * The receive WQE in r->rwqe completes in error: @status, @vendor and
+ * @len bytes in its CQE.  The QP's state is the caller's to change.
+ */
+void whw_roce_recv_error(struct wrenhw *hw, struct whw_qp *qp, uint8_t status,
+			 uint8_t vendor, uint32_t len);
 uint32_t whw_roce_pmtu(const struct wrenhw *hw, const struct whw_qp *qp);
 bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap);
 
@@ -478,6 +484,27 @@ void whw_comp_retire(struct wrenhw *hw, struct whw_qp *qp);
 void whw_comp_timer_update(struct wrenhw *hw, struct whw_qp *qp);
 void whw_comp_timer_fn(struct wrenhw *hw, struct whw_timer *t);
 void whw_comp_rnr_fn(struct wrenhw *hw, struct whw_timer *t);
+
+/* roce_place.c: a request's payload into memory, for RC and UC */
+/*
+ * A WRITE's FIRST packet @p (counted): false if the QP's rights or the
+ * rkey, range and rights of the MR refuse the whole RETH; else it is the
+ * write in progress (r->w_*).
+ */
+bool whw_place_write_start(struct wrenhw *hw, struct whw_qp *qp,
+			   const struct whw_pkt *p);
+/* Whether @p fits what is left of the write; a LAST packet must end it. */
+bool whw_place_write_fits(const struct whw_roce_qp *r, const struct whw_pkt *p);
+/* @p's payload at the write's offset, checked again; the error, if any. */
+enum whw_mem_err whw_place_write(struct wrenhw *hw, struct whw_qp *qp,
+				 const struct whw_pkt *p);
+/*
+ * @p's payload into the receive WQE r->rwqe at rcv_off: WREN_CQE_SUCCESS,
+ * or the status of a receive that cannot take it (LOC_LEN_ERR, counted,
+ * or the local protection status).
+ */
+uint8_t whw_place_send(struct wrenhw *hw, struct whw_qp *qp,
+		       const struct whw_pkt *p);
 
 /* uc_resp.c: the UC responder (the requester is rc_req.c's) */
 void whw_uc_rx(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p);

@@ -4,13 +4,11 @@
  * WR_FLUSH_ERR and the engine drops what it was doing.  Any part of the
  * engine may find the error, so this sits below them all.
  */
-#include <string.h>
 
 #include "roce.h"
 #include "whw_board.h"
 #include "whw_device.h"
 #include "whw_events.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_services.h"
@@ -19,15 +17,7 @@
 /* The receive WQE of a message cut short completes flushed. */
 void whw_roce_flush_rwqe(struct wrenhw *hw, struct whw_qp *qp)
 {
-	struct whw_roce_qp *r = qp->roce;
-	struct wren_cqe cqe;
-
-	memset(&cqe, 0, sizeof(cqe));
-	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
-	cqe.opcode = WREN_CQE_OP_RECV;
-	cqe.status = WREN_CQE_WR_FLUSH_ERR;
-	whw_roce_recv_cqe(hw, qp, &cqe, false);
-	r->in_send = false;
+	whw_roce_recv_error(hw, qp, WREN_CQE_WR_FLUSH_ERR, 0, 0);
 }
 
 static uint8_t sq_opcode(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx)

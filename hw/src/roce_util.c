@@ -109,6 +109,22 @@ void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
 		    solicited || cqe->status != WREN_CQE_SUCCESS);
 }
 
+void whw_roce_recv_error(struct wrenhw *hw, struct whw_qp *qp, uint8_t status,
+			 uint8_t vendor, uint32_t len)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct wren_cqe cqe;
+
+	memset(&cqe, 0, sizeof(cqe));
+	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
+	cqe.opcode = WREN_CQE_OP_RECV;
+	cqe.status = status;
+	cqe.vendor_err = vendor;
+	cqe.byte_len = whw_le32(len);
+	r->in_send = false;
+	whw_roce_recv_cqe(hw, qp, &cqe, true);
+}
+
 void whw_roce_recv_done(struct wrenhw *hw, struct whw_qp *qp,
 			const struct whw_pkt *p, uint8_t opcode, uint32_t len)
 {

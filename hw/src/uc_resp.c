@@ -14,11 +14,8 @@
  * receive WQE itself - too small, a bad local key, a malformed WQE -
  * complete it in error and the QP goes to ERR, as on RC.
  */
-#include <string.h>
-
 #include "roce.h"
 #include "whw_device.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 
 /* The rest of the message in progress is not taken. */
@@ -33,18 +30,8 @@ static void drop_msg(struct whw_roce_qp *r)
 static void recv_fail(struct wrenhw *hw, struct whw_qp *qp, uint8_t status,
 		      uint8_t vendor)
 {
-	struct whw_roce_qp *r = qp->roce;
-	struct wren_cqe cqe;
-
-	memset(&cqe, 0, sizeof(cqe));
-	cqe.wqe_idx = whw_le16((uint16_t)r->rwqe.idx);
-	cqe.opcode = WREN_CQE_OP_RECV;
-	cqe.status = status;
-	cqe.vendor_err = vendor;
-	cqe.byte_len = whw_le32(r->rcv_off);
-	r->in_send = false;
-	r->uc_sending = false;
-	whw_roce_recv_cqe(hw, qp, &cqe, true);
+	qp->roce->uc_sending = false;
+	whw_roce_recv_error(hw, qp, status, vendor, qp->roce->rcv_off);
 	whw_roce_qp_error(hw, qp);
 }
 
@@ -79,25 +66,19 @@ static bool uc_send(struct wrenhw *hw, struct whw_qp *qp,
 		    const struct whw_pkt *p)
 {
 	struct whw_roce_qp *r = qp->roce;
-	enum whw_mem_err e;
+	uint8_t st;
 
 	if (p->info & WHW_K_FIRST) {
 		if (!hold_rqe(hw, qp))
 			return false;
 		r->uc_sending = true;
 	}
-	if ((uint64_t)r->rcv_off + p->paylen > r->rwqe.total) {
-		hw->cnt_rdma[WREN_RDMA_CNT_RESP_LOCAL_LENGTH_ERROR]++;
-		recv_fail(hw, qp, WREN_CQE_LOC_LEN_ERR, 0);
+	st = whw_place_send(hw, qp, p);
+	if (st) {
+		recv_fail(hw, qp, st,
+			  st == WREN_CQE_LOC_LEN_ERR ? 0 : WREN_VERR_RECV_PROT);
 		return false;
 	}
-	e = whw_sgl_copy(hw, qp, r->rwqe.sge, r->rwqe.nsge, r->rcv_off,
-			 (void *)p->payload, p->paylen, true);
-	if (e) {
-		recv_fail(hw, qp, whw_mem_local_status(e), WREN_VERR_RECV_PROT);
-		return false;
-	}
-	r->rcv_off += p->paylen;
 	if (p->info & WHW_K_LAST) {
 		r->uc_sending = false;
 		whw_roce_recv_done(hw, qp, p, WREN_CQE_OP_RECV, r->rcv_off);
@@ -109,47 +90,25 @@ static bool uc_write(struct wrenhw *hw, struct whw_qp *qp,
 		     const struct whw_pkt *p)
 {
 	struct whw_roce_qp *r = qp->roce;
-	struct whw_mr *mr = NULL;
-	enum whw_mem_err e;
 
 	if (p->info & WHW_K_FIRST) {
-		hw->cnt_rdma[WREN_RDMA_CNT_RX_WRITE_REQUESTS]++;
-		if (!(qp->attr.access_flags & WREN_ACCESS_REMOTE_WRITE) ||
-		    (p->dmalen &&
-		     whw_mem_check(hw, qp, p->rkey, p->va, p->dmalen,
-				   WREN_ACCESS_REMOTE_WRITE | WHW_MEM_REMOTE,
-				   &mr))) {
+		if (!whw_place_write_start(hw, qp, p)) {
 			hw->cnt_rdma[WREN_RDMA_CNT_RESP_REMOTE_ACCESS_ERRORS]++;
 			return false;
 		}
-		r->w_va = p->va;
-		r->w_rkey = p->rkey;
-		r->w_len = p->dmalen;
-		r->w_off = 0;
 		r->in_write = true;
 	}
-	if (r->w_off + (uint64_t)p->paylen > r->w_len ||
-	    ((p->info & WHW_K_LAST) && r->w_off + p->paylen != r->w_len)) {
+	if (!whw_place_write_fits(r, p)) {
 		hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_DISCARDS]++;
 		return false;
 	}
 	/* With immediate: the receive WQE is needed before any byte lands. */
 	if ((p->info & WHW_H_IMM) && !hold_rqe(hw, qp))
 		return false;
-	if (p->paylen) {
-		e = whw_mem_check(hw, qp, r->w_rkey, r->w_va + r->w_off,
-				  p->paylen,
-				  WREN_ACCESS_REMOTE_WRITE | WHW_MEM_REMOTE,
-				  &mr);
-		if (!e)
-			e = whw_mem_dma(hw, mr, r->w_va + r->w_off,
-					(void *)p->payload, p->paylen, true);
-		if (e) {
-			hw->cnt_rdma[WREN_RDMA_CNT_RESP_REMOTE_ACCESS_ERRORS]++;
-			return false;
-		}
+	if (whw_place_write(hw, qp, p)) {
+		hw->cnt_rdma[WREN_RDMA_CNT_RESP_REMOTE_ACCESS_ERRORS]++;
+		return false;
 	}
-	r->w_off += p->paylen;
 	if (!(p->info & WHW_K_LAST))
 		return true;
 	r->in_write = false;
