@@ -12,19 +12,24 @@
 # must end as an errno from the write, the device unbound with nothing
 # left behind (interrupts, devlink, auxiliary devices, MSI-X, regions),
 # and the next clean bind must give a working device.  Then verbs objects
-# (ibv_rc_pingpong over the loopback of one port) under random failures
-# of 2% of the allocations of the processes: they fail or finish, and the
-# device works afterwards.  KASAN, lockdep, kmemleak and the other
+# under random failures of 2% of the allocations of the process that
+# makes them (wren_verbs_test faults, WREN_FAULT_ROUNDS rounds): every
+# failed call gives an errno, the data of every round that got going is
+# right, a clean round works afterwards and nothing is left.  KASAN, lockdep, kmemleak and the other
 # checkers judge the rest (wren-debug-reports.sh, last in the boot).
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
 . "$WREN_TOP/selftests/lib/wren.sh"
+. "$WREN_TOP/selftests/lib/rdma-env.sh"
 
 dbg=/sys/kernel/debug
 MAX=${WREN_FAILNTH_MAX:-60}
 mods=$(wren_moddir)
-plan 14
+ROUNDS=${WREN_FAULT_ROUNDS:-100}
+wvt=$WREN_TOP/build/tests/rdma/wren_verbs_test
+res=${WREN_RESULTS:-/tmp}
+plan 16
 mountpoint -q "$dbg" || mount -t debugfs none "$dbg"
 
 wren_require_nic 13 "fault injection"
@@ -37,12 +42,11 @@ fi
 # Disarm the random injection: its probability to 0 first, read back, and
 # only then the task filter off.  A write that failed and left the filter
 # off with the probability still set would fail 2% of every allocation
-# of the whole guest (seen on kd61: every test after this one failed to
-# exec its commands).
+# of the whole guest, and every test after this one with it.
 disarm() {
-	local a i p
+	local a p
 	for a in failslab fail_page_alloc; do
-		for i in $(seq 50); do
+		for _ in $(seq 50); do
 			echo 0 2>/dev/null >"$dbg/$a/probability"
 			read -r p <"$dbg/$a/probability" 2>/dev/null && [ "$p" = 0 ] && break
 		done
@@ -211,9 +215,14 @@ check "wren remove: an unbind with any of $points of its allocations failing unb
 	test "$bad" = 0
 check "the device binds after the remove sweep" pci_bound
 
-# Verbs objects under random failures: RC pingpong between two processes
-# on the one port (its RoCE v2 link-local GID), both marked to fail 2% of
-# their allocations.
+# Verbs objects under random failures: wren_verbs_test faults marks
+# itself for 2% of its allocations to fail while it opens the device,
+# allocates a PD, an MR, two RC QPs it connects to each other over the
+# port's loopback (its RoCE v2 link-local GID), WRITEs through them and
+# frees it all, round after round.  Only that process is marked, and only
+# while it touches no file system (tests/rdma/faults.c): when the marked
+# processes were ibv_rc_pingpongs loading from the 9p root, an injected
+# failure in 9p left every later exec of the guest failing (EINVAL).
 netdev=$(wren_netdev "$bdf")
 ip link set "$netdev" up
 wait_for 20 bash -c "rdma link show wren_0/1 | grep -q 'state ACTIVE'"
@@ -225,41 +234,29 @@ roce_v2_gid() {
 wait_for 20 bash -c "ibv_devinfo -v -d wren_0 2>/dev/null | grep -q 'RoCE v2'"
 gid=$(roce_v2_gid)
 diag "loopback over $netdev, GID index ${gid:-none}"
+counts() { rdma resource show 2>/dev/null | sed -n 's/^[0-9]*: wren_0: //p'; }
+counts_are() { [ "$(counts)" = "$1" ]; }
+before=$(counts)
 for a in failslab fail_page_alloc; do
 	echo Y >"$dbg/$a/task-filter"
 	echo 2 >"$dbg/$a/probability"
 	echo -1 >"$dbg/$a/times"
 	echo 1 >"$dbg/$a/interval"
 done
-marked() {
-	(
-		echo 1 >/proc/self/make-it-fail
-		exec timeout 30 "$@"
-	)
-}
 dmesg -C
-runs=20 okruns=0 errs=0
-for i in $(seq "$runs"); do
-	marked ibv_rc_pingpong -d wren_0 -g "${gid:-0}" -n 20 -s 4096 -p $((18515 + i)) >/dev/null 2>&1 &
-	srv=$!
-	sleep 0.5
-	if marked ibv_rc_pingpong -d wren_0 -g "${gid:-0}" -n 20 -s 4096 -p $((18515 + i)) 127.0.0.1 >/dev/null 2>&1; then
-		okruns=$((okruns + 1))
-	else
-		errs=$((errs + 1))
-	fi
-	kill "$srv" 2>/dev/null
-	wait "$srv" 2>/dev/null
-done
+t0=$SECONDS
+timeout 300 "$wvt" faults -d wren_0 -g "${gid:-0}" --rounds "$ROUNDS" \
+	>"$res/faults.out" 2>"$res/faults.err"
+rc=$?
 disarm
 count_injected
-diag "verbs under 2% allocation failures: $okruns of $runs pingpongs finished, $errs failed"
-check "$runs pingpongs under allocation failures end (finished or failed), none hangs" \
-	test $((okruns + errs)) = "$runs"
-check "a clean pingpong on wren_0 works afterwards" \
-	bash -c "ibv_rc_pingpong -d wren_0 -g ${gid:-0} -n 100 -p 18600 >/dev/null 2>&1 & s=\$!; sleep 0.5;
-		 ibv_rc_pingpong -d wren_0 -g ${gid:-0} -n 100 -p 18600 127.0.0.1 >/dev/null 2>&1; rc=\$?;
-		 wait \$s; [ \$rc = 0 ]"
+tap_relay_cases "verbs: " "$res/faults.out" 3 case "exit $rc"
+[ -s "$res/faults.err" ] && diag "$(tail -n 20 "$res/faults.err")"
+diag "wren_verbs_test faults: $ROUNDS rounds, exit $rc, $((SECONDS - t0)) s"
+# A closed context's objects go with ib_uverbs' cleanup of its file.
+wait_for 20 counts_are "$before"
+after=$(counts)
+check "verbs: the device holds what it held before the rounds: $after" test "$after" = "$before"
 
 diag "injected allocation failures: $injected, $ours of them at a call site in wren, wren_ib or wren_peer_mem"
 check "failures were injected into our modules ($ours)" test "$ours" -gt 0

@@ -25,6 +25,9 @@
  *   wren_verbs_test ctlpath [-d DEV] [--big-mr-mib N] [--qps N]
  *       one node: how long an N MiB MR (1024) takes to register and
  *       deregister, and N RC QPs (1000) to create and destroy; see ctlpath.c
+ *   wren_verbs_test faults [-d DEV] [-g GIDX] [--rounds N]
+ *       one node: N rounds (100) of verbs objects made, used and freed with
+ *       the process marked for the kernel's fault injection; see faults.c
  *   wren_verbs_test abuse [-d DEV]
  *       one node: raw uverbs commands with bad driver data, handles and
  *       mmap offsets, and racing destroys; see abuse.c
@@ -47,7 +50,7 @@ extern int wvt_timeout, wvt_sl, wvt_tclass;
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|abuse (see main.c)\n");
+	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|faults|abuse (see main.c)\n");
 	return 2;
 }
 
@@ -122,13 +125,14 @@ int main(int argc, char **argv)
 		{ "tclass", required_argument, NULL, 'X' },
 		{ "big-mr-mib", required_argument, NULL, 'B' },
 		{ "qps", required_argument, NULL, 'Q' },
+		{ "rounds", required_argument, NULL, 'R' },
 		{ 0 }
 	};
 	struct bw_opts o = { .op = "write", .size = 65536, .depth = 16,
 			     .mr_bytes = 1u << 20 };
 	const char *dev = NULL, *connect_to = NULL, *mode;
 	int gidx = -1, port = 18600, listen_port = 0, opt, mr_mib = 0;
-	long big_mib = 1024, qps = 1000;
+	long big_mib = 1024, qps = 1000, rounds = 100;
 
 	if (argc < 2)
 		return usage();
@@ -172,6 +176,7 @@ int main(int argc, char **argv)
 		case 'X': wvt_tclass = atoi(optarg); break;
 		case 'B': big_mib = atol(optarg); break;
 		case 'Q': qps = atol(optarg); break;
+		case 'R': rounds = atol(optarg); break;
 		default: return usage();
 		}
 	}
@@ -212,6 +217,18 @@ int main(int argc, char **argv)
 		if (dev_open(&d, dev, gidx))
 			return 1;
 		rc = limits_run(&d, (size_t)big_mib);
+		dev_close(&d);
+		return rc;
+	}
+	if (!strcmp(mode, "faults")) {
+		struct dev d;
+		int rc;
+
+		if (rounds < 1 || rounds > 100000)
+			return usage();
+		if (dev_open(&d, dev, gidx))
+			return 1;
+		rc = faults_run(&d, (int)rounds);
 		dev_close(&d);
 		return rc;
 	}

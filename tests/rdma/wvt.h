@@ -147,6 +147,10 @@ int limits_run(struct dev *d, size_t big_mib);
 /* abuse.c: one node, raw uverbs; TAP on stdout, tap_done()'s status */
 int abuse_run(struct dev *d);
 
+/* faults.c: one node, @rounds under the caller's allocation failures;
+ * TAP on stdout, tap_done()'s status */
+int faults_run(struct dev *d, int rounds);
+
 /* ctlpath.c: one node; "ctlpath: NAME VALUE ms" lines on stdout */
 int ctlpath_run(struct dev *d, size_t mr_mib, int qps);
 
