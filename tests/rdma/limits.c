@@ -108,10 +108,23 @@ static int srq_destroy(void *o)
 	return ibv_destroy_srq(o);
 }
 
-/* @arg: one page, registered again and again. */
+/*
+ * @arg: struct mr_pages, a page for each MR the device can hold.  Each MR
+ * gets its own page: two registrations of one page are two DMA mappings
+ * of it, which a debug kernel's DMA-API checks report as an overlap
+ * (legal in verbs, but thousands of such reports would flood its log).
+ */
+struct mr_pages {
+	uint8_t *base;
+	long n, next;
+};
+
 static void *mr_create(struct dev *d, void *arg)
 {
-	return ibv_reg_mr(d->pd[0], arg, PAGE, IBV_ACCESS_LOCAL_WRITE);
+	struct mr_pages *mp = arg;
+	uint8_t *page = mp->base + (size_t)(mp->next++ % mp->n) * PAGE;
+
+	return ibv_reg_mr(d->pd[0], page, PAGE, IBV_ACCESS_LOCAL_WRITE);
 }
 
 static int mr_destroy(void *o)
@@ -451,18 +464,23 @@ int limits_run(struct dev *d, size_t big_mib)
 	struct ibv_cq *shared = ibv_create_cq(d->ctx, 1, NULL, NULL, 0);
 	struct ibv_mr *mr = page ? ibv_reg_mr(d->pd[0], page, 4 * PAGE,
 					      IBV_ACCESS_LOCAL_WRITE) : NULL;
+	struct mr_pages mp = { .n = d->attr.max_mr + OVERSHOOT };
+	size_t mp_len = (size_t)mp.n * PAGE;
 	const struct pool pools[] = {
 		{ "contexts (doorbell pages)", db_pages_for_users(d), ctx_create, ctx_destroy },
 		{ "PDs", d->attr.max_pd, pd_create, pd_destroy },
 		{ "CQs", d->attr.max_cq, cq_create, cq_destroy },
 		{ "QPs", d->attr.max_qp, qp_create, qp_destroy, shared },
 		{ "SRQs", d->attr.max_srq, srq_create, srq_destroy },
-		{ "MRs", d->attr.max_mr, mr_create, mr_destroy, page },
+		{ "MRs", d->attr.max_mr, mr_create, mr_destroy, &mp },
 	};
 
 	tap_plan(2 * (sizeof(pools) / sizeof(pools[0])) + 2 + 3 + 3);
-	if (!shared || !mr) {
-		tap_diag("limits: a CQ and a 16 KiB MR to start with: %s", strerror(errno));
+	mp.base = mmap(NULL, mp_len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!shared || !mr || mp.base == MAP_FAILED) {
+		tap_diag("limits: a CQ, a 16 KiB MR and %zu KiB for MRs to start with: %s",
+			 mp_len >> 10, strerror(errno));
 		return 1;
 	}
 	/* This process holds one context and two PDs already (dev_open),
@@ -474,6 +492,7 @@ int limits_run(struct dev *d, size_t big_mib)
 	big_mr(d, mr, big_mib);
 	ibv_dereg_mr(mr);
 	ibv_destroy_cq(shared);
+	munmap(mp.base, mp_len);
 	free(page);
 	return tap_done();
 }
