@@ -3,7 +3,7 @@
 """Take kernel reports that are not Wren's out of a kernel log.
 
 Reads a log on stdin and writes it back without them; with --known FILE
-the removed reports go to FILE, blank-line separated.  One kind so far:
+the removed reports go to FILE, blank-line separated.  The kinds:
 
 - nvme-rdma maps each 16-byte completion capsule, kmalloc'd one by one,
   DMA_FROM_DEVICE (nvme_rdma_alloc_qe), so several mappings share a
@@ -13,6 +13,15 @@ the removed reports go to FILE, blank-line separated.  One kind so far:
 
   The report runs from its "cut here" line through dma-debug's "Mapped
   at:" stack (five frames).
+- The same warning for user memory that ib_core's ib_umem_get() maps:
+  verbs lets a process register one buffer in several MRs, or MRs over
+  buffers that share a page (rping's send and receive buffers sit in one
+  struct), and ib_umem_get() maps each registration of the pages anew,
+  for any RDMA device that DMA-maps (rdma_rxe does not).  dma-debug
+  stays quiet for mappings made with DMA_ATTR_SKIP_CPU_SYNC, which
+  ib_umem_get() does not pass, and a driver does not pin user memory
+  behind ib_core's back.  Told apart by ib_umem_get in the "Mapped at:"
+  stack.
 - lockdep's circular dependency between nvmet's nvmet_config_sem and the
   RDMA CM's handler_mutex: nvmet-rdma handles a connect under the CM's
   handler_mutex and takes the config semaphore, and removing a port
@@ -33,7 +42,8 @@ def split(lines):
                    "DMA-API: Mapped at:" not in lines[end]):
                 end += 1
             end = min(end + 6, len(lines))
-            if any("nvme_rdma_alloc_qe" in line for line in lines[i:end]):
+            if any("nvme_rdma_alloc_qe" in line or "ib_umem_get" in line
+                   for line in lines[i:end]):
                 start = i
                 if out and "cut here" in out[-1]:
                     start = i - 1
