@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * CRC-32 (IEEE, reflected) by carry-less multiplication: the bulk of
- * whw_crc32_update() on x86-64 processors with PCLMULQDQ and SSE4.1.
+ * whw_crc32_update() on x86-64 processors with PCLMULQDQ and SSE4.1, or
+ * AVX-512 VPCLMULQDQ.
  * Internal to roce_icrc.c, which picks the implementation at run time;
  * other architectures have only the portable slicing-by-8.
  */
@@ -25,6 +26,16 @@ bool whw_crc32_clmul_ok(void);
  * Only where whw_crc32_clmul_ok().
  */
 uint32_t whw_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
+
+/* Whether this processor has what whw_crc32_vpclmul() uses (AVX-512F,
+ * VPCLMULQDQ, and whw_crc32_clmul()'s instructions for the tail). */
+bool whw_crc32_vpclmul_ok(void);
+
+/*
+ * As whw_crc32_clmul(), 256 bytes a step (crc32_vpclmul.c): @len is at
+ * least 256 and a multiple of 16.  Only where whw_crc32_vpclmul_ok().
+ */
+uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len);
 #endif
 
 #endif

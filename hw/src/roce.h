@@ -155,11 +155,13 @@ int whw_roce_parse(const uint8_t *f, uint32_t len, struct whw_pkt *p);
  * @crc is the raw register: start from 0xffffffff, invert at the end.
  */
 uint32_t whw_crc32_update(uint32_t crc, const void *p, size_t len);
-/* The implementation whw_crc32_update() uses: "pclmul" or "slice8". */
+/* The implementation whw_crc32_update() uses: "vpclmul", "pclmul" or
+ * "slice8". */
 const char *whw_crc32_impl(void);
 #ifdef WHW_TEST_HOOKS
-/* Tests only: use @impl ("pclmul", "slice8"; NULL: the automatic choice)
- * from now on.  False, and nothing changed, if this CPU can't run it. */
+/* Tests only: use @impl ("vpclmul", "pclmul", "slice8"; NULL: the
+ * automatic choice) from now on.  False, and nothing changed, if this
+ * CPU can't run it. */
 bool whw_test_crc32_force(const char *impl);
 #endif
 /* ICRC of the packet whose IP header is at @l3 (@total bytes to its end,

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * CRC-32, both implementations whw_crc32_update() can use (slicing-by-8;
- * PCLMULQDQ folding where the CPU has it), against the bitwise oracle of
+ * CRC-32, every implementation whw_crc32_update() can use (slicing-by-8;
+ * PCLMULQDQ folding, and VPCLMULQDQ folding 256 bytes a step, where the
+ * CPU has them), against the bitwise oracle of
  * ref_icrc.c: the check value and rxe's seed, every length 0..1024 from
  * every start alignment 0..15 (the folding's 64-byte and 16-byte steps
  * and its byte-wise tail all meet there), jumbo and 1 MiB runs, random
@@ -146,20 +147,26 @@ static void crc_split(const char *impl, const struct crc_ref *r)
 	       "700 bytes, 200 random splits; %u wrong)", impl, bad);
 }
 
-static bool cpu_has_pclmul(void)
+/* What the automatic choice should be, asked of the CPU directly. */
+static const char *cpu_best_impl(void)
 {
 #if defined(__x86_64__)
 	__builtin_cpu_init();
-	return __builtin_cpu_supports("pclmul") &&
-	       __builtin_cpu_supports("sse4.1");
+	if (!__builtin_cpu_supports("pclmul") || !__builtin_cpu_supports("sse4.1"))
+		return "slice8";
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq"))
+		return "vpclmul";
+	return "pclmul";
 #else
-	return false;
+	return "slice8";
 #endif
 }
 
 void test_crc32(void)
 {
-	static const char *const impls[] = { "slice8", "pclmul" };
+	static const char *const impls[] = { "slice8", "pclmul", "vpclmul" };
+	static const char *const needs[] = { "", "PCLMULQDQ/SSE4.1",
+					     "AVX-512F/VPCLMULQDQ" };
 	struct crc_ref *r = calloc(1, sizeof(*r));
 
 	if (!r || !ref_build(r)) {
@@ -169,8 +176,8 @@ void test_crc32(void)
 	}
 	for (size_t i = 0; i < sizeof(impls) / sizeof(impls[0]); i++) {
 		if (!whw_test_crc32_force(impls[i])) {
-			tap_skipped("this CPU has no PCLMULQDQ/SSE4.1",
-				    "%s: CRC-32 implementation", impls[i]);
+			tap_skipped(needs[i], "%s: CRC-32 implementation (this CPU lacks it)",
+				    impls[i]);
 			continue;
 		}
 		crc_vectors(impls[i]);
@@ -178,7 +185,7 @@ void test_crc32(void)
 		crc_split(impls[i], r);
 	}
 	tap_ok(whw_test_crc32_force(NULL) &&
-	       !strcmp(whw_crc32_impl(), cpu_has_pclmul() ? "pclmul" : "slice8"),
+	       !strcmp(whw_crc32_impl(), cpu_best_impl()),
 	       "the automatic choice is %s on this CPU", whw_crc32_impl());
 	free(r->buf);
 	free(r);
