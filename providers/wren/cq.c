@@ -364,7 +364,8 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 	struct wren_cq *cq;
 	int ret;
 
-	if (!check_comp_mask(attr->comp_mask, IBV_CQ_INIT_ATTR_MASK_FLAGS) ||
+	if (!check_comp_mask(attr->comp_mask, IBV_CQ_INIT_ATTR_MASK_FLAGS |
+					      IBV_CQ_INIT_ATTR_MASK_PD) ||
 	    !check_comp_mask(attr->wc_flags, WREN_CQ_WC_FLAGS) ||
 	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
 	     !check_comp_mask(attr->flags, IBV_CREATE_CQ_ATTR_SINGLE_THREADED))) {
@@ -376,6 +377,13 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 		errno = EINVAL;
 		return NULL;
 	}
+	/* IBV_CQ_INIT_ATTR_MASK_PD names a parent domain, not a plain PD. */
+	if ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD) &&
+	    (!attr->parent_domain || attr->parent_domain->context != ibctx ||
+	     !to_wren_pd(attr->parent_domain)->protection)) {
+		errno = EINVAL;
+		return NULL;
+	}
 
 	cq = calloc(1, sizeof(*cq));
 	if (!cq) {
@@ -384,8 +392,11 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 	}
 	if (pthread_spin_init(&cq->lock, PTHREAD_PROCESS_PRIVATE))
 		goto err_free;
-	cq->single_threaded = (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
-			      (attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED);
+	if (attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_PD)
+		cq->parent = wren_pd_hold(attr->parent_domain);
+	cq->single_threaded = ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
+			       (attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED)) ||
+			      (cq->parent && cq->parent->td);
 
 	/*
 	 * Every slot is usable: with free-running indexes and the phase bit
@@ -396,7 +407,7 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 		log_size = WREN_CQ_LOG_SIZE_MIN;
 	ring_size = (size_t)WREN_CQE_SIZE << log_size;
 	ret = wren_buf_alloc(&cq->buf, ring_size + sizeof(*cq->dbrec),
-			     ctx->page_size);
+			     ctx->page_size, cq->parent, WREN_RES_TYPE_CQ);
 	if (ret) {
 		errno = ret;
 		goto err_lock;
@@ -423,6 +434,7 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 err_buf:
 	wren_buf_free(&cq->buf);
 err_lock:
+	wren_pd_release(cq->parent);
 	pthread_spin_destroy(&cq->lock);
 err_free:
 	free(cq);
@@ -463,6 +475,7 @@ int wren_destroy_cq(struct ibv_cq *ibcq)
 	if (ret)
 		return ret;
 	wren_buf_free(&cq->buf);
+	wren_pd_release(cq->parent);
 	pthread_spin_destroy(&cq->lock);
 	free(cq);
 	return 0;

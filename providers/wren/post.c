@@ -228,7 +228,7 @@ int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		*bad_wr = wr;
 		return EINVAL;
 	}
-	pthread_spin_lock(&qp->sq.lock);
+	wren_wq_lock(&qp->sq);
 	start = qp->sq.pi;
 	for (; wr; wr = wr->next) {
 		ret = wren_build_send(qp, wr);
@@ -239,7 +239,7 @@ int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	}
 	if (qp->sq.pi != start)
 		wren_sq_doorbell(qp);
-	pthread_spin_unlock(&qp->sq.lock);
+	wren_wq_unlock(&qp->sq);
 	return ret;
 }
 
@@ -277,7 +277,7 @@ int wren_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		*bad_wr = wr;
 		return EINVAL;
 	}
-	pthread_spin_lock(&rq->lock);
+	wren_wq_lock(rq);
 	start = rq->pi;
 	for (; wr; wr = wr->next) {
 		uint32_t tail = __atomic_load_n(&rq->tail, __ATOMIC_ACQUIRE);
@@ -298,7 +298,7 @@ int wren_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 		udma_to_device_barrier();
 		qp->dbrec->rq_pi = htole32(rq->pi);
 	}
-	pthread_spin_unlock(&rq->lock);
+	wren_wq_unlock(rq);
 	return ret;
 }
 
@@ -404,7 +404,7 @@ static void wren_wr_start(struct ibv_qp_ex *qpx)
 {
 	struct wren_qp *qp = to_wren_qp_ex(qpx);
 
-	pthread_spin_lock(&qp->sq.lock);
+	wren_wq_lock(&qp->sq);
 	qp->session_pi = qp->sq.pi;
 	/* As ibv_post_send: the session fails at wr_complete, posting nothing. */
 	qp->session_err = wren_sq_open(&qp->verbs_qp.qp) ? 0 : EINVAL;
@@ -620,7 +620,7 @@ static int wren_wr_complete(struct ibv_qp_ex *qpx)
 	} else if (qp->sq.pi != qp->session_pi) {
 		wren_sq_doorbell(qp);
 	}
-	pthread_spin_unlock(&qp->sq.lock);
+	wren_wq_unlock(&qp->sq);
 	return ret;
 }
 
@@ -629,7 +629,7 @@ static void wren_wr_abort(struct ibv_qp_ex *qpx)
 	struct wren_qp *qp = to_wren_qp_ex(qpx);
 
 	qp->sq.pi = qp->session_pi;
-	pthread_spin_unlock(&qp->sq.lock);
+	wren_wq_unlock(&qp->sq);
 }
 
 void wren_qp_fill_wr_ops(struct wren_qp *qp,

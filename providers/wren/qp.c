@@ -160,6 +160,9 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	ret = wren_qp_size(ctx, qp, attr);
 	if (ret)
 		goto err_wq;
+	qp->parent = wren_pd_hold(attr->pd);
+	if (qp->parent && qp->parent->td)
+		qp->sq.lockless = qp->rq.lockless = true;
 
 	/* SQ at 0, the RQ right after it at its own stride, the doorbell
 	 * record after the rings: a small QP is one page, pinned once and
@@ -174,7 +177,7 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	ring_bytes = align(rq_bytes ? rq_off + rq_bytes : sq_bytes,
 			   sizeof(*qp->dbrec));
 	ret = wren_buf_alloc(&qp->buf, ring_bytes + sizeof(*qp->dbrec),
-			     ctx->page_size);
+			     ctx->page_size, qp->parent, WREN_RES_TYPE_QP);
 	if (ret)
 		goto err_wq;
 	qp->sq.ring = qp->buf.addr;
@@ -240,6 +243,7 @@ err_destroy:
 err_buf:
 	wren_buf_free(&qp->buf);
 err_wq:
+	wren_pd_release(qp->parent);
 	wren_wq_fini(&qp->sq);
 	wren_wq_fini(&qp->rq);
 	free(qp);
@@ -279,15 +283,15 @@ static void wren_qp_reset(struct wren_qp *qp)
 	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
 		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn, qp->srq);
 
-	pthread_spin_lock(&qp->sq.lock);
+	wren_wq_lock(&qp->sq);
 	qp->sq.pi = qp->sq.tail = 0;
 	memset(qp->sq.ring, 0, wren_wq_bytes(&qp->sq));
-	pthread_spin_unlock(&qp->sq.lock);
+	wren_wq_unlock(&qp->sq);
 	if (qp->rq.wrid) {
-		pthread_spin_lock(&qp->rq.lock);
+		wren_wq_lock(&qp->rq);
 		qp->rq.pi = qp->rq.tail = 0;
 		qp->dbrec->rq_pi = 0;
-		pthread_spin_unlock(&qp->rq.lock);
+		wren_wq_unlock(&qp->rq);
 	}
 }
 
@@ -339,6 +343,7 @@ int wren_destroy_qp(struct ibv_qp *ibqp)
 		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn, qp->srq);
 	wren_clear_qp(ctx, qp->qpn);
 	wren_buf_free(&qp->buf);
+	wren_pd_release(qp->parent);
 	wren_wq_fini(&qp->sq);
 	wren_wq_fini(&qp->rq);
 	free(qp);

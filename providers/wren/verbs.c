@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Control-path verbs that the kernel does all of: device and port queries,
- * protection domains, memory regions, address handles and shared receive
- * queues (whose ring the provider owns, as it does a QP's).
+ * memory regions, address handles and shared receive queues (whose ring
+ * the provider owns, as it does a QP's).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,39 +28,6 @@ int wren_query_port(struct ibv_context *context, uint8_t port,
 	struct ibv_query_port cmd;
 
 	return ibv_cmd_query_port(context, port, attr, &cmd, sizeof(cmd));
-}
-
-struct ibv_pd *wren_alloc_pd(struct ibv_context *context)
-{
-	struct ib_uverbs_alloc_pd_resp resp;
-	struct ibv_alloc_pd cmd;
-	struct ibv_pd *pd;
-	int ret;
-
-	pd = calloc(1, sizeof(*pd));
-	if (!pd) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	ret = ibv_cmd_alloc_pd(context, pd, &cmd, sizeof(cmd), &resp,
-			       sizeof(resp));
-	if (ret) {
-		free(pd);
-		errno = ret;
-		return NULL;
-	}
-	return pd;
-}
-
-int wren_dealloc_pd(struct ibv_pd *pd)
-{
-	int ret;
-
-	ret = ibv_cmd_dealloc_pd(pd);
-	if (ret)
-		return ret;
-	free(pd);
-	return 0;
 }
 
 struct ibv_mr *wren_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
@@ -235,8 +202,9 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 		goto err_free;
 
 	ring_bytes = align((size_t)want << shift, ctx->page_size);
+	srq->parent = wren_pd_hold(pd);
 	ret = wren_buf_alloc(&srq->buf, ring_bytes + sizeof(*srq->dbrec),
-			     ctx->page_size);
+			     ctx->page_size, srq->parent, WREN_RES_TYPE_SRQ);
 	if (ret)
 		goto err_lock;
 	srq->wq.ring = srq->buf.addr;
@@ -259,6 +227,7 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 err_buf:
 	wren_buf_free(&srq->buf);
 err_lock:
+	wren_pd_release(srq->parent);
 	pthread_spin_destroy(&srq->wq.lock);
 err_free:
 	free(srq->backlog.ring);
@@ -303,6 +272,7 @@ int wren_destroy_srq(struct ibv_srq *ibsrq)
 	if (ret)
 		return ret;
 	wren_buf_free(&srq->buf);
+	wren_pd_release(srq->parent);
 	pthread_spin_destroy(&srq->wq.lock);
 	free(srq->backlog.ring);
 	free(srq->backlog.wrid);

@@ -12,6 +12,7 @@
 #define WREN_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <infiniband/driver.h>
@@ -57,10 +58,45 @@ struct wren_context {
 	} qp_table[WREN_QP_TABLE_SIZE];
 };
 
-/* Memory a queue lives in: page-aligned, kept out of fork()ed children. */
+/* A thread domain: its QPs are posted to by one thread at a time. */
+struct wren_td {
+	struct ibv_td ibv_td;
+	atomic_int refcount;		/* parent domains on it, +1 */
+};
+
+/*
+ * A PD, or a parent domain (@protection set): the PD it stands for, an
+ * optional thread domain and the application's ring allocator (pd.c).
+ */
+struct wren_pd {
+	struct ibv_pd ibv_pd;
+	struct wren_pd *protection;
+	struct wren_td *td;
+	void *(*alloc)(struct ibv_pd *pd, void *pd_context, size_t size,
+		       size_t alignment, uint64_t resource_type);
+	void (*free)(struct ibv_pd *pd, void *pd_context, void *ptr,
+		     uint64_t resource_type);
+	void *pd_context;
+	atomic_int refcount;		/* parent domains or queues on it, +1 */
+};
+
+/* What a parent domain's allocator is asked memory for (resource_type). */
+enum wren_res_type {
+	WREN_RES_TYPE_QP = 1,		/* a QP's rings and doorbell record */
+	WREN_RES_TYPE_SRQ = 2,		/* an SRQ's ring and doorbell record */
+	WREN_RES_TYPE_CQ = 3,		/* a CQ's ring and doorbell record */
+};
+
+/*
+ * Memory a queue lives in: page-aligned; kept out of fork()ed children
+ * unless the application allocated it (@pd: the parent domain whose
+ * allocator did, which frees it).
+ */
 struct wren_buf {
 	void *addr;
 	size_t length;
+	struct wren_pd *pd;
+	uint64_t res_type;
 };
 
 struct wren_cq {
@@ -72,6 +108,7 @@ struct wren_cq {
 	unsigned int log_size;
 	uint32_t ci;			/* consumer index, free-running */
 	uint32_t cqn;
+	struct wren_pd *parent;		/* the parent domain it was made in */
 	bool single_threaded;
 	/* ibv_cq_ex polling state: the entry being read. */
 	struct wren_cqe cur;
@@ -89,6 +126,7 @@ struct wren_wq {
 	uint32_t pi;			/* producer index, free-running */
 	uint32_t tail;			/* oldest WQE not yet completed */
 	pthread_spinlock_t lock;
+	bool lockless;			/* a thread domain's QP: no lock */
 };
 
 /*
@@ -107,6 +145,7 @@ struct wren_srq {
 	uint32_t outstanding;		/* posted, not completed */
 	uint8_t *busy;			/* per slot: in the ring, not completed */
 	struct wren_srq_dbrec *dbrec;
+	struct wren_pd *parent;		/* the parent domain it was made in */
 	uint32_t srqn;
 };
 
@@ -117,6 +156,7 @@ struct wren_qp {
 	struct wren_wq rq;
 	struct wren_qp_dbrec *dbrec;
 	struct wren_srq *srq;
+	struct wren_pd *parent;		/* the parent domain it was made in */
 	uint32_t qpn;
 	uint32_t max_inline;
 	bool sq_sig_all;
@@ -142,6 +182,16 @@ static inline struct wren_device *to_wren_dev(struct ibv_device *d)
 static inline struct wren_context *to_wren_ctx(struct ibv_context *c)
 {
 	return container_of(c, struct wren_context, ibv_ctx.context);
+}
+
+static inline struct wren_pd *to_wren_pd(struct ibv_pd *p)
+{
+	return container_of(p, struct wren_pd, ibv_pd);
+}
+
+static inline struct wren_td *to_wren_td(struct ibv_td *t)
+{
+	return container_of(t, struct wren_td, ibv_td);
 }
 
 static inline struct wren_cq *to_wren_cq(struct ibv_cq *c)
@@ -174,6 +224,18 @@ static inline struct wren_ah *to_wren_ah(struct ibv_ah *a)
 	return container_of(a, struct wren_ah, ibv_ah);
 }
 
+static inline void wren_wq_lock(struct wren_wq *wq)
+{
+	if (!wq->lockless)
+		pthread_spin_lock(&wq->lock);
+}
+
+static inline void wren_wq_unlock(struct wren_wq *wq)
+{
+	if (!wq->lockless)
+		pthread_spin_unlock(&wq->lock);
+}
+
 static inline void *wren_wq_slot(struct wren_wq *wq, uint32_t idx)
 {
 	return wq->ring + ((size_t)(idx & (wq->entries - 1)) << wq->wqe_shift);
@@ -198,9 +260,23 @@ struct wren_qp *wren_find_qp(struct wren_context *ctx, uint32_t qpn);
 int wren_store_qp(struct wren_context *ctx, struct wren_qp *qp);
 void wren_clear_qp(struct wren_context *ctx, uint32_t qpn);
 
-/* buf.c: queue memory. */
-int wren_buf_alloc(struct wren_buf *buf, size_t length, size_t page_size);
+/* buf.c: queue memory, from @pd's allocator when it has one. */
+int wren_buf_alloc(struct wren_buf *buf, size_t length, size_t page_size,
+		   struct wren_pd *pd, enum wren_res_type type);
 void wren_buf_free(struct wren_buf *buf);
+
+/* pd.c */
+struct ibv_pd *wren_alloc_pd(struct ibv_context *context);
+int wren_dealloc_pd(struct ibv_pd *pd);
+struct ibv_pd *wren_alloc_parent_domain(struct ibv_context *context,
+					struct ibv_parent_domain_init_attr *attr);
+struct ibv_td *wren_alloc_td(struct ibv_context *context,
+			     struct ibv_td_init_attr *attr);
+int wren_dealloc_td(struct ibv_td *td);
+/* The parent domain @pd is, held for a queue made through it; NULL for a
+ * plain PD.  wren_pd_release() takes NULL. */
+struct wren_pd *wren_pd_hold(struct ibv_pd *pd);
+void wren_pd_release(struct wren_pd *pd);
 
 /* verbs.c */
 int wren_query_device_ex(struct ibv_context *context,
@@ -208,8 +284,6 @@ int wren_query_device_ex(struct ibv_context *context,
 			 struct ibv_device_attr_ex *attr, size_t attr_size);
 int wren_query_port(struct ibv_context *context, uint8_t port,
 		    struct ibv_port_attr *attr);
-struct ibv_pd *wren_alloc_pd(struct ibv_context *context);
-int wren_dealloc_pd(struct ibv_pd *pd);
 struct ibv_mr *wren_reg_mr(struct ibv_pd *pd, void *addr, size_t length,
 			   uint64_t hca_va, int access);
 struct ibv_mr *wren_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,

@@ -13,6 +13,7 @@
  */
 #include "../wren.c"
 #include "../buf.c"
+#include "../pd.c"
 #include "../qp_table.c"
 #include "../cq.c"
 #include "../post.c"
@@ -20,6 +21,7 @@
 #include "../verbs.c"
 
 #include <stdio.h>
+#include <unistd.h>
 
 /* TAP on the kernel's kselftest.h (selftests/lib/tap.h). */
 #define TAP_IMPLEMENTATION
@@ -521,6 +523,162 @@ static void test_srq_clean(void)
 	pthread_spin_destroy(&srq.wq.lock);
 }
 
+/* A parent domain's allocator, counting what it is asked and answering
+ * what the test sets up. */
+static struct {
+	int allocs, frees;
+	size_t size, alignment;
+	uint64_t alloc_type, free_type;
+	void *freed;
+	enum { GIVE_PAGES, GIVE_DEFAULT, GIVE_NULL, GIVE_MISALIGNED } give;
+} pda;
+
+static void *pd_alloc(struct ibv_pd *pd, void *pd_context, size_t size,
+		      size_t alignment, uint64_t type)
+{
+	static uint8_t *misaligned;
+
+	pda.allocs++;
+	pda.size = size;
+	pda.alignment = alignment;
+	pda.alloc_type = type;
+	switch (pda.give) {
+	case GIVE_DEFAULT:
+		return IBV_ALLOCATOR_USE_DEFAULT;
+	case GIVE_NULL:
+		return NULL;
+	case GIVE_MISALIGNED:
+		if (!misaligned)
+			misaligned = zalloc_pages(8192);
+		return misaligned + 64;
+	default:
+		break;
+	}
+	/* Dirty, to show that the rings are zeroed all the same. */
+	return memset(zalloc_pages(size), 0xa5, size);
+}
+
+static void pd_free(struct ibv_pd *pd, void *pd_context, void *ptr,
+		    uint64_t type)
+{
+	pda.frees++;
+	pda.freed = ptr;
+	pda.free_type = type;
+	if (pda.give == GIVE_PAGES)
+		free(ptr);
+}
+
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+static void test_parent_domain(void)
+{
+	struct wren_pd pd = { .ibv_pd = { .context = &ctx.ibv_ctx.context,
+					  .handle = 9 } };
+	struct ibv_td_init_attr td_attr = {};
+	struct ibv_parent_domain_init_attr attr = {
+		.pd = &pd.ibv_pd,
+		.comp_mask = IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS |
+			     IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT,
+		.alloc = pd_alloc, .free = pd_free, .pd_context = &pda,
+	};
+	struct ibv_context *ibctx = &ctx.ibv_ctx.context;
+	struct wren_pd *parent, *held;
+	struct ibv_pd *ibparent, *bad;
+	struct wren_buf buf = {};
+	struct ibv_td *td;
+	void *addr;
+
+	atomic_init(&pd.refcount, 1);
+	td = wren_alloc_td(ibctx, &td_attr);
+	ok(td && td->context == ibctx, "alloc_td gives a thread domain of the context");
+	attr.td = td;
+	ibparent = wren_alloc_parent_domain(ibctx, &attr);
+	parent = ibparent ? to_wren_pd(ibparent) : NULL;
+	ok(parent && ibparent->handle == 9 && ibparent->context == ibctx &&
+	   parent->protection == &pd && atomic_load(&pd.refcount) == 2 &&
+	   atomic_load(&to_wren_td(td)->refcount) == 2,
+	   "a parent domain carries its PD's handle and holds the PD and the TD");
+
+	errno = 0;
+	attr.pd = ibparent;
+	bad = wren_alloc_parent_domain(ibctx, &attr);
+	ok(!bad && errno == EINVAL, "a parent domain over a parent domain: EINVAL");
+	attr.pd = &pd.ibv_pd;
+	attr.comp_mask |= 1u << 7;
+	errno = 0;
+	bad = wren_alloc_parent_domain(ibctx, &attr);
+	ok(!bad && errno == EOPNOTSUPP, "an unknown comp_mask bit: EOPNOTSUPP");
+	attr.comp_mask &= ~(1u << 7);
+	attr.free = NULL;
+	errno = 0;
+	bad = wren_alloc_parent_domain(ibctx, &attr);
+	ok(!bad && errno == EINVAL, "allocators without a free: EINVAL");
+	attr.free = pd_free;
+	if (!parent)
+		return;
+
+	pda.give = GIVE_PAGES;
+	ok(!wren_buf_alloc(&buf, 5000, 4096, parent, WREN_RES_TYPE_SRQ) &&
+	   pda.allocs == 1 && pda.size == 8192 && pda.alignment == 4096 &&
+	   pda.alloc_type == WREN_RES_TYPE_SRQ && buf.pd == parent &&
+	   all_zero(buf.addr, 8192),
+	   "a ring from the allocator: whole pages, page-aligned, its type, zeroed");
+	addr = buf.addr;
+	wren_buf_free(&buf);
+	ok(pda.frees == 1 && pda.freed == addr && pda.free_type == WREN_RES_TYPE_SRQ &&
+	   !buf.addr, "freed through the parent domain's free, with its type");
+
+	pda.give = GIVE_DEFAULT;
+	ok(!wren_buf_alloc(&buf, 100, 4096, parent, WREN_RES_TYPE_CQ) &&
+	   pda.allocs == 2 && !buf.pd && buf.length == 4096,
+	   "IBV_ALLOCATOR_USE_DEFAULT: libwren's own memory");
+	wren_buf_free(&buf);
+	ok(pda.frees == 1, "... freed by libwren, not by the application");
+
+	pda.give = GIVE_NULL;
+	ok(wren_buf_alloc(&buf, 100, 4096, parent, WREN_RES_TYPE_QP) == ENOMEM,
+	   "an allocator that gives nothing: ENOMEM");
+	pda.give = GIVE_MISALIGNED;
+	ok(wren_buf_alloc(&buf, 100, 4096, parent, WREN_RES_TYPE_QP) == EINVAL &&
+	   pda.frees == 2, "memory not on a page boundary: given back, EINVAL");
+
+	held = wren_pd_hold(ibparent);
+	ok(held == parent && !wren_pd_hold(&pd.ibv_pd),
+	   "a queue holds a parent domain, not a plain PD");
+	ok(wren_dealloc_pd(ibparent) == EBUSY, "a parent domain with a queue on it: EBUSY");
+	ok(wren_dealloc_td(td) == EBUSY, "a thread domain with a parent domain on it: EBUSY");
+	wren_pd_release(held);
+	ok(wren_dealloc_pd(ibparent) == 0 && atomic_load(&pd.refcount) == 1 &&
+	   atomic_load(&to_wren_td(td)->refcount) == 1,
+	   "the parent domain goes once its queues have, and lets go of its PD and TD");
+	ok(wren_dealloc_td(td) == 0, "then the thread domain goes");
+}
+
+/* Thread domain: a QP made in one posts without taking its SQ lock. */
+static void test_thread_domain(void)
+{
+	struct ibv_sge sge = { .addr = 0x1000, .length = 8, .lkey = 0x55 };
+	struct ibv_send_wr wr = send_wr(7, IBV_WR_SEND, &sge, 0), *bad = NULL;
+	uint32_t pi = qp.sq.pi;
+	int ret;
+
+	/* Held by "another thread": a locking post would spin for good. */
+	pthread_spin_lock(&qp.sq.lock);
+	qp.sq.lockless = true;
+	alarm(10);
+	ret = wren_post_send(&qp.verbs_qp.qp, &wr, &bad);
+	alarm(0);
+	qp.sq.lockless = false;
+	pthread_spin_unlock(&qp.sq.lock);
+	ok(!ret && qp.sq.pi == pi + 1, "a thread domain's QP posts without its SQ lock");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -533,5 +691,7 @@ int main(void)
 	test_cq_ex_and_arm();
 	test_clean();
 	test_srq_clean();
+	test_parent_domain();
+	test_thread_domain();
 	return tap_done();
 }
