@@ -282,6 +282,17 @@ static void gen_admin(void)
 
 		acmd(&o, WREN_AQ_OP_MODIFY_CQ, &m, sizeof(m), NULL, 0, 0);
 	}
+	{
+		/* A resize to 128 entries in a ring of its own. */
+		struct wren_resize_cq_in rs;
+
+		memset(&rs, 0, sizeof(rs));
+		rs.log_size = 7;
+		rs.ring.addr = P(0xa0000);
+		rs.ring.page_shift = 12;
+		rs.dbrec_addr = P(0xa2000);
+		acmd(&o, WREN_AQ_OP_RESIZE_CQ, NULL, 0, &rs, sizeof(rs), 0);
+	}
 	ahandle(&o, WREN_AQ_OP_DESTROY_CQ, 0, 0);
 	save("admin", "cq", &o);
 

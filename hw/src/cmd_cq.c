@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Completion queues: CREATE_CQ, DESTROY_CQ, MODIFY_CQ.  RESIZE_CQ is
- * reserved by contract 1.0 (cmd_dispatch.c answers NOT_SUPPORTED):
- * drivers resize by creating a new CQ.
+ * Completion queues: CREATE_CQ, DESTROY_CQ, MODIFY_CQ, and RESIZE_CQ
+ * (WREN_CAP_CQ_RESIZE), which moves the entries software has not consumed
+ * into the new ring and restarts the indexes (wren_admin.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "whw_cmd.h"
 #include "whw_device.h"
@@ -17,6 +18,7 @@
 #include "whw_table.h"
 
 #define SYND_CQ(f)	WHW_SYND_IN(struct wren_create_cq_in, f)
+#define SYND_RESIZE(f)	WHW_SYND_IN(struct wren_resize_cq_in, f)
 
 struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c)
 {
@@ -122,5 +124,92 @@ struct whw_err whw_cmd_modify_cq(struct wrenhw *hw, struct whw_cmd *c)
 		cq->moderation_usec = whw_le16(m->moderation_usec);
 		cq->moderation_count = whw_le16(m->moderation_count);
 	}
+	return WHW_OK;
+}
+
+/*
+ * The entries [ci, pi) of @cq's ring into slots 0 .. n-1 of @nr, with
+ * the phase of those indexes in a ring of 1 << @log_size.  Nothing of the
+ * CQ changes here: a DMA error leaves it as it was.
+ */
+static int resize_move(struct wrenhw *hw, const struct whw_cq *cq,
+		       const struct whw_ring *nr, uint32_t log_size)
+{
+	uint32_t mask = (1u << cq->log_size) - 1, n = cq->pi - cq->ci;
+	uint8_t e[WREN_CQE_SIZE];
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t off = (uint64_t)((cq->ci + i) & mask) * WREN_CQE_SIZE;
+
+		if (hw->ops->dma_read(hw->opaque, whw_ring_addr(&cq->ring, off),
+				      e, sizeof(e)))
+			return -1;
+		/* owner is the last byte of both wren_cqe and wren_eth_cqe. */
+		e[WREN_CQE_SIZE - 1] = wren_ring_phase(i, log_size);
+		if (whw_ring_write_entry(hw, nr, (uint64_t)i * WREN_CQE_SIZE,
+					 e, sizeof(e)))
+			return -1;
+	}
+	return 0;
+}
+
+struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_resize_cq_in *in = (const void *)c->in;
+	uint64_t dbrec = whw_le64(in->dbrec_addr);
+	struct wren_cq_dbrec rec;
+	struct whw_ring nr = {};
+	struct whw_err err;
+	struct whw_cq *cq;
+	uint32_t ci;
+
+	err = whw_check_rsvd_in(c, offsetof(struct wren_resize_cq_in, rsvd0),
+				sizeof(in->rsvd0));
+	if (!err.status)
+		err = whw_check_rsvd_in(c, offsetof(struct wren_resize_cq_in, rsvd),
+					sizeof(in->rsvd));
+	if (err.status)
+		return err;
+	cq = whw_table_get(&hw->cqs, whw_le32(in->cqn));
+	if (!cq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_RESIZE(cqn));
+	if (in->log_size < WREN_CQ_LOG_SIZE_MIN ||
+	    in->log_size > WREN_CQ_LOG_SIZE_MAX)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RESIZE(log_size));
+	if (!dbrec || (dbrec & 7))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_RESIZE(dbrec_addr));
+	/* A CQ that overran or lost its ring stays dead. */
+	if (cq->error)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_RESIZE(cqn));
+
+	/* What software has consumed, as its old record says now. */
+	if (hw->ops->dma_read(hw->opaque, cq->dbrec_addr, &rec, sizeof(rec)))
+		return WHW_ERR(WREN_AQ_STATUS_DMA_ERROR, 0);
+	ci = whw_le32(rec.ci);
+	if (cq->pi - ci <= (1u << cq->log_size))
+		cq->ci = ci;
+	if (cq->pi - cq->ci > (1u << in->log_size))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RESIZE(log_size));
+
+	err = whw_ring_load(hw, &nr, &in->ring,
+			    (uint64_t)WREN_CQE_SIZE << in->log_size,
+			    SYND_RESIZE(ring));
+	/* The old ring too: the entries move out of it into the new one. */
+	if (!err.status && whw_ring_overlaps_live(hw, &nr, NULL))
+		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_RESIZE(ring.addr));
+	if (!err.status && resize_move(hw, cq, &nr, in->log_size))
+		err = WHW_ERR(WREN_AQ_STATUS_DMA_ERROR, 0);
+	if (err.status) {
+		whw_ring_free(hw, &nr);
+		return err;
+	}
+
+	whw_ring_free(hw, &cq->ring);
+	cq->ring = nr;
+	whw_ring_link(hw, &cq->ring);
+	cq->pi -= cq->ci;
+	cq->ci = 0;
+	cq->log_size = in->log_size;
+	cq->dbrec_addr = dbrec;
 	return WHW_OK;
 }

@@ -43,8 +43,8 @@ static const struct whw_op op_table[WREN_AQ_OP_MAX + 1] = {
 	   sizeof(struct wren_create_cq_in), false),
 	OP(WREN_AQ_OP_DESTROY_CQ, whw_cmd_destroy_cq, 0, true),
 	OP(WREN_AQ_OP_MODIFY_CQ, whw_cmd_modify_cq, 0, true),
-	/* Reserved in contract 1.0: no handler, always NOT_SUPPORTED. */
-	OPT(WREN_AQ_OP_RESIZE_CQ, NULL, 0, false, WREN_CAP_CQ_RESIZE),
+	OPT(WREN_AQ_OP_RESIZE_CQ, whw_cmd_resize_cq,
+	    sizeof(struct wren_resize_cq_in), false, WREN_CAP_CQ_RESIZE),
 	OP(WREN_AQ_OP_CREATE_QP, whw_cmd_create_qp,
 	   sizeof(struct wren_create_qp_in), false),
 	OP(WREN_AQ_OP_MODIFY_QP, whw_cmd_modify_qp,

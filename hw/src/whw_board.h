@@ -19,8 +19,8 @@
 				 WREN_CAP_COUNTERS | WREN_CAP_ETH | \
 				 WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO | \
 				 WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN | \
-				 WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA | \
-				 WHW_CAPS_DCB | WHW_CAPS_CC)
+				 WREN_CAP_CQ_MODERATION | WREN_CAP_CQ_RESIZE | \
+				 WHW_CAPS_RDMA | WHW_CAPS_DCB | WHW_CAPS_CC)
 
 /* What the RoCEv2 engine (roce_*.c, rc_*.c, ud_*.c) implements. */
 #define WHW_CAPS_RDMA		(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | \
@@ -37,8 +37,6 @@
 				 WREN_CAP_DCB_BUFFER | WREN_CAP_DCB_MAXRATE | \
 				 WREN_CAP_PFC_STORM_WD)
 #define WHW_CAPS_CC		(WREN_CAP_ECN | WREN_CAP_DCQCN)
-/* Reserved by contract 1.0: never advertised, whatever a test asks. */
-#define WHW_CAPS_NEVER		WREN_CAP_CQ_RESIZE
 
 /* Resource defaults (wrenhw_config fields left at 0). */
 #define WHW_DEF_NUM_MSIX	16u

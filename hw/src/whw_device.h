@@ -177,8 +177,7 @@ void whw_state_reset(struct wrenhw *hw);
  * Host tests only (mk/hw.mk defines WHW_TEST_HOOKS for wrenhw-tests, never
  * for libwrenhw.a or QEMU): advertise @caps instead of WHW_CAPS, so the
  * validation behind capability-gated commands stays tested before the
- * engines that would justify advertising them exist.  WHW_CAPS_NEVER bits
- * are dropped.
+ * engines that would justify advertising them exist.
  */
 void whw_test_set_caps(struct wrenhw *hw, uint64_t caps);
 #endif

@@ -33,6 +33,7 @@ struct whw_err whw_cmd_set_gid(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_cq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_modify_cq(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_modify_qp(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_query_qp(struct wrenhw *hw, struct whw_cmd *c);

@@ -11,6 +11,7 @@ int main(void)
 	test_aq();
 	test_eq();
 	test_objects();
+	test_cq_resize();
 	test_qp();
 	test_mr();
 	test_eth_dcb();

@@ -44,7 +44,8 @@ static void common_checks(void)
 			  WREN_CAP_COUNTERS | WREN_CAP_ETH |
 			  WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO |
 			  WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN |
-			  WREN_CAP_CQ_MODERATION | WHW_CAPS_RDMA |
+			  WREN_CAP_CQ_MODERATION | WREN_CAP_CQ_RESIZE |
+			  WHW_CAPS_RDMA |
 			  WHW_CAPS_DCB | WHW_CAPS_CC) &&
 	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 4096 &&
 	       a.max_gid == 128 && a.mac[5] == 0x01 && a.num_msix == 16,
@@ -556,9 +557,9 @@ static void caps_gating(void)
 		tap_ok(refused(d, g->op),
 		       "%s without its capability -> NOT_SUPPORTED", g->name);
 	}
-	tap_ok(!(caps & (WHW_CAPS_DCB | WHW_CAPS_CC | WREN_CAP_CQ_RESIZE)) &&
-	       (caps & WREN_CAP_DIAG_FAULT),
-	       "no_dcb caps: DIAG_FAULT yes; DCB, ECN/DCQCN, CQ_RESIZE no");
+	tap_ok(!(caps & (WHW_CAPS_DCB | WHW_CAPS_CC)) &&
+	       (caps & WREN_CAP_DIAG_FAULT) && (caps & WREN_CAP_CQ_RESIZE),
+	       "no_dcb caps: DIAG_FAULT and CQ_RESIZE yes; DCB, ECN/DCQCN no");
 	memset(&a, 0, sizeof(a));
 	td_cmd(d, WREN_AQ_OP_QUERY_DEVICE, NULL, 0, NULL, 0, &a, sizeof(a));
 	tap_ok(a.caps == caps, "QUERY_DEVICE caps == CAPS_HI:CAPS_LO");
@@ -575,10 +576,11 @@ static void caps_gating(void)
 	       !refused(d, WREN_AQ_OP_QUERY_CC) &&
 	       refused(d, WREN_AQ_OP_QUERY_DCB),
 	       "DCQCN admits SET_CC and QUERY_CC");
-	whw_test_set_caps(d->h->hw, ~0ull);
-	tap_ok(refused(d, WREN_AQ_OP_RESIZE_CQ) &&
-	       !(th_reg_read(d->h, WREN_REG_CAPS_LO) & WREN_CAP_CQ_RESIZE),
-	       "RESIZE_CQ stays NOT_SUPPORTED and unadvertised, whatever the caps");
+	whw_test_set_caps(d->h->hw, WREN_CAP_CQ_RESIZE);
+	tap_ok(!refused(d, WREN_AQ_OP_RESIZE_CQ) &&
+	       refused(d, WREN_AQ_OP_DIAG_FAULT) &&
+	       (th_reg_read(d->h, WREN_REG_CAPS_LO) & WREN_CAP_CQ_RESIZE),
+	       "CQ_RESIZE admits RESIZE_CQ, and CAPS_LO says so");
 	td_free(d);
 }
 

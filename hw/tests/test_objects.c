@@ -182,7 +182,6 @@ static void cq(void)
 	struct td *d = td_new(NULL);
 	int64_t eqn = td_create_eq(d, 4, 1, NULL);
 	struct wren_create_cq_in in;
-	struct wren_resize_cq_in rs;
 	struct wren_aq_modify_cq m;
 	struct td_res r;
 
@@ -240,17 +239,6 @@ static void cq(void)
 	       WREN_AQ_STATUS_BAD_HANDLE, SYND_CMD(u.modify_cq.cqn),
 	       "MODIFY_CQ missing CQ -> BAD_HANDLE");
 
-	/* RESIZE_CQ is reserved in contract 1.0, even for a valid request. */
-	memset(&rs, 0, sizeof(rs));
-	rs.cqn = (uint32_t)r.result;
-	rs.log_size = 6;
-	rs.ring.addr = in.ring.addr;
-	rs.ring.page_shift = 12;
-	expect(td_cmd(d, WREN_AQ_OP_RESIZE_CQ, NULL, 0, &rs, sizeof(rs), NULL, 0),
-	       WREN_AQ_STATUS_NOT_SUPPORTED, SYND_CMD(opcode),
-	       "RESIZE_CQ -> NOT_SUPPORTED (reserved)");
-	tap_ok(!(th_reg_read(d->h, WREN_REG_CAPS_LO) & WREN_CAP_CQ_RESIZE),
-	       "WREN_CAP_CQ_RESIZE is not advertised");
 	expect(td_handle_cmd(d, WREN_AQ_OP_DESTROY_CQ, (uint32_t)r.result,
 			     NULL, 0), WREN_AQ_STATUS_OK, 0, "DESTROY_CQ");
 	expect(td_handle_cmd(d, WREN_AQ_OP_DESTROY_CQ, (uint32_t)r.result,

@@ -21,12 +21,12 @@ static void identity(void)
 	       (caps_lo & WREN_CAP_ETH) && (caps_lo & WREN_CAP_ETH_TSO) &&
 	       (caps_lo & WREN_CAP_CQ_MODERATION) &&
 	       (caps_lo & WREN_CAP_RDMA_RC) && (caps_lo & WREN_CAP_RDMA_UD) &&
-	       !(caps_lo & WREN_CAP_CQ_RESIZE),
-	       "CAPS advertise FLR, DIAG_FAULT, Ethernet, moderation, RDMA RC and UD");
+	       (caps_lo & WREN_CAP_CQ_RESIZE),
+	       "CAPS advertise FLR, DIAG_FAULT, Ethernet, moderation, CQ resize, RDMA RC and UD");
 	tap_ok(th_reg_read(h, WREN_REG_CAPS_HI) == 0, "CAPS_HI is 0");
 	tap_ok((caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC)) ==
-	       (WHW_CAPS_DCB | WHW_CAPS_CC) && !(caps_lo & WREN_CAP_CQ_RESIZE),
-	       "CAPS: DCB and ECN/DCQCN, no CQ resize (reserved)");
+	       (WHW_CAPS_DCB | WHW_CAPS_CC),
+	       "CAPS: DCB and ECN/DCQCN");
 	tap_ok(th_reg_read(h, WREN_REG_STATUS) == WREN_STATUS_READY,
 	       "STATUS after power-on is READY only");
 	tap_ok(th_reg_read(h, WREN_REG_CONTROL) == 0, "CONTROL is 0");

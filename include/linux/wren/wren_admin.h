@@ -40,7 +40,7 @@ enum wren_aq_opcode {
 	WREN_AQ_OP_CREATE_CQ		= 0x20, /* in: wren_create_cq_in */
 	WREN_AQ_OP_DESTROY_CQ		= 0x21, /* inline: handle */
 	WREN_AQ_OP_MODIFY_CQ		= 0x22, /* inline: modify_cq */
-	WREN_AQ_OP_RESIZE_CQ		= 0x23, /* reserved: see wren_resize_cq_in */
+	WREN_AQ_OP_RESIZE_CQ		= 0x23, /* in: wren_resize_cq_in */
 
 	WREN_AQ_OP_CREATE_QP		= 0x28, /* in: wren_create_qp_in */
 	WREN_AQ_OP_MODIFY_QP		= 0x29, /* in: wren_modify_qp_in */
@@ -355,16 +355,23 @@ struct wren_create_cq_in {
 };
 
 /*
- * RESIZE_CQ is reserved: contract 1.0 defines no hand-over between the old
- * and the new ring, so devices fail it with NOT_SUPPORTED and do not
- * advertise WREN_CAP_CQ_RESIZE; drivers resize by creating a new CQ.
+ * RESIZE_CQ (WREN_CAP_CQ_RESIZE; NOT_SUPPORTED without it) moves a CQ to a
+ * new ring and doorbell record and restarts its indexes: the entries not
+ * yet consumed (the consumer index read from the old record) move in
+ * order to slots 0 .. n-1 of the new ring, each with the phase of index
+ * 0 .. n-1 in the new size; the producer index becomes n and the
+ * consumer index 0, which software has written into the new record.
+ * Software zeroes the new ring and neither polls nor arms the CQ until
+ * the command completes.  More unconsumed entries than the new ring
+ * holds: BAD_SIZE, and the CQ is as it was; so on any failure.
  */
 struct wren_resize_cq_in {
 	__le32 cqn;
-	__u8 log_size;
+	__u8 log_size;			/* as in CREATE_CQ */
 	__u8 rsvd0[3];
 	struct wren_buf_desc ring;
-	__le32 rsvd[4];
+	__le64 dbrec_addr;		/* 8-byte aligned */
+	__le32 rsvd[2];
 };
 
 struct wren_cq_dbrec {
