@@ -41,6 +41,8 @@ int wren_cmd_dealloc_pd(struct wren_core_dev *cdev, u32 pdn);
 int wren_cmd_create_cq(struct wren_core_dev *cdev,
 		       const struct wren_create_cq_in *in, u32 *cqn);
 int wren_cmd_destroy_cq(struct wren_core_dev *cdev, u32 cqn);
+int wren_cmd_resize_cq(struct wren_core_dev *cdev,
+		       const struct wren_resize_cq_in *in);
 
 int wren_cmd_create_qp(struct wren_core_dev *cdev,
 		       const struct wren_create_qp_in *in, u32 *qpn);

@@ -94,6 +94,21 @@ struct wren_ib_create_cq_resp {
 	__u32 reserved;
 };
 
+/*
+ * ibv_resize_cq: a new ring and doorbell record, as for create_cq, zeroed
+ * and with a consumer index of 0 in the record.  The device moves the
+ * entries not yet polled to the start of the new ring and restarts the
+ * indexes (RESIZE_CQ); the provider polls from index 0 afterwards.  Only
+ * on devices with WREN_CAP_CQ_RESIZE (EOPNOTSUPP otherwise).
+ */
+struct wren_ib_resize_cq {
+	__aligned_u64 buf_addr;		/* page-aligned user VA of the ring */
+	__aligned_u64 dbrec_addr;	/* 8-byte-aligned user VA */
+	__u32 comp_mask;		/* none defined: 0 */
+	__u8 log_size;			/* log2(CQEs): 1 << log_size >= cqe */
+	__u8 reserved[3];
+};
+
 /* ------------------------------------------------------------- QP */
 /*
  * One page-aligned provider buffer holds the SQ at offset 0 and the RQ at

@@ -139,6 +139,12 @@ struct wren_ib_cq {
 	u8 log_size;
 	bool kernel;
 	struct wren_ib_uring ring;	/* user CQs */
+	/*
+	 * User CQs: serialises resizes (uverbs runs them under a read lock);
+	 * the ring a resize handed the device before its command timed out.
+	 */
+	struct mutex resize_lock;
+	struct wren_ib_uring stale_ring;
 	struct wren_ib_obj_ref ref;
 	/* Kernel CQs: the ring, and the consumer index under the lock. */
 	spinlock_t lock;
@@ -317,6 +323,7 @@ int wren_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		      struct ib_udata *udata);
 #endif
 int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int wren_ib_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
 int wren_ib_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
 
 /* wren_ib_kcq.c: CQs of kernel consumers */

@@ -3,19 +3,34 @@
  * Completion queues.  A user CQ's ring and doorbell record are the
  * provider's memory (uapi.rst) and the CQ is bound to the context's
  * doorbell page; a kernel CQ (no udata) is wren_ib_kcq.c's.  Both report
- * to the completion EQ of their comp_vector.
+ * to the completion EQ of their comp_vector.  User CQs can move to a new
+ * ring (RESIZE_CQ); kernel CQs cannot (-EOPNOTSUPP).
  */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
 
 #include "wren_ib.h"
 
+/* A ring of 1 << @log_size entries for @entries, within the device's. */
+static int wren_ib_cq_size_ok(struct wren_ib_dev *dev, u8 log_size,
+			      unsigned int entries)
+{
+	u32 max_cqe = le32_to_cpu(dev->attr->max_cqe);
+	unsigned int max_log;
+
+	max_log = min_t(unsigned int, WREN_CQ_LOG_SIZE_MAX,
+			ilog2(max_t(u32, max_cqe, 2)));
+	if (log_size < WREN_CQ_LOG_SIZE_MIN || log_size > max_log)
+		return -EINVAL;
+	if (!entries || entries > BIT(log_size))
+		return -EINVAL;
+	return 0;
+}
+
 static int wren_ib_cq_req(struct wren_ib_dev *dev,
 			  const struct ib_cq_init_attr *attr,
 			  struct ib_udata *udata, struct wren_ib_create_cq *req)
 {
-	u32 max_cqe = le32_to_cpu(dev->attr->max_cqe);
-	unsigned int max_log;
 	int err;
 
 	err = wren_ib_udata_in(udata, req, sizeof(*req));
@@ -25,13 +40,7 @@ static int wren_ib_cq_req(struct wren_ib_dev *dev,
 		return -EOPNOTSUPP;
 	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
 		return -EINVAL;
-	max_log = min_t(unsigned int, WREN_CQ_LOG_SIZE_MAX,
-			ilog2(max_t(u32, max_cqe, 2)));
-	if (req->log_size < WREN_CQ_LOG_SIZE_MIN || req->log_size > max_log)
-		return -EINVAL;
-	if (!attr->cqe || attr->cqe > BIT(req->log_size))
-		return -EINVAL;
-	return 0;
+	return wren_ib_cq_size_ok(dev, req->log_size, attr->cqe);
 }
 
 static int wren_ib_create_cq_locked(struct ib_cq *ibcq,
@@ -83,6 +92,7 @@ static int wren_ib_create_cq_locked(struct ib_cq *ibcq,
 	if (err)
 		goto err_ring;
 	ibcq->cqe = BIT(req.log_size);
+	mutex_init(&cq->resize_lock);
 
 	wren_ib_obj_ref_init(&cq->ref);
 	err = xa_insert_irq(&dev->cqs, cq->cqn, cq, GFP_KERNEL);
@@ -99,6 +109,7 @@ static int wren_ib_create_cq_locked(struct ib_cq *ibcq,
 err_erase:
 	xa_erase_irq(&dev->cqs, cq->cqn);
 err_destroy:
+	mutex_destroy(&cq->resize_lock);
 	wren_cmd_destroy_cq(dev->cdev, cq->cqn);
 err_ring:
 	wren_ib_uring_put(&cq->ring);
@@ -148,11 +159,84 @@ int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 	xa_erase_irq(&dev->cqs, cq->cqn);
 	up_write(&dev->num_reuse);
 	wren_ib_obj_wait(&cq->ref);
-	if (cq->kernel)
+	if (cq->kernel) {
 		wren_ib_destroy_kcq(cq);
-	else
+	} else {
 		wren_ib_uring_put(&cq->ring);
+		wren_ib_uring_put(&cq->stale_ring);
+		mutex_destroy(&cq->resize_lock);
+	}
 	return 0;
+}
+
+/*
+ * A user CQ to a new ring the provider allocated (uapi.rst): pinned and
+ * described as at create, then RESIZE_CQ, which moves the entries not
+ * yet polled and restarts the indexes.  On success the old ring goes;
+ * on failure the new one, and the CQ is as it was (too many entries for
+ * the new size: -EINVAL).  A timeout leaves it unknown which ring the
+ * device uses: both stay pinned until the CQ goes, and further resizes
+ * are refused.
+ */
+int wren_ib_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibcq->device);
+	struct wren_ib_cq *cq = to_wcq(ibcq);
+	struct wren_resize_cq_in in = {};
+	struct wren_ib_uring ring = {};
+	struct wren_ib_resize_cq req;
+	size_t list_size;
+	dma_addr_t list_dma;
+	void *list;
+	u64 bytes;
+	int err;
+
+	if (!(dev->caps & WREN_CAP_CQ_RESIZE) || cq->kernel || !udata)
+		return -EOPNOTSUPP;
+	err = wren_ib_udata_in(udata, &req, sizeof(req));
+	if (err)
+		return err;
+	if (req.comp_mask)
+		return -EOPNOTSUPP;
+	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)) || entries < 0)
+		return -EINVAL;
+	err = wren_ib_cq_size_ok(dev, req.log_size, entries);
+	if (err)
+		return err;
+
+	mutex_lock(&cq->resize_lock);
+	if (cq->stale_ring.umem) {
+		err = -EBUSY;
+		goto out;
+	}
+	bytes = (u64)WREN_CQE_SIZE << req.log_size;
+	err = wren_ib_uring_get(dev, &ring, req.buf_addr, bytes,
+				req.dbrec_addr);
+	if (err)
+		goto out;
+	err = wren_ib_buf_desc(dev, ring.umem, req.buf_addr, bytes, &in.ring,
+			       &list, &list_dma, &list_size);
+	if (err)
+		goto put_ring;
+	in.cqn = cpu_to_le32(cq->cqn);
+	in.log_size = req.log_size;
+	in.dbrec_addr = cpu_to_le64(ring.dbrec_dma);
+	err = wren_cmd_resize_cq(dev->cdev, &in);
+	if (err == -ETIMEDOUT) {
+		cq->stale_ring = ring;
+		goto out;
+	}
+	wren_ib_buf_desc_free(dev, list, list_dma, list_size);
+	if (err)
+		goto put_ring;
+	swap(cq->ring, ring);
+	cq->log_size = req.log_size;
+	ibcq->cqe = BIT(req.log_size);
+put_ring:
+	wren_ib_uring_put(&ring);
+out:
+	mutex_unlock(&cq->resize_lock);
+	return err;
 }
 
 int wren_ib_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)

@@ -20,6 +20,7 @@ static void wren_ib_abi_sizes(void)
 	BUILD_BUG_ON(sizeof(struct wren_ib_alloc_ucontext_resp) != 64);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_cq) != 24);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_cq_resp) != 16);
+	BUILD_BUG_ON(sizeof(struct wren_ib_resize_cq) != 24);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_qp) != 32);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_qp_resp) != 16);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_srq) != 24);

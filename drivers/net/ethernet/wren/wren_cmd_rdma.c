@@ -128,6 +128,22 @@ int wren_cmd_destroy_cq(struct wren_core_dev *cdev, u32 cqn)
 EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_cq, WREN_CORE_NS);
 
 /**
+ * wren_cmd_resize_cq() - RESIZE_CQ
+ * @cdev: the device
+ * @in: the CQ, its new ring, doorbell record and size
+ *
+ * Return: 0 once the CQ uses the new ring (the old one is free), or an
+ * errno: -ETIMEDOUT leaves it unknown which ring the device uses, any
+ * other the old one.
+ */
+int wren_cmd_resize_cq(struct wren_core_dev *cdev,
+		       const struct wren_resize_cq_in *in)
+{
+	return wren_cmd_in(cdev, WREN_AQ_OP_RESIZE_CQ, in, sizeof(*in));
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_resize_cq, WREN_CORE_NS);
+
+/**
  * wren_cmd_create_qp() - CREATE_QP
  * @cdev: the device
  * @in: type, queues, CQs, SRQ, PD, UAR and buffer
