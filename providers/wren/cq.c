@@ -466,6 +466,62 @@ struct ibv_cq_ex *wren_create_cq_ex(struct ibv_context *ibctx,
 	return wren_cq_create(ibctx, attr);
 }
 
+/*
+ * A new ring, zeroed, with a consumer index of 0 in its record; the NIC
+ * moves the entries not yet polled to its start and restarts the indexes
+ * (RESIZE_CQ), so polling goes on from 0.  The lock keeps pollers and
+ * arming out while the CQ changes rings.  More entries not yet polled
+ * than the new size holds: EINVAL from the kernel, the CQ as it was.
+ */
+int wren_resize_cq(struct ibv_cq *ibcq, int cqe)
+{
+	struct wren_context *ctx = to_wren_ctx(ibcq->context);
+	struct wren_cq *cq = to_wren_cq(ibcq);
+	struct wren_resize_cq_resp resp = {};
+	struct wren_resize_cq cmd = {};
+	struct wren_buf buf, old;
+	unsigned int log_size;
+	size_t ring_size;
+	int ret;
+
+	if (!(ctx->caps & WREN_CAP_CQ_RESIZE))
+		return EOPNOTSUPP;
+	if (cqe < 1 || (unsigned int)cqe > ctx->max_cqe ||
+	    (unsigned int)cqe > (1u << ctx->max_cq_log_size))
+		return EINVAL;
+	log_size = wren_ilog2(wren_roundup_pow2(cqe));
+	if (log_size < WREN_CQ_LOG_SIZE_MIN)
+		log_size = WREN_CQ_LOG_SIZE_MIN;
+	ring_size = (size_t)WREN_CQE_SIZE << log_size;
+	ret = wren_buf_alloc(&buf, ring_size + sizeof(*cq->dbrec),
+			     ctx->page_size, cq->parent, WREN_RES_TYPE_CQ);
+	if (ret)
+		return ret;
+
+	cmd.buf_addr = (uintptr_t)buf.addr;
+	cmd.dbrec_addr = (uintptr_t)buf.addr + ring_size;
+	cmd.log_size = log_size;
+	pthread_spin_lock(&cq->lock);
+	/* What was polled is not moved. */
+	wren_cq_update_ci(cq);
+	ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd.ibv_cmd, sizeof(cmd),
+				&resp.ibv_resp, sizeof(resp));
+	if (ret) {
+		pthread_spin_unlock(&cq->lock);
+		wren_buf_free(&buf);
+		return ret;
+	}
+	old = cq->buf;
+	cq->buf = buf;
+	cq->ring = buf.addr;
+	cq->dbrec = (struct wren_cq_dbrec *)((uint8_t *)buf.addr + ring_size);
+	cq->log_size = log_size;
+	cq->ci = 0;
+	pthread_spin_unlock(&cq->lock);
+	wren_buf_free(&old);
+	return 0;
+}
+
 int wren_destroy_cq(struct ibv_cq *ibcq)
 {
 	struct wren_cq *cq = to_wren_cq(ibcq);

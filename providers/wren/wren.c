@@ -36,6 +36,7 @@ static const struct verbs_context_ops wren_ctx_ops = {
 	.create_cq = wren_create_cq,
 	.create_cq_ex = wren_create_cq_ex,
 	.destroy_cq = wren_destroy_cq,
+	.resize_cq = wren_resize_cq,
 	.poll_cq = wren_poll_cq,
 	.req_notify_cq = wren_arm_cq,
 	.create_qp = wren_create_qp,

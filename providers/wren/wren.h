@@ -306,6 +306,7 @@ struct ibv_cq *wren_create_cq(struct ibv_context *context, int cqe,
 			      struct ibv_comp_channel *channel, int vector);
 struct ibv_cq_ex *wren_create_cq_ex(struct ibv_context *context,
 				    struct ibv_cq_init_attr_ex *attr);
+int wren_resize_cq(struct ibv_cq *cq, int cqe);
 int wren_destroy_cq(struct ibv_cq *cq);
 int wren_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 int wren_arm_cq(struct ibv_cq *cq, int solicited_only);

@@ -16,6 +16,8 @@ DECLARE_DRV_CMD(wren_alloc_ucontext, IB_USER_VERBS_CMD_GET_CONTEXT,
 		empty, wren_ib_alloc_ucontext_resp);
 DECLARE_DRV_CMD(wren_create_cq, IB_USER_VERBS_EX_CMD_CREATE_CQ,
 		wren_ib_create_cq, wren_ib_create_cq_resp);
+DECLARE_DRV_CMD(wren_resize_cq, IB_USER_VERBS_CMD_RESIZE_CQ,
+		wren_ib_resize_cq, empty);
 DECLARE_DRV_CMD(wren_create_qp, IB_USER_VERBS_CMD_CREATE_QP,
 		wren_ib_create_qp, wren_ib_create_qp_resp);
 DECLARE_DRV_CMD(wren_create_srq, IB_USER_VERBS_CMD_CREATE_SRQ,
