@@ -8,6 +8,8 @@
 #      pages), PDs, CQs, QPs, SRQs and MRs each filled until the device
 #      refuses with ENOMEM at its advertised limit, and filled again to
 #      the same count once freed; a CQ overrun raises IBV_EVENT_CQ_ERR;
+#      a CQ with completions pending grows and refuses to shrink below
+#      them (ibv_resize_cq);
 #      an SRQ below its armed limit raises IBV_EVENT_SRQ_LIMIT_REACHED
 #      once; a WREN_LIMITS_BIG_MR_MIB MiB MR (1024: the boot needs
 #      MEM=1536 or more) written and read at both ends and the middle
@@ -32,7 +34,7 @@ bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 res=${WREN_RESULTS:-/tmp}
 big=${WREN_LIMITS_BIG_MR_MIB:-1024}
 # The programs' results: the plans of tests/rdma/limits.c and abuse.c.
-n_limits=20
+n_limits=23
 n_abuse=53
 plan $((1 + n_limits + 1 + n_abuse + 2 + 2))
 dmesg -C

@@ -10,8 +10,10 @@
  * the same number fits again, so nothing leaked in the driver or the
  * device.  Then the events of running out: receives flushed into a CQ
  * too small for them overrun it, which must raise IBV_EVENT_CQ_ERR (not
- * hang, not corrupt memory); an SRQ whose posted receives fall below its
- * armed limit raises IBV_EVENT_SRQ_LIMIT_REACHED once and disarms.  Last
+ * hang, not corrupt memory); a CQ with completions pending is resized
+ * (they poll in order from the new ring; a size below them is EINVAL and
+ * loses nothing); an SRQ whose posted receives fall below its armed
+ * limit raises IBV_EVENT_SRQ_LIMIT_REACHED once and disarms.  Last
  * a large MR (--big-mr-mib, 1024 by default): registered, then written
  * and read at its first, middle and last pages by RDMA through a pair
  * of RC QPs that the NIC loops back to itself, which also shows that
@@ -352,6 +354,79 @@ static int send_n(struct conn *a, struct conn *b, struct ibv_mr *mr, int n)
 	return 0;
 }
 
+/* Post @n receives on @b, wr_ids @id0 on, and have @a send @n SENDs
+ * into them; the send completions are waited for, the receive ones
+ * left in @b's CQ. */
+static int sends_pending(struct conn *a, struct conn *b, struct ibv_mr *mr,
+			 int n, uint64_t id0)
+{
+	struct ibv_sge sg = { .addr = (uintptr_t)mr->addr, .length = 64, .lkey = mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sg, .num_sge = 1, .opcode = IBV_WR_SEND };
+
+	for (int i = 0; i < n; i++) {
+		struct ibv_recv_wr rw = { .wr_id = id0 + (uint64_t)i, .sg_list = &sg,
+					  .num_sge = 1 }, *bad;
+
+		if (ibv_post_recv(b->qp, &rw, &bad))
+			return -1;
+	}
+	for (int i = 0; i < n; i++)
+		if (post_wait(a, &wr))
+			return -1;
+	return 0;
+}
+
+/* @n receive completions from @cq, wr_ids @id0 on, in order. */
+static int polls_in_order(struct ibv_cq *cq, int n, uint64_t id0)
+{
+	struct ibv_wc wc;
+
+	for (int i = 0; i < n; i++)
+		if (poll_one(cq, &wc, EVENT_MS) || wc.status != IBV_WC_SUCCESS ||
+		    wc.wr_id != id0 + (uint64_t)i || wc.opcode != IBV_WC_RECV)
+			return -1;
+	return 0;
+}
+
+/*
+ * ibv_resize_cq with completions in the CQ: they move to the new ring
+ * and poll in order; a size below what is pending is EINVAL and loses
+ * nothing; the CQ goes on working.
+ */
+static void cq_resize(struct dev *d, struct ibv_mr *mr)
+{
+	struct conn a = { 0 }, b = { 0 };
+	int grow = -1, shrink = -1, after = -1, cqe = 0;
+
+	if (loop_pair(d, &a, &b, NULL) || sends_pending(&a, &b, mr, 6, 100)) {
+		for (int i = 0; i < 3; i++)
+			tap_ok(false, "CQ resize: a loopback pair with 6 receive completions pending");
+		goto out;
+	}
+	grow = ibv_resize_cq(b.rcq, 64);
+	if (grow == EOPNOTSUPP) {
+		for (int i = 0; i < 3; i++)
+			tap_skipped("the device cannot resize CQs (EOPNOTSUPP)",
+				    "CQ resize case %d", i + 1);
+		goto out;
+	}
+	cqe = b.rcq->cqe;
+	if (!grow)
+		grow = polls_in_order(b.rcq, 3, 100);
+	tap_ok(!grow && cqe >= 64,
+	       "CQ resize: grown to %d entries with 6 completions pending, the first 3 poll in order",
+	       cqe);
+	shrink = ibv_resize_cq(b.rcq, 2);
+	tap_ok(shrink == EINVAL && !polls_in_order(b.rcq, 3, 103),
+	       "CQ resize: to 2 entries with 3 pending fails with EINVAL (%s), and they poll in order",
+	       strerror(shrink));
+	after = sends_pending(&a, &b, mr, 10, 200) || polls_in_order(b.rcq, 10, 200);
+	tap_ok(!after, "CQ resize: 10 more SENDs complete through the resized CQ");
+out:
+	conn_destroy(&a);
+	conn_destroy(&b);
+}
+
 static void srq_limit(struct dev *d, struct ibv_mr *mr)
 {
 	struct ibv_srq_init_attr ia = { .attr = { .max_wr = SRQ_WR, .max_sge = 1 } };
@@ -475,7 +550,7 @@ int limits_run(struct dev *d, size_t big_mib)
 		{ "MRs", d->attr.max_mr, mr_create, mr_destroy, &mp },
 	};
 
-	tap_plan(2 * (sizeof(pools) / sizeof(pools[0])) + 2 + 3 + 3);
+	tap_plan(2 * (sizeof(pools) / sizeof(pools[0])) + 2 + 3 + 3 + 3);
 	mp.base = mmap(NULL, mp_len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!shared || !mr || mp.base == MAP_FAILED) {
@@ -488,6 +563,7 @@ int limits_run(struct dev *d, size_t big_mib)
 	for (size_t i = 0; i < sizeof(pools) / sizeof(pools[0]); i++)
 		exhaust(d, &pools[i]);
 	cq_overrun(d, mr);
+	cq_resize(d, mr);
 	srq_limit(d, mr);
 	big_mr(d, mr, big_mib);
 	ibv_dereg_mr(mr);
