@@ -28,7 +28,7 @@ MAX=${WREN_FAILNTH_MAX:-60}
 mods=$(wren_moddir)
 ROUNDS=${WREN_FAULT_ROUNDS:-100}
 wvt=$WREN_TOP/build/tests/rdma/wren_verbs_test
-res=${WREN_RESULTS:-/tmp}
+resdir=${WREN_RESULTS:-/tmp}
 plan 16
 mountpoint -q "$dbg" || mount -t debugfs none "$dbg"
 
@@ -246,12 +246,12 @@ done
 dmesg -C
 t0=$SECONDS
 timeout 300 "$wvt" faults -d wren_0 -g "${gid:-0}" --rounds "$ROUNDS" \
-	>"$res/faults.out" 2>"$res/faults.err"
+	>"$resdir/faults.out" 2>"$resdir/faults.err"
 rc=$?
 disarm
 count_injected
-tap_relay_cases "verbs: " "$res/faults.out" 3 case "exit $rc"
-[ -s "$res/faults.err" ] && diag "$(tail -n 20 "$res/faults.err")"
+tap_relay_cases "verbs: " "$resdir/faults.out" 3 case "exit $rc"
+[ -s "$resdir/faults.err" ] && diag "$(tail -n 20 "$resdir/faults.err")"
 diag "wren_verbs_test faults: $ROUNDS rounds, exit $rc, $((SECONDS - t0)) s"
 # A closed context's objects go with ib_uverbs' cleanup of its file.
 wait_for 20 counts_are "$before"
