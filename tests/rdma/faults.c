@@ -69,12 +69,16 @@ static int write_wait(struct conn *a, struct ibv_mr *mr, uint8_t *src,
 				  .opcode = IBV_WR_RDMA_WRITE,
 				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 	struct ibv_wc wc;
+	int ret;
 
 	wr.wr.rdma.remote_addr = (uintptr_t)dst;
 	wr.wr.rdma.rkey = mr->rkey;
-	errno = 0;
-	if (ibv_post_send(a->qp, &wr, &bad))
+	/* ibv_post_send() returns its errno rather than setting it. */
+	ret = ibv_post_send(a->qp, &wr, &bad);
+	if (ret) {
+		errno = ret;
 		return -1;
+	}
 	if (poll_one(a->scq, &wc, 10000)) {
 		errno = ETIMEDOUT;
 		return -1;
