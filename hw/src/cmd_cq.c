@@ -153,6 +153,31 @@ static int resize_move(struct wrenhw *hw, const struct whw_cq *cq,
 	return 0;
 }
 
+/*
+ * Send completions @cq may still get: the WQEs handed to the device
+ * (doorbells rung) and not completed, of every QP whose send CQ it is,
+ * signalled or not (the device has not read them all).  Commands run as
+ * their doorbell is rung, send WQEs later: a resize must not shrink the
+ * ring under completions the driver already asked for.
+ */
+static uint32_t resize_owed(const struct wrenhw *hw, const struct whw_cq *cq)
+{
+	uint32_t owed = 0;
+	struct whw_qp *qp;
+
+	for (uint32_t i = 0; i < hw->qps.size; i++) {
+		uint32_t n;
+
+		qp = whw_table_slot(&hw->qps, i);
+		if (!qp || qp->send_cq != cq)
+			continue;
+		n = qp->sq_pi - qp->sq_ci;
+		if (n <= (1u << qp->sq_log_size))
+			owed += n;
+	}
+	return owed;
+}
+
 struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c)
 {
 	const struct wren_resize_cq_in *in = (const void *)c->in;
@@ -188,7 +213,8 @@ struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c)
 	ci = whw_le32(rec.ci);
 	if (cq->pi - ci <= (1u << cq->log_size))
 		cq->ci = ci;
-	if (cq->pi - cq->ci > (1u << in->log_size))
+	if ((uint64_t)(cq->pi - cq->ci) + resize_owed(hw, cq) >
+	    (1u << in->log_size))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RESIZE(log_size));
 
 	err = whw_ring_load(hw, &nr, &in->ring,

@@ -4,8 +4,9 @@
  * move in order to the start of the new ring with the new ring's phase,
  * the indexes restart (the next CQE lands after them, the doorbell
  * record read is the new one), and every refusal - bad handle, size,
- * address, reserved bytes, too many unconsumed entries, a dead CQ, a DMA
- * error, a board without the capability - leaves the CQ as it was.
+ * address, reserved bytes, too many unconsumed entries or sends owed, a
+ * dead CQ, a DMA error, a board without the capability - leaves the CQ
+ * as it was.
  */
 #include "tests.h"
 #include "wrenhw_int.h"
@@ -84,6 +85,30 @@ static void refusals(struct rs_env *e)
 	expect(resize(e, &in), WREN_AQ_STATUS_BAD_SIZE, SYND_RS(log_size),
 	       "RESIZE_CQ to 2 entries with 3 unconsumed -> BAD_SIZE");
 	tap_ok(unchanged(e, 2, 4), "... and the CQ is as it was");
+
+	/* Two send WQEs rung on a QP of this CQ and not completed yet. */
+	{
+		int64_t pdn = td_alloc_pd(e->d);
+		int64_t qpn = td_create_qp(e->d, WREN_QPT_RC, (uint32_t)pdn,
+					   e->cqn, 0);
+		struct whw_qp *qp = qpn > 0 ?
+			whw_table_get(&e->d->h->hw->qps, (uint64_t)qpn) : NULL;
+
+		tap_ok(qp != NULL, "an RC QP whose send CQ it is");
+		if (qp)
+			qp->sq_pi = qp->sq_ci + 2;
+		in = rs_in(e, 2);
+		expect(resize(e, &in), WREN_AQ_STATUS_BAD_SIZE, SYND_RS(log_size),
+		       "RESIZE_CQ to 4 entries with 3 unconsumed and 2 sends owed -> BAD_SIZE");
+		if (qp)
+			qp->sq_pi = qp->sq_ci;
+		if (qpn > 0)
+			td_handle_cmd(e->d, WREN_AQ_OP_DESTROY_QP, (uint32_t)qpn,
+				      NULL, 0);
+		if (pdn > 0)
+			td_handle_cmd(e->d, WREN_AQ_OP_DEALLOC_PD, (uint32_t)pdn,
+				      NULL, 0);
+	}
 	in = rs_in(e, 3);
 	in.cqn = 77;
 	expect(resize(e, &in), WREN_AQ_STATUS_BAD_HANDLE, SYND_RS(cqn),

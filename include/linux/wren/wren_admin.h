@@ -362,8 +362,10 @@ struct wren_create_cq_in {
  * 0 .. n-1 in the new size; the producer index becomes n and the
  * consumer index 0, which software has written into the new record.
  * Software zeroes the new ring and neither polls nor arms the CQ until
- * the command completes.  More unconsumed entries than the new ring
- * holds: BAD_SIZE, and the CQ is as it was; so on any failure.
+ * the command completes.  More unconsumed entries, together with the send
+ * WQEs handed to the device and not yet completed on QPs whose send CQ it
+ * is, than the new ring holds: BAD_SIZE, and the CQ is as it was; so on
+ * any failure.
  */
 struct wren_resize_cq_in {
 	__le32 cqn;
