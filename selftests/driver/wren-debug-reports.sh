@@ -88,7 +88,8 @@ report DEBUG_OBJECTS 'ODEBUG: '
 # Through dma-debug's "Mapped at:" stack, which names the mapping's caller.
 report 'DMA API' 'DMA-API: [^ ]+ [^ ]+: ' 70
 # Not "Call Trace" alone: injected allocation failures print stacks.
-report 'WARN, BUG or oops' 'WARNING: CPU|------------\[ cut here \]|BUG: |Oops|general protection fault|kmsg: records lost'
+# Through the trace, to what the driver says after it.
+report 'WARN, BUG or oops' 'WARNING: CPU|------------\[ cut here \]|BUG: |Oops|general protection fault|kmsg: records lost' 60
 
 # After a known report lockdep is off too: the diagnostic above says
 # where its coverage ended.  So after a module whose license the kernel

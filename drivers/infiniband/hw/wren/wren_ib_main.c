@@ -212,6 +212,29 @@ err_dealloc:
 	return err;
 }
 
+/*
+ * Objects still in the number tables once ib_core has destroyed every one
+ * it knows: a create or destroy path that lost track of one.  Named one
+ * by one, so that the report says which.
+ */
+static void wren_ib_report_leftovers(struct wren_ib_dev *dev)
+{
+	struct wren_ib_srq *srq;
+	struct wren_ib_cq *cq;
+	struct wren_ib_qp *qp;
+	unsigned long i;
+
+	xa_for_each(&dev->cqs, i, cq)
+		ibdev_err(&dev->ibdev, "CQ %u left behind (%s)\n", cq->cqn,
+			  cq->kernel ? "kernel" : "user");
+	xa_for_each(&dev->qps, i, qp)
+		ibdev_err(&dev->ibdev, "QP %u left behind (%s, type %d, state %u)\n",
+			  qp->qpn, qp->kernel ? "kernel" : "user",
+			  qp->ibqp.qp_type, qp->state);
+	xa_for_each(&dev->srqs, i, srq)
+		ibdev_err(&dev->ibdev, "SRQ %u left behind\n", srq->srqn);
+}
+
 static void wren_ib_remove(struct auxiliary_device *adev)
 {
 	struct wren_ib_dev *dev = auxiliary_get_drvdata(adev);
@@ -231,8 +254,9 @@ static void wren_ib_remove(struct auxiliary_device *adev)
 	ib_unregister_device(&dev->ibdev);
 	wren_core_events_unregister(dev->wadev);
 	destroy_workqueue(dev->event_wq);
-	WARN_ON(!xa_empty(&dev->cqs) || !xa_empty(&dev->qps) ||
-		!xa_empty(&dev->srqs));
+	if (WARN_ON(!xa_empty(&dev->cqs) || !xa_empty(&dev->qps) ||
+		    !xa_empty(&dev->srqs)))
+		wren_ib_report_leftovers(dev);
 	xa_destroy(&dev->cqs);
 	xa_destroy(&dev->qps);
 	xa_destroy(&dev->srqs);
