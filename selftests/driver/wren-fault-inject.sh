@@ -265,6 +265,9 @@ for a in failslab fail_page_alloc; do
 done
 
 check "wren_ib and wren unload" wren_unload
+# What wren_ib's remove found still in its tables, if anything.
+left=$(dmesg | grep 'left behind')
+[ -z "$left" ] || diag "$left"
 check_leftovers "$bdf"
 check "the kernel is not tainted by a warning or oops" \
 	test $(($(cat /proc/sys/kernel/tainted) & (1 << 7 | 1 << 9))) = 0
