@@ -5,7 +5,6 @@
  * into the new ring and restarts the indexes (wren_admin.h).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "whw_cmd.h"
 #include "whw_device.h"
@@ -142,12 +141,8 @@ static int resize_move(struct wrenhw *hw, const struct whw_cq *cq,
 		uint64_t off = (uint64_t)((cq->ci + i) & mask) * WREN_CQE_SIZE;
 
 		if (hw->ops->dma_read(hw->opaque, whw_ring_addr(&cq->ring, off),
-				      e, sizeof(e)))
-			return -1;
-		/* owner is the last byte of both wren_cqe and wren_eth_cqe. */
-		e[WREN_CQE_SIZE - 1] = wren_ring_phase(i, log_size);
-		if (whw_ring_write_entry(hw, nr, (uint64_t)i * WREN_CQE_SIZE,
-					 e, sizeof(e)))
+				      e, sizeof(e)) ||
+		    whw_cq_write_slot(hw, nr, i, log_size, e))
 			return -1;
 	}
 	return 0;
@@ -182,11 +177,9 @@ struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c)
 {
 	const struct wren_resize_cq_in *in = (const void *)c->in;
 	uint64_t dbrec = whw_le64(in->dbrec_addr);
-	struct wren_cq_dbrec rec;
 	struct whw_ring nr = {};
 	struct whw_err err;
 	struct whw_cq *cq;
-	uint32_t ci;
 
 	err = whw_check_rsvd_in(c, offsetof(struct wren_resize_cq_in, rsvd0),
 				sizeof(in->rsvd0));
@@ -208,11 +201,8 @@ struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_RESIZE(cqn));
 
 	/* What software has consumed, as its old record says now. */
-	if (hw->ops->dma_read(hw->opaque, cq->dbrec_addr, &rec, sizeof(rec)))
+	if (!whw_cq_refresh_ci(hw, cq))
 		return WHW_ERR(WREN_AQ_STATUS_DMA_ERROR, 0);
-	ci = whw_le32(rec.ci);
-	if (cq->pi - ci <= (1u << cq->log_size))
-		cq->ci = ci;
 	if ((uint64_t)(cq->pi - cq->ci) + resize_owed(hw, cq) >
 	    (1u << in->log_size))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RESIZE(log_size));

@@ -6,6 +6,8 @@
  * doorbell record, and if it is really full the CQ goes into error with
  * WREN_EVENT_CQ_ERR / WREN_CQ_SYND_OVERRUN, as hardware does.
  */
+#include <string.h>
+
 #include "whw_device.h"
 #include "whw_events.h"
 #include "whw_le.h"
@@ -20,8 +22,7 @@ static void cq_error(struct wrenhw *hw, struct whw_cq *cq, uint8_t synd)
 	whw_aeq_post(hw, WREN_EVENT_CQ_ERR, synd, cq->hdr.id, 0);
 }
 
-/* Refreshes the consumer index from the doorbell record; false on DMA error. */
-static bool refresh_ci(struct wrenhw *hw, struct whw_cq *cq)
+bool whw_cq_refresh_ci(struct wrenhw *hw, struct whw_cq *cq)
 {
 	struct wren_cq_dbrec rec;
 	uint32_t ci;
@@ -35,17 +36,28 @@ static bool refresh_ci(struct wrenhw *hw, struct whw_cq *cq)
 	return true;
 }
 
+int whw_cq_write_slot(struct wrenhw *hw, const struct whw_ring *ring,
+		      uint32_t index, uint32_t log_size, const void *cqe)
+{
+	uint8_t e[WREN_CQE_SIZE];
+
+	memcpy(e, cqe, sizeof(e));
+	/* owner is the last byte of both wren_cqe and wren_eth_cqe. */
+	e[WREN_CQE_SIZE - 1] = wren_ring_phase(index, log_size);
+	return whw_ring_write_entry(hw, ring,
+				    (uint64_t)(index & ((1u << log_size) - 1)) *
+				    WREN_CQE_SIZE, e, sizeof(e));
+}
+
 int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 		bool solicited)
 {
 	uint32_t size = 1u << cq->log_size;
-	uint8_t e[WREN_CQE_SIZE];
-	uint64_t off;
 
 	if (cq->error || (hw->status & WREN_STATUS_FATAL))
 		return -1;
 	if (cq->pi - cq->ci >= size) {
-		if (!refresh_ci(hw, cq)) {
+		if (!whw_cq_refresh_ci(hw, cq)) {
 			cq_error(hw, cq, WREN_CQ_SYND_DMA);
 			return -1;
 		}
@@ -54,12 +66,7 @@ int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 			return -1;
 		}
 	}
-	for (unsigned int i = 0; i < sizeof(e); i++)
-		e[i] = ((const uint8_t *)cqe)[i];
-	/* owner is the last byte of both wren_cqe and wren_eth_cqe. */
-	e[WREN_CQE_SIZE - 1] = wren_ring_phase(cq->pi, cq->log_size);
-	off = (uint64_t)(cq->pi & (size - 1)) * WREN_CQE_SIZE;
-	if (whw_ring_write_entry(hw, &cq->ring, off, e, sizeof(e))) {
+	if (whw_cq_write_slot(hw, &cq->ring, cq->pi, cq->log_size, cqe)) {
 		cq_error(hw, cq, WREN_CQ_SYND_DMA);
 		return -1;
 	}

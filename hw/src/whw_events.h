@@ -43,5 +43,17 @@ void whw_eq_mod_fini(struct wrenhw *hw, struct whw_eq *eq);
 /* cq.c: writes one 32-byte CQE (owner set by the device); -1 if dropped. */
 int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 		bool solicited);
+/*
+ * The consumer index from @cq's doorbell record, if it claims no more
+ * than was produced; false on a DMA error.
+ */
+bool whw_cq_refresh_ci(struct wrenhw *hw, struct whw_cq *cq);
+/*
+ * @cqe into the slot of free-running @index of a CQ ring of
+ * 1 << @log_size entries, its owner byte the phase of @index; non-zero
+ * on a DMA error.
+ */
+int whw_cq_write_slot(struct wrenhw *hw, const struct whw_ring *ring,
+		      uint32_t index, uint32_t log_size, const void *cqe);
 
 #endif
