@@ -353,6 +353,22 @@ int wren_arm_cq(struct ibv_cq *ibcq, int solicited_only)
 
 /* --------------------------------------------------- create / destroy */
 
+/*
+ * The ring for @cqe entries: log2 of its size in @log_size, or EINVAL
+ * beyond the device's limits.  Every slot is usable: with free-running
+ * indexes and the phase bit a full ring differs from an empty one.
+ */
+static int wren_cq_log_size(const struct wren_context *ctx, unsigned int cqe,
+			    unsigned int *log_size)
+{
+	if (cqe < 1 || cqe > ctx->max_cqe || cqe > (1u << ctx->max_cq_log_size))
+		return EINVAL;
+	*log_size = wren_ilog2(wren_roundup_pow2(cqe));
+	if (*log_size < WREN_CQ_LOG_SIZE_MIN)
+		*log_size = WREN_CQ_LOG_SIZE_MIN;
+	return 0;
+}
+
 static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 					struct ibv_cq_init_attr_ex *attr)
 {
@@ -372,8 +388,7 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (attr->cqe < 1 || attr->cqe > ctx->max_cqe ||
-	    attr->cqe > (1u << ctx->max_cq_log_size)) {
+	if (wren_cq_log_size(ctx, attr->cqe, &log_size)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -398,13 +413,6 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 			       (attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED)) ||
 			      (cq->parent && cq->parent->td);
 
-	/*
-	 * Every slot is usable: with free-running indexes and the phase bit
-	 * a full ring differs from an empty one.
-	 */
-	log_size = wren_ilog2(wren_roundup_pow2(attr->cqe));
-	if (log_size < WREN_CQ_LOG_SIZE_MIN)
-		log_size = WREN_CQ_LOG_SIZE_MIN;
 	ring_size = (size_t)WREN_CQE_SIZE << log_size;
 	ret = wren_buf_alloc(&cq->buf, ring_size + sizeof(*cq->dbrec),
 			     ctx->page_size, cq->parent, WREN_RES_TYPE_CQ);
@@ -486,12 +494,8 @@ int wren_resize_cq(struct ibv_cq *ibcq, int cqe)
 
 	if (!(ctx->caps & WREN_CAP_CQ_RESIZE))
 		return EOPNOTSUPP;
-	if (cqe < 1 || (unsigned int)cqe > ctx->max_cqe ||
-	    (unsigned int)cqe > (1u << ctx->max_cq_log_size))
+	if (cqe < 1 || wren_cq_log_size(ctx, (unsigned int)cqe, &log_size))
 		return EINVAL;
-	log_size = wren_ilog2(wren_roundup_pow2(cqe));
-	if (log_size < WREN_CQ_LOG_SIZE_MIN)
-		log_size = WREN_CQ_LOG_SIZE_MIN;
 	ring_size = (size_t)WREN_CQE_SIZE << log_size;
 	ret = wren_buf_alloc(&buf, ring_size + sizeof(*cq->dbrec),
 			     ctx->page_size, cq->parent, WREN_RES_TYPE_CQ);
