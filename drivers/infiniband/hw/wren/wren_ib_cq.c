@@ -11,13 +11,22 @@
 
 #include "wren_ib.h"
 
-/* A ring of 1 << @log_size entries for @entries, within the device's. */
-static int wren_ib_cq_size_ok(struct wren_ib_dev *dev, u8 log_size,
-			      unsigned int entries)
+/*
+ * The ring a provider describes for create_cq and resize_cq (the two
+ * requests share their layout): no comp_mask bits, reserved bytes zero,
+ * 1 << @log_size entries for @entries, within the device's limits.
+ */
+static int wren_ib_cq_ring_req(struct wren_ib_dev *dev, u32 comp_mask,
+			       const u8 *reserved, size_t reserved_len,
+			       u8 log_size, unsigned int entries)
 {
 	u32 max_cqe = le32_to_cpu(dev->attr->max_cqe);
 	unsigned int max_log;
 
+	if (comp_mask)
+		return -EOPNOTSUPP;
+	if (memchr_inv(reserved, 0, reserved_len))
+		return -EINVAL;
 	max_log = min_t(unsigned int, WREN_CQ_LOG_SIZE_MAX,
 			ilog2(max_t(u32, max_cqe, 2)));
 	if (log_size < WREN_CQ_LOG_SIZE_MIN || log_size > max_log)
@@ -36,11 +45,9 @@ static int wren_ib_cq_req(struct wren_ib_dev *dev,
 	err = wren_ib_udata_in(udata, req, sizeof(*req));
 	if (err)
 		return err;
-	if (req->comp_mask)
-		return -EOPNOTSUPP;
-	if (memchr_inv(req->reserved, 0, sizeof(req->reserved)))
-		return -EINVAL;
-	return wren_ib_cq_size_ok(dev, req->log_size, attr->cqe);
+	return wren_ib_cq_ring_req(dev, req->comp_mask, req->reserved,
+				   sizeof(req->reserved), req->log_size,
+				   attr->cqe);
 }
 
 static int wren_ib_create_cq_locked(struct ib_cq *ibcq,
@@ -196,11 +203,9 @@ int wren_ib_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 	err = wren_ib_udata_in(udata, &req, sizeof(req));
 	if (err)
 		return err;
-	if (req.comp_mask)
-		return -EOPNOTSUPP;
-	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)) || entries < 0)
-		return -EINVAL;
-	err = wren_ib_cq_size_ok(dev, req.log_size, entries);
+	err = wren_ib_cq_ring_req(dev, req.comp_mask, req.reserved,
+				  sizeof(req.reserved), req.log_size,
+				  entries < 0 ? 0 : entries);
 	if (err)
 		return err;
 
