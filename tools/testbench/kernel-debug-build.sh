@@ -5,9 +5,11 @@
 # Debian's own configuration for that release, trimmed by localmodconfig
 # to the modules the guests load (debug-kernel.modules) and with the
 # checkers of debug-kernel.config on (KASAN, UBSAN, lockdep, kmemleak,
-# DMA API debugging, fault injection).  The result is cached outside the
-# clone under $WREN_CACHE/kernels/debug-<KVER>, keyed by every input: the
-# source package's version, Debian's config, both files here, this
+# DMA API debugging, fault injection), and the fixes to Linux itself in
+# debug-kernel-patches/ (bugs outside Wren that the checkers report, each
+# patch saying why).  The result is cached outside the clone under
+# $WREN_CACHE/kernels/debug-<KVER>, keyed by every input: the source
+# package's version, Debian's config, both files here, the patches, this
 # script, and gcc's version.  The build tree stays there as KDIR: the
 # drivers must be built against it (KASAN and lockdep change the ABI).
 #
@@ -58,6 +60,7 @@ key=$({
 	sha256sum <"$deb_config"
 	sha256sum <"$here/debug-kernel.config"
 	sha256sum <"$here/debug-kernel.modules"
+	cat "$here"/debug-kernel-patches/*.patch | sha256sum
 	sha256sum <"$0"
 	gcc-12 --version | head -n 1
 } | sha256sum | cut -c1-16)
@@ -83,6 +86,19 @@ if [ "$(cat "$kroot/complete" 2>/dev/null)" != "$key" ]; then
 		echo "$src_ver" >"$kroot/src_ver"
 	fi
 	kb=$kroot/build
+	# The tree keeps the patches an earlier build applied (in "patched"):
+	# take them out, newest first, then apply today's.
+	if [ -d "$kroot/patched" ]; then
+		for p in $(find "$kroot/patched" -name '*.patch' | sort -r); do
+			patch -d "$kb" -p1 -R -s <"$p"
+		done
+		rm -rf "$kroot/patched"
+	fi
+	mkdir -p "$kroot/patched"
+	for p in "$here"/debug-kernel-patches/*.patch; do
+		patch -d "$kb" -p1 -N -s <"$p"
+		cp "$p" "$kroot/patched/"
+	done
 
 	# lsmod's format is what localmodconfig reads: the wanted modules and
 	# everything they depend on in Debian's tree.
