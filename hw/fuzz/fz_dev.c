@@ -35,6 +35,7 @@ void fz_board(struct wrenhw_config *cfg)
 	cfg->max_mr = 16;
 	cfg->max_ah = 8;
 	cfg->max_mtt = 4096;
+	cfg->max_mw = 4;
 }
 
 struct td *fz_new(void)
@@ -150,6 +151,7 @@ static void check_device(struct td *d)
 	if (a.caps != caps || a.num_msix != th_reg_read(h, WREN_REG_NUM_MSIX) ||
 	    a.num_db_pages != th_reg_read(h, WREN_REG_NUM_DB_PAGES) ||
 	    a.max_qp != h->cfg.max_qp || a.max_cq != h->cfg.max_cq ||
+	    a.max_mw != ((caps & WREN_CAP_RDMA_MW) ? h->cfg.max_mw : 0) ||
 	    memcmp(a.mac, h->cfg.mac, 6) || strcmp(a.board_id, "WREN-MODEL"))
 		fz_fail("QUERY_DEVICE disagrees with the registers and board");
 	if (th_reg_read(h, WREN_REG_MAGIC) != WREN_MAGIC)

@@ -85,7 +85,8 @@ static void make_mrs(struct fz_rdma *r)
 	memset(&in, 0, sizeof(in));
 	in.pdn = r->pd;
 	in.access = WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE |
-		    WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC;
+		    WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC |
+		    WREN_ACCESS_MW_BIND;
 	in.iova = FZ_MR_IOVA;
 	in.length = FZ_MR_LEN;
 	in.num_mtt = FZ_MR_PAGES;
@@ -109,6 +110,20 @@ static void make_mrs(struct fz_rdma *r)
 		   0).result2 != FZ_FR_KEY)
 		fz_fail("CREATE_MR fast-reg: not the key the seeds use");
 	th_mem_write(r->d->h, FZ_PBL, r->mr_pages, sizeof(r->mr_pages));
+	/* Unbound windows for BIND_MW WQEs and the keys they make. */
+	for (uint8_t t = WREN_MW_TYPE_1; t <= WREN_MW_TYPE_2; t++) {
+		struct wren_aq_create_mw m;
+
+		memset(&m, 0, sizeof(m));
+		m.pdn = r->pd;
+		m.type = t;
+		m.key_tag = (uint8_t)(t == WREN_MW_TYPE_1 ? FZ_MW1_KEY
+							  : FZ_MW2_KEY);
+		if (td_cmd(r->d, WREN_AQ_OP_CREATE_MW, &m, sizeof(m), NULL, 0,
+			   NULL, 0).result2 !=
+		    (t == WREN_MW_TYPE_1 ? FZ_MW1_KEY : FZ_MW2_KEY))
+			fz_fail("CREATE_MW: not the key the seeds use");
+	}
 }
 
 static void make_srq(struct fz_rdma *r)

@@ -2,7 +2,8 @@
 /*
  * An RDMA setup for the ring and wire harnesses, made through valid admin
  * commands as wren_ib.ko makes it: GIDs, a PD, an EQ, two CQs, an SRQ, a
- * data MR and a fast-registration MR, an AH, RC QPs A and B (B on the
+ * data MR and a fast-registration MR, a type 1 and a type 2 memory window
+ * (unbound), an AH, RC QPs A and B (B on the
  * SRQ), a UD QP and the GSI QP, all in RTS, with receives posted.  RC and
  * the AH either loop back to this NIC (A <-> B: the ring harness's WQEs
  * meet the responder too) or lead to a peer on the wire that only the
@@ -47,6 +48,9 @@ enum { FZ_QP_A, FZ_QP_B, FZ_QP_UD, FZ_QP_GSI, FZ_NQP };
 #define FZ_MR_TAG	0xa5u
 #define FZ_MR_KEY	(1u << 8 | FZ_MR_TAG)	/* MR index 1 */
 #define FZ_FR_KEY	(2u << 8 | FZ_MR_TAG)	/* fast-reg MR, index 2 */
+/* Windows in the PD (the data MR has MW_BIND): indexes from max_mr (16). */
+#define FZ_MW1_KEY	(16u << 8 | 0x11u)	/* type 1 */
+#define FZ_MW2_KEY	(17u << 8 | 0x22u)	/* type 2 */
 #define FZ_AH		1u
 /* A page list of the data MR's pages, for REG_MR WQEs, at a fixed address. */
 #define FZ_PBL		0x180000000ull

@@ -11,6 +11,7 @@
  * usage: gen_seeds DIR   (writes DIR/<harness>/seed-<name>)
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,6 +380,34 @@ static void gen_admin(void)
 		save("admin", "mr", &o);
 	}
 
+	/* Windows: made, their PD and MR held busy, destroyed. */
+	acmd(&o, WREN_AQ_OP_ALLOC_PD, NULL, 0, NULL, 0, 0);
+	{
+		struct wren_create_mr_in m;
+		struct wren_aq_create_mw w;
+
+		memset(&m, 0, sizeof(m));
+		m.pdn = 1;
+		m.access = 0x1f;	/* every right and MW_BIND */
+		m.iova = 0x1000;
+		m.length = 0x1000;
+		m.num_mtt = 1;
+		m.page_shift = 12;
+		acmd(&o, WREN_AQ_OP_CREATE_MR, NULL, 0, &m, sizeof(m), 0);
+		memset(&w, 0, sizeof(w));
+		w.pdn = 1;
+		w.type = WREN_MW_TYPE_1;
+		w.key_tag = 0x11;
+		acmd(&o, WREN_AQ_OP_CREATE_MW, &w, sizeof(w), NULL, 0, 0);
+		w.type = WREN_MW_TYPE_2;
+		acmd(&o, WREN_AQ_OP_CREATE_MW, &w, sizeof(w), NULL, 0, 0);
+		ahandle(&o, WREN_AQ_OP_DEALLOC_PD, 1, 0);
+		ahandle(&o, WREN_AQ_OP_DESTROY_MW, 16, 0);
+		ahandle(&o, WREN_AQ_OP_DESTROY_MW, 17, 0);
+		ahandle(&o, WREN_AQ_OP_DESTROY_MR, 1, 0);
+		save("admin", "mw", &o);
+	}
+
 	acmd(&o, WREN_AQ_OP_ALLOC_PD, NULL, 0, NULL, 0, 0);
 	a_gid(&o, 0);
 	{
@@ -631,6 +660,59 @@ static void r_wqe(struct out *o, uint8_t q, uint8_t op, uint8_t flags,
 	put(o, b, n);
 }
 
+/* BIND_MW on @q of a window of the setup to 4 KiB of the data MR. */
+static void r_bind(struct out *o, uint8_t q, uint32_t mw_key, uint8_t type)
+{
+	uint8_t b[64];
+	struct wren_wqe_ctrl *c = (void *)b;
+	struct wren_wqe_bind_mw w;
+
+	memset(b, 0, sizeof(b));
+	c->opcode = WREN_WQE_BIND_MW;
+	c->flags = WREN_WQE_F_SIGNALED;
+	memset(&w, 0, sizeof(w));
+	w.mw_key = mw_key;
+	w.mr_key = FZ_MR_KEY;
+	w.addr = FZ_MR_IOVA + 40960;
+	w.length = 4096;
+	w.access = WREN_ACCESS_REMOTE_WRITE | WREN_ACCESS_REMOTE_READ |
+		   WREN_ACCESS_REMOTE_ATOMIC;
+	w.type = type;
+	memcpy(b + sizeof(*c), &w, sizeof(w));
+	put8(o, FR_SQ_WQE);
+	put8(o, q);
+	put8(o, FR_FIX_IDX | FR_RING);
+	put8(o, sizeof(*c) + sizeof(w));
+	put(o, b, sizeof(*c) + sizeof(w));
+}
+
+/* A WRITE (or LOCAL_INV / SEND_INV) from @q naming @key instead. */
+static void r_wqe_key(struct out *o, uint8_t q, uint8_t op, uint32_t key)
+{
+	uint8_t b[256];
+	size_t n = wqe(b, op, 0, false, op == WREN_WQE_LOCAL_INV ? 0 : 1, 64);
+	struct wren_wqe_ctrl *c = (void *)b;
+
+	if (op == WREN_WQE_RDMA_WRITE)
+		memcpy(b + sizeof(*c) + offsetof(struct wren_wqe_raddr, rkey),
+		       &key, 4);
+	else
+		c->inv_rkey = key;
+	put8(o, FR_SQ_WQE);
+	put8(o, q);
+	put8(o, FR_FIX_IDX | FR_RING);
+	put8(o, (uint32_t)n);
+	put(o, b, n);
+}
+
+/* Runs the NIC until quiet: the WQEs so far complete before the next. */
+static void r_settle(struct out *o)
+{
+	put8(o, FR_SETTLE);
+	put32(o, 100000);
+	put8(o, FR_POLL);
+}
+
 static void r_end(struct out *o, const char *name)
 {
 	put8(o, FR_SETTLE);
@@ -674,6 +756,30 @@ static void gen_rings(void)
 	r_wqe(&o, FZ_QP_UD, WREN_WQE_SEND, 0, 1, 200);
 	r_wqe(&o, FZ_QP_GSI, WREN_WQE_SEND_IMM, 0, 1, 100);
 	r_end(&o, "ud-gsi");
+
+	/*
+	 * Windows: a type 1 bound on A, written through by A (B's responder
+	 * checks it), rebound with another tag; a type 2 bound on B (A's
+	 * requests arrive there), written, invalidated by A's SEND_INV.
+	 */
+	r_bind(&o, FZ_QP_A, FZ_MW1_KEY, WREN_MW_TYPE_1);
+	r_settle(&o);
+	r_wqe_key(&o, FZ_QP_A, WREN_WQE_RDMA_WRITE, FZ_MW1_KEY);
+	r_settle(&o);
+	r_bind(&o, FZ_QP_B, FZ_MW1_KEY + 1, WREN_MW_TYPE_1);
+	r_settle(&o);
+	r_wqe_key(&o, FZ_QP_A, WREN_WQE_RDMA_WRITE, FZ_MW1_KEY + 1);
+	r_end(&o, "bind-mw1");
+	r_bind(&o, FZ_QP_B, FZ_MW2_KEY, WREN_MW_TYPE_2);
+	r_settle(&o);
+	r_wqe_key(&o, FZ_QP_A, WREN_WQE_RDMA_WRITE, FZ_MW2_KEY);
+	r_settle(&o);
+	r_wqe_key(&o, FZ_QP_A, WREN_WQE_SEND_INV, FZ_MW2_KEY);
+	r_settle(&o);
+	r_bind(&o, FZ_QP_B, FZ_MW2_KEY + 1, WREN_MW_TYPE_2);
+	r_settle(&o);
+	r_wqe_key(&o, FZ_QP_B, WREN_WQE_LOCAL_INV, FZ_MW2_KEY + 1);
+	r_end(&o, "bind-mw2");
 
 	/* Several WQEs written, one doorbell; then one beyond the ring. */
 	for (int i = 0; i < 3; i++) {

@@ -59,6 +59,7 @@ struct wrenhw_config {
 	/* 0 selects the model's defaults for these resource limits. */
 	unsigned int max_qp, max_cq, max_eq, max_srq, max_pd, max_mr, max_ah;
 	unsigned int max_mtt;		/* total MTT entries */
+	unsigned int max_mw;		/* memory windows (WREN_CAP_RDMA_MW) */
 	/*
 	 * A board without the DCB engines (ETS scheduler, PFC, DSCP trust,
 	 * buffers, max rate, storm watchdogs) and without ECN/DCQCN: their

@@ -65,6 +65,8 @@ struct whw_err whw_cmd_query_device(struct wrenhw *hw, struct whw_cmd *c)
 	a->max_mtu = whw_le16(WHW_MAX_MTU);
 	if (hw->caps & WREN_CAP_RDMA_RESERVED_LKEY)
 		a->reserved_lkey = whw_le32(WHW_RESERVED_LKEY);
+	if (hw->caps & WREN_CAP_RDMA_MW)
+		a->max_mw = whw_le32(hw->max_mw);
 	a->max_sq_wqe_shift = WHW_MAX_SQ_WQE_SHIFT;
 	a->max_rq_wqe_shift = WHW_MAX_RQ_WQE_SHIFT;
 	memcpy(a->mac, hw->port.mac, sizeof(a->mac));

@@ -56,6 +56,10 @@ static const struct whw_op op_table[WREN_AQ_OP_MAX + 1] = {
 	OP(WREN_AQ_OP_MODIFY_SRQ, whw_cmd_modify_srq, 0, true),
 	OP(WREN_AQ_OP_QUERY_SRQ, whw_cmd_query_srq, 0, true),
 	OP(WREN_AQ_OP_DESTROY_SRQ, whw_cmd_destroy_srq, 0, true),
+	OPT(WREN_AQ_OP_CREATE_MW, whw_cmd_create_mw, 0, true,
+	    WREN_CAP_RDMA_MW),
+	OPT(WREN_AQ_OP_DESTROY_MW, whw_cmd_destroy_mw, 0, true,
+	    WREN_CAP_RDMA_MW),
 	OP(WREN_AQ_OP_CREATE_MR, whw_cmd_create_mr,
 	   sizeof(struct wren_create_mr_in), false),
 	/* Input size depends on the command: see whw_write_mtt_in_size(). */

@@ -3,7 +3,10 @@
  * Memory regions: the MPT entry (CREATE/MODIFY/QUERY/DESTROY_MR) and its
  * translation table (WRITE_MTT), with the FREE -> VALID -> FREE lifecycle
  * of ACTIVATE_MR and DEACTIVATE_MR.  Pages are 4 KiB to 1 GiB, any of them
- * anywhere on the bus (e.g. discontiguous 64 KiB GPU BAR pages).
+ * anywhere on the bus (e.g. discontiguous 64 KiB GPU BAR pages).  An MR
+ * with memory windows bound to it (cmd_mw.c) is neither destroyed nor
+ * modified (BUSY): the windows' ranges and rights were checked against
+ * what it is; DEACTIVATE_MR still works, and the windows then fail.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +29,14 @@
 #define MODIFY_KNOWN	(WREN_MODIFY_MR_PD | WREN_MODIFY_MR_ACCESS | \
 			 WREN_MODIFY_MR_RANGE | WREN_MODIFY_MR_KEY)
 
-static bool access_ok(uint32_t access)
+static bool access_ok(const struct wrenhw *hw, uint32_t access)
 {
-	if (access & ~ACCESS_KNOWN)
+	uint32_t known = ACCESS_KNOWN;
+
+	/* Windows may be bound to it: only where the device has windows. */
+	if (hw->caps & WREN_CAP_RDMA_MW)
+		known |= WREN_ACCESS_MW_BIND;
+	if (access & ~known)
 		return false;
 	/* As IB: remote write or atomic needs local write. */
 	if ((access & (WREN_ACCESS_REMOTE_WRITE | WREN_ACCESS_REMOTE_ATOMIC)) &&
@@ -70,7 +78,7 @@ struct whw_err whw_cmd_create_mr(struct wrenhw *hw, struct whw_cmd *c)
 	pd = whw_table_get(&hw->pds, whw_le32(in->pdn));
 	if (!pd)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CMR(pdn));
-	if (!access_ok(access))
+	if (!access_ok(hw, access))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CMR(access));
 	if (in->flags & ~MR_FLAGS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CMR(flags));
@@ -249,6 +257,8 @@ struct whw_err whw_cmd_modify_mr(struct wrenhw *hw, struct whw_cmd *c)
 		return err;
 	if (mask & ~MODIFY_KNOWN)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MMR(mask));
+	if (mr->mw_bound)
+		return WHW_ERR(WREN_AQ_STATUS_BUSY, SYND_MMR(mr_index));
 	if (mr->state != WREN_MR_FREE)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_MMR(mr_index));
 	if (mask & WREN_MODIFY_MR_PD) {
@@ -256,7 +266,7 @@ struct whw_err whw_cmd_modify_mr(struct wrenhw *hw, struct whw_cmd *c)
 		if (!pd)
 			return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_MMR(pdn));
 	}
-	if ((mask & WREN_MODIFY_MR_ACCESS) && !access_ok(access))
+	if ((mask & WREN_MODIFY_MR_ACCESS) && !access_ok(hw, access))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MMR(access));
 	if ((mask & WREN_MODIFY_MR_RANGE) &&
 	    !range_ok(iova, length, mr->page_shift, mr->num_mtt))
@@ -285,6 +295,9 @@ struct whw_err whw_cmd_destroy_mr(struct wrenhw *hw, struct whw_cmd *c)
 
 	if (!mr)
 		return err;
+	if (mr->mw_bound)
+		return WHW_ERR(WREN_AQ_STATUS_BUSY,
+			       WHW_SYND_CMD(u.handle.handle));
 	whw_mr_free(hw, mr);
 	return WHW_OK;
 }

@@ -176,6 +176,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 
 void whw_qp_free(struct wrenhw *hw, struct whw_qp *qp)
 {
+	whw_mw_unbind_qp(hw, qp->hdr.id);
 	whw_roce_qp_fini(hw, qp);
 	whw_unref(&qp->pd->hdr);
 	whw_unref(&qp->send_cq->hdr);

@@ -45,6 +45,8 @@ static int tables_init(struct wrenhw *hw)
 	/* MR index 0 would make key 0, which stacks treat as reserved. */
 	rc |= whw_table_init(&hw->mrs, hw->max_mr, 1);
 	rc |= whw_table_init(&hw->ahs, hw->max_ah, 1);
+	/* Window keys take the indexes above the MRs' (cmd_mw.c). */
+	rc |= whw_table_init(&hw->mws, hw->max_mw, 0);
 	/* UAR 0 is the kernel's doorbell page and always exists. */
 	rc |= whw_table_init(&hw->uars, hw->num_db_pages, 1);
 	rc |= whw_table_init(&hw->txqs, WHW_MAX_ETH_QUEUES, 0);
@@ -61,6 +63,7 @@ static void tables_fini(struct wrenhw *hw)
 	whw_table_fini(&hw->pds);
 	whw_table_fini(&hw->mrs);
 	whw_table_fini(&hw->ahs);
+	whw_table_fini(&hw->mws);
 	whw_table_fini(&hw->uars);
 	whw_table_fini(&hw->txqs);
 	whw_table_fini(&hw->rxqs);
@@ -103,6 +106,8 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 	if (hw->max_ah < 2)
 		hw->max_ah = 2;
 	hw->max_mtt = pick(cfg->max_mtt, WHW_DEF_MAX_MTT, WHW_CEIL_MTT);
+	/* max_mr + max_mw <= 2^17: every window key's index fits 24 bits. */
+	hw->max_mw = pick(cfg->max_mw, WHW_DEF_MAX_MW, WHW_CEIL_OBJECTS);
 	hw->caps = WHW_CAPS;
 	if (cfg->no_dcb)
 		hw->caps &= ~(uint64_t)(WHW_CAPS_DCB | WHW_CAPS_CC);

@@ -9,6 +9,12 @@
  *
  * The reserved lkey (WREN_CAP_RDMA_RESERVED_LKEY) is a bus address 1:1,
  * for local access only, and only for QPs of the kernel's doorbell page.
+ *
+ * A key whose index is max_mr or above names a memory window
+ * (WREN_CAP_RDMA_MW): a remote key only, bound, of the QP's PD (type 2:
+ * bound to this very QP), the access inside the window's range and
+ * rights; then the MR it is bound to must still be VALID, and the access
+ * goes through that MR's translation at the same (iova) address.
  */
 #include "roce.h"
 #include "whw_board.h"
@@ -18,6 +24,49 @@
 
 #define ACCESS_RIGHTS	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \
 			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC)
+
+/* [addr, addr + len) inside [start, start + length)?  (addr + len checked) */
+static bool in_range(uint64_t addr, uint64_t len, uint64_t start,
+		     uint64_t length)
+{
+	return addr >= start && addr - start <= length &&
+	       len <= length - (addr - start);
+}
+
+static enum whw_mem_err mw_check(struct wrenhw *hw, const struct whw_qp *qp,
+				 uint32_t key, uint64_t addr, uint64_t len,
+				 uint32_t access, struct whw_mr **out)
+{
+	uint32_t rights = access & ACCESS_RIGHTS;
+	struct whw_mw *mw = whw_mw_get(hw, key >> 8);
+	struct whw_mr *mr;
+
+	/* Window keys are remote keys only: as an lkey they name nothing. */
+	if (!(access & WHW_MEM_REMOTE) || !(hw->caps & WREN_CAP_RDMA_MW) ||
+	    !mw || mw->key_tag != (uint8_t)key)
+		return WHW_MEM_BAD_KEY;
+	if (mw->state != WREN_MR_VALID || !mw->mr)
+		return WHW_MEM_BAD_STATE;
+	if (mw->pd != qp->pd)
+		return WHW_MEM_BAD_PD;
+	if (mw->type == WREN_MW_TYPE_2 && mw->qpn != qp->hdr.id)
+		return WHW_MEM_BAD_QP;
+	if (!in_range(addr, len, mw->addr, mw->length))
+		return WHW_MEM_BOUNDS;
+	if ((mw->access & rights) != rights)
+		return WHW_MEM_ACCESS;
+	/* The MR may have been deactivated since the bind (never changed). */
+	mr = mw->mr;
+	if (mr->state != WREN_MR_VALID)
+		return WHW_MEM_BAD_STATE;
+	if (mr->pd != qp->pd)
+		return WHW_MEM_BAD_PD;
+	if ((mr->flags & WREN_MR_F_ZERO_BASED) ||
+	    !in_range(addr, len, mr->iova, mr->length))
+		return WHW_MEM_BOUNDS;
+	*out = mr;
+	return WHW_MEM_OK;
+}
 
 enum whw_mem_err whw_mem_check(struct wrenhw *hw, const struct whw_qp *qp,
 			       uint32_t key, uint64_t addr, uint64_t len,
@@ -37,6 +86,8 @@ enum whw_mem_err whw_mem_check(struct wrenhw *hw, const struct whw_qp *qp,
 			return WHW_MEM_RESERVED;
 		return WHW_MEM_OK;
 	}
+	if (whw_key_is_mw(hw, key))
+		return mw_check(hw, qp, key, addr, len, access, out);
 	mr = whw_table_get(&hw->mrs, key >> 8);
 	if (!mr || mr->key_tag != (uint8_t)key)
 		return WHW_MEM_BAD_KEY;
@@ -45,8 +96,7 @@ enum whw_mem_err whw_mem_check(struct wrenhw *hw, const struct whw_qp *qp,
 	if (mr->pd != qp->pd)
 		return WHW_MEM_BAD_PD;
 	start = (mr->flags & WREN_MR_F_ZERO_BASED) ? 0 : mr->iova;
-	if (addr < start || addr - start > mr->length ||
-	    len > mr->length - (addr - start))
+	if (!in_range(addr, len, start, mr->length))
 		return WHW_MEM_BOUNDS;
 	if ((mr->access & rights) != rights)
 		return WHW_MEM_ACCESS;

@@ -34,6 +34,10 @@ void whw_objects_destroy_all(struct wrenhw *hw)
 	for (uint32_t i = 0; i < hw->rxqs.size; i++)
 		if ((o = whw_table_get(&hw->rxqs, i)))
 			whw_eth_q_free(hw, o);
+	/* Windows before the MRs they are bound to. */
+	for (uint32_t i = 0; i < hw->mws.size; i++)
+		if ((o = whw_table_get(&hw->mws, i)))
+			whw_mw_free(hw, o);
 	for (uint32_t i = 0; i < hw->mrs.size; i++)
 		if ((o = whw_table_get(&hw->mrs, i)))
 			whw_mr_free(hw, o);

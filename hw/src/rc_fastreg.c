@@ -5,7 +5,9 @@
  * rights and page list (copied from pbl_addr when the WQE executes);
  * LOCAL_INV makes it FREE again.  Both run when the SQ reaches them, in
  * order with the WQEs around them.  Anything that does not fit the MR is
- * WREN_CQE_LOC_PROT_ERR, and the MR stays FREE.
+ * WREN_CQE_LOC_PROT_ERR, and the MR stays FREE.  An MR with memory
+ * windows bound to it is neither registered again nor invalidated; a
+ * LOCAL_INV of a window's key is rc_mw.c's (type 2 windows only).
  */
 #include <string.h>
 
@@ -31,9 +33,13 @@ static struct whw_mr *fr_mr(struct wrenhw *hw, const struct whw_qp *qp,
 	return mr;
 }
 
-static bool access_ok(uint32_t a)
+static bool access_ok(const struct wrenhw *hw, uint32_t a)
 {
-	if (a & ~ACCESS_KNOWN)
+	uint32_t known = ACCESS_KNOWN;
+
+	if (hw->caps & WREN_CAP_RDMA_MW)
+		known |= WREN_ACCESS_MW_BIND;
+	if (a & ~known)
 		return false;
 	return !((a & (WREN_ACCESS_REMOTE_WRITE | WREN_ACCESS_REMOTE_ATOMIC)) &&
 		 !(a & WREN_ACCESS_LOCAL_WRITE));
@@ -50,7 +56,8 @@ uint8_t whw_fastreg_reg(struct wrenhw *hw, struct whw_qp *qp,
 	struct whw_mr *mr = fr_mr(hw, qp, key);
 	uint64_t chunk[PBL_CHUNK];
 
-	if (!mr || mr->state != WREN_MR_FREE || !access_ok(access) ||
+	if (!mr || mr->state != WREN_MR_FREE || mr->mw_bound ||
+	    !access_ok(hw, access) ||
 	    shift < WREN_PAGE_SHIFT_MIN || shift > WREN_PAGE_SHIFT_MAX ||
 	    !npages || npages > mr->num_mtt || !len ||
 	    len > WHW_MAX_MR_SIZE || iova + len < iova || !pbl || (pbl & 7))
@@ -83,9 +90,13 @@ uint8_t whw_fastreg_reg(struct wrenhw *hw, struct whw_qp *qp,
 
 uint8_t whw_fastreg_inv(struct wrenhw *hw, struct whw_qp *qp, uint32_t key)
 {
-	struct whw_mr *mr = fr_mr(hw, qp, key);
+	struct whw_mr *mr;
 
-	if (!mr || mr->key_tag != (uint8_t)key)
+	if (whw_key_is_mw(hw, key))
+		return whw_mw_invalidate(hw, qp, key, false) ?
+		       WREN_CQE_SUCCESS : WREN_CQE_LOC_PROT_ERR;
+	mr = fr_mr(hw, qp, key);
+	if (!mr || mr->key_tag != (uint8_t)key || mr->mw_bound)
 		return WREN_CQE_LOC_PROT_ERR;
 	mr->state = WREN_MR_FREE;
 	return WREN_CQE_SUCCESS;

@@ -7,6 +7,8 @@
  * packets of at most the path MTU.  At most WHW_SQ_WINDOW WQEs are
  * started and not completed; READ and atomic WQEs also wait for
  * max_rd_atomic, and a fenced WQE for every earlier READ and atomic.
+ * REG_MR and LOCAL_INV (rc_fastreg.c) and BIND_MW (rc_mw.c) send nothing:
+ * they execute when the SQ starts them, under the same ordering rules.
  * UD, GSI and UC sends complete once their last packet is on the wire
  * (UC: RC's SEND and WRITE opcodes in the UC class, no AckReq, nothing
  * ever resent); RC ones when the completer (rc_comp.c) sees them
@@ -43,6 +45,13 @@
 #define WQE_FLAGS	(WREN_WQE_F_SIGNALED | WREN_WQE_F_FENCE | \
 			 WREN_WQE_F_SOLICITED | WREN_WQE_F_INLINE)
 
+/* WQEs the SQ executes itself, with no packet: REG_MR, LOCAL_INV, BIND_MW. */
+static bool is_local_op(uint8_t op)
+{
+	return op == WREN_WQE_REG_MR || op == WREN_WQE_LOCAL_INV ||
+	       op == WREN_WQE_BIND_MW;
+}
+
 /* Which opcodes this QP may post, given its type and the capabilities. */
 static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
 		      uint8_t op)
@@ -70,6 +79,8 @@ static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
 	case WREN_WQE_LOCAL_INV:
 	case WREN_WQE_REG_MR:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_FAST_REG);
+	case WREN_WQE_BIND_MW:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_MW);
 	default:
 		return false;
 	}
@@ -153,14 +164,18 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	if (sizeof(*c) + fixed + n * WREN_WQE_DS_SIZE > stride)
 		return WREN_VERR_SQ_STRIDE;
 	seg = buf + sizeof(*c);
-	if (op == WREN_WQE_REG_MR || op == WREN_WQE_LOCAL_INV) {
+	if (is_local_op(op)) {
 		const struct wren_wqe_reg_mr *rm = (const void *)seg;
+		const struct wren_wqe_bind_mw *bm = (const void *)seg;
 
 		if (n || (c->flags & WREN_WQE_F_INLINE))
 			return WREN_VERR_SQ_STRIDE;
 		if (op == WREN_WQE_REG_MR &&
 		    (rm->rsvd0[0] || rm->rsvd0[1] || rm->rsvd0[2] ||
 		     rm->rsvd[0] || rm->rsvd[1]))
+			return WREN_VERR_SQ_RSVD;
+		if (op == WREN_WQE_BIND_MW &&
+		    (bm->rsvd0[0] || bm->rsvd0[1] || bm->rsvd0[2]))
 			return WREN_VERR_SQ_RSVD;
 		return 0;
 	}
@@ -243,6 +258,7 @@ static uint32_t wqe_npkts(const struct whw_swqe *w, uint32_t mtu)
 	case WREN_WQE_NOP:
 	case WREN_WQE_REG_MR:
 	case WREN_WQE_LOCAL_INV:
+	case WREN_WQE_BIND_MW:
 		return 0;
 	case WREN_WQE_ATOMIC_CMP_SWP:
 	case WREN_WQE_ATOMIC_FETCH_ADD:
@@ -287,15 +303,21 @@ static bool start_wqe(struct wrenhw *hw, struct whw_qp *qp)
 		w->vendor = v;
 		return false;
 	}
-	if (w->opcode == WREN_WQE_REG_MR || w->opcode == WREN_WQE_LOCAL_INV) {
+	if (is_local_op(w->opcode)) {
 		uint32_t key;
 
 		/* Local: done when the SQ reaches it. */
 		memcpy(&key, w->imm, 4);
-		w->status = w->opcode == WREN_WQE_REG_MR ?
-			    whw_fastreg_reg(hw, qp, (const void *)(c + 1)) :
-			    whw_fastreg_inv(hw, qp, whw_le32(key));
-		w->vendor = w->status ? WREN_VERR_SQ_KEY : 0;
+		if (w->opcode == WREN_WQE_BIND_MW) {
+			w->status = whw_mw_bind(hw, qp, (const void *)(c + 1));
+			w->vendor = w->status ? WREN_VERR_SQ_BIND : 0;
+		} else {
+			w->status = w->opcode == WREN_WQE_REG_MR ?
+				    whw_fastreg_reg(hw, qp,
+						    (const void *)(c + 1)) :
+				    whw_fastreg_inv(hw, qp, whw_le32(key));
+			w->vendor = w->status ? WREN_VERR_SQ_KEY : 0;
+		}
 		w->done = true;
 		return !w->status;
 	}

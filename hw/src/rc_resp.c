@@ -101,13 +101,20 @@ static bool take_rqe(struct wrenhw *hw, struct whw_qp *qp,
 	return true;
 }
 
-/* SEND with invalidate: the named key of this PD's fast-reg MR is freed. */
+/*
+ * SEND with invalidate: the named key of this PD's fast-reg MR (without
+ * windows bound to it) is freed, or the type 2 window bound to this QP
+ * (rc_mw.c) unbound.
+ */
 static bool invalidate(struct wrenhw *hw, struct whw_qp *qp, uint32_t key)
 {
-	struct whw_mr *mr = whw_table_get(&hw->mrs, key >> 8);
+	struct whw_mr *mr;
 
+	if (whw_key_is_mw(hw, key))
+		return whw_mw_invalidate(hw, qp, key, true);
+	mr = whw_table_get(&hw->mrs, key >> 8);
 	if (!mr || mr->key_tag != (uint8_t)key || mr->pd != qp->pd ||
-	    !(mr->flags & WREN_MR_F_FAST_REG))
+	    !(mr->flags & WREN_MR_F_FAST_REG) || mr->mw_bound)
 		return false;
 	mr->state = WREN_MR_FREE;
 	return true;

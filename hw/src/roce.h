@@ -268,6 +268,7 @@ enum whw_mem_err {
 	WHW_MEM_OVERFLOW,	/* addr + len wraps */
 	WHW_MEM_RESERVED,	/* reserved lkey not allowed here */
 	WHW_MEM_DMA,		/* the bus refused */
+	WHW_MEM_BAD_QP,		/* type 2 window bound to another QP */
 };
 
 /* Rights a lookup needs. */
@@ -521,6 +522,21 @@ void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp,
 uint8_t whw_fastreg_reg(struct wrenhw *hw, struct whw_qp *qp,
 			const struct wren_wqe_reg_mr *w);
 uint8_t whw_fastreg_inv(struct wrenhw *hw, struct whw_qp *qp, uint32_t key);
+
+/*
+ * rc_mw.c: BIND_MW (a wren_cqe_status), and the invalidation of a type 2
+ * window's key by LOCAL_INV (@remote false: any QP of its PD) or by a
+ * SEND_INV arriving at @qp (@remote: only the QP it is bound to).
+ */
+uint8_t whw_mw_bind(struct wrenhw *hw, struct whw_qp *qp,
+		    const struct wren_wqe_bind_mw *w);
+bool whw_mw_invalidate(struct wrenhw *hw, const struct whw_qp *qp,
+		       uint32_t key, bool remote);
+/* Whether @key's index is a window's (max_mr and above). */
+static inline bool whw_key_is_mw(const struct wrenhw *hw, uint32_t key)
+{
+	return (key >> 8) >= hw->max_mr;
+}
 
 /* roce_rq.c: the next receive WQE (RQ or SRQ); 1 none posted, -1 bad. */
 int whw_rq_fetch(struct wrenhw *hw, struct whw_qp *qp, struct whw_rwqe *w,

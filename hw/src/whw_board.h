@@ -29,7 +29,7 @@
 				 WREN_CAP_RDMA_FAST_REG | \
 				 WREN_CAP_RDMA_MR_INVALIDATE | \
 				 WREN_CAP_RDMA_RESERVED_LKEY | \
-				 WREN_CAP_RDMA_UC)
+				 WREN_CAP_RDMA_UC | WREN_CAP_RDMA_MW)
 
 /* Any one of these bits admits the DCB and CC settings commands. */
 #define WHW_CAPS_DCB		(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \
@@ -50,6 +50,8 @@
 #define WHW_DEF_MAX_PD		1024u
 #define WHW_DEF_MAX_MR		4096u
 #define WHW_DEF_MAX_AH		4096u
+/* As many windows as MRs; their keys' indexes follow the MRs' (cmd_mw.c). */
+#define WHW_DEF_MAX_MW		4096u
 #define WHW_DEF_MAX_MTT		(1u << 20)
 
 /* Hard ceilings, whatever the host configures (guest memory is bounded). */

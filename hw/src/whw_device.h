@@ -87,6 +87,7 @@ struct wrenhw {
 	uint32_t link_speed;
 	uint32_t max_qp, max_cq, max_eq, max_srq, max_pd, max_mr, max_ah;
 	uint32_t max_mtt;
+	uint32_t max_mw;	/* window keys: indexes max_mr .. + max_mw - 1 */
 	uint64_t serial;
 	uint64_t caps;		/* WREN_CAP_*: WHW_CAPS unless a test changes it */
 
@@ -117,6 +118,7 @@ struct wrenhw {
 
 	/* Objects. */
 	struct whw_table eqs, cqs, qps, srqs, pds, mrs, ahs, uars;
+	struct whw_table mws;	/* slot = window index - max_mr */
 	struct whw_table txqs, rxqs;
 	struct whw_uar kernel_uar;
 	uint32_t mtt_used;

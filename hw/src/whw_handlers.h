@@ -49,6 +49,8 @@ struct whw_err whw_cmd_deactivate_mr(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_modify_mr(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_mr(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_query_mr(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_create_mw(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_destroy_mw(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_eth_q(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_eth_q(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_set_rss(struct wrenhw *hw, struct whw_cmd *c);

@@ -130,8 +130,30 @@ struct whw_mr {
 	uint64_t length;
 	uint32_t num_mtt;
 	uint32_t written;	/* entries with their bit set in `valid` */
+	uint32_t mw_bound;	/* windows bound to it: no destroy, modify, inv */
 	uint64_t *mtt;
 	uint64_t *valid;	/* bitmap of written entries */
+};
+
+/*
+ * A memory window (cmd_mw.c; bound by rc_mw.c): its key's index is
+ * max_mr + its slot.  While VALID it is bound to [addr, addr + length)
+ * of `mr`, an address in the MR's iova space, with `access`
+ * (WREN_ACCESS_REMOTE_* only), and `mr->mw_bound` counts it.  A type 2
+ * window also belongs to the QP that bound it: its QPN, never a pointer,
+ * as the QP may be destroyed and its slot's next QP has another number.
+ */
+struct whw_mw {
+	struct whw_obj hdr;	/* id: the slot in hw->mws */
+	struct whw_pd *pd;
+	uint8_t type;		/* enum wren_mw_type */
+	uint8_t state;		/* WREN_MR_FREE (unbound) or WREN_MR_VALID */
+	uint8_t key_tag;
+	uint32_t access;
+	uint32_t qpn;		/* type 2, bound: the QP it was bound by */
+	struct whw_mr *mr;	/* bound: the MR, else NULL */
+	uint64_t addr;
+	uint64_t length;
 };
 
 struct whw_ah {
@@ -168,6 +190,12 @@ void whw_eq_free(struct wrenhw *hw, struct whw_eq *eq);
 void whw_qp_free(struct wrenhw *hw, struct whw_qp *qp);
 void whw_srq_free(struct wrenhw *hw, struct whw_srq *srq);
 void whw_mr_free(struct wrenhw *hw, struct whw_mr *mr);
+/* The window of key index @index (max_mr + slot), or NULL. */
+struct whw_mw *whw_mw_get(const struct wrenhw *hw, uint32_t index);
+/* Unbinds @mw (FREE, its MR's count dropped); bound or not. */
+void whw_mw_unbind(struct whw_mw *mw);
+void whw_mw_unbind_qp(struct wrenhw *hw, uint32_t qpn);
+void whw_mw_free(struct wrenhw *hw, struct whw_mw *mw);
 void whw_eth_q_free(struct wrenhw *hw, struct whw_eth_q *q);
 void whw_dcb_defaults(struct wrenhw *hw);
 bool whw_rxq_in_rss(const struct wrenhw *hw, uint32_t rxq);

@@ -621,6 +621,10 @@ void ro_write_send(struct ro_qp *qp, const struct ro_wqe *w)
 		memcpy(buf + off, &w->reg, sizeof(w->reg));
 		off += sizeof(w->reg);
 	}
+	if (w->opcode == WREN_WQE_BIND_MW) {
+		memcpy(buf + off, &w->bind, sizeof(w->bind));
+		off += sizeof(w->bind);
+	}
 	if (w->flags & WREN_WQE_F_INLINE) {
 		struct wren_wqe_inline *in = (void *)(buf + off);
 

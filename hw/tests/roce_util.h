@@ -170,6 +170,7 @@ struct ro_wqe {
 	unsigned int nsge;
 	struct wren_wqe_sge sge[32];
 	struct wren_wqe_reg_mr reg;	/* REG_MR */
+	struct wren_wqe_bind_mw bind;	/* BIND_MW */
 	const void *inl;
 	uint32_t inl_len;
 	uint8_t ds_override;	/* non-zero: ds_count as given */

@@ -58,7 +58,7 @@ static void desc(struct td *d, struct wren_buf_desc *b, uint64_t bytes)
 static const uint8_t valid_ops[] = {
 	0x00, 0x01, 0x02, 0x03, 0x10, 0x11, 0x18, 0x19, 0x1a, 0x1b,
 	0x20, 0x21, 0x22, 0x23, 0x28, 0x29, 0x2a, 0x2b, 0x30, 0x31,
-	0x32, 0x33, 0x38, 0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x40,
+	0x32, 0x33, 0x34, 0x35, 0x38, 0x39, 0x3a, 0x3b, 0x3c, 0x3d, 0x3e, 0x40,
 	0x41, 0x42, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x50, 0x51,
 	0x52, 0x53, 0x54, 0x55, 0x56, 0x58, 0x59, 0x60, 0x61, 0x70,
 };
@@ -180,6 +180,15 @@ static void template(struct td *d, uint8_t op, struct wren_aq_cmd *c,
 		*in_len = sizeof(*x);
 		break;
 	}
+	case WREN_AQ_OP_CREATE_MW:
+		c->u.create_mw.pdn = handle();
+		c->u.create_mw.type = (uint8_t)(1 + rnd() % 2);
+		c->u.create_mw.key_tag = (uint8_t)rnd();
+		break;
+	case WREN_AQ_OP_DESTROY_MW:
+		/* Window indexes follow the board's 16 MRs. */
+		c->u.handle.handle = 16 + handle() % 4;
+		break;
 	case WREN_AQ_OP_DIAG_FAULT:
 		c->u.diag_fault.fault = (uint32_t)(1 + rnd() % 4);
 		c->u.diag_fault.arg = (uint32_t)(rnd() % 4);
@@ -298,7 +307,7 @@ void test_fuzz(void)
 	struct wrenhw_config cfg = {
 		.mac = { 2, 0, 0, 0x57, 0x52, 0x01 }, .max_qp = 16, .max_cq = 16,
 		.max_eq = 4, .max_srq = 4, .max_pd = 8, .max_mr = 16,
-		.max_ah = 8, .max_mtt = 512, .num_db_pages = 8,
+		.max_ah = 8, .max_mtt = 512, .num_db_pages = 8, .max_mw = 4,
 	};
 	const char *s = getenv("WRENHW_FUZZ_SEED");
 	const char *nv = getenv("WRENHW_FUZZ_N");

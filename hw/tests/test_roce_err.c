@@ -192,8 +192,8 @@ static void local_errors(void)
 	local_error(&w, WREN_CQE_LOC_PROT_ERR,
 		    "reserved lkey on a QP of a user doorbell page", true);
 	memset(&w, 0, sizeof(w));
-	w.opcode = 0x0b;
-	local_error(&w, WREN_CQE_LOC_QP_OP_ERR, "unknown opcode 0x0b", false);
+	w.opcode = 0x0c;
+	local_error(&w, WREN_CQE_LOC_QP_OP_ERR, "unknown opcode 0x0c", false);
 	w.opcode = WREN_WQE_REG_MR;
 	local_error(&w, WREN_CQE_LOC_PROT_ERR,
 		    "REG_MR naming no fast-registration MR", false);

@@ -51,6 +51,8 @@ enum wren_aq_opcode {
 	WREN_AQ_OP_MODIFY_SRQ		= 0x31, /* inline: modify_srq */
 	WREN_AQ_OP_QUERY_SRQ		= 0x32, /* inline: handle; out: query */
 	WREN_AQ_OP_DESTROY_SRQ		= 0x33, /* inline: handle */
+	WREN_AQ_OP_CREATE_MW		= 0x34, /* inline: create_mw */
+	WREN_AQ_OP_DESTROY_MW		= 0x35, /* inline: handle = index */
 
 	WREN_AQ_OP_CREATE_MR		= 0x38, /* in: wren_create_mr_in */
 	WREN_AQ_OP_WRITE_MTT		= 0x39, /* inline: write_mtt; in: __le64[] */
@@ -172,6 +174,15 @@ struct wren_aq_modify_srq {
 
 #define WREN_MODIFY_SRQ_LIMIT		0x1
 
+/* CREATE_MW (WREN_CAP_RDMA_MW): an unbound window; see "MW" below. */
+struct wren_aq_create_mw {
+	__le32 pdn;
+	__u8 type;			/* enum wren_mw_type */
+	__u8 key_tag;			/* the key's low 8 bits until a bind */
+	__u8 rsvd0[2];
+	__le32 rsvd[6];
+};
+
 struct wren_aq_write_mtt {
 	__le32 mr_index;
 	__le32 first;			/* first MTT entry of the MR */
@@ -236,6 +247,7 @@ struct wren_aq_cmd {
 		struct wren_aq_modify_cq modify_cq;
 		struct wren_aq_modify_srq modify_srq;
 		struct wren_aq_write_mtt write_mtt;
+		struct wren_aq_create_mw create_mw;
 		struct wren_aq_counters counters;
 		struct wren_aq_diag_fault diag_fault;
 	} u;
@@ -249,7 +261,7 @@ struct wren_acq_entry {
 	__le32 out_len;			/* output bytes written */
 	__le32 rsvd1;
 	__le64 result;			/* handle of a created object */
-	__le32 result2;			/* CREATE_MR, MODIFY_MR: the key */
+	__le32 result2;			/* CREATE_MR/MW, MODIFY_MR: the key */
 	__u8 rsvd2[3];
 	__u8 owner;			/* bit 0: phase, written last */
 };
@@ -296,7 +308,8 @@ struct wren_device_attr {
 	__le64 serial;
 	char board_id[16];		/* NUL-padded ASCII */
 	__le32 reserved_lkey;		/* WREN_CAP_RDMA_RESERVED_LKEY */
-	__le32 rsvd[27];
+	__le32 max_mw;			/* WREN_CAP_RDMA_MW */
+	__le32 rsvd[26];
 };
 
 enum wren_port_state {
@@ -488,6 +501,8 @@ struct wren_av {
 #define WREN_ACCESS_REMOTE_WRITE	0x00000002u
 #define WREN_ACCESS_REMOTE_READ		0x00000004u
 #define WREN_ACCESS_REMOTE_ATOMIC	0x00000008u
+/* MRs only (WREN_CAP_RDMA_MW): windows may be bound to the MR. */
+#define WREN_ACCESS_MW_BIND		0x00000010u
 
 /* Path MTU codes, as IB_MTU_*: 256 << (code - 1). */
 #define WREN_MTU_256			1
@@ -628,6 +643,40 @@ struct wren_query_mr_out {
 	__le64 iova;
 	__le64 length;
 	__le32 rsvd[4];
+};
+
+/* ------------------------------------------------------------- MW */
+/*
+ * Memory windows (WREN_CAP_RDMA_MW) give remote access to a range of a
+ * VALID MR that has WREN_ACCESS_MW_BIND, through a key of their own.  A
+ * window's key is (index << 8) | key_tag like an MR's, its index at or
+ * above wren_device_attr.max_mr and below max_mr + max_mw: one key names
+ * an MR or a window, never both.  CREATE_MW makes a window, unbound
+ * (WREN_MR_FREE), in a PD; it answers the index in result and the key in
+ * result2.  A BIND_MW work request (wren_wqe_bind_mw) binds it; DESTROY_MW
+ * destroys it, bound or not, and no access through it starts after the
+ * command completes.
+ *
+ * Type 1 windows are bound, and rebound, by BIND_MW on any QP of their PD;
+ * a bind of length 0 unbinds one (its mr_key is then not looked at);
+ * LOCAL_INV and SEND_INV do not apply to them.  Type 2 windows are bound
+ * only while unbound, and to the QP whose send queue ran the BIND_MW: only
+ * that QP's responder accepts the key.
+ * LOCAL_INV on a QP of the window's PD, or a SEND_INV arriving on the QP
+ * it is bound to, unbinds it.
+ *
+ * Window keys are remote keys only: as an lkey they are refused.  A window
+ * grants only WREN_ACCESS_REMOTE_* rights, within its range; remote write
+ * and atomic rights need the MR's WREN_ACCESS_LOCAL_WRITE.  Windows on
+ * zero-based MRs are not supported (the bind fails).  While windows are
+ * bound to an MR it cannot be destroyed (DESTROY_MR: WREN_AQ_STATUS_BUSY),
+ * modified (MODIFY_MR: BUSY) or invalidated by LOCAL_INV; DEACTIVATE_MR
+ * still works, as the device's own invalidation of dma-buf or peer
+ * memory, and accesses through the windows then fail.
+ */
+enum wren_mw_type {
+	WREN_MW_TYPE_1			= 1,
+	WREN_MW_TYPE_2			= 2,
 };
 
 /* ------------------------------------------------------- AH and GID */

@@ -58,6 +58,7 @@ WREN_ASSERT_SIZE(wren_wqe_raddr, 16);
 WREN_ASSERT_SIZE(wren_wqe_atomic, 16);
 WREN_ASSERT_SIZE(wren_wqe_ud, 16);
 WREN_ASSERT_SIZE(wren_wqe_reg_mr, 48);
+WREN_ASSERT_SIZE(wren_wqe_bind_mw, 32);
 WREN_ASSERT_SIZE(wren_wqe_sge, 16);
 WREN_ASSERT_SIZE(wren_wqe_inline, 16);
 WREN_ASSERT_SIZE(wren_rqe, 16);

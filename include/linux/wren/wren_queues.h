@@ -147,6 +147,7 @@ enum wren_cqe_status {
 	WREN_CQE_LOC_QP_OP_ERR		= 2,
 	WREN_CQE_LOC_PROT_ERR		= 4,
 	WREN_CQE_WR_FLUSH_ERR		= 5,
+	WREN_CQE_MW_BIND_ERR		= 6,
 	WREN_CQE_BAD_RESP_ERR		= 7,
 	WREN_CQE_LOC_ACCESS_ERR		= 8,
 	WREN_CQE_REM_INV_REQ_ERR	= 9,
@@ -171,6 +172,7 @@ static inline int wren_cqe_status_known(__u8 status)
 	case WREN_CQE_LOC_QP_OP_ERR:
 	case WREN_CQE_LOC_PROT_ERR:
 	case WREN_CQE_WR_FLUSH_ERR:
+	case WREN_CQE_MW_BIND_ERR:
 	case WREN_CQE_BAD_RESP_ERR:
 	case WREN_CQE_LOC_ACCESS_ERR:
 	case WREN_CQE_REM_INV_REQ_ERR:
@@ -201,7 +203,7 @@ enum wren_cqe_vendor_err {
 	WREN_VERR_SQ_RSVD		= 0x02,
 	/* ctrl.wqe_idx is not the low 16 bits of the WQE's index. */
 	WREN_VERR_SQ_IDX		= 0x03,
-	/* The segments overrun the stride, or NOP/REG_MR/LOCAL_INV has any. */
+	/* Segments overrun the stride, or NOP/REG_MR/LOCAL_INV/BIND_MW has any. */
 	WREN_VERR_SQ_STRIDE		= 0x04,
 	/* More SGEs than the device's max_sge. */
 	WREN_VERR_SQ_SGES		= 0x05,
@@ -221,6 +223,8 @@ enum wren_cqe_vendor_err {
 	WREN_VERR_SQ_KEY		= 0x0c,
 	/* Reading the payload from local memory failed. */
 	WREN_VERR_SQ_DMA		= 0x0d,
+	/* BIND_MW refused: window, MR, type, range, rights or QP state. */
+	WREN_VERR_SQ_BIND		= 0x0e,
 	/* Requester: a response it cannot take (bad NAK code, opcode, size). */
 	WREN_VERR_BAD_RESP		= 0x10,
 	/* Requester: writing a READ response or atomic result failed. */
@@ -304,6 +308,7 @@ enum wren_wqe_opcode {
 	WREN_WQE_ATOMIC_FETCH_ADD	= 0x08,
 	WREN_WQE_LOCAL_INV		= 0x09,
 	WREN_WQE_REG_MR			= 0x0a,
+	WREN_WQE_BIND_MW		= 0x0b,	/* WREN_CAP_RDMA_MW */
 };
 
 /* An atomic's one data segment: where the original 8 bytes are written. */
@@ -388,6 +393,23 @@ struct wren_wqe_reg_mr {
 	__le32 rsvd[2];
 };
 
+/*
+ * BIND_MW (RC and UC QPs, wren_admin.h "MW"): bind the window of mw_key's
+ * index to [addr, addr + length) of the MR named by mr_key, with the new
+ * key mw_key, so that its low 8 bits are the window's tag from now on.
+ * Errors complete the WQE with WREN_CQE_MW_BIND_ERR (WREN_VERR_SQ_BIND)
+ * and move the QP to the error state, as any failed send WQE does.
+ */
+struct wren_wqe_bind_mw {
+	__le32 mw_key;			/* window index << 8 | new key tag */
+	__le32 mr_key;			/* lkey of a VALID MR of the QP's PD */
+	__le64 addr;			/* in the MR's address space (iova) */
+	__le64 length;			/* 0: type 1 unbinds, mr_key unused */
+	__le32 access;			/* WREN_ACCESS_REMOTE_* only */
+	__u8 type;			/* enum wren_mw_type, the window's */
+	__u8 rsvd0[3];
+};
+
 struct wren_wqe_sge {
 	__le64 addr;
 	__le32 length;
@@ -414,8 +436,8 @@ struct wren_rqe {
  * largest fixed part every opcode of its QP may use: the control segment
  * and one 16-byte fixed segment (raddr, or the UD address); inline data
  * also needs its wren_wqe_inline header.  Atomics carry wren_wqe_atomic as
- * well, but only ever one SGE, and REG_MR none: both fit the smallest
- * stride.  A receive WQE holds its wren_rqe header and SGEs.
+ * well, but only ever one SGE, and REG_MR and BIND_MW none: all fit the
+ * smallest stride.  A receive WQE holds its wren_rqe header and SGEs.
  */
 #define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
 #define WREN_WQE_DS_SIZE		16	/* one data segment */
@@ -452,6 +474,9 @@ static inline unsigned int wren_sq_fixed_size(__u8 opcode, int ud)
 	case WREN_WQE_REG_MR:
 		return sizeof(struct wren_wqe_ctrl) +
 		       sizeof(struct wren_wqe_reg_mr);
+	case WREN_WQE_BIND_MW:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_bind_mw);
 	default:
 		return sizeof(struct wren_wqe_ctrl);
 	}
