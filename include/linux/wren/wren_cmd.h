@@ -23,9 +23,9 @@
 
 struct wren_core_dev;
 
-/* What CREATE_MR returns. */
+/* What CREATE_MR and CREATE_MW return. */
 struct wren_cmd_mr_result {
-	u32 index;			/* the MR's handle */
+	u32 index;			/* the MR's or window's handle */
 	u32 key;			/* lkey = rkey */
 };
 
@@ -69,6 +69,9 @@ int wren_cmd_deactivate_mr(struct wren_core_dev *cdev, u32 mr_index);
 int wren_cmd_modify_mr(struct wren_core_dev *cdev,
 		       const struct wren_modify_mr_in *in);
 int wren_cmd_destroy_mr(struct wren_core_dev *cdev, u32 mr_index);
+int wren_cmd_create_mw(struct wren_core_dev *cdev, u32 pdn, u8 type,
+		       u8 key_tag, struct wren_cmd_mr_result *res);
+int wren_cmd_destroy_mw(struct wren_core_dev *cdev, u32 mw_index);
 
 int wren_cmd_create_ah(struct wren_core_dev *cdev,
 		       const struct wren_create_ah_in *in, bool sleepable,

@@ -250,6 +250,16 @@ static inline struct wren_ib_mr *to_wmr(struct ib_mr *mr)
 	return container_of(mr, struct wren_ib_mr, ibmr);
 }
 
+struct wren_ib_mw {
+	struct ib_mw ibmw;
+	u32 index;
+};
+
+static inline struct wren_ib_mw *to_wmw(struct ib_mw *mw)
+{
+	return container_of(mw, struct wren_ib_mw, ibmw);
+}
+
 struct wren_ib_ah {
 	struct ib_ah ibah;
 	u32 handle;
@@ -406,6 +416,10 @@ static inline int wren_ib_res_end(struct sk_buff *msg, struct nlattr *nest,
 	nla_nest_end(msg, nest);
 	return 0;
 }
+
+/* wren_ib_mw.c */
+int wren_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int wren_ib_dealloc_mw(struct ib_mw *ibmw);
 
 /* wren_ib_mr.c */
 struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,

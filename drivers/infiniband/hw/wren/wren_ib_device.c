@@ -58,6 +58,11 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 	props->max_cq = le32_to_cpu(a->max_cq);
 	props->max_cqe = le32_to_cpu(a->max_cqe);
 	props->max_mr = le32_to_cpu(a->max_mr);
+	if (caps & WREN_CAP_RDMA_MW) {
+		props->device_cap_flags |= IB_DEVICE_MEM_WINDOW |
+					   IB_DEVICE_MEM_WINDOW_TYPE_2B;
+		props->max_mw = le32_to_cpu(a->max_mw);
+	}
 	props->max_pd = le32_to_cpu(a->max_pd);
 	props->max_qp_rd_atom = a->max_qp_rd_atom;
 	props->max_qp_init_rd_atom = a->max_qp_init_rd_atom;

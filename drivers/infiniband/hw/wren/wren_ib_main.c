@@ -96,6 +96,13 @@ static const struct ib_device_ops wren_ib_srq_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_srq, wren_ib_srq, ibsrq),
 };
 
+static const struct ib_device_ops wren_ib_mw_ops = {
+	.alloc_mw = wren_ib_alloc_mw,
+	.dealloc_mw = wren_ib_dealloc_mw,
+
+	INIT_RDMA_OBJ_SIZE(ib_mw, wren_ib_mw, ibmw),
+};
+
 static void wren_ib_dev_init(struct wren_ib_dev *dev, struct wren_aux_dev *wadev)
 {
 	struct pci_dev *pdev = wadev->cdev->pdev;
@@ -181,6 +188,8 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 		ib_set_device_ops(ibdev, &wren_ib_srq_ops);
 	if (dev->caps & WREN_CAP_COUNTERS)
 		ib_set_device_ops(ibdev, &wren_ib_stats_ops);
+	if (dev->caps & WREN_CAP_RDMA_MW)
+		ib_set_device_ops(ibdev, &wren_ib_mw_ops);
 
 	err = ib_device_set_netdev(ibdev, dev->netdev, WREN_IB_PORT);
 	if (err)

@@ -19,7 +19,7 @@
 /* IB access flags this driver can grant; the rest is refused. */
 #define WREN_IB_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 				 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
-				 IB_ACCESS_RELAXED_ORDERING)
+				 IB_ACCESS_RELAXED_ORDERING | IB_ACCESS_MW_BIND)
 
 u32 wren_ib_access(int ib_access)
 {
@@ -33,6 +33,8 @@ u32 wren_ib_access(int ib_access)
 		a |= WREN_ACCESS_REMOTE_READ;
 	if (ib_access & IB_ACCESS_REMOTE_ATOMIC)
 		a |= WREN_ACCESS_REMOTE_ATOMIC;
+	if (ib_access & IB_ACCESS_MW_BIND)
+		a |= WREN_ACCESS_MW_BIND;
 	return a;
 }
 
@@ -42,6 +44,8 @@ int wren_ib_check_access(struct wren_ib_dev *dev, int access)
 		return -EOPNOTSUPP;
 	if ((access & IB_ACCESS_REMOTE_ATOMIC) &&
 	    !(dev->caps & WREN_CAP_RDMA_ATOMIC))
+		return -EOPNOTSUPP;
+	if ((access & IB_ACCESS_MW_BIND) && !(dev->caps & WREN_CAP_RDMA_MW))
 		return -EOPNOTSUPP;
 	return 0;
 }

@@ -77,7 +77,8 @@ static int wren_ib_check_qp_attr(struct wren_ib_dev *dev,
 
 static u16 wren_ib_qp_access(int ib_access)
 {
-	return wren_ib_access(ib_access) & ~WREN_ACCESS_LOCAL_WRITE;
+	return wren_ib_access(ib_access) &
+	       ~(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_MW_BIND);
 }
 
 static int wren_ib_fill_modify(struct wren_ib_dev *dev, struct wren_ib_qp *qp,

@@ -285,7 +285,9 @@ int wren_cmd_destroy(struct wren_dev *wdev, u8 opcode, u32 handle, bool atomic)
 	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK &&
 	    wren_is_dead(wdev))
 		return 0;
-	if (err)
+	/* An MR with windows bound is the user's doing, not the device's. */
+	if (err && !(opcode == WREN_AQ_OP_DESTROY_MR &&
+		     comp.status == WREN_AQ_STATUS_BUSY))
 		dev_warn_ratelimited(&wdev->pdev->dev, "%s %u failed: %d (status %u)\n",
 				     wren_core_opcode_name(opcode), handle, err,
 				     comp.status);

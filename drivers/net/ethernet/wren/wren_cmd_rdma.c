@@ -374,6 +374,51 @@ int wren_cmd_destroy_mr(struct wren_core_dev *cdev, u32 mr_index)
 EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_mr, WREN_CORE_NS);
 
 /**
+ * wren_cmd_create_mw() - CREATE_MW
+ * @cdev: the device (WREN_CAP_RDMA_MW)
+ * @pdn: the window's PD
+ * @type: enum wren_mw_type
+ * @key_tag: the low 8 bits of its key until a bind changes them
+ * @res: the window's index and key
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_create_mw(struct wren_core_dev *cdev, u32 pdn, u8 type,
+		       u8 key_tag, struct wren_cmd_mr_result *res)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_CREATE_MW };
+	struct wren_acq_entry comp = {};
+	int err;
+
+	cmd.u.create_mw.pdn = cpu_to_le32(pdn);
+	cmd.u.create_mw.type = type;
+	cmd.u.create_mw.key_tag = key_tag;
+	err = wren_cmd_exec(wren_from_core(cdev), &cmd, NULL, 0, NULL, 0,
+			    &comp);
+	if (!err) {
+		res->index = le64_to_cpu(comp.result);
+		res->key = le32_to_cpu(comp.result2);
+	}
+	return err;
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_create_mw, WREN_CORE_NS);
+
+/**
+ * wren_cmd_destroy_mw() - DESTROY_MW
+ * @cdev: the device
+ * @mw_index: the window, bound or not
+ *
+ * Return: 0 when the window is gone (also on a dead device): no access
+ * through it starts after that; else an errno.
+ */
+int wren_cmd_destroy_mw(struct wren_core_dev *cdev, u32 mw_index)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DESTROY_MW,
+				mw_index, false);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_mw, WREN_CORE_NS);
+
+/**
  * wren_cmd_create_ah() - CREATE_AH
  * @cdev: the device
  * @in: PD and address vector
