@@ -35,6 +35,8 @@ static uint8_t wren_wr_opcode(enum ibv_wr_opcode op)
 		return WREN_WQE_ATOMIC_FETCH_ADD;
 	case IBV_WR_LOCAL_INV:
 		return WREN_WQE_LOCAL_INV;
+	case IBV_WR_BIND_MW:
+		return WREN_WQE_BIND_MW;
 	default:
 		return 0xff;
 	}
@@ -48,7 +50,7 @@ static bool wren_opcode_ok(const struct wren_qp *qp, uint8_t op)
 		return op == WREN_WQE_SEND || op == WREN_WQE_SEND_IMM ||
 		       op == WREN_WQE_RDMA_WRITE ||
 		       op == WREN_WQE_RDMA_WRITE_IMM ||
-		       op == WREN_WQE_LOCAL_INV;
+		       op == WREN_WQE_LOCAL_INV || op == WREN_WQE_BIND_MW;
 	return op != 0xff && op != WREN_WQE_NOP && op != WREN_WQE_REG_MR;
 }
 
@@ -88,6 +90,65 @@ static bool wren_sq_full(struct wren_qp *qp)
 	return qp->sq.pi - tail >= qp->sq.entries;
 }
 
+/* No data segments: the contract refuses any (WREN_VERR_SQ_STRIDE). */
+static bool wren_wqe_no_ds(uint8_t op)
+{
+	return op == WREN_WQE_LOCAL_INV || op == WREN_WQE_BIND_MW;
+}
+
+/*
+ * A window's rights: the remote ones only.  Anything else a caller names
+ * (pyverbs' tests pass IBV_ACCESS_LOCAL_WRITE, which mlx5 ignores too) is
+ * dropped; IBV_ACCESS_ZERO_BASED is refused by the caller.
+ */
+static uint32_t wren_mw_access(unsigned int flags)
+{
+	uint32_t a = 0;
+
+	if (flags & IBV_ACCESS_REMOTE_WRITE)
+		a |= WREN_ACCESS_REMOTE_WRITE;
+	if (flags & IBV_ACCESS_REMOTE_READ)
+		a |= WREN_ACCESS_REMOTE_READ;
+	if (flags & IBV_ACCESS_REMOTE_ATOMIC)
+		a |= WREN_ACCESS_REMOTE_ATOMIC;
+	return a;
+}
+
+/*
+ * Encode a BIND_MW of @mw with the new key @rkey; 0 or EINVAL.  The WQE
+ * names the window by the key's index alone, so @rkey must keep @mw's
+ * index (ibv_inc_rkey() does) and change only the tag.  No MR (unbinding a
+ * type 1 window) means no range.  Windows on zero-based MRs are not
+ * supported.  What only the device knows - the MR's rights and range, the
+ * PDs, the window's state - it checks and reports as IBV_WC_MW_BIND_ERR.
+ */
+static int wren_bind_mw_build(struct wren_wqe_bind_mw *b, struct ibv_mw *mw,
+			      uint32_t rkey,
+			      const struct ibv_mw_bind_info *bi)
+{
+	struct ibv_mr *mr = bi->mr;
+
+	if (unlikely(!mw || (mw->type != IBV_MW_TYPE_1 &&
+			     mw->type != IBV_MW_TYPE_2)))
+		return EINVAL;
+	if (unlikely((rkey >> 8) != (mw->rkey >> 8)))
+		return EINVAL;
+	if (unlikely(bi->mw_access_flags & IBV_ACCESS_ZERO_BASED))
+		return EINVAL;
+	if (!mr) {
+		if (unlikely(bi->addr || bi->length))
+			return EINVAL;
+	} else if (unlikely(verbs_get_mr(mr)->access & IBV_ACCESS_ZERO_BASED)) {
+		return EINVAL;
+	}
+	wren_wqe_bind_mw_set(b, rkey, mr ? mr->lkey : 0, mr ? bi->addr : 0,
+			     mr ? bi->length : 0,
+			     wren_mw_access(bi->mw_access_flags),
+			     mw->type == IBV_MW_TYPE_1 ? WREN_MW_TYPE_1 :
+							 WREN_MW_TYPE_2);
+	return 0;
+}
+
 /*
  * Fill the fixed segments of the WQE at the SQ's producer index and return
  * where its data segments start.
@@ -121,6 +182,10 @@ static uint8_t *wren_build_fixed(struct wren_qp *qp, uint8_t *wqe,
 		break;
 	case WREN_WQE_LOCAL_INV:
 		break;
+	case WREN_WQE_BIND_MW:
+		/* Encoded, and checked, by wren_build_send(). */
+		p += sizeof(struct wren_wqe_bind_mw);
+		break;
 	default:
 		if (qp->ud) {
 			wren_wqe_ud_set((struct wren_wqe_ud *)p,
@@ -150,9 +215,15 @@ static int wren_build_send(struct wren_qp *qp, const struct ibv_send_wr *wr)
 		return EINVAL;
 
 	wqe = wren_wq_slot(&qp->sq, qp->sq.pi);
+	if (op == WREN_WQE_BIND_MW &&
+	    unlikely(wren_bind_mw_build((struct wren_wqe_bind_mw *)
+					(wqe + WREN_CTRL_SIZE),
+					wr->bind_mw.mw, wr->bind_mw.rkey,
+					&wr->bind_mw.bind_info)))
+		return EINVAL;
 	ds = wren_build_fixed(qp, wqe, op, wr);
 
-	if (op == WREN_WQE_LOCAL_INV) {
+	if (wren_wqe_no_ds(op)) {
 		nds = 0;
 		flags &= ~WREN_WQE_F_INLINE;
 	} else if (wren_wqe_is_atomic(op)) {
@@ -241,6 +312,36 @@ int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 		wren_sq_doorbell(qp);
 	wren_wq_unlock(&qp->sq);
 	return ret;
+}
+
+/*
+ * ibv_bind_mw(): bind, or with no MR unbind, a type 1 window through @ibqp's
+ * send queue.  libibverbs has checked the window's type, that a range
+ * comes with an MR and that the MR is of the window's PD.  The WQE carries
+ * the next key (ibv_inc_rkey), which is the window's from a successful
+ * post on, as rdma-core has it; the completion (IBV_WC_BIND_MW, or
+ * IBV_WC_MW_BIND_ERR) follows mw_bind->send_flags like any send's.
+ */
+int wren_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw,
+		 struct ibv_mw_bind *mw_bind)
+{
+	struct ibv_send_wr wr = {}, *bad_wr;
+	int ret;
+
+	/* RC and UC only (wren_opcode_ok() would refuse UD as well). */
+	if (to_wren_qp(ibqp)->ud || mw->type != IBV_MW_TYPE_1)
+		return EINVAL;
+	wr.wr_id = mw_bind->wr_id;
+	wr.opcode = IBV_WR_BIND_MW;
+	wr.send_flags = mw_bind->send_flags;
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = ibv_inc_rkey(mw->rkey);
+	wr.bind_mw.bind_info = mw_bind->bind_info;
+	ret = wren_post_send(ibqp, &wr, &bad_wr);
+	if (ret)
+		return ret;
+	mw->rkey = wr.bind_mw.rkey;
+	return 0;
 }
 
 /* ----------------------------------------------------------- receives */
@@ -468,6 +569,18 @@ static void wren_wr_local_inv(struct ibv_qp_ex *qpx, uint32_t rkey)
 		wren_wqe_ctrl_set_inv(qp->cur_ctrl, rkey);
 }
 
+static void wren_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
+			    uint32_t rkey,
+			    const struct ibv_mw_bind_info *bind_info)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+	uint8_t *p = wren_wr_begin(qp, WREN_WQE_BIND_MW);
+
+	if (p && unlikely(wren_bind_mw_build((struct wren_wqe_bind_mw *)p, mw,
+					     rkey, bind_info)))
+		qp->session_err = EINVAL;
+}
+
 static void wren_wr_rdma(struct ibv_qp_ex *qpx, uint8_t op, uint32_t rkey,
 			 uint64_t raddr)
 {
@@ -549,6 +662,10 @@ static void wren_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t n,
 
 	if (!ctrl)
 		return;
+	if (unlikely(wren_wqe_no_ds(ctrl->opcode))) {
+		qp->session_err = EINVAL;
+		return;
+	}
 	if (wren_wqe_is_atomic(ctrl->opcode)) {
 		if (unlikely(n != 1 || sg[0].length != WREN_ATOMIC_LEN)) {
 			qp->session_err = EINVAL;
@@ -649,6 +766,8 @@ void wren_qp_fill_wr_ops(struct wren_qp *qp,
 		qpx->wr_send_inv = wren_wr_send_inv;
 	if (ops & IBV_QP_EX_WITH_LOCAL_INV)
 		qpx->wr_local_inv = wren_wr_local_inv;
+	if (ops & IBV_QP_EX_WITH_BIND_MW)
+		qpx->wr_bind_mw = wren_wr_bind_mw;
 	if (ops & IBV_QP_EX_WITH_RDMA_WRITE)
 		qpx->wr_rdma_write = wren_wr_rdma_write;
 	if (ops & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)

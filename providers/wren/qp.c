@@ -79,7 +79,7 @@ static int wren_qp_check(struct wren_context *ctx,
 	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
 		uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
 
-		/* UC: SENDs, RDMA WRITEs and local invalidation. */
+		/* UC: SENDs, RDMA WRITEs, local invalidation, binds. */
 		if (attr->qp_type == IBV_QPT_UC)
 			ops |= IBV_QP_EX_WITH_RDMA_WRITE |
 			       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
@@ -92,6 +92,10 @@ static int wren_qp_check(struct wren_context *ctx,
 			       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
 			       IBV_QP_EX_WITH_SEND_WITH_INV |
 			       IBV_QP_EX_WITH_LOCAL_INV;
+		/* Windows are bound on RC and UC QPs, where the NIC has them. */
+		if (attr->qp_type != IBV_QPT_UD &&
+		    (ctx->caps & WREN_CAP_RDMA_MW))
+			ops |= IBV_QP_EX_WITH_BIND_MW;
 		if (attr->send_ops_flags & ~ops)
 			return EOPNOTSUPP;
 	}

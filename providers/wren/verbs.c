@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Control-path verbs that the kernel does all of: device and port queries,
- * memory regions, address handles and shared receive queues (whose ring
- * the provider owns, as it does a QP's).
+ * memory regions and windows, address handles and shared receive queues
+ * (whose ring the provider owns, as it does a QP's).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/wren/wren_regs.h>
 
 #include "wren.h"
 #include "wren_abi.h"
@@ -107,6 +109,54 @@ int wren_dereg_mr(struct verbs_mr *vmr)
 	if (ret)
 		return ret;
 	free(vmr);
+	return 0;
+}
+
+/*
+ * Memory windows (WREN_CAP_RDMA_MW): the kernel has the NIC create one,
+ * unbound, and answers its key (window index << 8 | tag); no driver data
+ * either way.  Binding is the data path's (post.c: ibv_bind_mw for type 1,
+ * IBV_WR_BIND_MW and ibv_wr_bind_mw for either type).
+ */
+struct ibv_mw *wren_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type)
+{
+	struct ib_uverbs_alloc_mw_resp resp = {};
+	struct ibv_alloc_mw cmd = {};
+	struct ibv_mw *mw;
+	int ret;
+
+	if (!(to_wren_ctx(pd->context)->caps & WREN_CAP_RDMA_MW)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (type != IBV_MW_TYPE_1 && type != IBV_MW_TYPE_2) {
+		errno = EINVAL;
+		return NULL;
+	}
+	mw = calloc(1, sizeof(*mw));
+	if (!mw) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = ibv_cmd_alloc_mw(pd, type, mw, &cmd, sizeof(cmd), &resp,
+			       sizeof(resp));
+	if (ret) {
+		free(mw);
+		errno = ret;
+		return NULL;
+	}
+	return mw;
+}
+
+/* Bound or not; no access through the window starts once this returns. */
+int wren_dealloc_mw(struct ibv_mw *mw)
+{
+	int ret;
+
+	ret = ibv_cmd_dealloc_mw(mw);
+	if (ret)
+		return ret;
+	free(mw);
 	return 0;
 }
 

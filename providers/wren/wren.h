@@ -292,6 +292,8 @@ struct ibv_mr *wren_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 int wren_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
 		  void *addr, size_t length, int access);
 int wren_dereg_mr(struct verbs_mr *vmr);
+struct ibv_mw *wren_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
+int wren_dealloc_mw(struct ibv_mw *mw);
 struct ibv_ah *wren_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 int wren_destroy_ah(struct ibv_ah *ah);
 struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
@@ -330,6 +332,8 @@ int wren_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr,
 uint64_t wren_srq_complete(struct wren_srq *srq, uint16_t wqe_idx);
 int wren_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr,
 		       struct ibv_recv_wr **bad_wr);
+int wren_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw,
+		 struct ibv_mw_bind *mw_bind);
 void wren_qp_fill_wr_ops(struct wren_qp *qp,
 			 const struct ibv_qp_init_attr_ex *attr);
 

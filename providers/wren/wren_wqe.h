@@ -95,6 +95,27 @@ static inline void wren_wqe_ud_set(struct wren_wqe_ud *u, uint32_t ah,
 	u->rsvd = 0;
 }
 
+/*
+ * BIND_MW (wren_admin.h "MW"): bind the window named by @mw_key's index to
+ * [@addr, @addr + @length) of the MR @mr_key, so that @mw_key (the index
+ * and the window's new tag) is its key from then on.  @access holds
+ * WREN_ACCESS_REMOTE_* only; @type is the window's enum wren_mw_type.
+ * The WQE has no data segments.
+ */
+static inline void wren_wqe_bind_mw_set(struct wren_wqe_bind_mw *b,
+					uint32_t mw_key, uint32_t mr_key,
+					uint64_t addr, uint64_t length,
+					uint32_t access, uint8_t type)
+{
+	b->mw_key = htole32(mw_key);
+	b->mr_key = htole32(mr_key);
+	b->addr = htole64(addr);
+	b->length = htole64(length);
+	b->access = htole32(access);
+	b->type = type;
+	b->rsvd0[0] = b->rsvd0[1] = b->rsvd0[2] = 0;
+}
+
 static inline void wren_sge_set(struct wren_wqe_sge *s, uint64_t addr,
 				uint32_t length, uint32_t lkey)
 {

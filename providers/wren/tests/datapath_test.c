@@ -7,8 +7,9 @@
  * the contract defines them and writes CQEs with the owner/phase bit - and
  * checks what verbs users see: wr_ids, opcodes, flags, statuses, queue-full
  * errors, unsignalled completions retired in order, phase wrap-around, SRQ
- * slots freed out of order, the ibv_wr_* and ibv_cq_ex interfaces and CQ
- * arming.  Links against the bench's rdma-core build (make rdma-core).
+ * slots freed out of order, the ibv_wr_* and ibv_cq_ex interfaces, CQ
+ * arming and memory windows (ibv_bind_mw, IBV_WR_BIND_MW, ibv_wr_bind_mw
+ * and their completions).  Links against the bench's rdma-core build (make rdma-core).
  * TAP output.
  */
 #include "../wren.c"
@@ -679,6 +680,359 @@ static void test_thread_domain(void)
 	ok(!ret && qp.sq.pi == pi + 1, "a thread domain's QP posts without its SQ lock");
 }
 
+/* ------------------------------------------------------ memory windows */
+
+static struct ibv_pd mw_pd, mw_other_pd;
+static struct verbs_mr mw_mr;
+
+static uint32_t wqe32(const uint8_t *w, unsigned int off)
+{
+	return le32toh(*(const uint32_t *)(w + off));
+}
+
+static uint64_t wqe64(const uint8_t *w, unsigned int off)
+{
+	return le64toh(*(const uint64_t *)(w + off));
+}
+
+/* The completion of the send WQE @idx, as ibv_poll_cq reports it. */
+static bool mw_poll_one(uint8_t opcode, uint8_t status, uint32_t idx,
+			struct ibv_wc *wc)
+{
+	dev_cqe(opcode, status, idx, 0, 0, 0);
+	return wren_poll_cq(&cq.verbs_cq.cq, 1, wc) == 1;
+}
+
+static void test_mw_bind_type1(void)
+{
+	struct ibv_mw mw = { .context = &ctx.ibv_ctx.context, .pd = &mw_pd,
+			     .rkey = 0x000400ff, .type = IBV_MW_TYPE_1 };
+	struct ibv_mw_bind bind = {
+		.wr_id = 700, .send_flags = IBV_SEND_SIGNALED,
+		.bind_info = { .mr = &mw_mr.ibv_mr, .addr = 0x10000,
+			       .length = 0x2000,
+			       .mw_access_flags = IBV_ACCESS_REMOTE_WRITE |
+						  IBV_ACCESS_REMOTE_READ |
+						  IBV_ACCESS_LOCAL_WRITE },
+	};
+	uint32_t idx = qp.sq.pi;
+	struct ibv_wc wc;
+	uint8_t *w;
+
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &bind) == 0 &&
+	   mw.rkey == 0x00040000 && qp.sq.pi == idx + 1 &&
+	   db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x42, 0, idx + 1),
+	   "ibv_bind_mw posts one WQE, rings, and gives the window the next key (tag wraps, index kept)");
+	w = wren_wq_slot(&qp.sq, idx);
+	ok(w[0] == WREN_WQE_BIND_MW && w[1] == WREN_WQE_F_SIGNALED &&
+	   w[2] == 0 && le16toh(*(uint16_t *)(w + 4)) == (uint16_t)idx &&
+	   wqe32(w, 8) == 0,
+	   "BIND_MW ctrl: opcode 0x0b, signalled, ds_count 0, wqe_idx");
+	ok(wqe32(w, 16) == 0x00040000 && wqe32(w, 20) == 0x1201 &&
+	   wqe64(w, 24) == 0x10000 && wqe64(w, 32) == 0x2000 &&
+	   wqe32(w, 40) == (WREN_ACCESS_REMOTE_WRITE |
+			    WREN_ACCESS_REMOTE_READ) &&
+	   w[44] == WREN_MW_TYPE_1 && !w[45] && !w[46] && !w[47],
+	   "bind_mw: new key, the MR's lkey, range, remote rights only (LOCAL_WRITE dropped), type 1");
+	ok(mw_poll_one(WREN_WQE_BIND_MW, WREN_CQE_SUCCESS, idx, &wc) &&
+	   wc.wr_id == 700 && wc.status == IBV_WC_SUCCESS &&
+	   wc.opcode == IBV_WC_BIND_MW,
+	   "its completion: the bind's wr_id, IBV_WC_BIND_MW");
+
+	/* A rebind: the next tag again. */
+	bind.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_ATOMIC;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &bind) == 0 &&
+	   mw.rkey == 0x00040001 &&
+	   wqe32(wren_wq_slot(&qp.sq, idx + 1), 16) == 0x00040001 &&
+	   wqe32(wren_wq_slot(&qp.sq, idx + 1), 40) == WREN_ACCESS_REMOTE_ATOMIC,
+	   "a rebind carries the next key and the new rights");
+
+	/* Unbind: no MR, no range. */
+	bind = (struct ibv_mw_bind){ .wr_id = 701 };
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &bind) == 0 &&
+	   mw.rkey == 0x00040002,
+	   "an unbind (no MR, length 0) posts too, with the next key");
+	w = wren_wq_slot(&qp.sq, idx + 2);
+	ok(w[0] == WREN_WQE_BIND_MW && w[1] == 0 && w[2] == 0 &&
+	   wqe32(w, 16) == 0x00040002 && wqe32(w, 20) == 0 &&
+	   wqe64(w, 24) == 0 && wqe64(w, 32) == 0 && wqe32(w, 40) == 0 &&
+	   w[44] == WREN_MW_TYPE_1,
+	   "unbind WQE: MR key, address, length and rights 0; unsignalled");
+	ok(mw_poll_one(WREN_WQE_BIND_MW, WREN_CQE_MW_BIND_ERR, idx + 2, &wc) &&
+	   wc.wr_id == 701 && wc.status == IBV_WC_MW_BIND_ERR &&
+	   wc.opcode == IBV_WC_BIND_MW && qp.sq.tail == idx + 3,
+	   "a refused bind completes with IBV_WC_MW_BIND_ERR");
+}
+
+static void test_mw_bind_errors(void)
+{
+	struct ibv_mw mw = { .context = &ctx.ibv_ctx.context, .pd = &mw_pd,
+			     .rkey = 0x00070010, .type = IBV_MW_TYPE_1 };
+	struct ibv_mw mw2 = mw;
+	struct verbs_mr zmr = mw_mr;
+	struct ibv_mw_bind bind = {
+		.wr_id = 702,
+		.bind_info = { .mr = &mw_mr.ibv_mr, .addr = 0x10000,
+			       .length = 0x100,
+			       .mw_access_flags = IBV_ACCESS_REMOTE_WRITE },
+	};
+	struct ibv_mw_bind b;
+	uint32_t pi = qp.sq.pi;
+
+	b = bind;
+	b.bind_info.mr = NULL;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &b) == EINVAL,
+	   "ibv_bind_mw: a range without an MR: EINVAL");
+	b = bind;
+	mw_mr.ibv_mr.pd = &mw_other_pd;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &b) == EPERM,
+	   "ibv_bind_mw: an MR of another PD: EPERM");
+	mw_mr.ibv_mr.pd = &mw_pd;
+	mw2.type = IBV_MW_TYPE_2;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw2, &bind) == EINVAL &&
+	   wren_bind_mw(&qp.verbs_qp.qp, &mw2, &bind) == EINVAL,
+	   "ibv_bind_mw of a type 2 window: EINVAL (libibverbs and libwren)");
+	b = bind;
+	b.bind_info.mw_access_flags |= IBV_ACCESS_ZERO_BASED;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &b) == EINVAL,
+	   "ibv_bind_mw with IBV_ACCESS_ZERO_BASED: EINVAL");
+	zmr.access |= IBV_ACCESS_ZERO_BASED;
+	b = bind;
+	b.bind_info.mr = &zmr.ibv_mr;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &b) == EINVAL,
+	   "ibv_bind_mw to a zero-based MR: EINVAL");
+	qp.ud = true;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &bind) == EINVAL,
+	   "ibv_bind_mw on a UD QP: EINVAL");
+	qp.ud = false;
+	qp.verbs_qp.qp.state = IBV_QPS_RTR;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &bind) == EINVAL,
+	   "ibv_bind_mw before RTS: EINVAL");
+	qp.verbs_qp.qp.state = IBV_QPS_RTS;
+	ok(qp.sq.pi == pi && mw.rkey == 0x00070010 && mw2.rkey == 0x00070010,
+	   "a refused ibv_bind_mw posts nothing and keeps the window's key");
+
+	qp.uc = true;
+	ok(ibv_bind_mw(&qp.verbs_qp.qp, &mw, &bind) == 0 &&
+	   mw.rkey == 0x00070011 && qp.sq.pi == pi + 1,
+	   "ibv_bind_mw on a UC QP posts");
+	qp.uc = false;
+	qp.sq.tail = qp.sq.pi;
+}
+
+static void test_mw_post_send(void)
+{
+	struct ibv_mw mw = { .context = &ctx.ibv_ctx.context, .pd = &mw_pd,
+			     .rkey = 0x00050010, .type = IBV_MW_TYPE_2 };
+	struct ibv_send_wr wr = {
+		.wr_id = 720, .opcode = IBV_WR_BIND_MW,
+		.send_flags = IBV_SEND_INLINE,
+	}, *bad = NULL;
+	struct ibv_sge sge = { .addr = 0x1000, .length = 8, .lkey = 0x55 };
+	uint32_t idx = qp.sq.pi;
+	struct ibv_wc wc;
+	uint8_t *w;
+
+	wr.bind_mw.mw = &mw;
+	wr.bind_mw.rkey = ibv_inc_rkey(mw.rkey);
+	wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
+		.mr = &mw_mr.ibv_mr, .addr = 0x10800, .length = 0x800,
+		.mw_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_ATOMIC };
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == 0 &&
+	   qp.sq.pi == idx + 1 && mw.rkey == 0x00050010,
+	   "IBV_WR_BIND_MW of a type 2 window posts (the caller keeps the key)");
+	w = wren_wq_slot(&qp.sq, idx);
+	ok(w[0] == WREN_WQE_BIND_MW && w[1] == 0 && w[2] == 0 &&
+	   wqe32(w, 16) == 0x00050011 && wqe32(w, 20) == 0x1201 &&
+	   wqe64(w, 24) == 0x10800 && wqe64(w, 32) == 0x800 &&
+	   wqe32(w, 40) == (WREN_ACCESS_REMOTE_WRITE |
+			    WREN_ACCESS_REMOTE_ATOMIC) &&
+	   w[44] == WREN_MW_TYPE_2,
+	   "IBV_WR_BIND_MW WQE: wr.bind_mw.rkey, type 2, no INLINE flag, no segments");
+
+	/* The window's key through LOCAL_INV and SEND_WITH_INV unchanged. */
+	{
+		struct ibv_send_wr inv[2] = {
+			{ .wr_id = 721, .opcode = IBV_WR_LOCAL_INV,
+			  .invalidate_rkey = 0x00050011, .next = &inv[1] },
+			{ .wr_id = 722, .opcode = IBV_WR_SEND_WITH_INV,
+			  .invalidate_rkey = 0x00050012, .sg_list = &sge,
+			  .num_sge = 1, .send_flags = IBV_SEND_SIGNALED },
+		};
+
+		ok(wren_post_send(&qp.verbs_qp.qp, inv, &bad) == 0 &&
+		   ((uint8_t *)wren_wq_slot(&qp.sq, idx + 1))[0] ==
+		   WREN_WQE_LOCAL_INV &&
+		   wqe32(wren_wq_slot(&qp.sq, idx + 1), 8) == 0x00050011 &&
+		   ((uint8_t *)wren_wq_slot(&qp.sq, idx + 1))[2] == 0 &&
+		   wqe32(wren_wq_slot(&qp.sq, idx + 2), 8) == 0x00050012,
+		   "LOCAL_INV and SEND_WITH_INV carry a window's key unchanged");
+	}
+	ok(mw_poll_one(WREN_WQE_SEND_INV, WREN_CQE_SUCCESS, idx + 2, &wc) &&
+	   wc.wr_id == 722 && qp.sq.tail == idx + 3,
+	   "... and complete in order after the bind");
+
+	bad = NULL;
+	wr.bind_mw.rkey = 0x00060011;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL && bad == &wr,
+	   "IBV_WR_BIND_MW with a key of another index: EINVAL, bad_wr");
+	wr.bind_mw.rkey = 0x00050012;
+	wr.bind_mw.mw = NULL;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL,
+	   "IBV_WR_BIND_MW without a window: EINVAL");
+	wr.bind_mw.mw = &mw;
+	wr.bind_mw.bind_info.mw_access_flags |= IBV_ACCESS_ZERO_BASED;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL,
+	   "IBV_WR_BIND_MW with IBV_ACCESS_ZERO_BASED: EINVAL");
+	wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_READ;
+	wr.bind_mw.bind_info.mr = NULL;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL,
+	   "IBV_WR_BIND_MW with a range and no MR: EINVAL");
+	wr.bind_mw.bind_info.mr = &mw_mr.ibv_mr;
+	qp.ud = true;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL,
+	   "IBV_WR_BIND_MW on a UD QP: EINVAL, as other unsupported opcodes");
+	qp.ud = false;
+	ok(qp.sq.pi == idx + 3, "none of them posted anything");
+
+	wr.send_flags = IBV_SEND_SIGNALED;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == 0 &&
+	   mw_poll_one(WREN_WQE_BIND_MW, WREN_CQE_MW_BIND_ERR, idx + 3, &wc) &&
+	   wc.wr_id == 720 && wc.status == IBV_WC_MW_BIND_ERR &&
+	   wc.opcode == IBV_WC_BIND_MW,
+	   "an IBV_WR_BIND_MW the device refuses: IBV_WC_MW_BIND_ERR");
+}
+
+static void test_mw_wr_api(void)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.send_ops_flags = IBV_QP_EX_WITH_BIND_MW |
+				  IBV_QP_EX_WITH_LOCAL_INV,
+	};
+	struct ibv_mw mw = { .context = &ctx.ibv_ctx.context, .pd = &mw_pd,
+			     .rkey = 0x00080020, .type = IBV_MW_TYPE_2 };
+	struct ibv_mw_bind_info info = {
+		.mr = &mw_mr.ibv_mr, .addr = 0x11000, .length = 0x1000,
+		.mw_access_flags = IBV_ACCESS_REMOTE_READ,
+	};
+	struct ibv_qp_ex *qpx = &qp.verbs_qp.qp_ex;
+	struct ibv_poll_cq_attr pattr = {};
+	struct ibv_cq_ex *cqx = &cq.verbs_cq.cq_ex;
+	uint32_t start = qp.sq.pi;
+	uint8_t *w;
+
+	wren_qp_fill_wr_ops(&qp, &attr);
+	ok(qpx->wr_bind_mw && qpx->wr_local_inv,
+	   "IBV_QP_EX_WITH_BIND_MW gives wr_bind_mw");
+	ibv_wr_start(qpx);
+	qpx->wr_id = 730;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_bind_mw(qpx, &mw, ibv_inc_rkey(mw.rkey), &info);
+	qpx->wr_id = 731;
+	qpx->wr_flags = 0;
+	ibv_wr_local_inv(qpx, 0x00080021);
+	ok(ibv_wr_complete(qpx) == 0 && qp.sq.pi == start + 2 &&
+	   db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x42, 0, start + 2),
+	   "wr_bind_mw + wr_local_inv: 2 WQEs, one doorbell");
+	w = wren_wq_slot(&qp.sq, start);
+	ok(w[0] == WREN_WQE_BIND_MW && w[1] == WREN_WQE_F_SIGNALED &&
+	   w[2] == 0 && wqe32(w, 16) == 0x00080021 && wqe32(w, 20) == 0x1201 &&
+	   wqe64(w, 24) == 0x11000 && wqe64(w, 32) == 0x1000 &&
+	   wqe32(w, 40) == WREN_ACCESS_REMOTE_READ && w[44] == WREN_MW_TYPE_2,
+	   "wr_bind_mw WQE layout");
+
+	dev_cqe(WREN_WQE_BIND_MW, WREN_CQE_SUCCESS, start, 0, 0, 0);
+	ok(ibv_start_poll(cqx, &pattr) == 0 && cqx->wr_id == 730 &&
+	   cqx->status == IBV_WC_SUCCESS &&
+	   ibv_wc_read_opcode(cqx) == IBV_WC_BIND_MW,
+	   "ibv_cq_ex: a bind reads as IBV_WC_BIND_MW");
+	ibv_end_poll(cqx);
+	qp.sq.tail = qp.sq.pi;
+
+	start = qp.sq.pi;
+	ibv_wr_start(qpx);
+	ibv_wr_bind_mw(qpx, &mw, 0x00090021, &info);
+	ok(ibv_wr_complete(qpx) == EINVAL && qp.sq.pi == start,
+	   "wr_bind_mw with a key of another index fails the session");
+	ibv_wr_start(qpx);
+	ibv_wr_bind_mw(qpx, &mw, 0x00080022, &info);
+	ibv_wr_set_sge(qpx, 0x55, 0x1000, 8);
+	ok(ibv_wr_complete(qpx) == EINVAL && qp.sq.pi == start,
+	   "a bind with an SGE fails the session");
+
+	ibv_wr_start(qpx);
+	qpx->wr_id = 732;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_bind_mw(qpx, &mw, 0x00080022, &info);
+	ok(ibv_wr_complete(qpx) == 0 && qp.sq.pi == start + 1,
+	   "a good session after failed ones posts");
+	dev_cqe(WREN_WQE_BIND_MW, WREN_CQE_MW_BIND_ERR, start, 0, 0, 0);
+	ok(ibv_start_poll(cqx, &pattr) == 0 && cqx->wr_id == 732 &&
+	   cqx->status == IBV_WC_MW_BIND_ERR &&
+	   ibv_wc_read_opcode(cqx) == IBV_WC_BIND_MW,
+	   "ibv_cq_ex: IBV_WC_MW_BIND_ERR with IBV_WC_BIND_MW");
+	ibv_end_poll(cqx);
+	qp.sq.tail = qp.sq.pi;
+}
+
+static void test_mw_control(void)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = &mw_pd, .qp_type = IBV_QPT_RC,
+		.send_cq = &cq.verbs_cq.cq, .recv_cq = &cq.verbs_cq.cq,
+		.send_ops_flags = IBV_QP_EX_WITH_BIND_MW,
+	};
+	uint64_t caps = ctx.caps;
+
+	ctx.caps = WREN_CAP_RDMA_MW;
+	ok(!wren_qp_check(&ctx, &attr), "RC QP with IBV_QP_EX_WITH_BIND_MW");
+	attr.qp_type = IBV_QPT_UC;
+	ctx.caps |= WREN_CAP_RDMA_UC;
+	ok(!wren_qp_check(&ctx, &attr), "UC QP with IBV_QP_EX_WITH_BIND_MW");
+	attr.qp_type = IBV_QPT_UD;
+	ok(wren_qp_check(&ctx, &attr) == EOPNOTSUPP,
+	   "UD QP with IBV_QP_EX_WITH_BIND_MW: EOPNOTSUPP");
+	attr.qp_type = IBV_QPT_RC;
+	ctx.caps = 0;
+	ok(wren_qp_check(&ctx, &attr) == EOPNOTSUPP,
+	   "no WREN_CAP_RDMA_MW: IBV_QP_EX_WITH_BIND_MW is EOPNOTSUPP");
+
+	errno = 0;
+	ok(!wren_alloc_mw(&mw_pd, IBV_MW_TYPE_2) && errno == EOPNOTSUPP,
+	   "alloc_mw without WREN_CAP_RDMA_MW: EOPNOTSUPP");
+	ctx.caps = WREN_CAP_RDMA_MW;
+	errno = 0;
+	ok(!wren_alloc_mw(&mw_pd, 3) && errno == EINVAL,
+	   "alloc_mw of a type other than 1 and 2: EINVAL");
+	ctx.caps = caps;
+}
+
+static void test_mw(void)
+{
+	mw_pd.context = &ctx.ibv_ctx.context;
+	mw_other_pd.context = &ctx.ibv_ctx.context;
+	mw_mr.ibv_mr = (struct ibv_mr){
+		.context = &ctx.ibv_ctx.context, .pd = &mw_pd,
+		.addr = (void *)0x10000, .length = 0x4000,
+		.lkey = 0x1201, .rkey = 0x1201,
+	};
+	mw_mr.mr_type = IBV_MR_TYPE_MR;
+	mw_mr.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_MW_BIND;
+	/* What verbs_set_ops() would have set; ibv_bind_mw() calls it. */
+	ctx.ibv_ctx.context.ops.bind_mw = wren_bind_mw;
+	qp.verbs_qp.qp.qp_type = IBV_QPT_RC;
+	qp.sq.tail = qp.sq.pi;
+
+	test_mw_bind_type1();
+	test_mw_bind_errors();
+	test_mw_post_send();
+	test_mw_wr_api();
+	test_mw_control();
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -693,5 +1047,6 @@ int main(void)
 	test_srq_clean();
 	test_parent_domain();
 	test_thread_domain();
+	test_mw();
 	return tap_done();
 }

@@ -132,6 +132,47 @@ static void test_send_wqe(void)
 	   "ud: ah, 24-bit dest_qpn, qkey, rsvd zero");
 }
 
+static void test_bind_mw_wqe(void)
+{
+	uint8_t w[64];
+
+	ok(sizeof(struct wren_wqe_bind_mw) == 32 &&
+	   offsetof(struct wren_wqe_bind_mw, mw_key) == 0 &&
+	   offsetof(struct wren_wqe_bind_mw, mr_key) == 4 &&
+	   offsetof(struct wren_wqe_bind_mw, addr) == 8 &&
+	   offsetof(struct wren_wqe_bind_mw, length) == 16 &&
+	   offsetof(struct wren_wqe_bind_mw, access) == 24 &&
+	   offsetof(struct wren_wqe_bind_mw, type) == 28,
+	   "bind_mw: 32 bytes, mw_key, mr_key, addr, length, access, type");
+	ok(wren_sq_fixed_size(WREN_WQE_BIND_MW, false) == 48 &&
+	   wren_sq_fixed_size(WREN_WQE_BIND_MW, true) == 48 &&
+	   wren_sq_fixed_size(WREN_WQE_BIND_MW, false) <=
+	   1u << WREN_WQE_SHIFT_MIN,
+	   "BIND_MW: ctrl + bind_mw, 48 bytes, fits the smallest stride");
+
+	memset(w, 0xa5, sizeof(w));
+	wren_wqe_ctrl_set((struct wren_wqe_ctrl *)w, WREN_WQE_BIND_MW,
+			  WREN_WQE_F_SIGNALED, 0, 0x10009);
+	wren_wqe_bind_mw_set((struct wren_wqe_bind_mw *)(w + 16), 0x00123457,
+			     0x00000a01, 0x7f0011223344ull, 0x100000001ull,
+			     WREN_ACCESS_REMOTE_WRITE | WREN_ACCESS_REMOTE_READ,
+			     WREN_MW_TYPE_2);
+	ok(w[0] == 0x0b && w[1] == WREN_WQE_F_SIGNALED && w[2] == 0 &&
+	   w[3] == 0 && w[4] == 0x09 && w[5] == 0 && all_zero(w + 6, 10),
+	   "ctrl: BIND_MW is opcode 0x0b, no data segments, rest zero");
+	ok(w[16] == 0x57 && w[17] == 0x34 && w[18] == 0x12 && w[19] == 0 &&
+	   get_le32(w + 20) == 0xa01,
+	   "bind_mw: mw_key at 16 (tag in the low byte), mr_key at 20, little-endian");
+	ok(get_le64(w + 24) == 0x7f0011223344ull &&
+	   get_le64(w + 32) == 0x100000001ull,
+	   "bind_mw: addr at 24, 64-bit length at 32, little-endian");
+	ok(get_le32(w + 40) == 0x6 && w[44] == 2 && all_zero(w + 45, 3) &&
+	   w[48] == 0xa5,
+	   "bind_mw: access at 40, type at 44, reserved zero, nothing beyond 48");
+	ok(WREN_CQE_MW_BIND_ERR == 6 && wren_cqe_status_known(WREN_CQE_MW_BIND_ERR),
+	   "MW_BIND_ERR is status 6 (IB_WC_MW_BIND_ERR), a known status");
+}
+
 static void test_inline(void)
 {
 	const char a[] = "0123456789abc";	/* 13 bytes */
@@ -194,10 +235,11 @@ static void test_cqe(void)
 
 int main(void)
 {
-	tap_plan(30);
+	tap_plan(37);
 	test_sizes();
 	test_geometry();
 	test_send_wqe();
+	test_bind_mw_wqe();
 	test_inline();
 	test_rqe();
 	test_cqe();
