@@ -19,7 +19,13 @@
 #      wrong and stale handles, double destroys, made-up mmap offsets,
 #      and two threads destroying the same QP while a third rings
 #      doorbells for it; the process exits with objects left, for the
-#      kernel to clean up.
+#      kernel to clean up;
+#   3. wren_verbs_test mw (tests/rdma/mw.c): memory windows of type 1
+#      and 2 bound, used for RDMA WRITE and READ, refused out of range,
+#      rights or binding, rebound, unbound, invalidated (LOCAL_INV,
+#      SEND_WITH_INV) and deallocated over a loopback RC pair; an MR
+#      with a bound window refuses ibv_dereg_mr (EBUSY); every case
+#      skips on a device with max_mw 0.
 #
 # After each the device holds what it held before (rdma resource
 # counts); dmesg stays clean and the modules unload.
@@ -33,10 +39,11 @@ set -u
 bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 res=${WREN_RESULTS:-/tmp}
 big=${WREN_LIMITS_BIG_MR_MIB:-1024}
-# The programs' results: the plans of tests/rdma/limits.c and abuse.c.
+# The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c.
 n_limits=23
 n_abuse=53
-plan $((1 + n_limits + 1 + n_abuse + 2 + 2))
+n_mw=21
+plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + 2))
 dmesg -C
 
 if ! rdma_env_check 2>"$res/abuse-env.err" || [ ! -x "$bin" ]; then
@@ -84,6 +91,7 @@ db1=$(db_errors)
 # page.  The NIC ignores and counts each.
 check "the NIC ignored and counted the bad doorbells (port_db_errors ${db0:-?} -> ${db1:-?})" \
 	test "${db1:-0}" -gt "${db0:-0}"
+run mw "$n_mw"
 
 # Later tests of a shared boot load the modules themselves.
 check "wren_ib.ko and wren.ko unload" wren_unload

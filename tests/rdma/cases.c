@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The initiator's cases: data integrity for every opcode and size, then
- * the protection cases, then re-registration (rereg.c).  One TAP line per
- * case (ini.c); the target (and, for the "another process" cases, the
- * target's child process) judges its memory and the initiator its
- * completions and its own buffers.
+ * the protection cases, then re-registration (rereg.c), then memory
+ * windows (mwcases.c).  One TAP line per case (ini.c); the target (and,
+ * for the "another process" cases, the target's child process) judges its
+ * memory and the initiator its completions and its own buffers.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -532,7 +532,7 @@ static void protection(struct ini *in)
 int cases_count(void)
 {
 	return 1 + OP_NOPS * N_SIZES + 5 + OP_READ * N_UC_SIZES + 4 + 9 + 19 +
-	       N_REREG;
+	       N_REREG + N_MW;
 }
 
 static bool setup(struct ini *in)
@@ -602,6 +602,7 @@ int cases_run(struct dev *d, struct ctl *parent, struct ctl *child)
 	ud_integrity(&in);
 	protection(&in);
 	rereg_cases(&in);
+	mw_cases(&in);
 	conn_destroy(&in.rc);
 	conn_destroy(&in.ud);
 	conn_destroy(&in.crc);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The initiator's state and the helpers its case files share (ini.c),
- * for cases.c (integrity and protection) and rereg.c (ibv_rereg_mr).
+ * for cases.c (integrity and protection), rereg.c (ibv_rereg_mr) and
+ * mwcases.c (memory windows).
  */
 #ifndef WVT_CASES_H
 #define WVT_CASES_H
@@ -15,8 +16,9 @@
 		    IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
 #define WAIT_MS	20000
 
-/* Target slots; S_RR is the MR that rereg.c re-registers. */
-enum { S_T, S_RO, S_WO, S_NA, S_PD1, S_DEREG, S_R, S_RR, S_NSLOTS };
+/* Target slots; S_RR is the MR that rereg.c re-registers, S_MW the one
+ * mwcases.c binds memory windows to. */
+enum { S_T, S_RO, S_WO, S_NA, S_PD1, S_DEREG, S_R, S_RR, S_MW, S_NSLOTS };
 
 struct rmr {
 	uint64_t addr;
@@ -67,5 +69,9 @@ bool post_wait(struct ini *in, struct conn *cn, struct ibv_send_wr *wr,
 /* rereg.c */
 #define N_REREG	13
 void rereg_cases(struct ini *in);
+
+/* mwcases.c: memory windows the target binds, used from here */
+#define N_MW	13
+void mw_cases(struct ini *in);
 
 #endif

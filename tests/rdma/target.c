@@ -21,6 +21,28 @@
  *   CHECK <slot> <off> <len> <seed>      [off, off+len) of the MR holds
  *                                        stream <seed>, all else unchanged
  *   CHECK8 <slot> <off> <value>          8 bytes hold value, all else unchanged
+ *
+ * Memory windows (one at a time; REFUSED <why> where the device has none):
+ *
+ *   MWCAP                                -> OK <max_mw> <vendor_id>
+ *   MW <slot> <type> <id> <off> <len> <access>
+ *                                        bind a window of type 1 (ibv_bind_mw)
+ *                                        or 2 (IBV_WR_BIND_MW, ibv_inc_rkey)
+ *                                        to [off, off+len) of the slot's MR
+ *                                        (registered with IBV_ACCESS_MW_BIND)
+ *                                        on QP <id>; allocated in the MR's PD
+ *                                        unless one of that type is there;
+ *                                        a bound type 2 one must go first
+ *                                        -> OK <rkey>, after its completion
+ *   MWINV <id>                           LOCAL_INV of the bound type 2
+ *                                        window's key on QP <id>, completed
+ *   MWFREE                               ibv_dealloc_mw, bound or not
+ *   MWDEREG <slot>                       ibv_dereg_mr of the MR the window is
+ *                                        bound to: it must fail, the MR stays
+ *                                        -> OK <ret> <errno>
+ *   WAITRECV ... inv:<rkey> ...          in place of <imm|->: a receive that
+ *                                        completed with IBV_WC_WITH_INV and
+ *                                        invalidated_rkey <rkey>
  *   BYE
  */
 #include <errno.h>
@@ -55,11 +77,20 @@ struct region {
 	uint64_t spos;		/* stream position of its first byte */
 };
 
+/* The memory window of the MW commands. */
+struct twin {
+	struct ibv_mw *mw;
+	bool bound;
+	int slot;		/* bound: the slot whose MR it is bound to */
+	int qp;			/* bound, type 2: the QP it is bound to */
+};
+
 struct target {
 	struct dev *d;
 	union ibv_gid peer_gid;
 	struct slot s[WVT_MAX_SLOTS];
 	struct tqp q[WVT_MAX_QPS];
+	struct twin w;
 };
 
 static int cmp_region(const void *a, const void *b)
@@ -132,6 +163,174 @@ static struct tqp *get_qp(struct target *t, int i)
 	return &t->q[i];
 }
 
+/*
+ * Memory windows.  The window goes before what it holds: rdma_rxe (6.1)
+ * keeps a reference on the QP a type 2 window is bound to, and destroying
+ * that QP then waits 50 s for it and warns; and an MR with a bound window
+ * cannot be deregistered.  So a QP or MR slot that is replaced, and
+ * everything at the end, takes the window with it first.
+ */
+static void mw_drop(struct target *t, const char *why)
+{
+	if (!t->w.mw)
+		return;
+	if (why)
+		fprintf(stderr, "wvt target: memory window deallocated first: %s\n", why);
+	ibv_dealloc_mw(t->w.mw);
+	memset(&t->w, 0, sizeof(t->w));
+}
+
+static bool mw_errno_unsupported(int err)
+{
+	return err == EOPNOTSUPP || err == ENOSYS || err == EPROTONOSUPPORT;
+}
+
+static int cmd_mwcap(struct target *t, char *out, size_t on)
+{
+	if (t->d->attr.max_mw <= 0)
+		return snprintf(out, on, "REFUSED the device has no memory windows (max_mw 0)"), -1;
+	snprintf(out, on, "OK %d %u", t->d->attr.max_mw, t->d->attr.vendor_id);
+	return 0;
+}
+
+static int cmd_mw(struct target *t, const char *a, char *out, size_t on)
+{
+	struct ibv_send_wr wr = { 0 }, *bad;
+	struct ibv_mw_bind_info bi;
+	int si, type, id, err;
+	unsigned int access;
+	uint32_t old, key;
+	size_t off, len;
+	struct ibv_wc wc;
+	struct slot *s;
+	struct tqp *q;
+
+	if (sscanf(a, "%d %d %d %zu %zu %u", &si, &type, &id, &off, &len, &access) != 6 ||
+	    !(s = get_slot(t, si)) || !s->mr || !(q = get_qp(t, id)) ||
+	    (type != 1 && type != 2))
+		return snprintf(out, on, "BAD usage"), -1;
+	if (t->d->attr.max_mw <= 0)
+		return snprintf(out, on, "REFUSED the device has no memory windows (max_mw 0)"), -1;
+	if (t->w.mw && (t->w.mw->type != (type == 1 ? IBV_MW_TYPE_1 : IBV_MW_TYPE_2) ||
+			t->w.mw->pd != s->mr->pd))
+		mw_drop(t, NULL);
+	/* Type 2: bound only while unbound (a failed bind would take the
+	 * QP down; rxe and Wren both refuse it). */
+	if (t->w.mw && t->w.bound && type == 2)
+		return snprintf(out, on, "BAD the type 2 window is bound: MWINV or MWFREE first"), -1;
+	if (!t->w.mw) {
+		errno = 0;
+		t->w.mw = ibv_alloc_mw(s->mr->pd, type == 1 ? IBV_MW_TYPE_1 : IBV_MW_TYPE_2);
+		if (!t->w.mw) {
+			err = errno;
+			memset(&t->w, 0, sizeof(t->w));
+			return snprintf(out, on, "%s ibv_alloc_mw(type %d): %s",
+					mw_errno_unsupported(err) ? "REFUSED" : "BAD",
+					type, strerror(err)), -1;
+		}
+	}
+	old = t->w.mw->rkey;
+	bi = (struct ibv_mw_bind_info){ .mr = s->mr, .addr = (uintptr_t)(s->buf + off),
+					.length = len, .mw_access_flags = access };
+	if (type == 1) {
+		struct ibv_mw_bind mb = { .wr_id = 0xb1, .send_flags = IBV_SEND_SIGNALED,
+					  .bind_info = bi };
+
+		err = ibv_bind_mw(q->c.qp, t->w.mw, &mb);
+		if (err)
+			return snprintf(out, on, "%s ibv_bind_mw: %s",
+					mw_errno_unsupported(err) ? "REFUSED" : "BAD",
+					strerror(err)), -1;
+		key = t->w.mw->rkey;
+	} else {
+		key = ibv_inc_rkey(old);
+		wr.wr_id = 0xb2;
+		wr.opcode = IBV_WR_BIND_MW;
+		wr.send_flags = IBV_SEND_SIGNALED;
+		wr.bind_mw.mw = t->w.mw;
+		wr.bind_mw.rkey = key;
+		wr.bind_mw.bind_info = bi;
+		err = ibv_post_send(q->c.qp, &wr, &bad);
+		if (err)
+			return snprintf(out, on, "%s ibv_post_send(IBV_WR_BIND_MW): %s",
+					mw_errno_unsupported(err) ? "REFUSED" : "BAD",
+					strerror(err)), -1;
+	}
+	if (poll_one(q->c.scq, &wc, 20000)) {
+		mw_drop(t, "its bind did not complete");
+		return snprintf(out, on, "BAD no bind completion within 20 s"), -1;
+	}
+	if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_BIND_MW) {
+		/* ibv_bind_mw moved the key at the post: ours to undo. */
+		if (type == 1)
+			t->w.mw->rkey = old;
+		return snprintf(out, on, "BAD bind completion %s (vendor_err 0x%x), opcode %d",
+				ibv_wc_status_str(wc.status), wc.vendor_err, wc.opcode), -1;
+	}
+	/* Type 2: ibv_mw.rkey is the application's to keep; rxe checks it at
+	 * the next bind. */
+	if (type == 2)
+		t->w.mw->rkey = key;
+	t->w.bound = true;
+	t->w.slot = si;
+	t->w.qp = id;
+	if (key == old)
+		return snprintf(out, on, "BAD the key stayed 0x%x", key), -1;
+	snprintf(out, on, "OK %u", key);
+	return 0;
+}
+
+/* rdma_rxe (6.1) must not be asked to invalidate a type 2 window that is
+ * not bound: it drops a reference on the QP the window does not have. */
+static int cmd_mwinv(struct target *t, const char *a, char *out, size_t on)
+{
+	struct ibv_send_wr wr = { 0 }, *bad;
+	struct ibv_wc wc;
+	struct tqp *q;
+	int id, err;
+
+	if (sscanf(a, "%d", &id) != 1 || !(q = get_qp(t, id)))
+		return snprintf(out, on, "BAD usage"), -1;
+	if (!t->w.mw || !t->w.bound || t->w.mw->type != IBV_MW_TYPE_2)
+		return snprintf(out, on, "BAD no bound type 2 window"), -1;
+	wr.wr_id = 0x1b;
+	wr.opcode = IBV_WR_LOCAL_INV;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.invalidate_rkey = t->w.mw->rkey;
+	err = ibv_post_send(q->c.qp, &wr, &bad);
+	if (err)
+		return snprintf(out, on, "BAD ibv_post_send(IBV_WR_LOCAL_INV): %s",
+				strerror(err)), -1;
+	if (poll_one(q->c.scq, &wc, 20000))
+		return snprintf(out, on, "BAD no LOCAL_INV completion within 20 s"), -1;
+	if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_LOCAL_INV)
+		return snprintf(out, on, "BAD LOCAL_INV completion %s (vendor_err 0x%x), opcode %d",
+				ibv_wc_status_str(wc.status), wc.vendor_err, wc.opcode), -1;
+	t->w.bound = false;
+	snprintf(out, on, "OK");
+	return 0;
+}
+
+static int cmd_mwdereg(struct target *t, const char *a, char *out, size_t on)
+{
+	struct slot *s;
+	int si, ret, err;
+
+	if (sscanf(a, "%d", &si) != 1 || !(s = get_slot(t, si)) || !s->mr)
+		return snprintf(out, on, "BAD usage"), -1;
+	if (!t->w.mw || !t->w.bound || t->w.slot != si)
+		return snprintf(out, on, "BAD no window is bound to the slot's MR"), -1;
+	errno = 0;
+	ret = ibv_dereg_mr(s->mr);
+	err = errno;
+	if (!ret) {
+		s->mr = NULL;
+		return snprintf(out, on, "BAD ibv_dereg_mr of an MR with a bound window succeeded"), -1;
+	}
+	snprintf(out, on, "OK %d %d %s", ret, err, strerror(ret > 0 ? ret : err));
+	return 0;
+}
+
 static int cmd_mr(struct target *t, const char *a, char *out, size_t on)
 {
 	int i, pd;
@@ -143,6 +342,8 @@ static int cmd_mr(struct target *t, const char *a, char *out, size_t on)
 	    i < 0 || i >= WVT_MAX_SLOTS || pd < 0 || pd > 1 || !len)
 		return snprintf(out, on, "BAD usage"), -1;
 	s = &t->s[i];
+	if (t->w.bound && t->w.slot == i)
+		mw_drop(t, "its MR's slot is registered again");
 	if (s->mr)
 		ibv_dereg_mr(s->mr);
 	mem_free(&s->m);
@@ -213,6 +414,8 @@ static int cmd_qp(struct target *t, const char *a, char *out, size_t on)
 	    id < 0 || id >= WVT_MAX_QPS || pd < 0 || pd > 1)
 		return snprintf(out, on, "BAD usage"), -1;
 	q = &t->q[id];
+	if (t->w.bound && t->w.qp == id && t->w.mw->type == IBV_MW_TYPE_2)
+		mw_drop(t, "the QP it is bound to is replaced");
 	conn_destroy(&q->c);
 	if (conn_create(t->d, &q->c, !strcmp(type, "UD") ? IBV_QPT_UD :
 			!strcmp(type, "UC") ? IBV_QPT_UC : IBV_QPT_RC, pd, 16) ||
@@ -300,12 +503,14 @@ static int cmd_waitrecv(struct target *t, const char *a, char *out, size_t on)
 	struct tqp *q;
 	struct slot *s;
 	size_t grh;
-	char why[256];
+	char why[256], invbad[192] = "";
+	bool inv;
 	int n;
 
 	if (sscanf(a, "%d %zu %u %15s %d %d", &id, &len, &seed, imm, &status, &opcode) != 6 ||
 	    !(q = get_qp(t, id)) || !(s = get_slot(t, q->rslot)))
 		return snprintf(out, on, "BAD usage"), -1;
+	inv = !strncmp(imm, "inv:", 4);
 	grh = q->c.type == IBV_QPT_UD ? WVT_GRH : 0;
 	if (poll_one(q->c.rcq, &wc, 20000))
 		return snprintf(out, on, "BAD no receive completion within 20 s"), -1;
@@ -318,7 +523,21 @@ static int cmd_waitrecv(struct target *t, const char *a, char *out, size_t on)
 			return snprintf(out, on, "BAD receive opcode %d, want %d", wc.opcode, opcode), -1;
 		if (wc.byte_len != len + grh)
 			return snprintf(out, on, "BAD byte_len %u, want %zu", wc.byte_len, len + grh), -1;
-		if (strcmp(imm, "-") ? !(wc.wc_flags & IBV_WC_WITH_IMM) ||
+		if (inv) {
+			uint32_t want = (uint32_t)strtoul(imm + 4, NULL, 0);
+
+			/* A successful receive of a SEND_WITH_INV has unbound
+			 * the window it names (whatever its flags say). */
+			if (t->w.bound && t->w.mw->type == IBV_MW_TYPE_2 &&
+			    wc.invalidated_rkey == t->w.mw->rkey)
+				t->w.bound = false;
+			/* Judged after the data, which are checked anyway. */
+			if (!(wc.wc_flags & IBV_WC_WITH_INV) ||
+			    (wc.wc_flags & IBV_WC_WITH_IMM) || wc.invalidated_rkey != want)
+				snprintf(invbad, sizeof(invbad), "receive of a SEND_WITH_INV: wc_flags 0x%x, invalidated_rkey 0x%x; want IBV_WC_WITH_INV (0x%x) and 0x%x",
+					 wc.wc_flags, wc.invalidated_rkey,
+					 IBV_WC_WITH_INV, want);
+		} else if (strcmp(imm, "-") ? !(wc.wc_flags & IBV_WC_WITH_IMM) ||
 		    wc.imm_data != htobe32((uint32_t)strtoul(imm, NULL, 0)) :
 		    !!(wc.wc_flags & IBV_WC_WITH_IMM))
 			return snprintf(out, on, "BAD immediate: flags 0x%x, imm 0x%x, want %s",
@@ -331,7 +550,9 @@ static int cmd_waitrecv(struct target *t, const char *a, char *out, size_t on)
 		return snprintf(out, on, "OK"), 0;
 	n = recv_regions(s, &q->rl, len, grh, seed, wc.status != IBV_WC_SUCCESS, r);
 	if (slot_verify(s, r, n, why, sizeof(why)))
-		return snprintf(out, on, "BAD %s", why), -1;
+		return snprintf(out, on, "BAD %s%s%s", invbad, invbad[0] ? "; " : "", why), -1;
+	if (invbad[0])
+		return snprintf(out, on, "BAD %s", invbad), -1;
 	snprintf(out, on, "OK");
 	return 0;
 }
@@ -409,6 +630,8 @@ int target_run(struct dev *d, struct ctl *c)
 			cmd_qp(&t, arg, out, sizeof(out));
 		} else if (!strncmp(line, "DESTROY ", 8)) {
 			id = atoi(arg);
+			if (t.w.bound && t.w.qp == id && t.w.mw->type == IBV_MW_TYPE_2)
+				mw_drop(&t, "the QP it is bound to is destroyed");
 			if (id >= 0 && id < WVT_MAX_QPS)
 				conn_destroy(&t.q[id].c);
 			snprintf(out, sizeof(out), "OK");
@@ -420,6 +643,17 @@ int target_run(struct dev *d, struct ctl *c)
 			cmd_check(&t, arg, false, out, sizeof(out));
 		} else if (!strncmp(line, "CHECK8 ", 7)) {
 			cmd_check(&t, arg, true, out, sizeof(out));
+		} else if (!strcmp(line, "MWCAP")) {
+			cmd_mwcap(&t, out, sizeof(out));
+		} else if (!strncmp(line, "MW ", 3)) {
+			cmd_mw(&t, arg, out, sizeof(out));
+		} else if (!strncmp(line, "MWINV ", 6)) {
+			cmd_mwinv(&t, arg, out, sizeof(out));
+		} else if (!strcmp(line, "MWFREE")) {
+			mw_drop(&t, NULL);
+			snprintf(out, sizeof(out), "OK");
+		} else if (!strncmp(line, "MWDEREG ", 8)) {
+			cmd_mwdereg(&t, arg, out, sizeof(out));
 		} else if (!strcmp(line, "BYE")) {
 			ctl_send(c, "OK");
 			break;
@@ -434,6 +668,7 @@ int target_run(struct dev *d, struct ctl *c)
 		if (ctl_send(c, "%s", out))
 			break;
 	}
+	mw_drop(&t, NULL);
 	for (int i = 0; i < WVT_MAX_QPS; i++)
 		conn_destroy(&t.q[i].c);
 	for (int i = 0; i < WVT_MAX_SLOTS; i++) {

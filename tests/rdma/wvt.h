@@ -151,6 +151,10 @@ int abuse_run(struct dev *d);
  * TAP on stdout, tap_done()'s status */
 int faults_run(struct dev *d, int rounds);
 
+/* mw.c: one node, memory windows over a loopback RC pair; TAP on stdout,
+ * tap_done()'s status */
+int mw_run(struct dev *d);
+
 /* ctlpath.c: one node; "ctlpath: NAME VALUE ms" lines on stdout */
 int ctlpath_run(struct dev *d, size_t mr_mib, int qps);
 
