@@ -189,6 +189,11 @@ static int cmd_mwcap(struct target *t, char *out, size_t on)
 {
 	if (t->d->attr.max_mw <= 0)
 		return snprintf(out, on, "REFUSED the device has no memory windows (max_mw 0)"), -1;
+	/* ib_core's REG_DMABUF_MR method masks the access flags it takes to
+	 * local/remote write, remote read and atomic, relaxed ordering.
+	 */
+	if (mem_kind() == MEM_GPU_DMABUF)
+		return snprintf(out, on, "REFUSED ibv_reg_dmabuf_mr takes no IBV_ACCESS_MW_BIND (ib_core's access mask for dma-buf MRs)"), -1;
 	snprintf(out, on, "OK %d %u", t->d->attr.max_mw, t->d->attr.vendor_id);
 	return 0;
 }
