@@ -161,7 +161,8 @@ only_reasons() {
 # (printed), or nothing.  Every reason the case gives must be the
 # expected one; each entry was checked against drivers/infiniband/sw/rxe
 # of Linux 6.1 (and seen on 6.12).  None concerns the wire, except 2, whose NAK is rxe's
-# choice (and Wren completes it as that NAK says).
+# choice (and Wren completes it as that NAK says), and 4, where rxe grants
+# an access through a memory window that the window does not cover.
 known_difference() {
 	local desc=$1 diag=$2 tout=$3 ini=$4 tgt=$5
 	case $desc in
@@ -187,6 +188,30 @@ known_difference() {
 			only_reasons "$diag" "*receive status local QP operation error, want local length error" \
 				"completion status remote operation error*want remote invalid request error" &&
 			echo "rxe as the receiver of a too-long SEND: LOC_QP_OP_ERR and a Remote Operational Error NAK (Wren: REM_OP_ERR), not LOC_LEN_ERR and Invalid Request"
+		;;
+	"mw type 2: WRITE of a few packets whose last byte is one past the window:"*)
+		# 4: check_rkey() in rxe_resp.c checks an access through a
+		# window against the range of the window's MR only
+		# (mr_check_range(mw->mr, ...)), not the window's: the WRITE
+		# completes and lands past the window, inside the MR (6.1 and
+		# 6.12).
+		[ "$tgt" = rxe ] &&
+			only_reasons "$diag" "completion status success*want remote access error" \
+				"CHECK * -> BAD byte at MR offset * changed*" &&
+			echo "rxe as the target checks an access through a memory window against the MR's range, not the window's"
+		;;
+	"mw type 2: SEND_WITH_INV naming the key:"*)
+		# 5: rxe writes the kernel's ib_wc flags into its user CQ and
+		# rdma-core's rxe provider copies them into ibv_wc.wc_flags as
+		# they are: IB_WC_WITH_INVALIDATE (1 << 2) reads as
+		# IBV_WC_IP_CSUM_OK, IBV_WC_WITH_INV (1 << 3) is never set.  The
+		# invalidated key it reports must be the right one.
+		[ "$tgt" = rxe ] &&
+			[[ $diag =~ wc_flags\ 0x[0-9a-f]*[4-7],\ invalidated_rkey\ (0x[0-9a-f]+)\;\ want\ IBV_WC_WITH_INV\ \(0x8\)\ and\ (0x[0-9a-f]+) ]] &&
+			[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ] &&
+			only_reasons "$diag" "WAITRECV * -> BAD receive of a SEND_WITH_INV: wc_flags 0x*, invalidated_rkey 0x*" \
+				"want IBV_WC_WITH_INV (0x8) and 0x*" &&
+			echo "rxe reports a received SEND_WITH_INV with the kernel's IB_WC_WITH_INVALIDATE bit (IBV_WC_IP_CSUM_OK to libibverbs), not IBV_WC_WITH_INV; the key is right"
 		;;
 	rereg*)
 		# 3: 6.1's rxe has no rereg_user_mr.
