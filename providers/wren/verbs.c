@@ -80,11 +80,10 @@ struct ibv_mr *wren_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 
 /*
  * A new PD or new access rights; the kernel keeps the keys and the pages.
- * A new address range (IBV_REREG_MR_CHANGE_TRANSLATION) goes to the kernel
- * too, which refuses it with EOPNOTSUPP and leaves the MR as it was;
- * libibverbs then returns IBV_REREG_MR_ERR_CMD.  errno is set as well as
- * returned, so the caller sees the kernel's reason whichever way the
- * command travelled.
+ * A new address range (IBV_REREG_MR_CHANGE_TRANSLATION) is a new
+ * registration in the kernel, whose new keys ibv_cmd_rereg_mr() copies
+ * into the ibv_mr.  errno is set as well as returned, so the caller sees
+ * the kernel's reason whichever way the command travelled.
  */
 int wren_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
 		  void *addr, size_t length, int access)

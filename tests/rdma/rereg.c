@@ -5,8 +5,8 @@
  * this side goes on using the rkey it was given at registration.  A right
  * taken away must fail the access and leave the memory byte for byte as it
  * was; a right given back must work again.  The keys stay throughout.
- * Locally: a new address range, which Wren refuses, must fail the call and
- * leave the MR as it was, and usable.
+ * Locally: a new address range moves the MR there (Wren; a device that
+ * refuses must leave the MR as it was), and it takes data where it is.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,10 +24,11 @@
 #define LT_LEN		8192u		/* local buffers of the translation case */
 #define LT_OFF		3u		/* the local MR starts there */
 
-/* The local MR whose translation the case tries to change. */
+/* The local MR whose translation the case changes. */
 struct lt {
 	uint8_t *a, *b;		/* registered range; the one asked for */
 	struct ibv_mr *mr;
+	bool moved;		/* the MR is on b now */
 };
 
 static size_t rr_len(struct ini *in)
@@ -96,9 +97,11 @@ static bool rr_rereg(struct ini *in, int flags, int access, int pd)
 }
 
 /*
- * IBV_REREG_MR_CHANGE_TRANSLATION on a local MR: the driver refuses a new
- * range (EOPNOTSUPP), libibverbs returns IBV_REREG_MR_ERR_CMD, and the MR
- * keeps its keys, range and PD.
+ * IBV_REREG_MR_CHANGE_TRANSLATION on a local MR.  Wren registers the new
+ * range anew: ibv_rereg_mr 0, the ibv_mr on the new range (new keys are
+ * allowed).  A device without it (rdma_rxe's rereg takes a PD and rights
+ * only) refuses with EOPNOTSUPP, libibverbs returns
+ * IBV_REREG_MR_ERR_CMD, and the MR keeps its keys, range and PD.
  */
 static bool rr_translation(struct ini *in, struct lt *lt)
 {
@@ -121,9 +124,24 @@ static bool rr_translation(struct ini *in, struct lt *lt)
 	ret = ibv_rereg_mr(lt->mr, IBV_REREG_MR_CHANGE_TRANSLATION,
 			   in->d->pd[0], lt->b + LT_OFF, len, 0);
 	err = errno;
+	if (!ret) {
+		lt->moved = true;
+		if (lt->mr->addr != lt->b + LT_OFF || lt->mr->length != len ||
+		    lt->mr->pd != in->d->pd[0])
+			return fail(in, "ibv_mr after the rereg: %p+%zu, want %p+%zu",
+				    lt->mr->addr, lt->mr->length,
+				    (void *)(lt->b + LT_OFF), len);
+		printf("# rereg CHANGE_TRANSLATION: lkey 0x%x -> 0x%x\n", lkey,
+		       lt->mr->lkey);
+		return true;
+	}
+	if (in->d->attr.vendor_id == WREN_VENDOR_ID)
+		return fail(in, "ibv_rereg_mr returned %d, errno %d (%s); want 0",
+			    ret, err, strerror(err));
 	if (ret != IBV_REREG_MR_ERR_CMD || err != EOPNOTSUPP)
-		return fail(in, "ibv_rereg_mr returned %d, errno %d (%s); want %d (IBV_REREG_MR_ERR_CMD), EOPNOTSUPP",
+		return fail(in, "ibv_rereg_mr returned %d, errno %d (%s); want 0, or %d (IBV_REREG_MR_ERR_CMD) and EOPNOTSUPP",
 			    ret, err, strerror(err), IBV_REREG_MR_ERR_CMD);
+	printf("# rereg CHANGE_TRANSLATION refused (EOPNOTSUPP): the MR stays\n");
 	if (lt->mr->lkey != lkey || lt->mr->rkey != rkey)
 		return fail(in, "keys changed: lkey 0x%x -> 0x%x, rkey 0x%x -> 0x%x",
 			    lkey, lt->mr->lkey, rkey, lt->mr->rkey);
@@ -135,12 +153,15 @@ static bool rr_translation(struct ini *in, struct lt *lt)
 	return true;
 }
 
-/* The refused MR still takes a READ's data through its lkey, where it
- * was registered and nowhere else. */
+/* The MR takes a READ's data through its lkey where it now is (the new
+ * range, or the old one if the device refused) and nowhere else. */
 static bool rr_after_translation(struct ini *in, struct lt *lt)
 {
 	struct rmr *m = &in->s[S_RR];
 	size_t len = rr_len(in), loff = LT_OFF + 5;
+	uint8_t *at = lt->moved ? lt->b : lt->a;
+	uint8_t *other = lt->moved ? lt->a : lt->b;
+	uint32_t seed = lt->moved ? 0x6b : 0x6a;
 	struct ibv_send_wr wr = { 0 };
 	struct ibv_sge sg;
 	long k;
@@ -153,7 +174,7 @@ static bool rr_after_translation(struct ini *in, struct lt *lt)
 	in->rc_up = false;
 	if (!pair_pd(in, in->p, &in->rc, 0, IBV_QPT_RC, &in->tgid, 0))
 		return false;
-	sg.addr = (uintptr_t)(lt->a + loff);
+	sg.addr = (uintptr_t)(at + loff);
 	sg.length = (uint32_t)len;
 	sg.lkey = lt->mr->lkey;
 	wr.opcode = IBV_WR_RDMA_READ;
@@ -163,18 +184,19 @@ static bool rr_after_translation(struct ini *in, struct lt *lt)
 	wr.wr.rdma.rkey = m->rkey;
 	ok = post_wait(in, &in->rc, &wr, IBV_WC_SUCCESS, IBV_WC_RDMA_READ);
 	if (ok) {
-		k = pat_diff(lt->a + loff, len, m->seed, m->off + RR_ROFF);
+		k = pat_diff(at + loff, len, m->seed, m->off + RR_ROFF);
 		if (k >= 0)
 			ok = fail(in, "byte %ld of the READ is 0x%02x, want 0x%02x", k,
-				  lt->a[loff + (size_t)k],
+				  at[loff + (size_t)k],
 				  pat_byte(m->seed, m->off + RR_ROFF + (uint64_t)k));
 	}
-	if ((k = pat_diff(lt->a, loff, 0x6a, 0)) >= 0 ||
-	    (k = pat_diff(lt->a + loff + len, LT_LEN - loff - len, 0x6a,
+	if ((k = pat_diff(at, loff, seed, 0)) >= 0 ||
+	    (k = pat_diff(at + loff + len, LT_LEN - loff - len, seed,
 			  loff + len)) >= 0)
 		ok = fail(in, "the registered buffer changed outside the READ");
-	if (pat_diff(lt->b, LT_LEN, 0x6b, 0) >= 0)
-		ok = fail(in, "the range asked for by the refused rereg changed");
+	if (pat_diff(other, LT_LEN, lt->moved ? 0x6a : 0x6b, 0) >= 0)
+		ok = fail(in, "the %s range changed",
+			  lt->moved ? "MR's old" : "refused rereg's");
 	return call(in, in->p, NULL, 0, "CHECK %d 0 0 0", S_RR) && ok;
 }
 
@@ -234,8 +256,8 @@ void rereg_cases(struct ini *in)
 		"rereg: WRITE over a QP of the MR's new PD: completes, data identical",
 		"rereg PD back: ibv_rereg_mr 0, keys unchanged",
 		"rereg: WRITE over a QP of the first PD again: completes, data identical",
-		"rereg CHANGE_TRANSLATION of a local MR: IBV_REREG_MR_ERR_CMD, errno EOPNOTSUPP, keys, range and PD unchanged",
-		"rereg: the refused local MR takes a READ's data through its lkey, nothing else changed",
+		"rereg CHANGE_TRANSLATION of a local MR: 0 and the MR on the new range (Wren), or IBV_REREG_MR_ERR_CMD, EOPNOTSUPP and the MR unchanged",
+		"rereg: the local MR takes a READ's data through its lkey where it now is, nothing else changed",
 	};
 	const char *skip = rereg_unsupported(in);
 	struct lt lt = { 0 };

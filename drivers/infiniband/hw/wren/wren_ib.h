@@ -239,6 +239,9 @@ struct wren_ib_mr {
 	u32 num_mtt;
 	u8 page_shift;
 	u8 kind;			/* enum wren_ib_mr_kind */
+	/* A rereg with a new translation destroyed it on the device. */
+	bool replaced;
+	int access;			/* IB_ACCESS_* of user-reachable MRs */
 	/* Fast registration: the page list map_mr_sg fills, REG_MR reads. */
 	__le64 *pbl;
 	dma_addr_t pbl_dma;

@@ -142,6 +142,7 @@ static struct ib_mr *wren_ib_mr_commit(struct ib_pd *ibpd, struct wren_ib_mr *mr
 	mr->ibmr.lkey = res.key;
 	mr->ibmr.rkey = mr->ibmr.lkey;
 	mr->ibmr.page_size = pgsz;
+	mr->access = access;
 	/* ib_core fills these for reg_user_mr, not for dma-buf MRs. */
 	mr->ibmr.iova = virt;
 	mr->ibmr.length = length;
@@ -305,7 +306,7 @@ int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct wren_ib_mr *mr = to_wmr(ibmr);
 	int err;
 
-	if (mr->kind == WREN_IB_MR_DMA) {
+	if (mr->kind == WREN_IB_MR_DMA || mr->replaced) {
 		kfree(mr);	/* nothing on the device */
 		return 0;
 	}
@@ -330,11 +331,44 @@ int wren_ib_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 }
 
 /*
+ * IB_MR_REREG_TRANS: new pages need a new MTT reservation, so the new
+ * range is a new registration, with new keys (verbs lets a rereg change
+ * them), which ib_core puts in the old MR's place before it deregisters
+ * the old one.  The old one leaves the device here first, so that a
+ * refusal (windows bound to it: -EBUSY) leaves the caller's MR as it was.
+ */
+static struct ib_mr *wren_ib_rereg_trans(struct wren_ib_mr *mr, int flags,
+					 u64 start, u64 length, u64 virt,
+					 int access, struct ib_pd *pd,
+					 struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(mr->ibmr.device);
+	struct ib_mr *new;
+	int err;
+
+	if (!(flags & IB_MR_REREG_ACCESS))
+		access = mr->access;
+	new = wren_ib_reg_user_mr(pd, start, length, virt, access, udata);
+	if (IS_ERR(new))
+		return new;
+	err = wren_cmd_destroy_mr(dev->cdev, mr->index);
+	if (err) {
+		new->device = &dev->ibdev;	/* ib_core sets it on success */
+		if (wren_ib_dereg_mr(new, NULL))
+			ibdev_warn(&dev->ibdev, "MR %u of a refused rereg stays on the device\n",
+				   to_wmr(new)->index);
+		return ERR_PTR(err);
+	}
+	wren_ib_mr_put_umem(mr);
+	mr->replaced = true;
+	return new;
+}
+
+/*
  * A new PD or new access rights for a live MR: DEACTIVATE_MR (no DMA
  * through it after that), MODIFY_MR, WRITE_MTT again (the same pages),
- * ACTIVATE_MR; the keys stay.  A new
- * address range (IB_MR_REREG_TRANS) would need a new MTT reservation and
- * is refused: deregister and register instead.
+ * ACTIVATE_MR; the keys stay.  A new address range is a new registration
+ * (wren_ib_rereg_trans()).
  */
 struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				    u64 length, u64 virt, int access,
@@ -350,13 +384,16 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 		return ERR_PTR(err);
 	if (!(dev->caps & WREN_CAP_RDMA_MR_INVALIDATE))
 		return ERR_PTR(-EOPNOTSUPP);
-	if (flags & ~(IB_MR_REREG_PD | IB_MR_REREG_ACCESS))
+	if (flags & ~(IB_MR_REREG_PD | IB_MR_REREG_ACCESS | IB_MR_REREG_TRANS))
 		return ERR_PTR(-EOPNOTSUPP);
 	/* A pinned dma-buf's attachment is the exporter's, not ours to redo;
 	 * peer memory is the client's, which may be taking it back.
 	 */
 	if (mr->kind == WREN_IB_MR_DMABUF || mr->kind == WREN_IB_MR_PEER)
 		return ERR_PTR(-EOPNOTSUPP);
+	if (flags & IB_MR_REREG_TRANS)
+		return wren_ib_rereg_trans(mr, flags, start, length, virt,
+					   access, pd, udata);
 	in.mr_index = cpu_to_le32(mr->index);
 	if (flags & IB_MR_REREG_PD) {
 		in.mask |= cpu_to_le32(WREN_MODIFY_MR_PD);
@@ -387,6 +424,8 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 		err2 = wren_cmd_activate_mr(dev->cdev, mr->index);
 	if (err || err2)
 		return ERR_PTR(err ? err : err2);
+	if (flags & IB_MR_REREG_ACCESS)
+		mr->access = access;
 	return NULL;
 }
 
