@@ -65,6 +65,15 @@ bool local_verify(struct ini *in, const struct layout *l, uint32_t seed,
 void sges(struct ini *in, const struct layout *l, struct ibv_sge *sg, int lmr);
 bool post_wait(struct ini *in, struct conn *cn, struct ibv_send_wr *wr,
 	       enum ibv_wc_status want, enum ibv_wc_opcode wop);
+/*
+ * One RDMA WRITE or READ of @len bytes (a few pieces over up to two SGEs
+ * of our buffer 0; a WRITE's filled from @seed) at the target's slot
+ * @slot, offset @roff, under @rkey over @cn, completing with @want; then
+ * the target's memory (the data written, or unchanged) and ours.
+ */
+bool slot_xfer(struct ini *in, struct conn *cn, int slot, bool read,
+	       uint32_t rkey, size_t roff, size_t len,
+	       enum ibv_wc_status want, uint32_t seed);
 
 /* rereg.c */
 #define N_REREG	13

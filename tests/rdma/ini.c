@@ -181,6 +181,39 @@ void sges(struct ini *in, const struct layout *l, struct ibv_sge *sg,
 	}
 }
 
+bool slot_xfer(struct ini *in, struct conn *cn, int slot, bool read,
+	       uint32_t rkey, size_t roff, size_t len,
+	       enum ibv_wc_status want, uint32_t seed)
+{
+	struct rmr *m = &in->s[slot];
+	struct ibv_sge sg[WVT_MAX_SGE];
+	struct ibv_send_wr wr = { 0 };
+	struct layout l;
+	bool ok;
+
+	layout_make(&l, len, in->sge < 2 ? in->sge : 2, 11, 1);
+	if (!read)
+		pieces_fill(in, &l, seed);
+	sges(in, &l, sg, 0);
+	wr.opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+	wr.sg_list = sg;
+	wr.num_sge = l.n;
+	wr.wr.rdma.remote_addr = m->addr + roff;
+	wr.wr.rdma.rkey = rkey;
+	ok = post_wait(in, cn, &wr, want,
+		       read ? IBV_WC_RDMA_READ : IBV_WC_RDMA_WRITE);
+	if (!read && want == IBV_WC_SUCCESS)
+		ok = call(in, in->p, NULL, 0, "CHECK %d %zu %zu %u", slot, roff,
+			  len, seed) && ok;
+	else
+		ok = call(in, in->p, NULL, 0, "CHECK %d 0 0 0", slot) && ok;
+	if (read && want == IBV_WC_SUCCESS)
+		ok = local_verify(in, &l, m->seed, m->off + roff) && ok;
+	else
+		ok = local_verify(in, &l, read ? 0 : seed, 0) && ok;
+	return ok;
+}
+
 /* Post one WR on @cn and wait for its completion with @want status. */
 bool post_wait(struct ini *in, struct conn *cn, struct ibv_send_wr *wr,
 		      enum ibv_wc_status want, enum ibv_wc_opcode wop)

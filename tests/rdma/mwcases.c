@@ -149,36 +149,13 @@ static bool mw_xfer(struct ini *in, struct conn *cn, bool read, uint32_t key,
 		    size_t roff, size_t len, enum ibv_wc_status want,
 		    uint32_t seed)
 {
-	struct rmr *m = &in->s[S_MW];
-	struct ibv_sge sg[WVT_MAX_SGE];
-	struct ibv_send_wr wr = { 0 };
-	struct layout l;
 	bool ok;
 
 	if (cn == &in->rc && !mw_pair(in))
 		return false;
-	layout_make(&l, len, in->sge < 2 ? in->sge : 2, 11, 1);
-	if (!read)
-		pieces_fill(in, &l, seed);
-	sges(in, &l, sg, 0);
-	wr.opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
-	wr.sg_list = sg;
-	wr.num_sge = l.n;
-	wr.wr.rdma.remote_addr = m->addr + roff;
-	wr.wr.rdma.rkey = key;
-	ok = post_wait(in, cn, &wr, want,
-		       read ? IBV_WC_RDMA_READ : IBV_WC_RDMA_WRITE);
+	ok = slot_xfer(in, cn, S_MW, read, key, roff, len, want, seed);
 	if ((!ok || want != IBV_WC_SUCCESS) && cn == &in->rc)
 		in->rc_up = false;
-	if (!read && want == IBV_WC_SUCCESS)
-		ok = call(in, in->p, NULL, 0, "CHECK %d %zu %zu %u", S_MW, roff,
-			  len, seed) && ok;
-	else
-		ok = call(in, in->p, NULL, 0, "CHECK %d 0 0 0", S_MW) && ok;
-	if (read && want == IBV_WC_SUCCESS)
-		ok = local_verify(in, &l, m->seed, m->off + roff) && ok;
-	else
-		ok = local_verify(in, &l, read ? 0 : seed, 0) && ok;
 	return ok;
 }
 

@@ -47,36 +47,12 @@ static bool rr_xfer(struct ini *in, bool read, enum ibv_wc_status want,
 		    int tpd, uint32_t seed)
 {
 	struct rmr *m = &in->s[S_RR];
-	struct ibv_sge sg[WVT_MAX_SGE];
-	struct ibv_send_wr wr = { 0 };
-	size_t len = rr_len(in);
-	struct layout l;
-	bool ok;
 
 	in->rc_up = false;	/* the RC pair is replaced below */
 	if (!pair_pd(in, in->p, &in->rc, 0, IBV_QPT_RC, &in->tgid, tpd))
 		return false;
-	layout_make(&l, len, in->sge < 2 ? in->sge : 2, 11, 1);
-	if (!read)
-		pieces_fill(in, &l, seed);
-	sges(in, &l, sg, 0);
-	wr.opcode = read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
-	wr.sg_list = sg;
-	wr.num_sge = l.n;
-	wr.wr.rdma.remote_addr = m->addr + RR_ROFF;
-	wr.wr.rdma.rkey = m->rkey;
-	ok = post_wait(in, &in->rc, &wr, want,
-		       read ? IBV_WC_RDMA_READ : IBV_WC_RDMA_WRITE);
-	if (!read && want == IBV_WC_SUCCESS)
-		ok = call(in, in->p, NULL, 0, "CHECK %d %u %zu %u", S_RR,
-			  RR_ROFF, len, seed) && ok;
-	else
-		ok = call(in, in->p, NULL, 0, "CHECK %d 0 0 0", S_RR) && ok;
-	if (read && want == IBV_WC_SUCCESS)
-		ok = local_verify(in, &l, m->seed, m->off + RR_ROFF) && ok;
-	else
-		ok = local_verify(in, &l, read ? 0 : seed, 0) && ok;
-	return ok;
+	return slot_xfer(in, &in->rc, S_RR, read, m->rkey, RR_ROFF,
+			 rr_len(in), want, seed);
 }
 
 /* The target re-registers S_RR; it checks its lkey, we the rkey. */
