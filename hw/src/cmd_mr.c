@@ -29,7 +29,7 @@
 #define MODIFY_KNOWN	(WREN_MODIFY_MR_PD | WREN_MODIFY_MR_ACCESS | \
 			 WREN_MODIFY_MR_RANGE | WREN_MODIFY_MR_KEY)
 
-static bool access_ok(const struct wrenhw *hw, uint32_t access)
+bool whw_mr_access_ok(const struct wrenhw *hw, uint32_t access)
 {
 	uint32_t known = ACCESS_KNOWN;
 
@@ -78,7 +78,7 @@ struct whw_err whw_cmd_create_mr(struct wrenhw *hw, struct whw_cmd *c)
 	pd = whw_table_get(&hw->pds, whw_le32(in->pdn));
 	if (!pd)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CMR(pdn));
-	if (!access_ok(hw, access))
+	if (!whw_mr_access_ok(hw, access))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CMR(access));
 	if (in->flags & ~MR_FLAGS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CMR(flags));
@@ -266,7 +266,7 @@ struct whw_err whw_cmd_modify_mr(struct wrenhw *hw, struct whw_cmd *c)
 		if (!pd)
 			return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_MMR(pdn));
 	}
-	if ((mask & WREN_MODIFY_MR_ACCESS) && !access_ok(hw, access))
+	if ((mask & WREN_MODIFY_MR_ACCESS) && !whw_mr_access_ok(hw, access))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MMR(access));
 	if ((mask & WREN_MODIFY_MR_RANGE) &&
 	    !range_ok(iova, length, mr->page_shift, mr->num_mtt))

@@ -18,8 +18,6 @@
 #include "whw_objects.h"
 #include "whw_table.h"
 
-#define ACCESS_KNOWN	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \
-			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC)
 #define PBL_CHUNK	512u	/* page addresses per DMA */
 
 /* The fast-registration MR @key names for @qp, or NULL. */
@@ -31,18 +29,6 @@ static struct whw_mr *fr_mr(struct wrenhw *hw, const struct whw_qp *qp,
 	if (!mr || !(mr->flags & WREN_MR_F_FAST_REG) || mr->pd != qp->pd)
 		return NULL;
 	return mr;
-}
-
-static bool access_ok(const struct wrenhw *hw, uint32_t a)
-{
-	uint32_t known = ACCESS_KNOWN;
-
-	if (hw->caps & WREN_CAP_RDMA_MW)
-		known |= WREN_ACCESS_MW_BIND;
-	if (a & ~known)
-		return false;
-	return !((a & (WREN_ACCESS_REMOTE_WRITE | WREN_ACCESS_REMOTE_ATOMIC)) &&
-		 !(a & WREN_ACCESS_LOCAL_WRITE));
 }
 
 uint8_t whw_fastreg_reg(struct wrenhw *hw, struct whw_qp *qp,
@@ -57,7 +43,7 @@ uint8_t whw_fastreg_reg(struct wrenhw *hw, struct whw_qp *qp,
 	uint64_t chunk[PBL_CHUNK];
 
 	if (!mr || mr->state != WREN_MR_FREE || mr->mw_bound ||
-	    !access_ok(hw, access) ||
+	    !whw_mr_access_ok(hw, access) ||
 	    shift < WREN_PAGE_SHIFT_MIN || shift > WREN_PAGE_SHIFT_MAX ||
 	    !npages || npages > mr->num_mtt || !len ||
 	    len > WHW_MAX_MR_SIZE || iova + len < iova || !pbl || (pbl & 7))

@@ -190,6 +190,8 @@ void whw_eq_free(struct wrenhw *hw, struct whw_eq *eq);
 void whw_qp_free(struct wrenhw *hw, struct whw_qp *qp);
 void whw_srq_free(struct wrenhw *hw, struct whw_srq *srq);
 void whw_mr_free(struct wrenhw *hw, struct whw_mr *mr);
+/* An MR's WREN_ACCESS_* as CREATE_MR, MODIFY_MR and REG_MR take them. */
+bool whw_mr_access_ok(const struct wrenhw *hw, uint32_t access);
 /* The window of key index @index (max_mr + slot), or NULL. */
 struct whw_mw *whw_mw_get(const struct wrenhw *hw, uint32_t index);
 /* Unbinds @mw (FREE, its MR's count dropped); bound or not. */
