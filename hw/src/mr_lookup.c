@@ -25,14 +25,6 @@
 #define ACCESS_RIGHTS	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \
 			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC)
 
-/* [addr, addr + len) inside [start, start + length)?  (addr + len checked) */
-static bool in_range(uint64_t addr, uint64_t len, uint64_t start,
-		     uint64_t length)
-{
-	return addr >= start && addr - start <= length &&
-	       len <= length - (addr - start);
-}
-
 static enum whw_mem_err mw_check(struct wrenhw *hw, const struct whw_qp *qp,
 				 uint32_t key, uint64_t addr, uint64_t len,
 				 uint32_t access, struct whw_mr **out)
@@ -51,7 +43,7 @@ static enum whw_mem_err mw_check(struct wrenhw *hw, const struct whw_qp *qp,
 		return WHW_MEM_BAD_PD;
 	if (mw->type == WREN_MW_TYPE_2 && mw->qpn != qp->hdr.id)
 		return WHW_MEM_BAD_QP;
-	if (!in_range(addr, len, mw->addr, mw->length))
+	if (!whw_in_range(addr, len, mw->addr, mw->length))
 		return WHW_MEM_BOUNDS;
 	if ((mw->access & rights) != rights)
 		return WHW_MEM_ACCESS;
@@ -62,7 +54,7 @@ static enum whw_mem_err mw_check(struct wrenhw *hw, const struct whw_qp *qp,
 	if (mr->pd != qp->pd)
 		return WHW_MEM_BAD_PD;
 	if ((mr->flags & WREN_MR_F_ZERO_BASED) ||
-	    !in_range(addr, len, mr->iova, mr->length))
+	    !whw_in_range(addr, len, mr->iova, mr->length))
 		return WHW_MEM_BOUNDS;
 	*out = mr;
 	return WHW_MEM_OK;
@@ -96,7 +88,7 @@ enum whw_mem_err whw_mem_check(struct wrenhw *hw, const struct whw_qp *qp,
 	if (mr->pd != qp->pd)
 		return WHW_MEM_BAD_PD;
 	start = (mr->flags & WREN_MR_F_ZERO_BASED) ? 0 : mr->iova;
-	if (!in_range(addr, len, start, mr->length))
+	if (!whw_in_range(addr, len, start, mr->length))
 		return WHW_MEM_BOUNDS;
 	if ((mr->access & rights) != rights)
 		return WHW_MEM_ACCESS;

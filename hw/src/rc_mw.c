@@ -35,9 +35,7 @@ static struct whw_mr *bind_mr(struct wrenhw *hw, const struct whw_qp *qp,
 	    ((access & (WREN_ACCESS_REMOTE_WRITE | WREN_ACCESS_REMOTE_ATOMIC)) &&
 	     !(mr->access & WREN_ACCESS_LOCAL_WRITE)))
 		return NULL;
-	/* [addr, addr + len) inside [iova, iova + length), without wrapping. */
-	if (addr < mr->iova || addr - mr->iova > mr->length ||
-	    len > mr->length - (addr - mr->iova))
+	if (!whw_in_range(addr, len, mr->iova, mr->length))
 		return NULL;
 	return mr;
 }

@@ -532,6 +532,14 @@ uint8_t whw_mw_bind(struct wrenhw *hw, struct whw_qp *qp,
 		    const struct wren_wqe_bind_mw *w);
 bool whw_mw_invalidate(struct wrenhw *hw, const struct whw_qp *qp,
 		       uint32_t key, bool remote);
+/* [addr, addr + len) inside [start, start + length), without wrapping. */
+static inline bool whw_in_range(uint64_t addr, uint64_t len, uint64_t start,
+				uint64_t length)
+{
+	return addr >= start && addr - start <= length &&
+	       len <= length - (addr - start);
+}
+
 /* Whether @key's index is a window's (max_mr and above). */
 static inline bool whw_key_is_mw(const struct wrenhw *hw, uint32_t key)
 {
