@@ -258,11 +258,12 @@ int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 }
 
 /**
- * wren_cmd_destroy() - destroy a device object by handle
+ * wren_cmd_destroy_quiet() - destroy a device object by handle, silently
  * @wdev: the device
  * @opcode: DESTROY_* or DEALLOC_*
  * @handle: the object
  * @atomic: from atomic context
+ * @comp: the completion, for the caller to judge a failure by its status
  *
  * An object on a dead device (fatal, gone, or a command timed out before)
  * died with it: that counts as destroyed, so that the caller may free its
@@ -271,26 +272,59 @@ int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
  *
  * Return: 0 when the object is gone, else an errno.
  */
-int wren_cmd_destroy(struct wren_dev *wdev, u8 opcode, u32 handle, bool atomic)
+int wren_cmd_destroy_quiet(struct wren_dev *wdev, u8 opcode, u32 handle,
+			   bool atomic, struct wren_acq_entry *comp)
 {
 	struct wren_aq_cmd cmd = { .opcode = opcode };
-	struct wren_acq_entry comp = {};
 	int err;
 
+	memset(comp, 0, sizeof(*comp));
 	cmd.u.handle.handle = cpu_to_le32(handle);
 	if (atomic)
-		err = wren_cmd_exec_atomic(wdev, &cmd, NULL, 0, &comp);
+		err = wren_cmd_exec_atomic(wdev, &cmd, NULL, 0, comp);
 	else
-		err = wren_cmd_exec(wdev, &cmd, NULL, 0, NULL, 0, &comp);
-	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK &&
+		err = wren_cmd_exec(wdev, &cmd, NULL, 0, NULL, 0, comp);
+	if (err == -EIO && comp->status == WREN_AQ_STATUS_OK &&
 	    wren_is_dead(wdev))
 		return 0;
-	/* An MR with windows bound is the user's doing, not the device's. */
-	if (err && !(opcode == WREN_AQ_OP_DESTROY_MR &&
-		     comp.status == WREN_AQ_STATUS_BUSY))
-		dev_warn_ratelimited(&wdev->pdev->dev, "%s %u failed: %d (status %u)\n",
-				     wren_core_opcode_name(opcode), handle, err,
-				     comp.status);
+	return err;
+}
+
+/**
+ * wren_cmd_destroy_warn() - the rate-limited warning of a failed destroy
+ * @wdev: the device
+ * @opcode: DESTROY_* or DEALLOC_*
+ * @handle: the object
+ * @err: wren_cmd_destroy_quiet()'s errno
+ * @comp: its completion
+ */
+void wren_cmd_destroy_warn(struct wren_dev *wdev, u8 opcode, u32 handle,
+			   int err, const struct wren_acq_entry *comp)
+{
+	dev_warn_ratelimited(&wdev->pdev->dev, "%s %u failed: %d (status %u)\n",
+			     wren_core_opcode_name(opcode), handle, err,
+			     comp->status);
+}
+
+/**
+ * wren_cmd_destroy() - destroy a device object by handle
+ * @wdev: the device
+ * @opcode: DESTROY_* or DEALLOC_*
+ * @handle: the object
+ * @atomic: from atomic context
+ *
+ * As wren_cmd_destroy_quiet(), with a warning when it fails.
+ *
+ * Return: 0 when the object is gone, else an errno.
+ */
+int wren_cmd_destroy(struct wren_dev *wdev, u8 opcode, u32 handle, bool atomic)
+{
+	struct wren_acq_entry comp;
+	int err;
+
+	err = wren_cmd_destroy_quiet(wdev, opcode, handle, atomic, &comp);
+	if (err)
+		wren_cmd_destroy_warn(wdev, opcode, handle, err, &comp);
 	return err;
 }
 

@@ -364,12 +364,22 @@ EXPORT_SYMBOL_NS_GPL(wren_cmd_modify_mr, WREN_CORE_NS);
  * @mr_index: the MR
  *
  * Return: 0 when the MR is gone (also on a dead device), else an errno:
- * the device may still use it and what it points to.
+ * the device may still use it and what it points to; -EBUSY (not
+ * logged) while memory windows are bound to it.
  */
 int wren_cmd_destroy_mr(struct wren_core_dev *cdev, u32 mr_index)
 {
-	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DESTROY_MR, mr_index,
-				false);
+	struct wren_dev *wdev = wren_from_core(cdev);
+	struct wren_acq_entry comp;
+	int err;
+
+	err = wren_cmd_destroy_quiet(wdev, WREN_AQ_OP_DESTROY_MR, mr_index,
+				     false, &comp);
+	/* BUSY: memory windows are bound to it, the user's doing. */
+	if (err && comp.status != WREN_AQ_STATUS_BUSY)
+		wren_cmd_destroy_warn(wdev, WREN_AQ_OP_DESTROY_MR, mr_index,
+				      err, &comp);
+	return err;
 }
 EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_mr, WREN_CORE_NS);
 
