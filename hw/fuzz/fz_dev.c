@@ -152,6 +152,7 @@ static void check_device(struct td *d)
 	    a.num_db_pages != th_reg_read(h, WREN_REG_NUM_DB_PAGES) ||
 	    a.max_qp != h->cfg.max_qp || a.max_cq != h->cfg.max_cq ||
 	    a.max_mw != ((caps & WREN_CAP_RDMA_MW) ? h->cfg.max_mw : 0) ||
+	    !a.max_mcast_grp != !(caps & WREN_CAP_RDMA_MCAST) ||
 	    memcmp(a.mac, h->cfg.mac, 6) || strcmp(a.board_id, "WREN-MODEL"))
 		fz_fail("QUERY_DEVICE disagrees with the registers and board");
 	if (th_reg_read(h, WREN_REG_MAGIC) != WREN_MAGIC)

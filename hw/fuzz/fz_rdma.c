@@ -246,6 +246,18 @@ static void ud_ready(struct fz_rdma *r, unsigned int q)
 	modify(r, &m);
 }
 
+static void join_group(struct fz_rdma *r, unsigned int q)
+{
+	static const uint8_t ip4[4] = FZ_MCAST_IP4;
+	struct wren_aq_mcast m;
+
+	memset(&m, 0, sizeof(m));
+	m.qpn = r->qp[q].qpn;
+	v4_mapped(m.gid, ip4);
+	ok(td_cmd(r->d, WREN_AQ_OP_ATTACH_MCAST, &m, sizeof(m), NULL, 0, NULL,
+		  0), "ATTACH_MCAST");
+}
+
 void fz_rdma_init(struct fz_rdma *r, bool loop)
 {
 	struct wren_create_ah_in ah;
@@ -270,6 +282,7 @@ void fz_rdma_init(struct fz_rdma *r, bool loop)
 	rc_connect(r, FZ_QP_B, loop);
 	ud_ready(r, FZ_QP_UD);
 	ud_ready(r, FZ_QP_GSI);
+	join_group(r, FZ_QP_UD);
 	memset(&ah, 0, sizeof(ah));
 	ah.pdn = r->pd;
 	av(&ah.av, loop);

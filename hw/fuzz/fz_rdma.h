@@ -4,7 +4,8 @@
  * commands as wren_ib.ko makes it: GIDs, a PD, an EQ, two CQs, an SRQ, a
  * data MR and a fast-registration MR, a type 1 and a type 2 memory window
  * (unbound), an AH, RC QPs A and B (B on the
- * SRQ), a UD QP and the GSI QP, all in RTS, with receives posted.  RC and
+ * SRQ), a UD QP in a multicast group and the GSI QP, all in RTS, with
+ * receives posted.  RC and
  * the AH either loop back to this NIC (A <-> B: the ring harness's WQEs
  * meet the responder too) or lead to a peer on the wire that only the
  * wire harness's frames play.  Every number here is fixed, so the seed
@@ -52,6 +53,8 @@ enum { FZ_QP_A, FZ_QP_B, FZ_QP_UD, FZ_QP_GSI, FZ_NQP };
 #define FZ_MW1_KEY	(16u << 8 | 0x11u)	/* type 1 */
 #define FZ_MW2_KEY	(17u << 8 | 0x22u)	/* type 2 */
 #define FZ_AH		1u
+/* The UD QP is in this IPv4 group (ATTACH_MCAST), for the wire's frames. */
+#define FZ_MCAST_IP4	{ 239, 1, 2, 3 }
 /* A page list of the data MR's pages, for REG_MR WQEs, at a fixed address. */
 #define FZ_PBL		0x180000000ull
 

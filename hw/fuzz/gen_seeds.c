@@ -321,6 +321,31 @@ static void gen_admin(void)
 	a_modify(&o, 1, WREN_QPS_INIT, WREN_QP_ATTR_QKEY);
 	save("admin", "qp-ud-gsi", &o);
 
+	/* Multicast: a UD QP in an IPv4 and an IPv6 group, in twice, out. */
+	a_base(&o);
+	a_qp(&o, WREN_QPT_UD, 0, P(0x30000));
+	a_modify(&o, 2, WREN_QPS_INIT, WREN_QP_ATTR_QKEY);
+	{
+		struct wren_aq_mcast m;
+
+		memset(&m, 0, sizeof(m));
+		m.qpn = 2;
+		m.gid[10] = m.gid[11] = 0xff;
+		m.gid[12] = 239;
+		m.gid[15] = 1;
+		acmd(&o, WREN_AQ_OP_ATTACH_MCAST, &m, sizeof(m), NULL, 0, 0);
+		acmd(&o, WREN_AQ_OP_ATTACH_MCAST, &m, sizeof(m), NULL, 0, 0);
+		memset(m.gid, 0, sizeof(m.gid));
+		m.gid[0] = 0xff;
+		m.gid[1] = 0x0e;
+		m.gid[15] = 7;
+		acmd(&o, WREN_AQ_OP_ATTACH_MCAST, &m, sizeof(m), NULL, 0, 0);
+		acmd(&o, WREN_AQ_OP_DETACH_MCAST, &m, sizeof(m), NULL, 0, 0);
+		acmd(&o, WREN_AQ_OP_DETACH_MCAST, &m, sizeof(m), NULL, 0, 0);
+	}
+	ahandle(&o, WREN_AQ_OP_DESTROY_QP, 2, 0);
+	save("admin", "mcast", &o);
+
 	a_base(&o);
 	{
 		struct wren_create_srq_in s;
@@ -859,6 +884,7 @@ struct pkt {
 	uint8_t op;
 	uint32_t dqpn, psn;
 	bool ipv6, vlan, ack_req, ecn_ce;
+	bool mcast;		/* IPv4 only: to FZ_MCAST_IP4 */
 	const uint8_t *ext;
 	size_t ext_len;
 	size_t payload;
@@ -870,6 +896,7 @@ static size_t roce(uint8_t *f, const struct pkt *p)
 	const uint8_t mac[6] = FZ_MAC, peer[6] = FZ_PEER_MAC;
 	const uint8_t ip4[4] = FZ_IP4, peer4[4] = FZ_PEER_IP4;
 	const uint8_t gid6[16] = FZ_GID6, peer6[16] = FZ_PEER_GID6;
+	const uint8_t grp4[4] = FZ_MCAST_IP4;
 	size_t off = 12, ipl;
 	uint8_t *ip, *bth;
 
@@ -900,8 +927,14 @@ static size_t roce(uint8_t *f, const struct pkt *p)
 		ip[8] = 64;
 		ip[9] = 17;
 		memcpy(ip + 12, peer4, 4);
-		memcpy(ip + 16, ip4, 4);
+		memcpy(ip + 16, p->mcast ? grp4 : ip4, 4);
 		ipl = 20;
+	}
+	if (p->mcast) {
+		uint8_t gid[16] = { [10] = 0xff, [11] = 0xff };
+
+		memcpy(gid + 12, grp4, 4);
+		wren_mcast_mac(gid, f);
 	}
 	ip[ipl] = 0xc0;
 	ip[ipl + 2] = 4791 >> 8;
@@ -1104,6 +1137,19 @@ static void gen_rx(void)
 		x_frame(&o, f, roce(f, &p), 7);
 	}
 	x_end(&o, "ud");
+
+	/* UD to the UD QP's group: its MAC, its address, QPN 0xffffff. */
+	memset(&p, 0, sizeof(p));
+	p.op = 0x64;
+	p.dqpn = WREN_MCAST_QPN;
+	p.ext = deth;
+	p.ext_len = 8;
+	p.payload = 100;
+	p.mcast = true;
+	x_frame(&o, f, roce(f, &p), 7);
+	p.dqpn = FZ_QPN_UD;
+	x_frame(&o, f, roce(f, &p), 7);
+	x_end(&o, "mcast");
 
 	memset(&p, 0, sizeof(p));
 	{

@@ -60,6 +60,10 @@ static const struct whw_op op_table[WREN_AQ_OP_MAX + 1] = {
 	    WREN_CAP_RDMA_MW),
 	OPT(WREN_AQ_OP_DESTROY_MW, whw_cmd_destroy_mw, 0, true,
 	    WREN_CAP_RDMA_MW),
+	OPT(WREN_AQ_OP_ATTACH_MCAST, whw_cmd_attach_mcast, 0, true,
+	    WREN_CAP_RDMA_MCAST),
+	OPT(WREN_AQ_OP_DETACH_MCAST, whw_cmd_detach_mcast, 0, true,
+	    WREN_CAP_RDMA_MCAST),
 	OP(WREN_AQ_OP_CREATE_MR, whw_cmd_create_mr,
 	   sizeof(struct wren_create_mr_in), false),
 	/* Input size depends on the command: see whw_write_mtt_in_size(). */

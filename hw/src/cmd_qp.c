@@ -13,6 +13,7 @@
 #include "whw_err.h"
 #include "whw_handlers.h"
 #include "whw_le.h"
+#include "whw_mcast.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_roce_api.h"
@@ -177,6 +178,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 void whw_qp_free(struct wrenhw *hw, struct whw_qp *qp)
 {
 	whw_mw_unbind_qp(hw, qp->hdr.id);
+	whw_mcast_detach_qp(hw, qp->hdr.id);
 	whw_roce_qp_fini(hw, qp);
 	whw_unref(&qp->pd->hdr);
 	whw_unref(&qp->send_cq->hdr);

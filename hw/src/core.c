@@ -169,6 +169,7 @@ void whw_state_reset(struct wrenhw *hw)
 	hw->epoch_ns = whw_now(hw);
 	hw->heartbeat_frozen = 0;
 	memset(hw->gids, 0, sizeof(hw->gids));
+	whw_mcast_reset(hw);
 	hw->lb_head = hw->lb_count = 0;
 	hw->roce_work = false;
 	hw->rss_table_size = 0;

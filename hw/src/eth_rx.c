@@ -21,6 +21,7 @@
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_le.h"
+#include "whw_mcast.h"
 #include "whw_objects.h"
 #include "whw_roce_api.h"
 #include "eth_rx.h"
@@ -41,6 +42,9 @@ static bool filter_pass(const struct wrenhw *hw, const uint8_t *dst)
 		    0xff)
 			return true;
 		if (hw->rx_mode_flags & WREN_RX_MODE_ALLMULTI)
+			return true;
+		/* RoCE multicast groups pass whatever SET_RX_MODE says. */
+		if (whw_mcast_mac_member(hw, dst))
 			return true;
 	}
 	for (uint32_t i = 0; i < hw->rx_num_macs; i++)

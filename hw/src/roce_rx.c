@@ -10,14 +10,17 @@
  * (RC or UC) QP's, are dropped
  * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).  A CNP goes to its QP's reaction
  * point (roce_rp.c), every other packet past the QP checks to the
- * notification point (roce_cnp.c) first.  Frames that roce_tx.c looped
- * back to our own MAC come in here as well, from the process loop.
+ * notification point (roce_cnp.c) first.  Packets for a multicast group
+ * go to each of its QPs (mcast.c's table).  Frames that roce_tx.c looped
+ * back to our own MAC or to our own groups come in here as well, from
+ * the process loop.
  */
 #include <string.h>
 
 #include "roce.h"
 #include "whw_device.h"
 #include "whw_events.h"
+#include "whw_mcast.h"
 #include "whw_objects.h"
 #include "whw_roce_api.h"
 #include "whw_table.h"
@@ -28,6 +31,39 @@
 static void discard(struct wrenhw *hw)
 {
 	hw->cnt_rdma[WREN_RDMA_CNT_RX_ROCE_DISCARDS]++;
+}
+
+static bool receives(const struct whw_qp *qp)
+{
+	return qp && qp->roce && qp->state != WREN_QPS_RESET &&
+	       qp->state != WREN_QPS_INIT && qp->state != WREN_QPS_ERR;
+}
+
+/*
+ * A packet for a multicast group: to the multicast QPN, a UD send, and
+ * received by each QP of the group as a UD QP receives.  Multicast has no
+ * congestion notification: no single sender to notify.
+ */
+static void mcast_rx(struct wrenhw *hw, const struct whw_pkt *p)
+{
+	const struct whw_mcast_group *g = whw_mcast_find(hw, p->dgid);
+	uint32_t qpn[WHW_MAX_MCAST_QP_ATTACH], n;
+
+	if (!g || p->dqpn != WREN_MCAST_QPN || !(p->info & WHW_K_UD) ||
+	    !whw_roce_cap(hw, WREN_CAP_RDMA_UD)) {
+		discard(hw);
+		return;
+	}
+	hw->cnt_rdma[WREN_RDMA_CNT_RX_MCAST_PACKETS]++;
+	/* A copy: a receive error may not change the group, but be sure. */
+	n = g->nqp;
+	memcpy(qpn, g->qpn, n * sizeof(qpn[0]));
+	for (uint32_t i = 0; i < n; i++) {
+		struct whw_qp *qp = whw_table_get(&hw->qps, qpn[i]);
+
+		if (receives(qp))
+			whw_ud_rx(hw, qp, p);
+	}
 }
 
 bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
@@ -53,9 +89,12 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 	}
 	p.vlan = vlan;
 	p.vlan_tci = vlan_tci;
+	if (wren_gid_is_mcast(p.dgid)) {
+		mcast_rx(hw, &p);
+		return true;
+	}
 	qp = whw_table_get(&hw->qps, p.dqpn);
-	if (!qp || !qp->roce || qp->state == WREN_QPS_RESET ||
-	    qp->state == WREN_QPS_INIT || qp->state == WREN_QPS_ERR) {
+	if (!receives(qp)) {
 		discard(hw);
 		return true;
 	}

@@ -17,6 +17,7 @@
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_le.h"
+#include "whw_mcast.h"
 #include "whw_objects.h"
 #include "whw_sched.h"
 
@@ -139,16 +140,15 @@ uint8_t *whw_roce_put(struct whw_frame *f, uint32_t n)
 
 /*
  * A frame to our own MAC (QPs of this NIC talking to each other) never
- * reaches the wire: it is queued and received from wrenhw_process(), never
- * from inside the send, so the engine is not re-entered.  A full queue
- * loses the frame, as a congested wire would.
+ * reaches the wire, and one to a group with members here goes to them as
+ * well as to the wire: it is queued and received from wrenhw_process(),
+ * never from inside the send, so the engine is not re-entered.  A full
+ * queue loses the frame, as a congested wire would.
  */
 static void loopback(struct wrenhw *hw, const struct whw_frame *f)
 {
 	struct whw_lb_frame *lb;
 
-	hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_PACKETS]++;
-	hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_BYTES] += f->len;
 	if (hw->lb_count >= WHW_LB_FRAMES)
 		return;
 	lb = &hw->lb[(hw->lb_head + hw->lb_count) % WHW_LB_FRAMES];
@@ -186,15 +186,22 @@ void whw_roce_frame_send(struct wrenhw *hw, struct whw_frame *f)
 	memcpy(b + f->len, &icrc, 4);
 	f->len += 4;
 	if (!memcmp(b, hw->port.mac, 6)) {
+		hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_PACKETS]++;
+		hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_BYTES] += f->len;
 		loopback(hw, f);
 		return;
 	}
+	/* A group's frame goes to the wire and to our own members too. */
+	if ((b[0] & 1) && whw_mcast_mac_member(hw, b))
+		loopback(hw, f);
 	if (!whw_link_active(hw)) {
 		hw->cnt_port[WREN_CNT_TX_DROPPED_LINK_DOWN]++;
 		return;
 	}
 	hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_PACKETS]++;
 	hw->cnt_rdma[WREN_RDMA_CNT_TX_ROCE_BYTES] += f->len;
+	if (b[0] & 1)
+		hw->cnt_rdma[WREN_RDMA_CNT_TX_MCAST_PACKETS]++;
 	whw_port_xmit(hw, f->prio, b, f->len);
 }
 

@@ -11,6 +11,7 @@
 #include "whw_board.h"
 #include "whw_device.h"
 #include "whw_le.h"
+#include "whw_mcast.h"
 
 #define REQ	(WHW_K_VALID | WHW_K_REQ)
 #define RESP	WHW_K_VALID
@@ -164,6 +165,8 @@ bool whw_roce_is_ours(const struct wrenhw *hw, const uint8_t *f, uint32_t len)
 	if (!udp_4791(f, len, &ipv4, &ip_len))
 		return false;
 	dest_gid(f + WHW_ETH_HLEN, ipv4, gid);
+	if (wren_gid_is_mcast(gid))
+		return whw_mcast_find(hw, gid) != NULL;
 	for (uint32_t i = 0; i < WHW_MAX_GID; i++) {
 		const struct whw_gid *g = &hw->gids[i];
 

@@ -29,7 +29,8 @@
 				 WREN_CAP_RDMA_FAST_REG | \
 				 WREN_CAP_RDMA_MR_INVALIDATE | \
 				 WREN_CAP_RDMA_RESERVED_LKEY | \
-				 WREN_CAP_RDMA_UC | WREN_CAP_RDMA_MW)
+				 WREN_CAP_RDMA_UC | WREN_CAP_RDMA_MW | \
+				 WREN_CAP_RDMA_MCAST)
 
 /* Any one of these bits admits the DCB and CC settings commands. */
 #define WHW_CAPS_DCB		(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \
@@ -70,6 +71,9 @@
 #define WHW_QPN_TAGS		255u
 
 #define WHW_MAX_GID		128u
+/* The multicast table (mcast.c): groups, and UD QPs in each. */
+#define WHW_MAX_MCAST_GRP	256u
+#define WHW_MAX_MCAST_QP_ATTACH	16u
 #define WHW_MAX_ETH_QUEUES	16u
 #define WHW_MAX_MTU		9000u
 #define WHW_MIN_MTU		68u

@@ -13,6 +13,7 @@
 #include <linux/wren/wren_hw.h>
 
 #include "whw_board.h"
+#include "whw_mcast.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_rxbuf.h"
@@ -125,6 +126,8 @@ struct wrenhw {
 	uint32_t ring_pages_used;
 	struct whw_ring *live_rings;
 	struct whw_gid gids[WHW_MAX_GID];
+	struct whw_mcast_group mcast[WHW_MAX_MCAST_GRP];
+	uint32_t mcast_groups;	/* entries of mcast[] in use */
 
 	/* Ethernet filter state (eth_rx.c uses it). */
 	uint16_t rss_table_size;

@@ -51,6 +51,8 @@ struct whw_err whw_cmd_destroy_mr(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_query_mr(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_mw(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_mw(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_attach_mcast(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_detach_mcast(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_eth_q(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_eth_q(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_set_rss(struct wrenhw *hw, struct whw_cmd *c);

@@ -30,6 +30,7 @@ int main(void)
 	test_roce_ud();
 	test_roce_uc();
 	test_mw();
+	test_mcast();
 	test_roce_fuzz();
 	test_dcqcn();
 	test_roce_cc();

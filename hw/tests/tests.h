@@ -25,6 +25,7 @@ void test_cq_resize(void);
 void test_qp(void);
 void test_mr(void);
 void test_mw(void);
+void test_mcast(void);
 void test_eth_dcb(void);
 void test_phy(void);
 void test_eth_tx(void);

@@ -53,6 +53,8 @@ enum wren_aq_opcode {
 	WREN_AQ_OP_DESTROY_SRQ		= 0x33, /* inline: handle */
 	WREN_AQ_OP_CREATE_MW		= 0x34, /* inline: create_mw */
 	WREN_AQ_OP_DESTROY_MW		= 0x35, /* inline: handle = index */
+	WREN_AQ_OP_ATTACH_MCAST		= 0x36, /* inline: mcast */
+	WREN_AQ_OP_DETACH_MCAST		= 0x37, /* inline: mcast */
 
 	WREN_AQ_OP_CREATE_MR		= 0x38, /* in: wren_create_mr_in */
 	WREN_AQ_OP_WRITE_MTT		= 0x39, /* inline: write_mtt; in: __le64[] */
@@ -183,6 +185,17 @@ struct wren_aq_create_mw {
 	__le32 rsvd[6];
 };
 
+/*
+ * ATTACH_MCAST / DETACH_MCAST (WREN_CAP_RDMA_MCAST): a UD QP joins or
+ * leaves the multicast group of a GID; see "Multicast" below.
+ */
+struct wren_aq_mcast {
+	__le32 qpn;
+	__le32 rsvd0;
+	__u8 gid[16];			/* wren_gid_is_mcast() */
+	__le32 rsvd[2];
+};
+
 struct wren_aq_write_mtt {
 	__le32 mr_index;
 	__le32 first;			/* first MTT entry of the MR */
@@ -248,6 +261,7 @@ struct wren_aq_cmd {
 		struct wren_aq_modify_srq modify_srq;
 		struct wren_aq_write_mtt write_mtt;
 		struct wren_aq_create_mw create_mw;
+		struct wren_aq_mcast mcast;
 		struct wren_aq_counters counters;
 		struct wren_aq_diag_fault diag_fault;
 	} u;
@@ -309,7 +323,9 @@ struct wren_device_attr {
 	char board_id[16];		/* NUL-padded ASCII */
 	__le32 reserved_lkey;		/* WREN_CAP_RDMA_RESERVED_LKEY */
 	__le32 max_mw;			/* WREN_CAP_RDMA_MW */
-	__le32 rsvd[26];
+	__le32 max_mcast_grp;		/* WREN_CAP_RDMA_MCAST */
+	__le32 max_mcast_qp_attach;	/* QPs in one group */
+	__le32 rsvd[24];
 };
 
 enum wren_port_state {
@@ -704,6 +720,71 @@ struct wren_set_gid_in {
 	__le32 rsvd[4];
 };
 
+/* ------------------------------------------------------- Multicast */
+/*
+ * UD multicast (WREN_CAP_RDMA_MCAST).  The device keeps a table of up to
+ * max_mcast_grp groups, each a multicast GID with up to
+ * max_mcast_qp_attach UD QPs.  ATTACH_MCAST adds a QP to a GID's group,
+ * making the group if it is new (a QP that is not UD: BAD_PARAM; a QP
+ * already in the group: EXISTS; a full table or group: NO_RESOURCES);
+ * DETACH_MCAST removes it (not in the group: BAD_HANDLE), and the group
+ * goes with its last QP.  Destroying a QP, or resetting the device,
+ * detaches it from every group.
+ *
+ * A RoCEv2 packet whose destination IP address is a group's, sent to the
+ * group's MAC (wren_mcast_mac()) and to destination QP WREN_MCAST_QPN,
+ * is received by every QP of the group, each as a UD QP receives a
+ * packet (Q_Key, receive WQE, GRH); the device's MAC filter passes the
+ * MAC of every group in the table for this, whatever SET_RX_MODE says.
+ * A packet of a group that is not in the table goes to Ethernet, as any
+ * other UDP datagram.  A UD send to a multicast GID goes to the wire as
+ * every send does, and to this device's own members of the group too.
+ */
+#define WREN_MCAST_QPN			0xffffff
+
+/**
+ * wren_gid_is_mcast() - whether a RoCEv2 GID is a multicast address
+ * @gid: 16 bytes, an IPv6 address or an IPv4-mapped one (::ffff:a.b.c.d)
+ *
+ * Return: nonzero for IPv6 ff00::/8 and for IPv4-mapped 224.0.0.0/4.
+ */
+static inline int wren_gid_is_mcast(const __u8 *gid)
+{
+	static const __u8 v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
+	int i;
+
+	if (gid[0] == 0xff)
+		return 1;
+	for (i = 0; i < 12; i++)
+		if (gid[i] != v4_mapped[i])
+			return 0;
+	return (gid[12] & 0xf0) == 0xe0;
+}
+
+/**
+ * wren_mcast_mac() - the Ethernet address of a multicast GID's frames
+ * @gid: a GID for which wren_gid_is_mcast() holds
+ * @mac: the 6 bytes to fill
+ *
+ * As IP maps its multicast groups (RFC 1112, RFC 2464): 01:00:5e and the
+ * low 23 bits of an IPv4 group, 33:33 and the low 32 bits of an IPv6 one.
+ */
+static inline void wren_mcast_mac(const __u8 *gid, __u8 *mac)
+{
+	if (gid[0] == 0xff) {
+		mac[0] = 0x33;
+		mac[1] = 0x33;
+		mac[2] = gid[12];
+	} else {
+		mac[0] = 0x01;
+		mac[1] = 0x00;
+		mac[2] = 0x5e;
+	}
+	mac[3] = gid[0] == 0xff ? gid[13] : gid[13] & 0x7f;
+	mac[4] = gid[14];
+	mac[5] = gid[15];
+}
+
 /* -------------------------------------------------------- Ethernet */
 
 struct wren_create_eth_q_in {
@@ -892,6 +973,8 @@ enum wren_rdma_counter {
 	WREN_RDMA_CNT_RX_READ_REQUESTS,
 	WREN_RDMA_CNT_RX_ATOMIC_REQUESTS,
 	WREN_RDMA_CNT_CQ_OVERFLOW,
+	WREN_RDMA_CNT_TX_MCAST_PACKETS,
+	WREN_RDMA_CNT_RX_MCAST_PACKETS,
 	WREN_NUM_RDMA_COUNTERS
 };
 

@@ -161,6 +161,7 @@ enum wren_fatal_syndrome {
 #define WREN_CAP_RDMA_RESERVED_LKEY	_BITULL(30) /* bus addresses 1:1 */
 #define WREN_CAP_RDMA_UC		_BITULL(31)
 #define WREN_CAP_RDMA_MW		_BITULL(32) /* memory windows, wren_admin.h */
+#define WREN_CAP_RDMA_MCAST		_BITULL(33) /* UD multicast, wren_admin.h */
 
 /* ------------------------------------------------------ doorbell page */
 /*
