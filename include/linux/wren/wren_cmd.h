@@ -72,6 +72,8 @@ int wren_cmd_destroy_mr(struct wren_core_dev *cdev, u32 mr_index);
 int wren_cmd_create_mw(struct wren_core_dev *cdev, u32 pdn, u8 type,
 		       u8 key_tag, struct wren_cmd_mr_result *res);
 int wren_cmd_destroy_mw(struct wren_core_dev *cdev, u32 mw_index);
+int wren_cmd_attach_mcast(struct wren_core_dev *cdev, u32 qpn, const u8 *gid);
+int wren_cmd_detach_mcast(struct wren_core_dev *cdev, u32 qpn, const u8 *gid);
 
 int wren_cmd_create_ah(struct wren_core_dev *cdev,
 		       const struct wren_create_ah_in *in, bool sleepable,

@@ -428,6 +428,56 @@ int wren_cmd_destroy_mw(struct wren_core_dev *cdev, u32 mw_index)
 }
 EXPORT_SYMBOL_NS_GPL(wren_cmd_destroy_mw, WREN_CORE_NS);
 
+static int wren_cmd_mcast(struct wren_core_dev *cdev, u8 opcode, u32 qpn,
+			  const u8 *gid, struct wren_acq_entry *comp)
+{
+	struct wren_aq_cmd cmd = { .opcode = opcode };
+
+	cmd.u.mcast.qpn = cpu_to_le32(qpn);
+	memcpy(cmd.u.mcast.gid, gid, sizeof(cmd.u.mcast.gid));
+	return wren_cmd_exec(wren_from_core(cdev), &cmd, NULL, 0, NULL, 0,
+			     comp);
+}
+
+/**
+ * wren_cmd_attach_mcast() - ATTACH_MCAST
+ * @cdev: the device (WREN_CAP_RDMA_MCAST)
+ * @qpn: a UD QP
+ * @gid: the group's multicast GID, 16 bytes
+ *
+ * Return: 0; -EEXIST if the QP is in the group already, -ENOMEM if the
+ * group table or the group is full, or another errno.
+ */
+int wren_cmd_attach_mcast(struct wren_core_dev *cdev, u32 qpn, const u8 *gid)
+{
+	struct wren_acq_entry comp = {};
+
+	return wren_cmd_mcast(cdev, WREN_AQ_OP_ATTACH_MCAST, qpn, gid, &comp);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_attach_mcast, WREN_CORE_NS);
+
+/**
+ * wren_cmd_detach_mcast() - DETACH_MCAST
+ * @cdev: the device
+ * @qpn: a QP of the group
+ * @gid: the group's GID, 16 bytes
+ *
+ * Return: 0 when the QP is out of the group (also on a dead device, whose
+ * table went with it), or an errno (-ENOENT: the QP is not in that group).
+ */
+int wren_cmd_detach_mcast(struct wren_core_dev *cdev, u32 qpn, const u8 *gid)
+{
+	struct wren_acq_entry comp = {};
+	int err;
+
+	err = wren_cmd_mcast(cdev, WREN_AQ_OP_DETACH_MCAST, qpn, gid, &comp);
+	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK &&
+	    wren_is_dead(wren_from_core(cdev)))
+		return 0;
+	return err;
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_detach_mcast, WREN_CORE_NS);
+
 /**
  * wren_cmd_create_ah() - CREATE_AH
  * @cdev: the device
