@@ -424,6 +424,10 @@ static inline int wren_ib_res_end(struct sk_buff *msg, struct nlattr *nest,
 int wren_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int wren_ib_dealloc_mw(struct ib_mw *ibmw);
 
+/* wren_ib_mcast.c */
+int wren_ib_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+int wren_ib_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+
 /* wren_ib_mr.c */
 struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				  u64 virt, int access, struct ib_udata *udata);

@@ -71,6 +71,12 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 							  IB_ATOMIC_NONE;
 	if (caps & WREN_CAP_RDMA_UD)
 		props->max_ah = le32_to_cpu(a->max_ah);
+	if ((caps & WREN_CAP_RDMA_UD) && (caps & WREN_CAP_RDMA_MCAST)) {
+		props->max_mcast_grp = le32_to_cpu(a->max_mcast_grp);
+		props->max_mcast_qp_attach = le32_to_cpu(a->max_mcast_qp_attach);
+		props->max_total_mcast_qp_attach = props->max_mcast_grp *
+						   props->max_mcast_qp_attach;
+	}
 	if (caps & WREN_CAP_RDMA_SRQ) {
 		props->max_srq = le32_to_cpu(a->max_srq);
 		props->max_srq_wr = le32_to_cpu(a->max_srq_wr);

@@ -103,6 +103,11 @@ static const struct ib_device_ops wren_ib_mw_ops = {
 	INIT_RDMA_OBJ_SIZE(ib_mw, wren_ib_mw, ibmw),
 };
 
+static const struct ib_device_ops wren_ib_mcast_ops = {
+	.attach_mcast = wren_ib_attach_mcast,
+	.detach_mcast = wren_ib_detach_mcast,
+};
+
 static void wren_ib_dev_init(struct wren_ib_dev *dev, struct wren_aux_dev *wadev)
 {
 	struct pci_dev *pdev = wadev->cdev->pdev;
@@ -190,6 +195,8 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 		ib_set_device_ops(ibdev, &wren_ib_stats_ops);
 	if (dev->caps & WREN_CAP_RDMA_MW)
 		ib_set_device_ops(ibdev, &wren_ib_mw_ops);
+	if ((dev->caps & WREN_CAP_RDMA_MCAST) && (dev->caps & WREN_CAP_RDMA_UD))
+		ib_set_device_ops(ibdev, &wren_ib_mcast_ops);
 
 	err = ib_device_set_netdev(ibdev, dev->netdev, WREN_IB_PORT);
 	if (err)

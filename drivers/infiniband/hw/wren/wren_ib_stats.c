@@ -34,6 +34,8 @@ static const struct rdma_stat_desc wren_ib_stat_descs[] = {
 	{ .name = "rx_read_requests" },
 	{ .name = "rx_atomic_requests" },
 	{ .name = "cq_overflow" },
+	{ .name = "tx_mcast_packets" },
+	{ .name = "rx_mcast_packets" },
 	/* enum wren_cc_counter */
 	{ .name = "np_ecn_marked_roce_packets" },
 	{ .name = "np_cnp_sent" },
