@@ -56,6 +56,9 @@ static const struct verbs_context_ops wren_ctx_ops = {
 	.post_srq_recv = wren_post_srq_recv,
 	.create_ah = wren_create_ah,
 	.destroy_ah = wren_destroy_ah,
+	/* The device's group table is the kernel's to program. */
+	.attach_mcast = ibv_cmd_attach_mcast,
+	.detach_mcast = ibv_cmd_detach_mcast,
 };
 
 static struct verbs_context *wren_alloc_context(struct ibv_device *ibdev,
