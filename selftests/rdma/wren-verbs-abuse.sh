@@ -25,7 +25,12 @@
 #      rights or binding, rebound, unbound, invalidated (LOCAL_INV,
 #      SEND_WITH_INV) and deallocated over a loopback RC pair; an MR
 #      with a bound window refuses ibv_dereg_mr (EBUSY); every case
-#      skips on a device with max_mw 0.
+#      skips on a device with max_mw 0;
+#   4. wren_verbs_test mcast (tests/rdma/mcast.c): UD multicast through
+#      the NIC's loopback - two QPs attached receive each message once,
+#      a detached one nothing; refused attaches and detaches; the group
+#      table filled to max_mcast_grp and a group to max_mcast_qp_attach,
+#      then ENOMEM; every case skips on a device with max_mcast_grp 0.
 #
 # After each the device holds what it held before (rdma resource
 # counts); dmesg stays clean and the modules unload.
@@ -39,11 +44,13 @@ set -u
 bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 res=${WREN_RESULTS:-/tmp}
 big=${WREN_LIMITS_BIG_MR_MIB:-1024}
-# The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c.
+# The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c,
+# mcast.c.
 n_limits=23
 n_abuse=53
 n_mw=21
-plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + 2))
+n_mcast=6
+plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + 2))
 dmesg -C
 
 if ! rdma_env_check 2>"$res/abuse-env.err" || [ ! -x "$bin" ]; then
@@ -92,6 +99,7 @@ db1=$(db_errors)
 check "the NIC ignored and counted the bad doorbells (port_db_errors ${db0:-?} -> ${db1:-?})" \
 	test "${db1:-0}" -gt "${db0:-0}"
 run mw "$n_mw"
+run mcast "$n_mcast"
 
 # Later tests of a shared boot load the modules themselves.
 check "wren_ib.ko and wren.ko unload" wren_unload

@@ -154,6 +154,8 @@ int faults_run(struct dev *d, int rounds);
 /* mw.c: one node, memory windows over a loopback RC pair; TAP on stdout,
  * tap_done()'s status */
 int mw_run(struct dev *d);
+/* mcast.c: UD multicast over the NIC's loopback; TAP, tap_done()'s status. */
+int mcast_run(struct dev *d);
 
 /* ctlpath.c: one node; "ctlpath: NAME VALUE ms" lines on stdout */
 int ctlpath_run(struct dev *d, size_t mr_mib, int qps);
