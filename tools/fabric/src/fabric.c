@@ -263,14 +263,15 @@ static void enqueue_to(struct fabric *f, unsigned out, struct frame *fr,
 	fabric_service_port(f, out);
 }
 
-static void flood(struct fabric *f, unsigned in, struct frame *fr,
-		  uint64_t now)
+/* To the operational ports of @mask but the ingress port. */
+static void send_to_ports(struct fabric *f, unsigned in, struct frame *fr,
+			  uint64_t mask, uint64_t now)
 {
 	int last = -1;
 
-	f->ports[in].st.flooded++;
 	for (unsigned i = 0; i < f->nports; i++) {
-		if (i == in || !fabric_port_operational(&f->ports[i]))
+		if (i == in || !(mask & (1ull << i)) ||
+		    !fabric_port_operational(&f->ports[i]))
 			continue;
 		if (last >= 0) {
 			struct frame *copy = frame_alloc(fr->data, fr->len);
@@ -290,6 +291,32 @@ static void flood(struct fabric *f, unsigned in, struct frame *fr,
 		enqueue_to(f, (unsigned)last, fr, now);
 	else
 		frame_free(fr);
+}
+
+static void flood(struct fabric *f, unsigned in, struct frame *fr,
+		  uint64_t now)
+{
+	f->ports[in].st.flooded++;
+	send_to_ports(f, in, fr, ~0ull, now);
+}
+
+/*
+ * A group-addressed frame: an IGMP or MLD report teaches the snooping
+ * table and is flooded; a snooped group's frame goes to its members.
+ */
+static void group_frame(struct fabric *f, unsigned in, struct frame *fr,
+			uint64_t now)
+{
+	uint64_t members;
+
+	f->ports[in].st.mcast_reports +=
+		snoop_learn(&f->snoop, in, fr->data, fr->len);
+	if (!snoop_members(&f->snoop, fr->data, fr->len, &members)) {
+		flood(f, in, fr, now);
+		return;
+	}
+	f->ports[in].st.mcast_to_members++;
+	send_to_ports(f, in, fr, members, now);
 }
 
 void fabric_receive(struct fabric *f, unsigned port, const uint8_t *data,
@@ -338,7 +365,7 @@ void fabric_receive(struct fabric *f, unsigned port, const uint8_t *data,
 
 	mac_table_learn(&f->macs, eth_src(fr->data), (int)port, now);
 	if (mac_is_group(eth_dst(fr->data))) {
-		flood(f, port, fr, now);
+		group_frame(f, port, fr, now);
 		return;
 	}
 	out = mac_table_lookup(&f->macs, eth_dst(fr->data), now);
@@ -472,6 +499,7 @@ void fabric_disconnect(struct fabric *f, unsigned port, bool bad_stream)
 	if (!p->connected)
 		return;
 	p->connected = false;
+	snoop_forget_port(&f->snoop, port);
 	port_went_away(f, p);
 }
 

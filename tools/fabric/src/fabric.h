@@ -14,6 +14,7 @@
 #include "egress.h"
 #include "ether.h"
 #include "mac_table.h"
+#include "mcast_snoop.h"
 #include "pcap.h"
 #include "prng.h"
 
@@ -65,6 +66,8 @@ struct port_stats {
 	uint64_t tx_held;           /* frames held back to be reordered */
 	uint64_t tx_reordered;      /* ... that a later frame overtook */
 	uint64_t flooded;           /* unknown/group destination, flooded */
+	uint64_t mcast_reports;     /* IGMP/MLD group records from the guest */
+	uint64_t mcast_to_members;  /* its group's member ports only */
 	uint64_t phy_sent;          /* PHY status frames sent to the guest */
 	uint64_t bad_stream;        /* connections closed for a bad length */
 	uint64_t connects;
@@ -163,6 +166,7 @@ struct fabric {
 	unsigned nports;
 	struct fabric_port ports[FABRIC_MAX_PORTS];
 	struct mac_table macs;
+	struct snoop_table snoop; /* IGMP/MLD: multicast group members */
 	uint8_t dscp_map[DSCP_COUNT];
 	struct fabric_io io;
 	char pcap_dir[512];

@@ -381,6 +381,162 @@ static void test_mac_learning(void)
 
 /* ---- queues ------------------------------------------------------------- */
 
+/* ---- IGMP and MLD snooping ------------------------------------------------ */
+
+static const uint8_t grp4[4] = { 239, 1, 2, 3 };
+static const uint8_t mac4[6] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+static const uint8_t grp6[16] = { 0xff, 0x0e, [15] = 0x42 };
+static const uint8_t mac6[6] = { 0x33, 0x33, 0, 0, 0, 0x42 };
+
+/* An IGMPv3 report from @src: one record of @type for grp4, no sources. */
+static uint32_t igmp3(uint8_t *buf, const uint8_t *src, uint8_t type)
+{
+	static const uint8_t dst[6] = { 0x01, 0x00, 0x5e, 0, 0, 0x16 };
+	uint8_t *ip = buf + 14, *m;
+
+	memset(buf, 0, 80);
+	build_eth(buf, dst, src, ETHERTYPE_IPV4, 14 + 24 + 16);
+	memset(ip, 0, 24 + 16);
+	ip[0] = 0x46; /* a Router Alert option: 24 bytes */
+	ip[8] = 1;
+	ip[9] = 2;
+	ip[16] = 224;
+	ip[19] = 22;
+	m = ip + 24;
+	m[0] = 0x22;
+	put_be16(m + 6, 1);
+	m[8] = type;
+	memcpy(m + 12, grp4, 4);
+	return 14 + 24 + 16;
+}
+
+/* An IGMPv2 report (0x16) or leave (0x17) for grp4. */
+static uint32_t igmp2(uint8_t *buf, const uint8_t *src, uint8_t type)
+{
+	uint8_t *ip = buf + 14, *m = buf + 14 + 20;
+
+	build_eth(buf, mac4, src, ETHERTYPE_IPV4, 14 + 20 + 8);
+	memset(ip, 0, 28);
+	ip[0] = 0x45;
+	ip[9] = 2;
+	memcpy(ip + 16, grp4, 4);
+	m[0] = type;
+	memcpy(m + 4, grp4, 4);
+	return 14 + 28;
+}
+
+/* An MLDv2 report from @src (hop-by-hop header first): grp6, @type. */
+static uint32_t mld2(uint8_t *buf, const uint8_t *src, uint8_t type)
+{
+	static const uint8_t dst[6] = { 0x33, 0x33, 0, 0, 0, 0x16 };
+	uint8_t *ip = buf + 14, *h = ip + 40, *m = h + 8;
+
+	build_eth(buf, dst, src, ETHERTYPE_IPV6, 14 + 40 + 8 + 28);
+	memset(ip, 0, 40 + 8 + 28);
+	ip[0] = 0x60;
+	ip[6] = 0; /* hop-by-hop */
+	h[0] = 58;
+	m[0] = 143;
+	put_be16(m + 6, 1);
+	m[8] = type;
+	memcpy(m + 12, grp6, 16);
+	return 14 + 40 + 8 + 28;
+}
+
+/* A data frame to grp4 (IPv4) or grp6 from @src. */
+static uint32_t group_data(uint8_t *buf, const uint8_t *src, bool v6)
+{
+	if (v6) {
+		build_ipv6(buf, mac6, src, 0, 120);
+		memcpy(buf + 14 + 24, grp6, 16);
+	} else {
+		build_ipv4(buf, mac4, src, 0, 120);
+		memcpy(buf + 14 + 16, grp4, 4);
+	}
+	return 120;
+}
+
+static void test_snooping(void)
+{
+	uint8_t a[6], b[6], c[6], d[6], fr[160];
+	uint32_t n;
+
+	setup(4);
+	mac_n(a, 0x1a);
+	mac_n(b, 0x1b);
+	mac_n(c, 0x1c);
+	mac_n(d, 0x1d);
+
+	n = group_data(fr, a, false);
+	rx(0, fr, n);
+	tap_ok(delivered_to(1) == 1 && delivered_to(2) == 1 &&
+	       delivered_to(3) == 1,
+	       "snooping: a group nobody reported is flooded");
+
+	n = igmp3(fr, b, 4); /* CHANGE_TO_EXCLUDE {}: join */
+	rx(1, fr, n);
+	n = igmp2(fr, c, 0x16);
+	rx(2, fr, n);
+	tap_ok(F.snoop.n == 1 && snoop_port_groups(&F.snoop, 1) == 1 &&
+	       snoop_port_groups(&F.snoop, 2) == 1 &&
+	       F.ports[1].st.mcast_reports == 1 &&
+	       F.ports[2].st.mcast_reports == 1,
+	       "snooping: an IGMPv3 and an IGMPv2 report make ports 1 and 2 "
+	       "members");
+	fake_clear_log();
+	n = group_data(fr, a, false);
+	rx(0, fr, n);
+	tap_ok(delivered_to(1) == 1 && delivered_to(2) == 1 &&
+	       delivered_to(3) == 0 && F.ports[0].st.mcast_to_members == 1,
+	       "snooping: the group's frame reaches its members only");
+	fake_clear_log();
+	n = group_data(fr, b, false);
+	rx(1, fr, n);
+	tap_ok(delivered_to(1) == 0 && delivered_to(2) == 1 &&
+	       delivered_to(3) == 0,
+	       "snooping: a member's own frame goes to the other members");
+
+	n = igmp3(fr, b, 3); /* CHANGE_TO_INCLUDE {}: leave */
+	rx(1, fr, n);
+	fake_clear_log();
+	n = group_data(fr, a, false);
+	rx(0, fr, n);
+	tap_ok(delivered_to(1) == 0 && delivered_to(2) == 1,
+	       "snooping: after an IGMPv3 leave, port 1 gets none");
+	n = igmp2(fr, c, 0x17);
+	rx(2, fr, n);
+	fake_clear_log();
+	n = group_data(fr, a, false);
+	rx(0, fr, n);
+	tap_ok(F.snoop.n == 0 && delivered_to(1) == 1 && delivered_to(2) == 1 &&
+	       delivered_to(3) == 1,
+	       "snooping: the last member left: the group floods again");
+
+	n = mld2(fr, d, 4);
+	rx(3, fr, n);
+	fake_clear_log();
+	n = group_data(fr, a, true);
+	rx(0, fr, n);
+	tap_ok(snoop_port_groups(&F.snoop, 3) == 1 && delivered_to(1) == 0 &&
+	       delivered_to(2) == 0 && delivered_to(3) == 1,
+	       "snooping: an MLDv2 report; the IPv6 group's frame reaches "
+	       "its member only");
+	fabric_disconnect(&F, 3, false);
+	tap_ok(F.snoop.n == 0,
+	       "snooping: a port whose guest goes away leaves its groups");
+
+	/* Link-local groups and truncated reports are never snooped. */
+	n = igmp3(fr, b, 4);
+	fr[14 + 24 + 12] = 224;
+	fr[14 + 24 + 13] = 0;
+	fr[14 + 24 + 14] = 0;
+	rx(1, fr, n);
+	n = igmp3(fr, b, 4);
+	rx(1, fr, n - 6);
+	tap_ok(F.snoop.n == 0,
+	       "snooping: 224.0.0.x and a truncated record teach nothing");
+}
+
 static void learn_pair(uint8_t *a, uint8_t *b)
 {
 	uint8_t fr[64];
@@ -2141,6 +2297,7 @@ int main(void)
 {
 	test_classification();
 	test_mac_learning();
+	test_snooping();
 	test_queue_depth();
 	test_strict_priority();
 	test_pacing();
