@@ -14,6 +14,7 @@
 #include "whw_events.h"
 #include "whw_le.h"
 #include "whw_ring.h"
+#include "whw_roce_api.h"
 #include "whw_services.h"
 #include "whw_timer.h"
 
@@ -185,7 +186,9 @@ void whw_aq_doorbell(struct wrenhw *hw, uint32_t val)
 	/* The firmware takes commands as they are rung: an answer ready when
 	 * the doorbell write returns spares the driver a sleep and a wake-up
 	 * per command.  The budget hands long batches to wrenhw_process().
+	 * Sends rung before the command go first.
 	 */
+	whw_roce_sync_datagrams(hw);
 	whw_aq_process(hw);
 }
 

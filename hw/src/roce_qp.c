@@ -183,6 +183,51 @@ static void service(struct wrenhw *hw, struct whw_qp *qp)
 }
 
 /*
+ * The sends a UD or GSI QP in RTS was rung for, sent now.  A datagram is
+ * done once sent: it needs nothing from the peer.
+ */
+static void send_rung(struct wrenhw *hw, struct whw_qp *qp)
+{
+	struct whw_roce_qp *r = qp->roce;
+	uint32_t turns = ((1u << qp->sq_log_size) + WHW_ROCE_BUDGET - 1) /
+			 WHW_ROCE_BUDGET;
+
+	if (!r || !wren_qpt_datagram(qp->type) || qp->state != WREN_QPS_RTS)
+		return;
+	while (turns-- && qp->sq_ci != qp->sq_pi && !r->tx_wait)
+		service(hw, qp);
+}
+
+/* How many datagram QPs one command's wait serves; the rest wait their turn. */
+#define SYNC_QPS	32u
+
+/*
+ * The admin queue runs commands when its AQ_PI doorbell is written, the
+ * engine reads send WQEs later, in wrenhw_process().  A device takes
+ * doorbells and commands in the order their writes arrive, and a command
+ * may take what the sends rung before it need: rdma-core's mckey posts
+ * its sends and destroys the AH and then the QP at once.  So, before the
+ * commands, the datagram QPs with rung sends send them.  Connected QPs
+ * are left to the process loop: their messages need the peer anyway.
+ */
+void whw_roce_sync_datagrams(struct wrenhw *hw)
+{
+	struct whw_qp *q[SYNC_QPS];
+	struct whw_roce_qp *r;
+	uint32_t n = 0;
+
+	if (hw->status & WREN_STATUS_FATAL)
+		return;
+	/* Collected first: serving a QP may move it between the lists. */
+	for (r = hw->roce_run.head; r && n < SYNC_QPS; r = r->list_next)
+		if (wren_qpt_datagram(r->qp->type) &&
+		    r->qp->sq_ci != r->qp->sq_pi)
+			q[n++] = r->qp;
+	for (uint32_t i = 0; i < n; i++)
+		send_rung(hw, q[i]);
+}
+
+/*
  * One pass: a turn for each QP on the run list when the pass starts (a
  * QP kicked meanwhile gets its turn in the next pass), so the cost is
  * the QPs with work, not the device's QP count.

@@ -16,6 +16,8 @@
 bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		 bool vlan, uint16_t vlan_tci);
 void whw_roce_process(struct wrenhw *hw);
+/* Before commands: UD and GSI QPs send what they were rung for. */
+void whw_roce_sync_datagrams(struct wrenhw *hw);
 int whw_roce_qp_init(struct wrenhw *hw, struct whw_qp *qp);
 void whw_roce_qp_fini(struct wrenhw *hw, struct whw_qp *qp);
 /* DESTROY_QP, before whw_qp_free(): returns an SRQ WQE still held. */

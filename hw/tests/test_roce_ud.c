@@ -6,7 +6,8 @@
  * check (and bit 31 meaning "the QP's own"), no receive posted (dropped,
  * no RNR), a message over the MTU, a receive too small; SRQ receives
  * shared by two QPs with the limit event, and the SRQ WQE of a message cut
- * short returned when its QP is reset or destroyed; COMM_EST; counters.
+ * short returned when its QP is reset or destroyed; COMM_EST; counters;
+ * sends rung just before DESTROY_AH and DESTROY_QP still sent.
  */
 #include <stdlib.h>
 
@@ -468,6 +469,38 @@ static void ud_sqd(void)
 	ud_fini(&e);
 }
 
+/*
+ * Sends rung just before DESTROY_AH of their AH and DESTROY_QP, as
+ * rdma-core's mckey does: the commands run when their doorbell is
+ * written, the WQEs only in wrenhw_process(); the datagrams must still
+ * all go out, in order (their doorbell reached the device first).
+ */
+static void ud_destroy_after_post(void)
+{
+	struct ud_env e;
+	struct wren_cqe c[8];
+	unsigned int n, in_order = 0;
+	int st;
+
+	ud_init(&e, WREN_QPT_UD, false);
+	for (int i = 0; i < 8; i++)
+		ud_recv(&e, 200);
+	for (int i = 0; i < 8; i++)
+		ud_send(&e, 10 + i, 0x1234, WREN_WQE_SEND, 0);
+	st = (int)td_handle_cmd(e.p.n[0].d, WREN_AQ_OP_DESTROY_AH, e.ah[0],
+				NULL, 0).status;
+	st |= (int)td_handle_cmd(e.p.n[0].d, WREN_AQ_OP_DESTROY_QP,
+				 e.qp[0].qpn, NULL, 0).status;
+	ro_settle(&e.p, 1000000000ull);
+	n = ro_cq_drain(&e.cq[1], c, 8);
+	for (unsigned int i = 0; i < n; i++)
+		in_order += !c[i].status && c[i].byte_len == 40 + 10 + i;
+	tap_ok(st == 0 && n == 8 && in_order == 8,
+	       "UD: 8 sends rung just before DESTROY_AH and DESTROY_QP all "
+	       "reach the peer, in order (%u)", n);
+	ud_fini(&e);
+}
+
 void test_roce_ud(void)
 {
 	vlan();
@@ -480,4 +513,5 @@ void test_roce_ud(void)
 	srq_cut_short(true);
 	comm_est_and_counters();
 	ud_sqd();
+	ud_destroy_after_post();
 }
