@@ -284,3 +284,17 @@ int td_set_gid(struct td *d, uint32_t index)
 	r = td_cmd(d, WREN_AQ_OP_SET_GID, NULL, 0, &g, sizeof(g), NULL, 0);
 	return r.completed ? r.status : -1;
 }
+
+uint64_t td_counter(struct td *d, uint8_t set, uint32_t index, unsigned int n)
+{
+	struct wren_aq_counters c;
+	uint64_t out[64];
+
+	memset(&c, 0, sizeof(c));
+	memset(out, 0, sizeof(out));
+	c.set = set;
+	c.index = index;
+	td_cmd(d, WREN_AQ_OP_QUERY_COUNTERS, &c, sizeof(c), NULL, 0, out,
+	       sizeof(out));
+	return n < 64 ? out[n] : 0;
+}

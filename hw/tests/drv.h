@@ -59,6 +59,8 @@ struct td_res td_handle_cmd(struct td *d, uint8_t op, uint32_t handle,
 			    void *out, uint32_t out_len);
 
 bool td_aeq_poll(struct td *d, struct wren_eqe *e);
+/* Counter @n of counter set @set (index @index), QUERY_COUNTERS; 0 if none. */
+uint64_t td_counter(struct td *d, uint8_t set, uint32_t index, unsigned int n);
 /* Drains the AEQ; returns how many events of @type were seen. */
 unsigned int td_aeq_count(struct td *d, uint8_t type);
 

@@ -268,16 +268,7 @@ void env_fini(struct tenv *e)
 
 uint64_t counter(struct tenv *e, uint8_t set, uint32_t index, unsigned int n)
 {
-	struct wren_aq_counters c;
-	uint64_t out[64];
-
-	memset(&c, 0, sizeof(c));
-	memset(out, 0, sizeof(out));
-	c.set = set;
-	c.index = index;
-	td_cmd(e->d, WREN_AQ_OP_QUERY_COUNTERS, &c, sizeof(c), NULL, 0, out,
-	       sizeof(out));
-	return n < 64 ? out[n] : 0;
+	return td_counter(e->d, set, index, n);
 }
 
 int set_port(struct tenv *e, uint32_t mask, uint16_t mtu, uint8_t admin,

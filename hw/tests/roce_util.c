@@ -724,15 +724,7 @@ void ro_srq_post(struct ro_srq *s, const struct wren_wqe_sge *sge,
 
 uint64_t ro_counter(struct ro_node *n, unsigned int which)
 {
-	uint64_t v[WREN_NUM_RDMA_COUNTERS];
-	struct wren_aq_counters c;
-
-	memset(&c, 0, sizeof(c));
-	memset(v, 0, sizeof(v));
-	c.set = WREN_COUNTERS_RDMA;
-	td_cmd(n->d, WREN_AQ_OP_QUERY_COUNTERS, &c, sizeof(c), NULL, 0, v,
-	       sizeof(v));
-	return which < WREN_NUM_RDMA_COUNTERS ? v[which] : 0;
+	return td_counter(n->d, WREN_COUNTERS_RDMA, 0, which);
 }
 
 uint8_t ro_qp_state(struct ro_node *n, uint32_t qpn)

@@ -48,15 +48,7 @@ static int detach(struct td *d, uint32_t qpn, const uint8_t *gid)
 
 static uint64_t port_counter(struct td *d, unsigned int which)
 {
-	uint64_t v[WREN_NUM_PORT_COUNTERS];
-	struct wren_aq_counters c;
-
-	memset(&c, 0, sizeof(c));
-	memset(v, 0, sizeof(v));
-	c.set = WREN_COUNTERS_PORT;
-	td_cmd(d, WREN_AQ_OP_QUERY_COUNTERS, &c, sizeof(c), NULL, 0, v,
-	       sizeof(v));
-	return v[which];
+	return td_counter(d, WREN_COUNTERS_PORT, 0, which);
 }
 
 static void mac_rule(void)

@@ -123,15 +123,7 @@ static bool cc_put(struct ro_node *n, struct wren_cc_params *cc)
 
 static uint64_t cc_counter(struct ro_node *n, unsigned int which)
 {
-	uint64_t v[WREN_NUM_CC_COUNTERS];
-	struct wren_aq_counters c;
-
-	memset(&c, 0, sizeof(c));
-	memset(v, 0, sizeof(v));
-	c.set = WREN_COUNTERS_CC;
-	td_cmd(n->d, WREN_AQ_OP_QUERY_COUNTERS, &c, sizeof(c), NULL, 0, v,
-	       sizeof(v));
-	return v[which];
+	return td_counter(n->d, WREN_COUNTERS_CC, 0, which);
 }
 
 static struct wren_query_qp_out query(struct ro_node *n, uint32_t qpn)
