@@ -92,14 +92,6 @@ struct whw_err whw_cmd_dealloc_pd(struct wrenhw *hw, struct whw_cmd *c)
 #define AV_FLAGS	(WREN_AV_F_VLAN | WREN_AV_F_IPV4)
 #define SYND_AV(base, f) ((base) + (uint32_t)offsetof(struct wren_av, f))
 
-static bool gid_is_v4_mapped(const uint8_t *gid)
-{
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0,
-					    0, 0, 0xff, 0xff };
-
-	return !memcmp(gid, prefix, sizeof(prefix));
-}
-
 struct whw_err whw_check_av(struct wrenhw *hw, const struct wren_av *av,
 			    uint32_t synd_base)
 {
@@ -119,7 +111,7 @@ struct whw_err whw_check_av(struct wrenhw *hw, const struct wren_av *av,
 	if (av->flags & ~AV_FLAGS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_AV(synd_base, flags));
-	if ((av->flags & WREN_AV_F_IPV4) && !gid_is_v4_mapped(av->dgid))
+	if ((av->flags & WREN_AV_F_IPV4) && !wren_gid_is_v4_mapped(av->dgid))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_AV(synd_base, dgid));
 	if (whw_le32(av->flow_label) > 0xfffff)
@@ -221,7 +213,7 @@ struct whw_err whw_cmd_set_gid(struct wrenhw *hw, struct whw_cmd *c)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_GID(flags));
 	if ((in->flags & WREN_AV_F_VLAN) ? vlan > 4095 : vlan != 0)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_GID(vlan_id));
-	if ((in->flags & WREN_AV_F_IPV4) && !gid_is_v4_mapped(in->gid))
+	if ((in->flags & WREN_AV_F_IPV4) && !wren_gid_is_v4_mapped(in->gid))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_GID(gid));
 	if ((in->mac[0] & 1) || whw_all_zero(in->mac, sizeof(in->mac), NULL))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_GID(mac));

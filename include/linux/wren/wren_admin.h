@@ -494,6 +494,23 @@ struct wren_av {
 #define WREN_AV_F_VLAN			0x01
 #define WREN_AV_F_IPV4			0x02	/* dgid is v4-mapped */
 
+/**
+ * wren_gid_is_v4_mapped() - whether a GID is an IPv4 address
+ * @gid: 16 bytes
+ *
+ * Return: nonzero for ::ffff:a.b.c.d, the form every IPv4 GID (and the
+ * dgid of a WREN_AV_F_IPV4 address vector) takes.
+ */
+static inline int wren_gid_is_v4_mapped(const __u8 *gid)
+{
+	int i;
+
+	for (i = 0; i < 10; i++)
+		if (gid[i])
+			return 0;
+	return gid[10] == 0xff && gid[11] == 0xff;
+}
+
 /* Bits of wren_modify_qp_in.attr_mask. */
 #define WREN_QP_ATTR_STATE		0x00000001u
 #define WREN_QP_ATTR_CUR_STATE		0x00000002u
@@ -750,15 +767,9 @@ struct wren_set_gid_in {
  */
 static inline int wren_gid_is_mcast(const __u8 *gid)
 {
-	static const __u8 v4_mapped[12] = { [10] = 0xff, [11] = 0xff };
-	int i;
-
 	if (gid[0] == 0xff)
 		return 1;
-	for (i = 0; i < 12; i++)
-		if (gid[i] != v4_mapped[i])
-			return 0;
-	return (gid[12] & 0xf0) == 0xe0;
+	return wren_gid_is_v4_mapped(gid) && (gid[12] & 0xf0) == 0xe0;
 }
 
 /**
