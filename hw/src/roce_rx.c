@@ -47,7 +47,6 @@ static bool receives(const struct whw_qp *qp)
 static void mcast_rx(struct wrenhw *hw, const struct whw_pkt *p)
 {
 	const struct whw_mcast_group *g = whw_mcast_find(hw, p->dgid);
-	uint32_t qpn[WHW_MAX_MCAST_QP_ATTACH], n;
 
 	if (!g || p->dqpn != WREN_MCAST_QPN || !(p->info & WHW_K_UD) ||
 	    !whw_roce_cap(hw, WREN_CAP_RDMA_UD)) {
@@ -55,11 +54,9 @@ static void mcast_rx(struct wrenhw *hw, const struct whw_pkt *p)
 		return;
 	}
 	hw->cnt_rdma[WREN_RDMA_CNT_RX_MCAST_PACKETS]++;
-	/* A copy: a receive error may not change the group, but be sure. */
-	n = g->nqp;
-	memcpy(qpn, g->qpn, n * sizeof(qpn[0]));
-	for (uint32_t i = 0; i < n; i++) {
-		struct whw_qp *qp = whw_table_get(&hw->qps, qpn[i]);
+	/* Only commands change a group, never a receive. */
+	for (uint32_t i = 0; i < g->nqp; i++) {
+		struct whw_qp *qp = whw_table_get(&hw->qps, g->qpn[i]);
 
 		if (receives(qp))
 			whw_ud_rx(hw, qp, p);
