@@ -261,6 +261,8 @@ int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 			 const void *in, size_t in_len,
 			 struct wren_acq_entry *comp);
+bool wren_cmd_died_with_device(struct wren_dev *wdev, int err,
+			       const struct wren_acq_entry *comp);
 int wren_cmd_destroy_quiet(struct wren_dev *wdev, u8 opcode, u32 handle,
 			   bool atomic, struct wren_acq_entry *comp);
 void wren_cmd_destroy_warn(struct wren_dev *wdev, u8 opcode, u32 handle,

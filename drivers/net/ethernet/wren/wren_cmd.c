@@ -258,6 +258,26 @@ int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 }
 
 /**
+ * wren_cmd_died_with_device() - whether a failed command's object went
+ * with the device
+ * @wdev: the device
+ * @err: the command's errno
+ * @comp: its completion
+ *
+ * A command that undoes something (a destroy, a detach) and failed only
+ * because the device is dead (fatal, gone, or a command timed out before)
+ * has its effect: the device's state went with it.
+ *
+ * Return: true in that case.
+ */
+bool wren_cmd_died_with_device(struct wren_dev *wdev, int err,
+			       const struct wren_acq_entry *comp)
+{
+	return err == -EIO && comp->status == WREN_AQ_STATUS_OK &&
+	       wren_is_dead(wdev);
+}
+
+/**
  * wren_cmd_destroy_quiet() - destroy a device object by handle, silently
  * @wdev: the device
  * @opcode: DESTROY_* or DEALLOC_*
@@ -284,10 +304,7 @@ int wren_cmd_destroy_quiet(struct wren_dev *wdev, u8 opcode, u32 handle,
 		err = wren_cmd_exec_atomic(wdev, &cmd, NULL, 0, comp);
 	else
 		err = wren_cmd_exec(wdev, &cmd, NULL, 0, NULL, 0, comp);
-	if (err == -EIO && comp->status == WREN_AQ_STATUS_OK &&
-	    wren_is_dead(wdev))
-		return 0;
-	return err;
+	return wren_cmd_died_with_device(wdev, err, comp) ? 0 : err;
 }
 
 /**

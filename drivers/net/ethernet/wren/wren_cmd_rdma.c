@@ -471,10 +471,8 @@ int wren_cmd_detach_mcast(struct wren_core_dev *cdev, u32 qpn, const u8 *gid)
 	int err;
 
 	err = wren_cmd_mcast(cdev, WREN_AQ_OP_DETACH_MCAST, qpn, gid, &comp);
-	if (err == -EIO && comp.status == WREN_AQ_STATUS_OK &&
-	    wren_is_dead(wren_from_core(cdev)))
-		return 0;
-	return err;
+	return wren_cmd_died_with_device(wren_from_core(cdev), err, &comp) ?
+	       0 : err;
 }
 EXPORT_SYMBOL_NS_GPL(wren_cmd_detach_mcast, WREN_CORE_NS);
 
