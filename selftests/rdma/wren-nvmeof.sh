@@ -14,12 +14,13 @@
 #
 # WREN_NVME_RECOVER=N (default 0): then, still connected, N times over,
 # the host's NIC goes fatal (`devlink health test ... fw_fatal`) under a
-# 64 MiB O_DIRECT write, and wren.ko recovers it by itself: nvme-rdma
-# sees its work requests flush, tears its queues down before wren_0 goes,
-# keeps the controller and reconnects through the wren_0 the recovery
-# adds (--reconnect-delay 1), at the first attempt: the device hands out
-# QPNs the target's CM does not still hold (no "stale conn" reject); the
-# write completes and reads back intact.
+# 64 MiB O_DIRECT write (held at two gates so that it is under way when
+# the NIC dies and cannot end before), and wren.ko recovers it by itself:
+# nvme-rdma sees its work requests flush, tears its queues down before
+# wren_0 goes, keeps the controller and reconnects through the wren_0 the
+# recovery adds (--reconnect-delay 1), at the first attempt: the device
+# hands out QPNs the target's CM does not still hold (no "stale conn"
+# reject); the write completes and reads back intact.
 #
 # WREN_NVME_MULTIPATH=N loads nvme_core without native multipath (the
 # debug boot's: 6.1's multipath code trips lockdep when the disk goes).
@@ -130,14 +131,42 @@ nvme_disk() {
 	return 1
 }
 
+# gated_write SEED: write 64 MiB of SEED's stream to $disk in the
+# background ($! is the writing dd) in three parts: 16 MiB at once, 32 MiB
+# when the test says "go" on FD $go, the last 16 MiB at the next "go".
+# The writer says "1" and "2" on FD $up as it reaches each gate.  The
+# gates make the write outlast the fatal error however slow the host: timed
+# by a poll of the NIC's counters alone, all 64 MiB could be written before
+# devlink returned (3.6 s into the write the first poll had seen 35 of 64
+# MiB go, on an idle host).
+gated_write() {
+	local part='dd bs=64k iflag=fullblock status=none'
+	"$pattern" gen "$1" $((64 << 20)) |
+		{
+			$part count=256
+			echo 1 >&"$up"
+			read -r -t 120 -u "$go" _
+			$part count=512
+			echo 2 >&"$up"
+			read -r -t 120 -u "$go" _
+			cat
+		} |
+		dd of="$disk" bs=64k iflag=fullblock oflag=direct 2>"$res/nvme-rec-dd.err" &
+}
+
 # nvme_recover_cycles: the WREN_NVME_RECOVER cycles on the host (two
 # checks).
 nvme_recover_cycles() {
-	local bdf i n w0 t0 ta tb sent pid rc bad_conn='' bad_io='' secs='' s=$((seed + 1))
+	local bdf i n w0 t0 ta tb sent pid rc mark at_error bad_conn='' bad_io='' secs=''
+	local s=$((seed + 1)) up go fifo=/tmp/wren-nvme-gate.$$
 	bdf=$(wren_bdf)
 	recovered_since() { [ "$(jrec)" -gt "$1" ]; }
 	ctrl_live() { grep -qx live "/sys/class/nvme/$ctrl/state" 2>/dev/null; }
-	tx_bytes() { cat "/sys/class/infiniband/$RDMA_WREN_DEV/ports/1/hw_counters/tx_roce_bytes" 2>/dev/null || echo 0; }
+	tx_bytes() {
+		local v=0
+		read -r v <"/sys/class/infiniband/$RDMA_WREN_DEV/ports/1/hw_counters/tx_roce_bytes" 2>/dev/null
+		echo "$v"
+	}
 	# tx_since_w0 N: more than N bytes sent since w0 (read at each try).
 	tx_since_w0() { [ "$(tx_bytes)" -gt $((w0 + $1)) ]; }
 	jrec() {
@@ -146,27 +175,39 @@ nvme_recover_cycles() {
 	}
 	devlink health set "pci/$bdf" reporter fw_fatal grace_period 0
 	for ((i = 1; i <= recover; i++, s++)); do
+		# Fresh gates each cycle: a "go" a failed cycle left unread
+		# would open the next cycle's gate early.
+		rm -f "$fifo.up" "$fifo.go"
+		mkfifo "$fifo.up" "$fifo.go"
+		exec {up}<>"$fifo.up" {go}<>"$fifo.go"
+		rm -f "$fifo.up" "$fifo.go"
 		n=$(jrec)
-		w0=$(tx_bytes)
-		"$pattern" gen "$s" $((64 << 20)) |
-			dd of="$disk" bs=64k iflag=fullblock oflag=direct 2>"$res/nvme-rec-dd.err" &
-		pid=$!
 		ta=$EPOCHREALTIME
-		# Under way: the target has read a MiB of it (RDMA READ
-		# responses leave this NIC).
+		gated_write "$s"
+		pid=$!
+		mark=
+		read -r -t 60 -u "$up" mark
+		# Under way: the target has read a MiB of the middle part
+		# (RDMA READ responses leave this NIC); it cannot finish it
+		# before the error, the second gate holds the rest.
+		w0=$(tx_bytes)
+		echo go >&"$go"
 		wait_for 10 tx_since_w0 $((1 << 20))
 		t0=$SECONDS
 		sent=$(($(tx_bytes) - w0))
 		tb=$EPOCHREALTIME
 		devlink health test "pci/$bdf" reporter fw_fatal
-		diag "cycle $i: fatal error $(awk -v a="$ta" -v b="$tb" 'BEGIN { printf "%.2f", b - a }') s into the write ($sent bytes sent), devlink returned after $(awk -v a="$tb" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
-		# The write must still have been running when the NIC died.
-		kill -0 "$pid" 2>/dev/null || bad_io+=" $i(done before the fatal error)"
+		at_error='the middle part in flight'
+		read -r -t 0 -u "$up" && at_error='the writer at the second gate'
+		diag "cycle $i: fatal error $(awk -v a="$ta" -v b="$tb" 'BEGIN { printf "%.2f", b - a }') s into the write ($sent bytes of the middle part sent, $at_error), devlink returned after $(awk -v a="$tb" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s"
+		[ "$mark" = 1 ] || bad_io+=" $i(the first 16 MiB not written in 60 s)"
+		echo go >&"$go"
 		if ! wait_for 60 recovered_since "$n" ||
 		   ! wait_for 90 ctrl_live; then
 			bad_conn+=" $i($(cat "/sys/class/nvme/$ctrl/state" 2>&1))"
 			kill "$pid" 2>/dev/null
 			wait "$pid"
+			exec {up}>&- {go}>&-
 			break
 		fi
 		secs+=" $((SECONDS - t0))"
@@ -176,6 +217,7 @@ nvme_recover_cycles() {
 			"$pattern" check "$s" $((64 << 20)) >"$res/nvme-rec-check.out" 2>&1 ||
 			rc="$rc/check"
 		[ "$rc" = 0 ] || bad_io+=" $i(exit $rc)"
+		exec {up}>&- {go}>&-
 	done
 	diag "recoveries: live again after$secs s; $(dmesg | grep -c 'nvme.*failed with status') flushed nvme-rdma requests reported"
 	# wren_ib says so when a kernel consumer kept its queues.
