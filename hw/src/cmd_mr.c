@@ -36,6 +36,9 @@ bool whw_mr_access_ok(const struct wrenhw *hw, uint32_t access)
 	/* Windows may be bound to it: only where the device has windows. */
 	if (hw->caps & WREN_CAP_RDMA_MW)
 		known |= WREN_ACCESS_MW_BIND;
+	/* Never WREN_ACCESS_FLUSH_PERSISTENT: wren_admin.h's FLUSH rights. */
+	if (hw->caps & WREN_CAP_RDMA_FLUSH)
+		known |= WREN_ACCESS_FLUSH_GLOBAL;
 	if (access & ~known)
 		return false;
 	/* As IB: remote write or atomic needs local write. */

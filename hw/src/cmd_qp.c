@@ -298,11 +298,24 @@ static const struct qp_transition qp_table[NSTATES][NSTATES] = {
 	},
 };
 
+/* A QP's rights: the remote ones, and FLUSH's where the device has it. */
+static uint32_t qp_access_known(const struct wrenhw *hw)
+{
+	uint32_t known = WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE |
+			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC;
+
+	if (hw->caps & WREN_CAP_RDMA_FLUSH)
+		known |= WREN_ACCESS_FLUSH_GLOBAL |
+			 WREN_ACCESS_FLUSH_PERSISTENT;
+	return known;
+}
+
 static struct whw_err check_values(struct wrenhw *hw,
 				   const struct wren_modify_qp_in *in,
 				   uint32_t mask)
 {
-	if ((mask & A_ACCESS) && (whw_le16(in->access_flags) & ~0xfu))
+	if ((mask & A_ACCESS) &&
+	    (whw_le16(in->access_flags) & ~qp_access_known(hw)))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(access_flags));
 	if ((mask & A_MTU) &&
 	    (in->path_mtu < WREN_MTU_256 || in->path_mtu > WREN_MTU_4096))

@@ -23,7 +23,9 @@
 #include "whw_table.h"
 
 #define ACCESS_RIGHTS	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \
-			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC)
+			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC | \
+			 WREN_ACCESS_FLUSH_GLOBAL | \
+			 WREN_ACCESS_FLUSH_PERSISTENT)
 
 static enum whw_mem_err mw_check(struct wrenhw *hw, const struct whw_qp *qp,
 				 uint32_t key, uint64_t addr, uint64_t len,
@@ -43,7 +45,8 @@ static enum whw_mem_err mw_check(struct wrenhw *hw, const struct whw_qp *qp,
 		return WHW_MEM_BAD_PD;
 	if (mw->type == WREN_MW_TYPE_2 && mw->qpn != qp->hdr.id)
 		return WHW_MEM_BAD_QP;
-	if (!whw_in_range(addr, len, mw->addr, mw->length))
+	if (!(access & WHW_MEM_WHOLE) &&
+	    !whw_in_range(addr, len, mw->addr, mw->length))
 		return WHW_MEM_BOUNDS;
 	if ((mw->access & rights) != rights)
 		return WHW_MEM_ACCESS;
@@ -53,8 +56,9 @@ static enum whw_mem_err mw_check(struct wrenhw *hw, const struct whw_qp *qp,
 		return WHW_MEM_BAD_STATE;
 	if (mr->pd != qp->pd)
 		return WHW_MEM_BAD_PD;
-	if ((mr->flags & WREN_MR_F_ZERO_BASED) ||
-	    !whw_in_range(addr, len, mr->iova, mr->length))
+	if (!(access & WHW_MEM_WHOLE) &&
+	    ((mr->flags & WREN_MR_F_ZERO_BASED) ||
+	     !whw_in_range(addr, len, mr->iova, mr->length)))
 		return WHW_MEM_BOUNDS;
 	*out = mr;
 	return WHW_MEM_OK;
@@ -88,7 +92,8 @@ enum whw_mem_err whw_mem_check(struct wrenhw *hw, const struct whw_qp *qp,
 	if (mr->pd != qp->pd)
 		return WHW_MEM_BAD_PD;
 	start = (mr->flags & WREN_MR_F_ZERO_BASED) ? 0 : mr->iova;
-	if (!whw_in_range(addr, len, start, mr->length))
+	if (!(access & WHW_MEM_WHOLE) &&
+	    !whw_in_range(addr, len, start, mr->length))
 		return WHW_MEM_BOUNDS;
 	if ((mr->access & rights) != rights)
 		return WHW_MEM_ACCESS;

@@ -3,8 +3,9 @@
  * The completer: what comes back to an RC requester.  An ACK for PSN p
  * completes every WQE whose packets all lie at or before p (an ACK or
  * NAK also implies every earlier PSN); READ responses are scattered into
- * the READ's local buffers in PSN order and atomic ACKs deliver the
- * original value; each of them moves the requester's send window on.  A READ or atomic that a later ACK passes lost its
+ * the READ's local buffers in PSN order, atomic ACKs deliver the
+ * original value and an empty READ response completes a FLUSH or ATOMIC
+ * WRITE; each of them moves the requester's send window on.  A READ or atomic that a later ACK passes lost its
  * response: implied NAK, go back.  NAKs: PSN sequence error (go back to
  * the PSN, costing a retry), RNR (wait the timer the responder asked
  * for, rnr_retry times, 7 = for ever), invalid request / remote access /
@@ -263,6 +264,22 @@ static void rx_nak(struct wrenhw *hw, struct whw_qp *qp,
 	}
 }
 
+/*
+ * FLUSH and ATOMIC WRITE are answered by an RDMA READ response ONLY of no
+ * payload at their PSN; anything else there is a response we cannot take.
+ */
+static void rx_empty_resp(struct wrenhw *hw, struct whw_qp *qp,
+			  struct whw_swqe *w, const struct whw_pkt *p)
+{
+	if (p->psn != w->first_psn)
+		return;		/* stale: not this WQE's response */
+	progress(hw, qp);
+	if (p->opcode != WHW_OP_READ_RESP_ONLY || p->paylen)
+		wqe_done(qp->roce, w, WREN_CQE_BAD_RESP_ERR, WREN_VERR_BAD_RESP);
+	else
+		wqe_done(qp->roce, w, 0, 0);
+}
+
 static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 			 const struct whw_pkt *p)
 {
@@ -277,6 +294,10 @@ static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 	if (!ack_before(hw, qp, p->psn))
 		return;
 	w = oldest(qp);
+	if (w && wren_wqe_is_iba15(w->opcode)) {
+		rx_empty_resp(hw, qp, w, p);
+		return;
+	}
 	if (!w || w->opcode != WREN_WQE_RDMA_READ)
 		return;		/* stale: that READ completed already */
 	d = whw_psn_diff(p->psn, whw_psn_add(w->first_psn, w->acked));

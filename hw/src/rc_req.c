@@ -5,8 +5,8 @@
  * fields, wqe_idx, segments within the stride, SGE count, inline length,
  * atomic layout, every local key), given their PSNs, and turned into
  * packets of at most the path MTU.  At most WHW_SQ_WINDOW WQEs are
- * started and not completed; READ and atomic WQEs also wait for
- * max_rd_atomic, and a fenced WQE for every earlier READ and atomic.
+ * started and not completed; READ, atomic, FLUSH and ATOMIC WRITE WQEs
+ * also wait for max_rd_atomic, and a fenced WQE for every earlier one.
  * REG_MR and LOCAL_INV (rc_fastreg.c) and BIND_MW (rc_mw.c) send nothing:
  * they execute when the SQ starts them, under the same ordering rules.
  * UD, GSI and UC sends complete once their last packet is on the wire
@@ -81,6 +81,10 @@ static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
 		return whw_roce_cap(hw, WREN_CAP_RDMA_FAST_REG);
 	case WREN_WQE_BIND_MW:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_MW);
+	case WREN_WQE_FLUSH:
+		return rc && whw_roce_cap(hw, WREN_CAP_RDMA_FLUSH);
+	case WREN_WQE_ATOMIC_WRITE:
+		return rc && whw_roce_cap(hw, WREN_CAP_RDMA_ATOMIC_WRITE);
 	default:
 		return false;
 	}
@@ -136,6 +140,35 @@ static uint8_t parse_inline(const struct whw_qp *qp, struct whw_swqe *w,
 	w->inl = true;
 	w->len = len;
 	return 0;
+}
+
+/*
+ * FLUSH and ATOMIC_WRITE: their fixed segments after wren_wqe_raddr (read
+ * already) say it all; a request and its response carry no local data.
+ */
+static uint8_t decode_iba15(const struct whw_qp *qp, struct whw_swqe *w,
+			    const struct wren_wqe_raddr *ra)
+{
+	if (w->opcode == WREN_WQE_FLUSH) {
+		const struct wren_wqe_flush *fl = (const void *)(ra + 1);
+
+		if (fl->rsvd0[0] || fl->rsvd0[1] || fl->rsvd[0] || fl->rsvd[1])
+			return WREN_VERR_SQ_RSVD;
+		if (!fl->type || (fl->type & ~WREN_FLUSH_TYPES) ||
+		    fl->level > WREN_FLUSH_MR)
+			return WREN_VERR_SQ_FLUSH;
+		w->flush_type = fl->type;
+		w->flush_level = fl->level;
+		w->len = whw_le32(fl->length);
+	} else {
+		const struct wren_wqe_atomic_write *aw = (const void *)(ra + 1);
+
+		if (aw->rsvd)
+			return WREN_VERR_SQ_RSVD;
+		memcpy(w->aw_data, aw->data, sizeof(w->aw_data));
+		w->len = WREN_ATOMIC_LEN;
+	}
+	return qp->attr.max_rd_atomic ? 0 : WREN_VERR_SQ_RD_ATOMIC;
 }
 
 /* Decodes the WQE in @buf into @w; returns a vendor code, 0 if good. */
@@ -205,7 +238,7 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 				return WREN_VERR_SQ_RSVD;
 			w->raddr = whw_le64(ra->raddr);
 			w->rkey = whw_le32(ra->rkey);
-			if (fixed > sizeof(*ra)) {
+			if (wren_wqe_is_atomic(op)) {
 				const struct wren_wqe_atomic *a =
 					(const void *)(ra + 1);
 
@@ -214,6 +247,11 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 			}
 		}
 		seg += fixed;
+	}
+	if (wren_wqe_is_iba15(op)) {
+		if (n || (c->flags & WREN_WQE_F_INLINE))
+			return WREN_VERR_SQ_STRIDE;
+		return decode_iba15(qp, w, (const void *)(c + 1));
 	}
 	if (op == WREN_WQE_NOP)
 		return n ? WREN_VERR_SQ_STRIDE : 0;
@@ -262,6 +300,8 @@ static uint32_t wqe_npkts(const struct whw_swqe *w, uint32_t mtu)
 		return 0;
 	case WREN_WQE_ATOMIC_CMP_SWP:
 	case WREN_WQE_ATOMIC_FETCH_ADD:
+	case WREN_WQE_FLUSH:
+	case WREN_WQE_ATOMIC_WRITE:
 		return 1;
 	default:
 		return w->len ? (w->len + mtu - 1) / mtu : 1;
@@ -431,6 +471,11 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		op = WHW_OP_READ_REQ;
 		psn = whw_psn_add(w->first_psn, i);
 		last = true;
+	} else if (wren_wqe_is_iba15(w->opcode)) {
+		op = w->opcode == WREN_WQE_FLUSH ? WHW_OP_FLUSH
+						  : WHW_OP_ATOMIC_WRITE;
+		psn = w->first_psn;
+		last = true;
 	} else if (wren_wqe_is_rd_atomic(w->opcode)) {
 		op = w->opcode == WREN_WQE_ATOMIC_CMP_SWP ? WHW_OP_CMP_SWAP
 							   : WHW_OP_FETCH_ADD;
@@ -491,6 +536,24 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		note_psn(hw, r, psn, end - i);
 		emit(hw, qp, &f);
 		w->sent = end;
+		return;
+	}
+	if (op == WHW_OP_FLUSH || op == WHW_OP_ATOMIC_WRITE) {
+		if (op == WHW_OP_FLUSH) {
+			h = whw_roce_put(&f, 4);
+			memset(h, 0, 4);
+			h[3] = (uint8_t)(w->flush_level << 4 | w->flush_type);
+		}
+		h = whw_roce_put(&f, 16);
+		whw_wr64be(h, w->raddr);
+		whw_wr32be(h + 8, w->rkey);
+		whw_wr32be(h + 12, w->len);
+		if (op == WHW_OP_ATOMIC_WRITE)
+			memcpy(whw_roce_put(&f, WREN_ATOMIC_LEN), w->aw_data,
+			       WREN_ATOMIC_LEN);
+		note_psn(hw, r, psn, 1);
+		emit(hw, qp, &f);
+		w->sent = 1;
 		return;
 	}
 	if (op == WHW_OP_CMP_SWAP || op == WHW_OP_FETCH_ADD) {

@@ -6,7 +6,8 @@
  * and WRITE are acknowledged again, a READ is executed again from the
  * responder resource that remembers it (from the PSN asked, reading
  * memory anew), an atomic is answered from the saved original value,
- * never executed twice.  Every rkey, bound, right and PD is checked
+ * never executed twice, and so are IBA 1.5's FLUSH and ATOMIC WRITE,
+ * answered by an RDMA READ response of no payload.  Every rkey, bound, right and PD is checked
  * before a byte moves: a WRITE that fails gets a remote access NAK and
  * writes nothing.  A SEND without a posted receive gets an RNR NAK with
  * the QP's min_rnr_timer.  Errors NAK first, then the QP goes to ERR
@@ -287,19 +288,111 @@ static bool do_atomic(struct wrenhw *hw, struct whw_qp *qp,
 	return false;
 }
 
+/* A FLUSH or ATOMIC WRITE executed: its empty READ response is owed. */
+static bool empty_response(struct wrenhw *hw, struct whw_qp *qp,
+			   const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct whw_rdres *res = new_res(qp);
+
+	res->empty = true;
+	res->psn = p->psn;
+	res->npkts = 1;
+	r->msn = (r->msn + 1) & 0xffffff;
+	qp->attr.rq_psn = whw_psn_add(p->psn, 1);
+	whw_roce_kick(hw, qp);
+	return false;
+}
+
+/*
+ * ATOMIC WRITE: 8 bytes, 8-byte aligned, placed in one write after every
+ * earlier request (requests are executed in PSN order).  The QP's and the
+ * MR's remote write rights, as an RDMA WRITE.
+ */
+static bool do_atomic_write(struct wrenhw *hw, struct whw_qp *qp,
+			    const struct whw_pkt *p)
+{
+	uint8_t v[WREN_ATOMIC_LEN];
+	struct whw_mr *mr;
+
+	if (!qp->attr.max_dest_rd_atomic || (p->va & 7) ||
+	    p->dmalen != WREN_ATOMIC_LEN || p->paylen != WREN_ATOMIC_LEN) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
+		return false;
+	}
+	if (!qp_allows(qp, WREN_ACCESS_REMOTE_WRITE) ||
+	    whw_mem_check(hw, qp, p->rkey, p->va, WREN_ATOMIC_LEN,
+			  WREN_ACCESS_REMOTE_WRITE | WHW_MEM_REMOTE, &mr)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_ACC);
+		return false;
+	}
+	memcpy(v, p->payload, sizeof(v));
+	if (whw_mem_dma(hw, mr, p->va, v, sizeof(v), true)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_OP);
+		return false;
+	}
+	return empty_response(hw, qp, p);
+}
+
+/*
+ * FLUSH: every placement type asked for needs its right on the QP and on
+ * the MR (wren_admin.h's FLUSH rights), for the range or, at the MR
+ * level, for the key alone.  Writes are placed in guest memory as they
+ * arrive, before anything later is executed, so they are globally
+ * visible by the time a FLUSH is: there is nothing more to do than to
+ * answer.  No MR ever has the persistent right.
+ */
+static bool do_flush(struct wrenhw *hw, struct whw_qp *qp,
+		     const struct whw_pkt *p)
+{
+	uint32_t need = 0;
+	struct whw_mr *mr;
+
+	if (!qp->attr.max_dest_rd_atomic || !p->flush_type ||
+	    (p->flush_type & ~WREN_FLUSH_TYPES) ||
+	    p->flush_level > WREN_FLUSH_MR) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
+		return false;
+	}
+	if (p->flush_type & WREN_FLUSH_GLOBAL)
+		need |= WREN_ACCESS_FLUSH_GLOBAL;
+	if (p->flush_type & WREN_FLUSH_PERSISTENT)
+		need |= WREN_ACCESS_FLUSH_PERSISTENT;
+	if ((qp->attr.access_flags & need) != need ||
+	    whw_mem_check(hw, qp, p->rkey, p->va, p->dmalen,
+			  need | WHW_MEM_REMOTE |
+			  (p->flush_level == WREN_FLUSH_MR ? WHW_MEM_WHOLE : 0),
+			  &mr)) {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_ACC);
+		return false;
+	}
+	return empty_response(hw, qp, p);
+}
+
+/* Does @res remember a request of @info's kind? */
+static bool res_matches(const struct whw_rdres *res, uint32_t info)
+{
+	if (info & (WHW_K_FLUSH | WHW_K_ATOMIC_WRITE))
+		return res->empty;
+	if (info & WHW_K_ATOMIC)
+		return res->atomic;
+	return !res->atomic && !res->empty;
+}
+
 static void duplicate(struct wrenhw *hw, struct whw_qp *qp,
 		      const struct whw_pkt *p)
 {
 	struct whw_roce_qp *r = qp->roce;
 
 	hw->cnt_rdma[WREN_RDMA_CNT_DUPLICATE_REQUEST]++;
-	if (p->info & (WHW_K_READ | WHW_K_ATOMIC)) {
+	if (p->info & (WHW_K_READ | WHW_K_ATOMIC | WHW_K_FLUSH |
+		       WHW_K_ATOMIC_WRITE)) {
 		for (uint32_t i = 0; i < WHW_MAX_RD_ATOM; i++) {
 			struct whw_rdres *res = &r->res[i];
 			int32_t d = whw_psn_diff(p->psn, res->psn);
 
 			if (!res->valid || d < 0 || (uint32_t)d >= res->npkts ||
-			    res->atomic != !!(p->info & WHW_K_ATOMIC))
+			    !res_matches(res, p->info))
 				continue;
 			/* Again from the PSN asked; memory is read anew. */
 			res->cur = (uint32_t)d;
@@ -352,6 +445,10 @@ void whw_resp_rx(struct wrenhw *hw, struct whw_qp *qp,
 		ok = do_read(hw, qp, p);
 	else if (p->info & WHW_K_ATOMIC)
 		ok = do_atomic(hw, qp, p);
+	else if (p->info & WHW_K_FLUSH)
+		ok = do_flush(hw, qp, p);
+	else if (p->info & WHW_K_ATOMIC_WRITE)
+		ok = do_atomic_write(hw, qp, p);
 	else if (p->info & WHW_K_SEND)
 		ok = do_send(hw, qp, p);
 	else
@@ -363,7 +460,10 @@ void whw_resp_rx(struct wrenhw *hw, struct whw_qp *qp,
 		queue_ack(hw, qp, p->psn, WHW_AETH_ACK);
 }
 
-/* One response packet of @res (READ) or its atomic ACK. */
+/*
+ * One response packet of @res: a READ's, an atomic ACK, or the empty
+ * READ response that answers a FLUSH or ATOMIC WRITE.
+ */
 static bool send_response(struct wrenhw *hw, struct whw_qp *qp,
 			  struct whw_rdres *res)
 {
@@ -399,7 +499,7 @@ static bool send_response(struct wrenhw *hw, struct whw_qp *qp,
 	}
 	if (res->atomic) {
 		whw_wr64be(whw_roce_put(&f, 8), res->orig);
-	} else {
+	} else if (!res->empty) {
 		off = i * mtu;
 		n = res->len - off < mtu ? res->len - off : mtu;
 		if (n) {

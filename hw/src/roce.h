@@ -71,6 +71,8 @@ enum {
 	WHW_OP_FETCH_ADD = 0x14,
 	WHW_OP_SEND_LAST_INV = 0x16,
 	WHW_OP_SEND_ONLY_INV = 0x17,
+	WHW_OP_FLUSH = 0x1c,		/* IBA 1.5: FETH, RETH */
+	WHW_OP_ATOMIC_WRITE = 0x1d,	/* IBA 1.5: RETH, 8 bytes */
 	WHW_OP_UD_SEND_ONLY = 0x64,
 	WHW_OP_UD_SEND_ONLY_IMM = 0x65,
 	WHW_OP_CNP = 0x81,
@@ -85,6 +87,7 @@ enum {
 #define WHW_H_IETH	0x0020u
 #define WHW_H_DETH	0x0040u
 #define WHW_H_CNP	0x0080u		/* a CNP's 16 reserved bytes */
+#define WHW_H_FETH	0x100000u	/* FLUSH: placement type, level */
 #define WHW_K_REQ	0x0100u		/* requester to responder */
 #define WHW_K_FIRST	0x0200u
 #define WHW_K_MIDDLE	0x0400u
@@ -98,6 +101,8 @@ enum {
 #define WHW_K_UD	0x20000u
 #define WHW_K_VALID	0x40000u
 #define WHW_K_UC	0x80000u		/* UC class (0x20..0x2b) */
+#define WHW_K_FLUSH	0x200000u
+#define WHW_K_ATOMIC_WRITE 0x400000u
 
 uint32_t whw_roce_opinfo(uint8_t opcode);
 /* Bytes of the extension headers that follow the BTH. */
@@ -130,6 +135,7 @@ struct whw_pkt {
 	uint8_t syndrome;
 	uint32_t msn;
 	uint64_t swap, cmp, orig;
+	uint8_t flush_type, flush_level;	/* FETH */
 	uint8_t imm[4];		/* as on the wire */
 	uint32_t ieth;
 	uint32_t qkey, src_qpn;
@@ -274,10 +280,11 @@ enum whw_mem_err {
 /* Rights a lookup needs. */
 #define WHW_MEM_LOCAL_READ	0u
 #define WHW_MEM_REMOTE		0x100u	/* key is an rkey */
+#define WHW_MEM_WHOLE		0x200u	/* all of the MR: no range check */
 
 /*
  * Checks @len bytes at @addr under @key for @qp (PD, reserved lkey rule)
- * needing @access (WREN_ACCESS_* | WHW_MEM_REMOTE).  *mr is the MR, or
+ * needing @access (WREN_ACCESS_* | WHW_MEM_REMOTE | WHW_MEM_WHOLE).  *mr is the MR, or
  * NULL for the reserved lkey.
  */
 enum whw_mem_err whw_mem_check(struct wrenhw *hw, const struct whw_qp *qp,
@@ -321,6 +328,8 @@ struct whw_swqe {
 	uint32_t rkey;
 	uint8_t imm[4];		/* imm_data (wire order) or inv_rkey (LE) */
 	uint64_t swap, cmp;
+	uint8_t flush_type, flush_level;	/* FLUSH; its length is len */
+	uint8_t aw_data[WREN_ATOMIC_LEN];	/* ATOMIC_WRITE */
 	uint32_t dqpn, qkey;
 	struct wren_av av;	/* UD: the AH's */
 	uint32_t first_psn, npkts;	/* PSNs the WQE uses */
@@ -331,9 +340,13 @@ struct whw_swqe {
 	uint8_t inl_data[WHW_MAX_INLINE];
 };
 
-/* Responder resource: a READ or atomic that can be re-executed. */
+/*
+ * Responder resource: a READ or atomic that can be answered again; a
+ * FLUSH or ATOMIC WRITE ("empty": an RDMA READ response of no payload
+ * answers it) is answered again, never executed again.
+ */
 struct whw_rdres {
-	bool valid, atomic;
+	bool valid, atomic, empty;
 	uint32_t psn, npkts, cur;
 	uint64_t va;
 	uint32_t rkey, len;

@@ -73,6 +73,12 @@ uint32_t whw_roce_opinfo(uint8_t opcode)
 	case WHW_OP_CMP_SWAP:
 	case WHW_OP_FETCH_ADD:
 		return REQ | WHW_K_ATOMIC | WHW_K_ONLY | WHW_H_ATOMIC;
+	case WHW_OP_FLUSH:
+		return REQ | WHW_K_FLUSH | WHW_K_ONLY | WHW_H_FETH |
+		       WHW_H_RETH;
+	case WHW_OP_ATOMIC_WRITE:
+		return REQ | PAY | WHW_K_ATOMIC_WRITE | WHW_K_ONLY |
+		       WHW_H_RETH;
 	case WHW_OP_UD_SEND_ONLY:
 		return REQ | PAY | WHW_K_SEND | WHW_K_ONLY | WHW_K_UD |
 		       WHW_H_DETH;
@@ -93,6 +99,8 @@ uint32_t whw_roce_ext_len(uint32_t info)
 
 	if (info & WHW_H_DETH)
 		n += 8;
+	if (info & WHW_H_FETH)
+		n += 4;
 	if (info & WHW_H_RETH)
 		n += 16;
 	if (info & WHW_H_ATOMIC)
@@ -184,6 +192,12 @@ static void parse_ext(struct whw_pkt *p, const uint8_t *h)
 		p->qkey = whw_rd32be(h);
 		p->src_qpn = whw_rd24be(h + 5);
 		h += 8;
+	}
+	/* FETH: placement type in bits 3:0, selectivity level in 5:4. */
+	if (info & WHW_H_FETH) {
+		p->flush_type = h[3] & 0x0f;
+		p->flush_level = (h[3] >> 4) & 3;
+		h += 4;
 	}
 	if (info & WHW_H_RETH) {
 		p->va = whw_rd64be(h);

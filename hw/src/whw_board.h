@@ -30,7 +30,8 @@
 				 WREN_CAP_RDMA_MR_INVALIDATE | \
 				 WREN_CAP_RDMA_RESERVED_LKEY | \
 				 WREN_CAP_RDMA_UC | WREN_CAP_RDMA_MW | \
-				 WREN_CAP_RDMA_MCAST)
+				 WREN_CAP_RDMA_MCAST | WREN_CAP_RDMA_FLUSH | \
+				 WREN_CAP_RDMA_ATOMIC_WRITE)
 
 /* Any one of these bits admits the DCB and CC settings commands. */
 #define WHW_CAPS_DCB		(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \

@@ -31,6 +31,7 @@ int main(void)
 	test_roce_uc();
 	test_mw();
 	test_mcast();
+	test_iba15();
 	test_roce_fuzz();
 	test_dcqcn();
 	test_roce_cc();

@@ -617,6 +617,18 @@ void ro_write_send(struct ro_qp *qp, const struct ro_wqe *w)
 			off += 16;
 		}
 	}
+	if (wren_wqe_is_iba15(w->opcode)) {
+		struct wren_wqe_raddr *ra = (void *)(buf + off);
+
+		ra->raddr = w->raddr;
+		ra->rkey = w->rkey;
+		off += 16;
+		if (w->opcode == WREN_WQE_FLUSH)
+			memcpy(buf + off, &w->flush, sizeof(w->flush));
+		else
+			memcpy(buf + off, w->aw, sizeof(w->aw));
+		off += 16;
+	}
 	if (w->opcode == WREN_WQE_REG_MR) {
 		memcpy(buf + off, &w->reg, sizeof(w->reg));
 		off += sizeof(w->reg);

@@ -171,6 +171,8 @@ struct ro_wqe {
 	struct wren_wqe_sge sge[32];
 	struct wren_wqe_reg_mr reg;	/* REG_MR */
 	struct wren_wqe_bind_mw bind;	/* BIND_MW */
+	struct wren_wqe_flush flush;	/* FLUSH */
+	uint8_t aw[8];			/* ATOMIC_WRITE's data */
 	const void *inl;
 	uint32_t inl_len;
 	uint8_t ds_override;	/* non-zero: ds_count as given */

@@ -60,7 +60,10 @@ static void mpt_checks(void)
 	in.access = WREN_ACCESS_REMOTE_WRITE;
 	expect(create_mr(d, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CMR(access),
 	       "remote write without local write -> BAD_PARAM");
-	in.access = 0x20;
+	in.access = WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_FLUSH_PERSISTENT;
+	expect(create_mr(d, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CMR(access),
+	       "the persistent FLUSH right (never on an MR) -> BAD_PARAM");
+	in.access = 0x80;
 	expect(create_mr(d, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CMR(access),
 	       "unknown access bit -> BAD_PARAM");
 	in = mr_in(pd, 12, 0, 4096, 1);

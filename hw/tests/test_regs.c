@@ -24,8 +24,10 @@ static void identity(void)
 	       (caps_lo & WREN_CAP_CQ_RESIZE),
 	       "CAPS advertise FLR, DIAG_FAULT, Ethernet, moderation, CQ resize, RDMA RC and UD");
 	tap_ok(th_reg_read(h, WREN_REG_CAPS_HI) ==
-	       (uint32_t)((WREN_CAP_RDMA_MW | WREN_CAP_RDMA_MCAST) >> 32),
-	       "CAPS_HI advertises memory windows and multicast, nothing else");
+	       (uint32_t)((WREN_CAP_RDMA_MW | WREN_CAP_RDMA_MCAST |
+			   WREN_CAP_RDMA_FLUSH |
+			   WREN_CAP_RDMA_ATOMIC_WRITE) >> 32),
+	       "CAPS_HI advertises windows, multicast, FLUSH and ATOMIC WRITE, nothing else");
 	tap_ok((caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC)) ==
 	       (WHW_CAPS_DCB | WHW_CAPS_CC),
 	       "CAPS: DCB and ECN/DCQCN");

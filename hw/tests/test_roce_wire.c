@@ -40,6 +40,8 @@ static const struct opref opref[] = {
 	{ 0x0f, 4, true }, { 0x10, 4, true }, { 0x11, 4, false },
 	{ 0x12, 12, false }, { 0x13, 28, false }, { 0x14, 28, false },
 	{ 0x16, 4, true }, { 0x17, 4, true },
+	/* IBA 1.5: FLUSH (FETH, RETH), ATOMIC WRITE (RETH, 8 bytes) */
+	{ 0x1c, 20, false }, { 0x1d, 16, true },
 	/* UC */
 	{ 0x20, 0, true }, { 0x21, 0, true }, { 0x22, 0, true },
 	{ 0x23, 4, true }, { 0x24, 0, true }, { 0x25, 4, true },

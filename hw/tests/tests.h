@@ -26,6 +26,7 @@ void test_qp(void);
 void test_mr(void);
 void test_mw(void);
 void test_mcast(void);
+void test_iba15(void);
 void test_eth_dcb(void);
 void test_phy(void);
 void test_eth_tx(void);

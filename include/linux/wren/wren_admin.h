@@ -536,6 +536,17 @@ static inline int wren_gid_is_v4_mapped(const __u8 *gid)
 #define WREN_ACCESS_REMOTE_ATOMIC	0x00000008u
 /* MRs only (WREN_CAP_RDMA_MW): windows may be bound to the MR. */
 #define WREN_ACCESS_MW_BIND		0x00000010u
+/*
+ * FLUSH (WREN_CAP_RDMA_FLUSH, wren_queues.h): a QP takes FLUSH requests of
+ * a placement type only with that type's right, and an MR serves them
+ * only with its own.  The device makes data globally visible; it cannot
+ * make it persistent (nothing tells it the memory behind the bus is), so
+ * no MR has WREN_ACCESS_FLUSH_PERSISTENT - CREATE_MR, MODIFY_MR and
+ * REG_MR refuse it - while a QP may (verbs lets a QP allow both), and its
+ * persistent FLUSHes then fail with a remote access error on every MR.
+ */
+#define WREN_ACCESS_FLUSH_GLOBAL	0x00000020u
+#define WREN_ACCESS_FLUSH_PERSISTENT	0x00000040u
 
 /* Path MTU codes, as IB_MTU_*: 256 << (code - 1). */
 #define WREN_MTU_256			1

@@ -56,6 +56,8 @@ WREN_ASSERT_SIZE(wren_eth_cqe, WREN_CQE_SIZE);
 WREN_ASSERT_SIZE(wren_wqe_ctrl, 16);
 WREN_ASSERT_SIZE(wren_wqe_raddr, 16);
 WREN_ASSERT_SIZE(wren_wqe_atomic, 16);
+WREN_ASSERT_SIZE(wren_wqe_flush, 16);
+WREN_ASSERT_SIZE(wren_wqe_atomic_write, 16);
 WREN_ASSERT_SIZE(wren_wqe_ud, 16);
 WREN_ASSERT_SIZE(wren_wqe_reg_mr, 48);
 WREN_ASSERT_SIZE(wren_wqe_bind_mw, 32);

@@ -203,7 +203,10 @@ enum wren_cqe_vendor_err {
 	WREN_VERR_SQ_RSVD		= 0x02,
 	/* ctrl.wqe_idx is not the low 16 bits of the WQE's index. */
 	WREN_VERR_SQ_IDX		= 0x03,
-	/* Segments overrun the stride, or NOP/REG_MR/LOCAL_INV/BIND_MW has any. */
+	/*
+	 * Segments overrun the stride, or an opcode that takes none
+	 * (NOP, REG_MR, LOCAL_INV, BIND_MW, FLUSH, ATOMIC_WRITE) has any.
+	 */
 	WREN_VERR_SQ_STRIDE		= 0x04,
 	/* More SGEs than the device's max_sge. */
 	WREN_VERR_SQ_SGES		= 0x05,
@@ -225,6 +228,8 @@ enum wren_cqe_vendor_err {
 	WREN_VERR_SQ_DMA		= 0x0d,
 	/* BIND_MW refused: window, MR, type, range, rights or QP state. */
 	WREN_VERR_SQ_BIND		= 0x0e,
+	/* FLUSH: no or an unknown placement type, or an unknown level. */
+	WREN_VERR_SQ_FLUSH		= 0x0f,
 	/* Requester: a response it cannot take (bad NAK code, opcode, size). */
 	WREN_VERR_BAD_RESP		= 0x10,
 	/* Requester: writing a READ response or atomic result failed. */
@@ -309,6 +314,8 @@ enum wren_wqe_opcode {
 	WREN_WQE_LOCAL_INV		= 0x09,
 	WREN_WQE_REG_MR			= 0x0a,
 	WREN_WQE_BIND_MW		= 0x0b,	/* WREN_CAP_RDMA_MW */
+	WREN_WQE_FLUSH			= 0x0c,	/* WREN_CAP_RDMA_FLUSH */
+	WREN_WQE_ATOMIC_WRITE		= 0x0d,	/* WREN_CAP_RDMA_ATOMIC_WRITE */
 };
 
 /* An atomic's one data segment: where the original 8 bytes are written. */
@@ -328,16 +335,32 @@ static inline int wren_wqe_is_atomic(__u8 opcode)
 }
 
 /**
+ * wren_wqe_is_iba15() - is @opcode one of IBA 1.5's FLUSH or ATOMIC WRITE
+ * @opcode: enum wren_wqe_opcode
+ *
+ * Both carry everything in their fixed segments (wren_wqe_raddr, then
+ * wren_wqe_flush or wren_wqe_atomic_write): no data segment, no inline
+ * data (WREN_VERR_SQ_STRIDE otherwise).  Each is one request packet,
+ * answered by an RDMA READ response of no payload.
+ */
+static inline int wren_wqe_is_iba15(__u8 opcode)
+{
+	return opcode == WREN_WQE_FLUSH || opcode == WREN_WQE_ATOMIC_WRITE;
+}
+
+/**
  * wren_wqe_is_rd_atomic() - does @opcode need a responder resource
  * @opcode: enum wren_wqe_opcode
  *
- * RDMA READ and the atomics wait for a response that holds one of the
- * remote QP's resources; at most max_rd_atomic of them are outstanding,
- * and none on a QP whose max_rd_atomic is 0 (WREN_VERR_SQ_RD_ATOMIC).
+ * RDMA READ, the atomics, FLUSH and ATOMIC WRITE wait for a response that
+ * holds one of the remote QP's resources; at most max_rd_atomic of them
+ * are outstanding, and none on a QP whose max_rd_atomic is 0
+ * (WREN_VERR_SQ_RD_ATOMIC).
  */
 static inline int wren_wqe_is_rd_atomic(__u8 opcode)
 {
-	return opcode == WREN_WQE_RDMA_READ || wren_wqe_is_atomic(opcode);
+	return opcode == WREN_WQE_RDMA_READ || wren_wqe_is_atomic(opcode) ||
+	       wren_wqe_is_iba15(opcode);
 }
 
 #define WREN_WQE_F_SIGNALED		0x01
@@ -370,6 +393,38 @@ struct wren_wqe_raddr {
 struct wren_wqe_atomic {
 	__le64 swap_add;
 	__le64 compare;
+};
+
+/*
+ * FLUSH's placement types (a mask: at least one) and selectivity levels,
+ * as IBA 1.5's FETH encodes them.  WREN_FLUSH_RANGE flushes
+ * [raddr, raddr + length) of the MR of rkey; WREN_FLUSH_MR all of that MR
+ * (raddr and length are not looked at).  Whether the responder honours a
+ * type is its QP's and MR's WREN_ACCESS_FLUSH_* (wren_admin.h).
+ */
+#define WREN_FLUSH_GLOBAL		0x01	/* globally visible */
+#define WREN_FLUSH_PERSISTENT		0x02	/* persistent */
+#define WREN_FLUSH_TYPES		0x03
+#define WREN_FLUSH_RANGE		0
+#define WREN_FLUSH_MR			1
+
+/* FLUSH, after wren_wqe_raddr. */
+struct wren_wqe_flush {
+	__le32 length;			/* WREN_FLUSH_RANGE: bytes */
+	__u8 type;			/* WREN_FLUSH_GLOBAL | _PERSISTENT */
+	__u8 level;			/* WREN_FLUSH_RANGE or WREN_FLUSH_MR */
+	__u8 rsvd0[2];
+	__le32 rsvd[2];
+};
+
+/*
+ * ATOMIC_WRITE, after wren_wqe_raddr: the 8 bytes to write at raddr
+ * (8-byte aligned), as they are in memory - the device does not reorder
+ * them - placed at once, after every earlier request of the QP.
+ */
+struct wren_wqe_atomic_write {
+	__u8 data[8];
+	__le64 rsvd;
 };
 
 /* UD and GSI sends. */
@@ -436,8 +491,8 @@ struct wren_rqe {
  * largest fixed part every opcode of its QP may use: the control segment
  * and one 16-byte fixed segment (raddr, or the UD address); inline data
  * also needs its wren_wqe_inline header.  Atomics carry wren_wqe_atomic as
- * well, but only ever one SGE, and REG_MR and BIND_MW none: all fit the
- * smallest stride.  A receive WQE holds its wren_rqe header and SGEs.
+ * well, but only ever one SGE, and REG_MR, BIND_MW, FLUSH and ATOMIC_WRITE
+ * none: all fit the smallest stride.  A receive WQE holds its wren_rqe header and SGEs.
  */
 #define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
 #define WREN_WQE_DS_SIZE		16	/* one data segment */
@@ -471,6 +526,14 @@ static inline unsigned int wren_sq_fixed_size(__u8 opcode, int ud)
 		return sizeof(struct wren_wqe_ctrl) +
 		       sizeof(struct wren_wqe_raddr) +
 		       sizeof(struct wren_wqe_atomic);
+	case WREN_WQE_FLUSH:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_raddr) +
+		       sizeof(struct wren_wqe_flush);
+	case WREN_WQE_ATOMIC_WRITE:
+		return sizeof(struct wren_wqe_ctrl) +
+		       sizeof(struct wren_wqe_raddr) +
+		       sizeof(struct wren_wqe_atomic_write);
 	case WREN_WQE_REG_MR:
 		return sizeof(struct wren_wqe_ctrl) +
 		       sizeof(struct wren_wqe_reg_mr);

@@ -162,6 +162,8 @@ enum wren_fatal_syndrome {
 #define WREN_CAP_RDMA_UC		_BITULL(31)
 #define WREN_CAP_RDMA_MW		_BITULL(32) /* memory windows, wren_admin.h */
 #define WREN_CAP_RDMA_MCAST		_BITULL(33) /* UD multicast, wren_admin.h */
+#define WREN_CAP_RDMA_FLUSH		_BITULL(34) /* IBA 1.5 FLUSH, wren_queues.h */
+#define WREN_CAP_RDMA_ATOMIC_WRITE	_BITULL(35) /* IBA 1.5 ATOMIC WRITE */
 
 /* ------------------------------------------------------ doorbell page */
 /*
