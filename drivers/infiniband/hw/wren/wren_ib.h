@@ -450,6 +450,12 @@ struct ib_mr *wren_ib_rereg_user_mr(struct ib_mr *ibmr, int flags, u64 start,
 				    u64 length, u64 virt, int access,
 				    struct ib_pd *pd, struct ib_udata *udata);
 int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
+/*
+ * IB_ACCESS_FLUSH_GLOBAL and IB_ACCESS_FLUSH_PERSISTENT: uapi bits 8 and
+ * 9, named only from 6.2 on.
+ */
+#define WREN_IB_ACCESS_FLUSH_GLOBAL	BIT(8)
+#define WREN_IB_ACCESS_FLUSH_PERSISTENT	BIT(9)
 u32 wren_ib_access(int ib_access);
 struct ib_mr *wren_ib_get_dma_mr(struct ib_pd *pd, int access);
 int wren_ib_check_access(struct wren_ib_dev *dev, int access);

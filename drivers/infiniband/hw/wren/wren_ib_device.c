@@ -63,6 +63,13 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 					   IB_DEVICE_MEM_WINDOW_TYPE_2B;
 		props->max_mw = le32_to_cpu(a->max_mw);
 	}
+#ifdef HAVE_IB_DEVICE_FLUSH
+	/* IBA 1.5 (6.2's flags): global visibility only, never persistence. */
+	if (caps & WREN_CAP_RDMA_FLUSH)
+		props->device_cap_flags |= IB_DEVICE_FLUSH_GLOBAL;
+	if (caps & WREN_CAP_RDMA_ATOMIC_WRITE)
+		props->device_cap_flags |= IB_DEVICE_ATOMIC_WRITE;
+#endif
 	props->max_pd = le32_to_cpu(a->max_pd);
 	props->max_qp_rd_atom = a->max_qp_rd_atom;
 	props->max_qp_init_rd_atom = a->max_qp_init_rd_atom;

@@ -19,8 +19,15 @@
 /* IB access flags this driver can grant; the rest is refused. */
 #define WREN_IB_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | \
 				 IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_ATOMIC | \
-				 IB_ACCESS_RELAXED_ORDERING | IB_ACCESS_MW_BIND)
+				 IB_ACCESS_RELAXED_ORDERING | IB_ACCESS_MW_BIND | \
+				 WREN_IB_ACCESS_FLUSH_GLOBAL)
 
+/**
+ * wren_ib_access() - the device's rights for verbs access flags
+ * @ib_access: IB_ACCESS_* (FLUSH's as WREN_IB_ACCESS_FLUSH_*)
+ *
+ * Return: the WREN_ACCESS_* bits the flags name; others are dropped.
+ */
 u32 wren_ib_access(int ib_access)
 {
 	u32 a = 0;
@@ -35,9 +42,21 @@ u32 wren_ib_access(int ib_access)
 		a |= WREN_ACCESS_REMOTE_ATOMIC;
 	if (ib_access & IB_ACCESS_MW_BIND)
 		a |= WREN_ACCESS_MW_BIND;
+	if (ib_access & WREN_IB_ACCESS_FLUSH_GLOBAL)
+		a |= WREN_ACCESS_FLUSH_GLOBAL;
+	if (ib_access & WREN_IB_ACCESS_FLUSH_PERSISTENT)
+		a |= WREN_ACCESS_FLUSH_PERSISTENT;
 	return a;
 }
 
+/**
+ * wren_ib_check_access() - may an MR of @dev have @access
+ * @dev: the device
+ * @access: IB_ACCESS_* of the registration
+ *
+ * Return: 0, or -EOPNOTSUPP for a right the driver or the device lacks
+ * (the persistent FLUSH right always).
+ */
 int wren_ib_check_access(struct wren_ib_dev *dev, int access)
 {
 	if (access & ~WREN_IB_MR_ACCESS)
@@ -46,6 +65,13 @@ int wren_ib_check_access(struct wren_ib_dev *dev, int access)
 	    !(dev->caps & WREN_CAP_RDMA_ATOMIC))
 		return -EOPNOTSUPP;
 	if ((access & IB_ACCESS_MW_BIND) && !(dev->caps & WREN_CAP_RDMA_MW))
+		return -EOPNOTSUPP;
+	/*
+	 * The global FLUSH right where the device has FLUSH; the persistent
+	 * one is never granted (wren_admin.h's FLUSH rights).
+	 */
+	if ((access & WREN_IB_ACCESS_FLUSH_GLOBAL) &&
+	    !(dev->caps & WREN_CAP_RDMA_FLUSH))
 		return -EOPNOTSUPP;
 	return 0;
 }

@@ -24,15 +24,15 @@
 				 IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_DEST_QPN)
 
 /*
- * IB_ACCESS_FLUSH_GLOBAL and IB_ACCESS_FLUSH_PERSISTENT (uapi bits 8 and 9,
- * named from 6.2 on).  A QP may grant them and they mean nothing here:
- * FLUSH needs an MR with the same right, which ib_core refuses since the
- * device does not report IB_DEVICE_FLUSH_*, and the device answers a FLUSH
- * request as an unsupported opcode.  Refusing them would fail every QP of
- * an application that grants all the rights there are (rdma-core's tests
- * do), as mlx5 and rxe do not.
+ * A QP may grant both FLUSH rights whether or not the device has FLUSH:
+ * refusing them would fail every QP of an application that grants all
+ * the rights there are (rdma-core's tests do), as mlx5 and rxe do not.
+ * Without WREN_CAP_RDMA_FLUSH they are not passed on (wren_ib_qp_access())
+ * and mean nothing: ib_core refuses an MR with them, since the device
+ * does not report IB_DEVICE_FLUSH_*.
  */
-#define WREN_IB_ACCESS_FLUSH	(BIT(8) | BIT(9))
+#define WREN_IB_ACCESS_FLUSH	(WREN_IB_ACCESS_FLUSH_GLOBAL | \
+				 WREN_IB_ACCESS_FLUSH_PERSISTENT)
 
 static int wren_ib_check_qp_attr(struct wren_ib_dev *dev,
 				 const struct ib_qp_attr *attr, int mask)
@@ -75,10 +75,14 @@ static int wren_ib_check_qp_attr(struct wren_ib_dev *dev,
 	return 0;
 }
 
-static u16 wren_ib_qp_access(int ib_access)
+static u16 wren_ib_qp_access(struct wren_ib_dev *dev, int ib_access)
 {
-	return wren_ib_access(ib_access) &
-	       ~(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_MW_BIND);
+	u32 a = wren_ib_access(ib_access) &
+		~(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_MW_BIND);
+
+	if (!(dev->caps & WREN_CAP_RDMA_FLUSH))
+		a &= ~(WREN_ACCESS_FLUSH_GLOBAL | WREN_ACCESS_FLUSH_PERSISTENT);
+	return a;
 }
 
 static int wren_ib_fill_modify(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
@@ -100,7 +104,8 @@ static int wren_ib_fill_modify(struct wren_ib_dev *dev, struct wren_ib_qp *qp,
 		m |= WREN_QP_ATTR_SQ_DRAIN_NOTIFY;
 	if (mask & IB_QP_ACCESS_FLAGS) {
 		m |= WREN_QP_ATTR_ACCESS_FLAGS;
-		in->access_flags = cpu_to_le16(wren_ib_qp_access(attr->qp_access_flags));
+		in->access_flags =
+			cpu_to_le16(wren_ib_qp_access(dev, attr->qp_access_flags));
 	}
 	if (mask & IB_QP_QKEY) {
 		m |= WREN_QP_ATTR_QKEY;
@@ -223,6 +228,10 @@ static int wren_ib_access_to_ib(u16 access)
 		flags |= IB_ACCESS_REMOTE_READ;
 	if (access & WREN_ACCESS_REMOTE_ATOMIC)
 		flags |= IB_ACCESS_REMOTE_ATOMIC;
+	if (access & WREN_ACCESS_FLUSH_GLOBAL)
+		flags |= WREN_IB_ACCESS_FLUSH_GLOBAL;
+	if (access & WREN_ACCESS_FLUSH_PERSISTENT)
+		flags |= WREN_IB_ACCESS_FLUSH_PERSISTENT;
 	return flags;
 }
 
