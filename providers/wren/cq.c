@@ -67,6 +67,10 @@ static enum ibv_wc_opcode wren_wc_opcode(uint8_t opcode)
 		return IBV_WC_LOCAL_INV;
 	case WREN_WQE_BIND_MW:
 		return IBV_WC_BIND_MW;
+	case WREN_WQE_FLUSH:
+		return IBV_WC_FLUSH;
+	case WREN_WQE_ATOMIC_WRITE:
+		return IBV_WC_ATOMIC_WRITE;
 	case WREN_CQE_OP_RECV:
 		return IBV_WC_RECV;
 	case WREN_CQE_OP_RECV_RDMA_IMM:

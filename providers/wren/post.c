@@ -93,7 +93,8 @@ static bool wren_sq_full(struct wren_qp *qp)
 /* No data segments: the contract refuses any (WREN_VERR_SQ_STRIDE). */
 static bool wren_wqe_no_ds(uint8_t op)
 {
-	return op == WREN_WQE_LOCAL_INV || op == WREN_WQE_BIND_MW;
+	return op == WREN_WQE_LOCAL_INV || op == WREN_WQE_BIND_MW ||
+	       wren_wqe_is_iba15(op);
 }
 
 /*
@@ -638,6 +639,44 @@ static void wren_wr_atomic_fetch_add(struct ibv_qp_ex *qpx, uint32_t rkey,
 	wren_wr_atomic(qpx, WREN_WQE_ATOMIC_FETCH_ADD, rkey, raddr, add, 0);
 }
 
+/*
+ * IBA 1.5's FLUSH: the placement types and level are the wire's (and the
+ * contract's) own values; the device checks them too (WREN_VERR_SQ_FLUSH)
+ * but an unknown one fails here, at wr_complete, posting nothing.
+ */
+static void wren_wr_flush(struct ibv_qp_ex *qpx, uint32_t rkey,
+			  uint64_t raddr, size_t len, uint8_t type,
+			  uint8_t level)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+	uint8_t *p = wren_wr_begin(qp, WREN_WQE_FLUSH);
+
+	if (!p)
+		return;
+	if (unlikely(!type || (type & ~WREN_FLUSH_TYPES) ||
+		     level > WREN_FLUSH_MR || len > UINT32_MAX)) {
+		qp->session_err = EINVAL;
+		return;
+	}
+	wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
+	wren_wqe_flush_set((struct wren_wqe_flush *)
+			   (p + sizeof(struct wren_wqe_raddr)),
+			   (uint32_t)len, type, level);
+}
+
+static void wren_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
+				 uint64_t raddr, const void *atomic_wr)
+{
+	uint8_t *p = wren_wr_begin(to_wren_qp_ex(qpx), WREN_WQE_ATOMIC_WRITE);
+
+	if (!p)
+		return;
+	wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
+	wren_wqe_atomic_write_set((struct wren_wqe_atomic_write *)
+				  (p + sizeof(struct wren_wqe_raddr)),
+				  atomic_wr);
+}
+
 static void wren_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 				uint32_t remote_qpn, uint32_t remote_qkey)
 {
@@ -778,6 +817,10 @@ void wren_qp_fill_wr_ops(struct wren_qp *qp,
 		qpx->wr_atomic_cmp_swp = wren_wr_atomic_cmp_swp;
 	if (ops & IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD)
 		qpx->wr_atomic_fetch_add = wren_wr_atomic_fetch_add;
+	if (ops & IBV_QP_EX_WITH_FLUSH)
+		qpx->wr_flush = wren_wr_flush;
+	if (ops & IBV_QP_EX_WITH_ATOMIC_WRITE)
+		qpx->wr_atomic_write = wren_wr_atomic_write;
 	qpx->wr_set_sge = wren_wr_set_sge;
 	qpx->wr_set_sge_list = wren_wr_set_sge_list;
 	qpx->wr_set_inline_data = wren_wr_set_inline_data;

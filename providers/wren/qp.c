@@ -92,6 +92,13 @@ static int wren_qp_check(struct wren_context *ctx,
 			       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
 			       IBV_QP_EX_WITH_SEND_WITH_INV |
 			       IBV_QP_EX_WITH_LOCAL_INV;
+		/* IBA 1.5's FLUSH and ATOMIC WRITE: RC, where the NIC has them. */
+		if (attr->qp_type == IBV_QPT_RC &&
+		    (ctx->caps & WREN_CAP_RDMA_FLUSH))
+			ops |= IBV_QP_EX_WITH_FLUSH;
+		if (attr->qp_type == IBV_QPT_RC &&
+		    (ctx->caps & WREN_CAP_RDMA_ATOMIC_WRITE))
+			ops |= IBV_QP_EX_WITH_ATOMIC_WRITE;
 		/* Windows are bound on RC and UC QPs, where the NIC has them. */
 		if (attr->qp_type != IBV_QPT_UD &&
 		    (ctx->caps & WREN_CAP_RDMA_MW))

@@ -86,6 +86,24 @@ static inline void wren_wqe_atomic_set(struct wren_wqe_atomic *a,
 	a->compare = htole64(compare);
 }
 
+static inline void wren_wqe_flush_set(struct wren_wqe_flush *f,
+				      uint32_t length, uint8_t type,
+				      uint8_t level)
+{
+	memset(f, 0, sizeof(*f));
+	f->length = htole32(length);
+	f->type = type;
+	f->level = level;
+}
+
+/* The 8 bytes go as they are in memory: no byte order of their own. */
+static inline void wren_wqe_atomic_write_set(struct wren_wqe_atomic_write *a,
+					     const void *data)
+{
+	memcpy(a->data, data, sizeof(a->data));
+	a->rsvd = 0;
+}
+
 static inline void wren_wqe_ud_set(struct wren_wqe_ud *u, uint32_t ah,
 				   uint32_t dest_qpn, uint32_t qkey)
 {
