@@ -532,7 +532,7 @@ static void protection(struct ini *in)
 int cases_count(void)
 {
 	return 1 + OP_NOPS * N_SIZES + 5 + OP_READ * N_UC_SIZES + 4 + 9 + 19 +
-	       N_REREG + N_MW;
+	       N_REREG + N_MW + N_IBA15;
 }
 
 static bool setup(struct ini *in)
@@ -603,6 +603,7 @@ int cases_run(struct dev *d, struct ctl *parent, struct ctl *child)
 	protection(&in);
 	rereg_cases(&in);
 	mw_cases(&in);
+	iba15_cases(&in);
 	conn_destroy(&in.rc);
 	conn_destroy(&in.ud);
 	conn_destroy(&in.crc);

@@ -17,8 +17,9 @@
 #define WAIT_MS	20000
 
 /* Target slots; S_RR is the MR that rereg.c re-registers, S_MW the one
- * mwcases.c binds memory windows to. */
-enum { S_T, S_RO, S_WO, S_NA, S_PD1, S_DEREG, S_R, S_RR, S_MW, S_NSLOTS };
+ * mwcases.c binds memory windows to, S_FL iba15.c's with the FLUSH right. */
+enum { S_T, S_RO, S_WO, S_NA, S_PD1, S_DEREG, S_R, S_RR, S_MW, S_FL,
+       S_NSLOTS };
 
 struct rmr {
 	uint64_t addr;
@@ -59,6 +60,10 @@ bool tmr(struct ini *in, struct ctl *c, int slot, struct rmr *m,
 /* A fresh connected QP pair with the target's QP @id in its PD @pd. */
 bool pair_pd(struct ini *in, struct ctl *c, struct conn *cn, int id,
 	     enum ibv_qp_type t, const union ibv_gid *gid, int pd);
+/* The same, our QP made with @send_ops (ibv_wr_*; 0: ibv_create_qp). */
+bool pair_ops(struct ini *in, struct ctl *c, struct conn *cn, int id,
+	      enum ibv_qp_type t, const union ibv_gid *gid, int pd,
+	      uint64_t send_ops);
 void pieces_fill(struct ini *in, const struct layout *l, uint32_t seed);
 bool local_verify(struct ini *in, const struct layout *l, uint32_t seed,
 		  uint64_t pos0);
@@ -82,5 +87,9 @@ void rereg_cases(struct ini *in);
 /* mwcases.c: memory windows the target binds, used from here */
 #define N_MW	13
 void mw_cases(struct ini *in);
+
+/* iba15.c: IBA 1.5's FLUSH and ATOMIC WRITE */
+#define N_IBA15	9
+void iba15_cases(struct ini *in);
 
 #endif

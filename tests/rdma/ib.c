@@ -78,6 +78,12 @@ int dev_open(struct dev *d, const char *name, int gidx)
 		fprintf(stderr, "wvt: cannot open/query the device\n");
 		return -1;
 	}
+	{
+		struct ibv_device_attr_ex ax;
+
+		if (!ibv_query_device_ex(d->ctx, NULL, &ax))
+			d->cap_ex = ax.device_cap_flags_ex;
+	}
 	d->gidx = gidx >= 0 ? gidx : find_gid(d);
 	if (d->gidx < 0 || ibv_query_gid(d->ctx, 1, d->gidx, &d->gid)) {
 		fprintf(stderr, "wvt: no RoCE v2 IPv4 GID on port 1\n");
@@ -127,7 +133,13 @@ void dev_close(struct dev *d)
 int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 		int depth)
 {
-	struct ibv_qp_init_attr ia = { 0 };
+	return conn_create_ops(d, c, t, pd, depth, 0);
+}
+
+int conn_create_ops(struct dev *d, struct conn *c, enum ibv_qp_type t,
+		    int pd, int depth, uint64_t send_ops)
+{
+	struct ibv_qp_init_attr_ex ia = { 0 };
 	struct ibv_qp_attr a = { 0 };
 	int sge = d->attr.max_sge < WVT_MAX_SGE ? d->attr.max_sge : WVT_MAX_SGE;
 
@@ -147,11 +159,17 @@ int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 	ia.cap.max_send_sge = (uint32_t)sge;
 	ia.cap.max_recv_sge = (uint32_t)sge;
 	ia.cap.max_inline_data = 64;
-	c->qp = ibv_create_qp(d->pd[pd], &ia);
-	if (!c->qp) {
+	ia.comp_mask = IBV_QP_INIT_ATTR_PD;
+	ia.pd = d->pd[pd];
+	if (send_ops) {
+		ia.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+		ia.send_ops_flags = send_ops;
+	}
+	c->qp = ibv_create_qp_ex(d->ctx, &ia);
+	if (!c->qp && errno != EOPNOTSUPP) {
 		/* A device without inline data. */
 		ia.cap.max_inline_data = 0;
-		c->qp = ibv_create_qp(d->pd[pd], &ia);
+		c->qp = ibv_create_qp_ex(d->ctx, &ia);
 	}
 	if (!c->qp) {
 		int err = errno;
@@ -161,6 +179,8 @@ int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 		return -1;
 	}
 	c->max_inline = ia.cap.max_inline_data;
+	if (send_ops)
+		c->qpx = ibv_qp_to_qp_ex(c->qp);
 	c->psn = (uint32_t)lrand48() & 0xffffff;
 	a.qp_state = IBV_QPS_INIT;
 	a.port_num = 1;
@@ -175,6 +195,13 @@ int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 				    IBV_ACCESS_REMOTE_WRITE |
 				    IBV_ACCESS_REMOTE_READ |
 				    IBV_ACCESS_REMOTE_ATOMIC;
+		/*
+		 * Both FLUSH rights where the device has FLUSH, as rdma-core's
+		 * own tests grant them: an MR's rights then decide (iba15.c).
+		 */
+		if (t == IBV_QPT_RC && (d->cap_ex & WVT_DEV_FLUSH_GLOBAL))
+			a.qp_access_flags |= IBV_ACCESS_FLUSH_GLOBAL |
+					     IBV_ACCESS_FLUSH_PERSISTENT;
 		if (ibv_modify_qp(c->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 				  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
 			goto err;

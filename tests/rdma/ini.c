@@ -94,12 +94,20 @@ bool tmr(struct ini *in, struct ctl *c, int slot, struct rmr *m,
 bool pair_pd(struct ini *in, struct ctl *c, struct conn *cn, int id,
 	     enum ibv_qp_type t, const union ibv_gid *gid, int pd)
 {
+	return pair_ops(in, c, cn, id, t, gid, pd, 0);
+}
+
+bool pair_ops(struct ini *in, struct ctl *c, struct conn *cn, int id,
+	      enum ibv_qp_type t, const union ibv_gid *gid, int pd,
+	      uint64_t send_ops)
+{
 	char r[128];
 	unsigned int qpn, psn;
 
 	conn_destroy(cn);
-	if (conn_create(in->d, cn, t, 0, 16))
-		return fail(in, "cannot create the local QP");
+	if (conn_create_ops(in->d, cn, t, 0, 16, send_ops))
+		return fail(in, "cannot create the local QP: %s",
+			    strerror(errno));
 	if (!call(in, c, r, sizeof(r), "QP %d %s %d %u %u", id,
 		  t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : "RC", pd,
 		  cn->qp->qp_num, cn->psn))

@@ -88,10 +88,18 @@ void mem_manifest(const struct mem *m, size_t off, size_t len, uint32_t seed,
 		  uint64_t pos0);
 
 /* ib.c: device, QPs, posting, polling */
+/*
+ * ibv_device_attr_ex.device_cap_flags_ex bits of IBA 1.5's verbs, as the
+ * kernel names them (IB_UVERBS_DEVICE_*, from 6.2); rdma-core names none.
+ */
+#define WVT_DEV_FLUSH_GLOBAL	(1ULL << 38)
+#define WVT_DEV_ATOMIC_WRITE	(1ULL << 40)
+
 struct dev {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd[2];	/* pd[1]: "another PD" of the same process */
 	struct ibv_device_attr attr;
+	uint64_t cap_ex;	/* device_cap_flags_ex, 0 if not asked */
 	struct ibv_port_attr port;
 	union ibv_gid gid;
 	int gidx;
@@ -99,6 +107,7 @@ struct dev {
 };
 struct conn {
 	struct ibv_qp *qp;
+	struct ibv_qp_ex *qpx;	/* conn_create_ops() with send ops only */
 	struct ibv_cq *scq, *rcq;
 	struct ibv_ah *ah;	/* UD: to the peer */
 	uint32_t psn, peer_qpn, max_inline;
@@ -112,6 +121,9 @@ int gid_from_str(union ibv_gid *g, const char *s);
 /* Create a QP (RESET -> INIT); conn_connect() takes it to RTS. */
 int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 		int depth);
+/* The same with ibv_create_qp_ex() and @send_ops (IBV_QP_EX_WITH_*). */
+int conn_create_ops(struct dev *d, struct conn *c, enum ibv_qp_type t,
+		    int pd, int depth, uint64_t send_ops);
 int conn_connect(struct dev *d, struct conn *c, uint32_t peer_qpn,
 		 uint32_t peer_psn, const union ibv_gid *peer_gid);
 void conn_destroy(struct conn *c);
