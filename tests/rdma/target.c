@@ -8,7 +8,9 @@
  * with "OK ..." or "BAD <why>":
  *
  *   HELLO <gid>                          -> OK <gid> <mtu> <memory>
- *   MR <slot> <len> <off> <access> <pd> <seed>  -> OK <addr> <rkey>
+ *   MR <slot> <len> <off> <access> <pd> <seed>  -> OK <addr> <rkey>, or
+ *                                        REFUSED <why> for a FLUSH right
+ *                                        this kernel or memory cannot have
  *   DEREG <slot>
  *   REREG <slot> <flags> <access> <pd>   ibv_rereg_mr; OK <lkey> <rkey> only
  *                                        if it returned 0 and kept the keys,
@@ -363,6 +365,16 @@ static int cmd_mr(struct target *t, const char *a, char *out, size_t on)
 	s->seed = seed;
 	pat_fill(s->alloc, s->alloc_len, seed, 0);
 	s->mr = mem_reg(&s->m, t->d->pd[pd], off, len, (int)access);
+	/*
+	 * The FLUSH right is the kernel's to give (6.2 and later, where the
+	 * device has FLUSH), and ib_core's dma-buf method masks it out: a
+	 * refusal to skip on, not a failure.
+	 */
+	if (!s->mr && (errno == EINVAL || errno == EOPNOTSUPP) &&
+	    (access & (IBV_ACCESS_FLUSH_GLOBAL | IBV_ACCESS_FLUSH_PERSISTENT)))
+		return snprintf(out, on, "REFUSED %s with a FLUSH right: %m",
+				mem_kind() == MEM_GPU_DMABUF ?
+				"ibv_reg_dmabuf_mr" : "ibv_reg_mr"), -1;
 	if (!s->mr)
 		return snprintf(out, on, "BAD %s: %m", mem_kind() == MEM_GPU_DMABUF ?
 				"ibv_reg_dmabuf_mr" : "ibv_reg_mr"), -1;
