@@ -23,6 +23,7 @@
  *   CHECK <slot> <off> <len> <seed>      [off, off+len) of the MR holds
  *                                        stream <seed>, all else unchanged
  *   CHECK8 <slot> <off> <value>          8 bytes hold value, all else unchanged
+ *   DEVCAP                               -> OK <vendor_id> <device_cap_flags_ex>
  *
  * Memory windows (one at a time; REFUSED <why> where the device has none):
  *
@@ -185,6 +186,13 @@ static void mw_drop(struct target *t, const char *why)
 static bool mw_errno_unsupported(int err)
 {
 	return err == EOPNOTSUPP || err == ENOSYS || err == EPROTONOSUPPORT;
+}
+
+/* What the initiator needs to know of this side for iba15.c's cases. */
+static int cmd_devcap(struct target *t, char *out, size_t on)
+{
+	snprintf(out, on, "OK %u %" PRIu64, t->d->attr.vendor_id, t->d->cap_ex);
+	return 0;
 }
 
 static int cmd_mwcap(struct target *t, char *out, size_t on)
@@ -660,6 +668,8 @@ int target_run(struct dev *d, struct ctl *c)
 			cmd_check(&t, arg, false, out, sizeof(out));
 		} else if (!strncmp(line, "CHECK8 ", 7)) {
 			cmd_check(&t, arg, true, out, sizeof(out));
+		} else if (!strcmp(line, "DEVCAP")) {
+			cmd_devcap(&t, out, sizeof(out));
 		} else if (!strcmp(line, "MWCAP")) {
 			cmd_mwcap(&t, out, sizeof(out));
 		} else if (!strncmp(line, "MW ", 3)) {
