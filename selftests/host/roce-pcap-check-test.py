@@ -16,12 +16,24 @@ writes a small pcap and runs the checker on it:
     calls it malformed and our length/ICRC check fails;
   - a wrong IPv4 header checksum: tshark (checksum validation on) and our
     check both fail.
+
+IBA 1.5's FLUSH (0x1c) and ATOMIC WRITE (0x1d), which Debian 12's tshark
+does not decode, were captured between Wren and rxe on 6.12 (i612rxe):
+
+  - Wren's FLUSH and ATOMIC WRITE, the empty READ responses that answer
+    them, and rxe's ATOMIC WRITE: every check passes;
+  - rxe's FLUSH as captured: the ICRC check fails, since rxe computes it
+    over its headers twice (rxe_opcode.c's RC_FLUSH entry has no payload
+    offset) - the reason the two cannot FLUSH to each other;
+  - an ATOMIC WRITE whose RETH says 4 bytes, and a FLUSH with payload
+    (ICRC recomputed): the structural checks fail.
 """
 import os
 import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKER = os.path.join(HERE, "roce-pcap-check.py")
@@ -53,6 +65,62 @@ WREN = [  # Wren: WRITE only, READ response only, atomic ACK, UD SEND
     "52540000000252540000000108004500003400004000401126b70a0000010a000002"
     "c08a12b7002000006400ffff0000002e0002f81811111111000000035478d306",
 ]
+
+IBA15 = [  # Wren: FLUSH, ATOMIC WRITE, empty READ response; rxe: ATOMIC WRITE
+    "52540000000252540000000108004500004000004000401126ab0a0000010a000002"
+    "c20c12b7002c00001c00ffff0000006a80ed9ecb00000001000056523b51d0200000"
+    "19470000ea60f22ea98c",
+    "52540000000252540000000108004500004400004000401126a70a0000010a000002"
+    "c26a12b7003000001d00ffff000000688087163d00007f95a441b02000000ffa0000"
+    "0008efcdab896745230177c39fa6",
+    "52540000000252540000000108004500003000004000401126bb0a0000010a000002"
+    "c02712b7001c00001000ffff0000001a00b87cd11f00002e20300118",
+    "525400000001525400000002080045000044429140004011e4150a0000020a000001"
+    "c17712b7003000001d00ffff00010006806fa9aa00007f501227e020000001080000"
+    "0008efcdab8967452301133ab8ec",
+]
+RXE_FLUSH = (  # rxe's FLUSH, its ICRC over the headers twice
+    "52540000000152540000000208004500004042d040004011e3da0a0000020a000001"
+    "c17312b7002c00001c00ffff0003000680af0288000000010000559540a760200000"
+    "09170000ea60abdb25f1")
+
+
+def fix_icrc(fr):
+    """The IBA ICRC of an IPv4 RoCEv2 frame, after an edit."""
+    m = bytearray(fr[14:-4])
+    m[1] = 0xff
+    m[8] = 0xff
+    m[10:12] = b"\xff\xff"
+    m[26:28] = b"\xff\xff"
+    m[32] = 0xff
+    fr[-4:] = struct.pack("<I", zlib.crc32(bytes(m),
+                                           zlib.crc32(b"\xff" * 8)))
+
+
+def iba15():
+    return [bytearray(bytes.fromhex(h)) for h in IBA15]
+
+
+def rxe_flush():
+    return iba15() + [bytearray(bytes.fromhex(RXE_FLUSH))]
+
+
+def aw_len4():
+    out = iba15()
+    out[1][42 + 12 + 12:42 + 12 + 16] = struct.pack("!I", 4)
+    fix_icrc(out[1])
+    return out
+
+
+def flush_payload():
+    out = iba15()
+    fr = out[0][:-4] + b"\0\0\0\0" + out[0][-4:]
+    fr[16:18] = struct.pack("!H", len(fr) - 14)
+    fr[38:40] = struct.pack("!H", len(fr) - 34)
+    ip_fix_csum(fr)
+    fix_icrc(fr)
+    out[0] = fr
+    return out
 
 
 def write_pcap(path, frames):
@@ -117,6 +185,14 @@ CASES = [
     ("a READ request cut inside its RETH: malformed", cut_reth(), 1,
      {1: False, 2: False}),
     ("a bad IPv4 header checksum", bad_ip_csum(), 1, {1: False, 2: False}),
+    ("FLUSH, ATOMIC WRITE, empty READ responses (Wren, rxe)", iba15(), 0,
+     {1: True, 2: True}),
+    ("rxe's FLUSH: its ICRC covers the headers twice", rxe_flush(), 1,
+     {1: True, 2: False}),
+    ("an ATOMIC WRITE whose RETH says 4 bytes", aw_len4(), 1,
+     {1: True, 2: False}),
+    ("a FLUSH with 4 bytes of payload", flush_payload(), 1,
+     {1: True, 2: False}),
 ]
 
 

@@ -65,16 +65,22 @@ OPS = {
     0x0f: "RC_READ_RESPONSE_LAST", 0x10: "RC_READ_RESPONSE_ONLY",
     0x11: "RC_ACK", 0x12: "RC_ATOMIC_ACK", 0x13: "RC_CMP_SWAP",
     0x14: "RC_FETCH_ADD", 0x16: "RC_SEND_LAST_INV",
-    0x17: "RC_SEND_ONLY_INV",
+    0x17: "RC_SEND_ONLY_INV", 0x1c: "RC_FLUSH", 0x1d: "RC_ATOMIC_WRITE",
     0x64: "UD_SEND_ONLY", 0x65: "UD_SEND_ONLY_IMM",
 }
 NAK_CODES = {0: "PSN_SEQ_ERR", 1: "INV_REQ", 2: "REM_ACCESS", 3: "REM_OP",
              4: "INV_RD_REQ"}
 # Header bytes after the BTH, by opcode (RETH 16, AETH 4, ImmDt 4,
-# AtomicETH 28, AtomicAckETH 8, IETH 4, DETH 8).
+# AtomicETH 28, AtomicAckETH 8, IETH 4, DETH 8; IBA 1.5's FETH 4).
 EXT_LEN = {0x03: 4, 0x05: 4, 0x06: 16, 0x09: 4, 0x0a: 16, 0x0b: 20,
            0x0c: 16, 0x0d: 4, 0x0f: 4, 0x10: 4, 0x11: 4, 0x12: 12,
-           0x13: 28, 0x14: 28, 0x16: 4, 0x17: 4, 0x64: 8, 0x65: 12}
+           0x13: 28, 0x14: 28, 0x16: 4, 0x17: 4, 0x1c: 20, 0x1d: 16,
+           0x64: 8, 0x65: 12}
+# IBA 1.5's opcodes, which Debian 12's tshark (4.0) does not know: the
+# payload each must carry (FLUSH none, ATOMIC WRITE its 8 bytes), the
+# FETH's reserved bits (31:6) zero and its placement type not 0, and the
+# RETH's DMA length 8 for an ATOMIC WRITE - checked here instead.
+IBA15_PAYLOAD = {0x1c: 0, 0x1d: 8}
 TSHARK_ARGS = ["-n", "-o", "ip.check_checksum:TRUE",
                "-o", "udp.check_checksum:TRUE"]
 
@@ -199,6 +205,11 @@ class Roce:
             self.error = "payload plus pad is %d bytes, not a multiple " \
                 "of 4" % payload
             return
+        if self.opcode in IBA15_PAYLOAD:
+            self.error = iba15_error(self.opcode, frame[bth + 12:end - 4],
+                                     payload - pad)
+            if self.error:
+                return
         masked = bytearray(frame[l3:end - 4])
         if self.v4:
             masked[1] = 0xff                       # ToS
@@ -214,6 +225,24 @@ class Roce:
         got = struct.unpack("<I", frame[end - 4:end])[0]
         if want != got:
             self.error = "ICRC %08x, computed %08x" % (got, want)
+
+
+def iba15_error(op, hdrs, payload):
+    """What is wrong with an RC FLUSH or ATOMIC WRITE after its BTH, or
+    None."""
+    if payload != IBA15_PAYLOAD[op]:
+        return "opcode 0x%02x with %d payload bytes, want %d" % (
+            op, payload, IBA15_PAYLOAD[op])
+    if op == 0x1c:
+        feth = struct.unpack("!I", hdrs[0:4])[0]
+        if feth & ~0x3f or not feth & 0x0f:
+            return "FLUSH's FETH 0x%08x: reserved bits or no placement " \
+                "type" % feth
+    else:
+        dmalen = struct.unpack("!I", hdrs[12:16])[0]
+        if dmalen != 8:
+            return "ATOMIC WRITE's RETH DMA length %d, want 8" % dmalen
+    return None
 
 
 def op_name(op, syndrome):
