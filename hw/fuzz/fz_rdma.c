@@ -86,7 +86,7 @@ static void make_mrs(struct fz_rdma *r)
 	in.pdn = r->pd;
 	in.access = WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE |
 		    WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC |
-		    WREN_ACCESS_MW_BIND;
+		    WREN_ACCESS_MW_BIND | WREN_ACCESS_FLUSH_GLOBAL;
 	in.iova = FZ_MR_IOVA;
 	in.length = FZ_MR_LEN;
 	in.num_mtt = FZ_MR_PAGES;
@@ -196,7 +196,9 @@ static void rc_connect(struct fz_rdma *r, unsigned int q, bool loop)
 	m.attr_mask = WREN_QP_ATTR_STATE | WREN_QP_ATTR_ACCESS_FLAGS;
 	m.new_state = WREN_QPS_INIT;
 	m.access_flags = WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE |
-			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC;
+			 WREN_ACCESS_REMOTE_READ | WREN_ACCESS_REMOTE_ATOMIC |
+			 WREN_ACCESS_FLUSH_GLOBAL |
+			 WREN_ACCESS_FLUSH_PERSISTENT;
 	modify(r, &m);
 	memset(&m, 0, sizeof(m));
 	m.qpn = r->qp[q].qpn;

@@ -635,6 +635,22 @@ static size_t wqe(uint8_t *b, uint8_t op, uint8_t flags, bool ud,
 			memcpy(b + off, &at, sizeof(at));
 			off += sizeof(at);
 		}
+	} else if (wren_wqe_is_iba15(op)) {
+		struct wren_wqe_raddr ra = { .raddr = FZ_MR_IOVA + 40960,
+					     .rkey = FZ_MR_KEY };
+		struct wren_wqe_flush fl = { .length = len,
+					     .type = WREN_FLUSH_GLOBAL,
+					     .level = WREN_FLUSH_RANGE };
+		struct wren_wqe_atomic_write aw = { .data = { 1, 2, 3 } };
+
+		memcpy(b + off, &ra, sizeof(ra));
+		off += sizeof(ra);
+		if (op == WREN_WQE_FLUSH)
+			memcpy(b + off, &fl, sizeof(fl));
+		else
+			memcpy(b + off, &aw, sizeof(aw));
+		off += 16;
+		nsge = 0;
 	} else if (op == WREN_WQE_REG_MR) {
 		struct wren_wqe_reg_mr r;
 
@@ -767,6 +783,8 @@ static void gen_rings(void)
 		{ "fetch-add", WREN_WQE_ATOMIC_FETCH_ADD, 0, 1, 8 },
 		{ "local-inv", WREN_WQE_LOCAL_INV, 0, 0, 0 },
 		{ "reg-mr", WREN_WQE_REG_MR, 0, 0, 0 },
+		{ "flush", WREN_WQE_FLUSH, WREN_WQE_F_FENCE, 0, 4096 },
+		{ "atomic-write", WREN_WQE_ATOMIC_WRITE, 0, 0, 0 },
 	};
 	struct out o = { .n = 0 };
 
@@ -989,6 +1007,7 @@ static void gen_rx(void)
 {
 	static uint8_t f[FX_FRAME_MAX];
 	uint8_t reth[16], aeth[4], atomic[28], ack[12], imm[4], deth[8];
+	uint8_t flush[20], awrite[16];
 	struct out o = { .n = 0 };
 	struct pkt p;
 	size_t n;
@@ -1001,6 +1020,12 @@ static void gen_rx(void)
 	be64(atomic + 12, 7);
 	be64(atomic + 20, 0);
 	be32(imm, 0xdeadbeef);
+	/* FLUSH: a FETH (global, range), then a RETH of 4 KiB. */
+	be32(flush, WREN_FLUSH_RANGE << 4 | WREN_FLUSH_GLOBAL);
+	memcpy(flush + 4, reth, 16);
+	be32(flush + 16, 4096);
+	memcpy(awrite, reth, 16);
+	be32(awrite + 12, 8);
 	be32(deth, FZ_QKEY);
 	be32(deth + 4, FZ_PEER_UD_QPN);
 
@@ -1009,7 +1034,8 @@ static void gen_rx(void)
 		static const struct {
 			const char *name;
 			uint8_t op;
-			int ext;	/* 0 none, 1 RETH, 2 atomic, 3 imm/inv */
+			int ext;	/* 0 none, 1 RETH, 2 atomic, 3 imm/inv,
+					 * 4 RETH + imm, 5 FLUSH, 6 ATOMIC WRITE */
 			size_t payload;
 		} req[] = {
 			{ "send-only", 0x04, 0, 100 },
@@ -1022,6 +1048,8 @@ static void gen_rx(void)
 			{ "read-req", 0x0c, 1, 0 },
 			{ "cmp-swap", 0x13, 2, 0 },
 			{ "fetch-add", 0x14, 2, 0 },
+			{ "flush", 0x1c, 5, 0 },
+			{ "atomic-write", 0x1d, 6, 8 },
 		};
 
 		for (size_t i = 0; i < sizeof(req) / sizeof(req[0]); i++) {
@@ -1035,6 +1063,14 @@ static void gen_rx(void)
 			if (req[i].ext == 2) {
 				memcpy(ext, atomic, 28);
 				el = 28;
+			}
+			if (req[i].ext == 5) {
+				memcpy(ext, flush, 20);
+				el = 20;
+			}
+			if (req[i].ext == 6) {
+				memcpy(ext, awrite, 16);
+				el = 16;
 			}
 			if (req[i].ext == 3 || req[i].ext == 4) {
 				memcpy(ext + el, imm, 4);
