@@ -70,6 +70,9 @@ bool local_verify(struct ini *in, const struct layout *l, uint32_t seed,
 void sges(struct ini *in, const struct layout *l, struct ibv_sge *sg, int lmr);
 bool post_wait(struct ini *in, struct conn *cn, struct ibv_send_wr *wr,
 	       enum ibv_wc_status want, enum ibv_wc_opcode wop);
+/* The next send completion of @cn: @want, and @wop if a success. */
+bool wait_send(struct ini *in, struct conn *cn, enum ibv_wc_status want,
+	       enum ibv_wc_opcode wop);
 /*
  * One RDMA WRITE or READ of @len bytes (a few pieces over up to two SGEs
  * of our buffer 0; a WRITE's filled from @seed) at the target's slot

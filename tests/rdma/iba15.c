@@ -61,23 +61,6 @@ static bool x_ready(struct ini *in)
 	return s.up;
 }
 
-/* The one completion of what was just posted: @want, and its opcode. */
-static bool wait_wc(struct ini *in, enum ibv_wc_status want,
-		    enum ibv_wc_opcode wop)
-{
-	struct ibv_wc wc;
-
-	if (poll_one(s.x.scq, &wc, WAIT_MS))
-		return fail(in, "no completion within %d ms", WAIT_MS);
-	if (wc.status != want)
-		return fail(in, "completion status %s (vendor_err 0x%x), want %s",
-			    ibv_wc_status_str(wc.status), wc.vendor_err,
-			    ibv_wc_status_str(want));
-	if (want == IBV_WC_SUCCESS && wc.opcode != wop)
-		return fail(in, "completion opcode %d, want %d", wc.opcode, wop);
-	return true;
-}
-
 static bool done(bool ok, enum ibv_wc_status want)
 {
 	/* An error completion took the pair down: a fresh one next. */
@@ -104,7 +87,7 @@ static bool aw_case(struct ini *in, int slot, size_t off, uint64_t v,
 	if (err)
 		return done(fail(in, "ibv_wr_complete: %s", strerror(err)),
 			    want);
-	ok = wait_wc(in, want, IBV_WC_ATOMIC_WRITE);
+	ok = wait_send(in, &s.x, want, IBV_WC_ATOMIC_WRITE);
 	if (ok)
 		ok = want == IBV_WC_SUCCESS ?
 		     call(in, in->p, NULL, 0, "CHECK8 %d %zu %" PRIu64, slot,
@@ -144,7 +127,7 @@ static bool flush_case(struct ini *in, int slot, size_t off, size_t len,
 	if (err)
 		return done(fail(in, "ibv_wr_complete: %s", strerror(err)),
 			    want);
-	ok = wait_wc(in, want, IBV_WC_FLUSH);
+	ok = wait_send(in, &s.x, want, IBV_WC_FLUSH);
 	if (ok && len)
 		ok = call(in, in->p, NULL, 0, "CHECK %d %zu %zu %u", slot, off,
 			  len, seed);
@@ -179,8 +162,8 @@ static bool many_case(struct ini *in)
 		return done(fail(in, "ibv_wr_complete: %s", strerror(err)),
 			    IBV_WC_SUCCESS);
 	for (int i = 0; i < 12 && ok; i++)
-		ok = wait_wc(in, IBV_WC_SUCCESS,
-			     i & 1 ? IBV_WC_FLUSH : IBV_WC_ATOMIC_WRITE);
+		ok = wait_send(in, &s.x, IBV_WC_SUCCESS,
+			       i & 1 ? IBV_WC_FLUSH : IBV_WC_ATOMIC_WRITE);
 	/* The last ATOMIC WRITE was the 11th (i = 10). */
 	v = 0x1515151515151515ull * 11;
 	if (ok)

@@ -227,7 +227,6 @@ bool post_wait(struct ini *in, struct conn *cn, struct ibv_send_wr *wr,
 		      enum ibv_wc_status want, enum ibv_wc_opcode wop)
 {
 	struct ibv_send_wr *bad;
-	struct ibv_wc wc;
 	int err;
 
 	wr->send_flags |= IBV_SEND_SIGNALED;
@@ -238,6 +237,14 @@ bool post_wait(struct ini *in, struct conn *cn, struct ibv_send_wr *wr,
 		return true;
 	if (err)
 		return fail(in, "ibv_post_send: %s", strerror(err));
+	return wait_send(in, cn, want, wop);
+}
+
+bool wait_send(struct ini *in, struct conn *cn, enum ibv_wc_status want,
+	       enum ibv_wc_opcode wop)
+{
+	struct ibv_wc wc;
+
 	if (poll_one(cn->scq, &wc, WAIT_MS))
 		return fail(in, "no send completion within %d ms", WAIT_MS);
 	if (wc.status != want)
