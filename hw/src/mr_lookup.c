@@ -74,7 +74,7 @@ enum whw_mem_err whw_mem_check(struct wrenhw *hw, const struct whw_qp *qp,
 	uint64_t start;
 
 	*out = NULL;
-	if (addr + len < addr)
+	if (!(access & WHW_MEM_WHOLE) && addr + len < addr)
 		return WHW_MEM_OVERFLOW;
 	if (key == WHW_RESERVED_LKEY &&
 	    (hw->caps & WREN_CAP_RDMA_RESERVED_LKEY)) {

@@ -7,11 +7,11 @@
  * responder resource that remembers it (from the PSN asked, reading
  * memory anew), an atomic is answered from the saved original value,
  * never executed twice, and so are IBA 1.5's FLUSH and ATOMIC WRITE,
- * answered by an RDMA READ response of no payload.  Every rkey, bound, right and PD is checked
- * before a byte moves: a WRITE that fails gets a remote access NAK and
- * writes nothing.  A SEND without a posted receive gets an RNR NAK with
- * the QP's min_rnr_timer.  Errors NAK first, then the QP goes to ERR
- * with QP_ACCESS_ERR or QP_REQ_ERR on the AEQ.
+ * answered by an RDMA READ response of no payload.  Every rkey, bound,
+ * right and PD is checked before a byte moves: a WRITE that fails gets a
+ * remote access NAK and writes nothing.  A SEND without a posted receive
+ * gets an RNR NAK with the QP's min_rnr_timer.  Errors NAK first, then
+ * the QP goes to ERR with QP_ACCESS_ERR or QP_REQ_ERR on the AEQ.
  *
  * READ responses and atomic ACKs are sent from wrenhw_process(), up to
  * the QP's budget per call, in request order; plain ACKs are coalesced:

@@ -208,6 +208,11 @@ static void ordered(void)
 	fl = flush_wqe(0, m.fl.key, 0, WREN_FLUSH_GLOBAL, WREN_FLUSH_MR);
 	tap_ok(run_one(&m, &fl, &cq[0]) == 0,
 	       "FLUSH of the whole MR (address 0, length 0 ignored)");
+	fl = flush_wqe(~0ull - 4, m.fl.key, 0xffffffffu, WREN_FLUSH_GLOBAL,
+		       WREN_FLUSH_MR);
+	tap_ok(run_one(&m, &fl, &cq[0]) == 0,
+	       "FLUSH of the whole MR with an address and length that wrap: "
+	       "not looked at");
 	fl = flush_wqe(FL_IOVA + 100, m.fl.key, 0, WREN_FLUSH_GLOBAL,
 		       WREN_FLUSH_RANGE);
 	tap_ok(run_one(&m, &fl, &cq[0]) == 0,
