@@ -491,8 +491,9 @@ struct wren_rqe {
  * largest fixed part every opcode of its QP may use: the control segment
  * and one 16-byte fixed segment (raddr, or the UD address); inline data
  * also needs its wren_wqe_inline header.  Atomics carry wren_wqe_atomic as
- * well, but only ever one SGE, and REG_MR, BIND_MW, FLUSH and ATOMIC_WRITE
- * none: all fit the smallest stride.  A receive WQE holds its wren_rqe header and SGEs.
+ * well, but only ever one SGE, and REG_MR, BIND_MW, FLUSH and
+ * ATOMIC_WRITE none: all fit the smallest stride.  A receive WQE holds its
+ * wren_rqe header and SGEs.
  */
 #define WREN_WQE_SHIFT_MIN		6	/* 64-byte WQEs */
 #define WREN_WQE_DS_SIZE		16	/* one data segment */
