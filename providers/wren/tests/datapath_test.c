@@ -446,6 +446,79 @@ static void test_wr_api(void)
 	qp.sq.tail = qp.sq.pi;
 }
 
+/*
+ * IBA 1.5 through the extended API: FLUSH and ATOMIC WRITE WQEs carry
+ * everything in their fixed segments; a bad type or level, or an SGE
+ * after them, fails the session; ibv_post_send() refuses both opcodes.
+ */
+static void test_wr_iba15(void)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.send_ops_flags = IBV_QP_EX_WITH_FLUSH |
+				  IBV_QP_EX_WITH_ATOMIC_WRITE,
+	};
+	struct ibv_qp_ex *qpx = &qp.verbs_qp.qp_ex;
+	const uint8_t v[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct ibv_send_wr wr = send_wr(700, IBV_WR_FLUSH, NULL,
+					IBV_SEND_SIGNALED), *bad;
+	uint32_t start;
+	uint8_t *w;
+
+	qp.sq.tail = qp.sq.pi;
+	wren_qp_fill_wr_ops(&qp, &attr);
+	ok(qpx->wr_flush && qpx->wr_atomic_write,
+	   "IBV_QP_EX_WITH_FLUSH and _ATOMIC_WRITE give wr_flush and wr_atomic_write");
+	start = qp.sq.pi;
+	ibv_wr_start(qpx);
+	qpx->wr_id = 701;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_flush(qpx, 0x55, 0x9008, 60000, IBV_FLUSH_GLOBAL,
+		     IBV_FLUSH_RANGE);
+	ibv_wr_atomic_write(qpx, 0x56, 0xa000, v);
+	ok(ibv_wr_complete(qpx) == 0 && qp.sq.pi == start + 2 &&
+	   db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x42, 0, start + 2),
+	   "wr_flush and wr_atomic_write: 2 WQEs, one doorbell");
+	w = wren_wq_slot(&qp.sq, start);
+	ok(w[0] == WREN_WQE_FLUSH && w[2] == 0 &&
+	   le64toh(*(uint64_t *)(w + 16)) == 0x9008 &&
+	   le32toh(*(uint32_t *)(w + 24)) == 0x55 &&
+	   le32toh(*(uint32_t *)(w + 32)) == 60000 &&
+	   w[36] == WREN_FLUSH_GLOBAL && w[37] == WREN_FLUSH_RANGE &&
+	   !w[38] && !w[39],
+	   "FLUSH: raddr, rkey, then length, type, level; no data segment");
+	w = wren_wq_slot(&qp.sq, start + 1);
+	ok(w[0] == WREN_WQE_ATOMIC_WRITE && w[2] == 0 &&
+	   le64toh(*(uint64_t *)(w + 16)) == 0xa000 &&
+	   !memcmp(w + 32, v, 8) && !le64toh(*(uint64_t *)(w + 40)),
+	   "ATOMIC_WRITE: raddr, rkey, the 8 bytes as in memory, reserved zero");
+
+	ibv_wr_start(qpx);
+	ibv_wr_flush(qpx, 0x55, 0x9008, 64, 0, IBV_FLUSH_RANGE);
+	ok(ibv_wr_complete(qpx) == EINVAL && qp.sq.pi == start + 2,
+	   "a FLUSH of no placement type fails the session, nothing posted");
+	ibv_wr_start(qpx);
+	ibv_wr_flush(qpx, 0x55, 0x9008, 64, IBV_FLUSH_GLOBAL, 2);
+	ok(ibv_wr_complete(qpx) == EINVAL && qp.sq.pi == start + 2,
+	   "so does a FLUSH of an unknown level");
+	ibv_wr_start(qpx);
+	ibv_wr_flush(qpx, 0x55, 0x9008, 1ull << 32, IBV_FLUSH_GLOBAL,
+		     IBV_FLUSH_RANGE);
+	ok(ibv_wr_complete(qpx) == EINVAL && qp.sq.pi == start + 2,
+	   "and one of 4 GiB (the RETH says 32 bits)");
+	ibv_wr_start(qpx);
+	ibv_wr_atomic_write(qpx, 0x56, 0xa000, v);
+	ibv_wr_set_sge(qpx, 0x33, 0x6000, 8);
+	ok(ibv_wr_complete(qpx) == EINVAL && qp.sq.pi == start + 2,
+	   "an SGE after an ATOMIC WRITE fails the session");
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL && bad == &wr &&
+	   qp.sq.pi == start + 2,
+	   "ibv_post_send() refuses IBV_WR_FLUSH");
+	wr.opcode = IBV_WR_ATOMIC_WRITE;
+	ok(wren_post_send(&qp.verbs_qp.qp, &wr, &bad) == EINVAL && bad == &wr,
+	   "and IBV_WR_ATOMIC_WRITE");
+	qp.sq.tail = qp.sq.pi;
+}
+
 static void test_cq_ex_and_arm(void)
 {
 	struct ibv_cq_init_attr_ex attr = {
@@ -1042,6 +1115,7 @@ int main(void)
 	test_recv();
 	test_srq();
 	test_wr_api();
+	test_wr_iba15();
 	test_cq_ex_and_arm();
 	test_clean();
 	test_srq_clean();

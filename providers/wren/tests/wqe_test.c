@@ -132,6 +132,23 @@ static void test_send_wqe(void)
 	   "ud: ah, 24-bit dest_qpn, qkey, rsvd zero");
 }
 
+static void test_iba15_wqe(void)
+{
+	ok(sizeof(struct wren_wqe_flush) == 16 &&
+	   offsetof(struct wren_wqe_flush, length) == 0 &&
+	   offsetof(struct wren_wqe_flush, type) == 4 &&
+	   offsetof(struct wren_wqe_flush, level) == 5 &&
+	   sizeof(struct wren_wqe_atomic_write) == 16 &&
+	   offsetof(struct wren_wqe_atomic_write, rsvd) == 8,
+	   "flush: length, type, level; atomic_write: 8 bytes, then reserved");
+	ok(wren_sq_fixed_size(WREN_WQE_FLUSH, false) == 48 &&
+	   wren_sq_fixed_size(WREN_WQE_ATOMIC_WRITE, false) == 48 &&
+	   wren_wqe_is_rd_atomic(WREN_WQE_FLUSH) &&
+	   wren_wqe_is_rd_atomic(WREN_WQE_ATOMIC_WRITE) &&
+	   !wren_wqe_is_atomic(WREN_WQE_ATOMIC_WRITE),
+	   "FLUSH and ATOMIC_WRITE: 48 bytes, need a responder resource, not atomics");
+}
+
 static void test_bind_mw_wqe(void)
 {
 	uint8_t w[64];
@@ -235,11 +252,12 @@ static void test_cqe(void)
 
 int main(void)
 {
-	tap_plan(37);
+	tap_plan(39);
 	test_sizes();
 	test_geometry();
 	test_send_wqe();
 	test_bind_mw_wqe();
+	test_iba15_wqe();
 	test_inline();
 	test_rqe();
 	test_cqe();
