@@ -136,7 +136,7 @@ static bool flush_case(struct ini *in, int slot, size_t off, size_t len,
 	return done(ok, want);
 }
 
-/* Twelve in flight, more than max_rd_atomic: every one completes. */
+/* Twelve in flight at once (the model test goes over its resources). */
 static bool many_case(struct ini *in)
 {
 	const struct rmr *t = &in->s[S_FL];
@@ -201,7 +201,7 @@ void iba15_cases(struct ini *in)
 		"FLUSH (global) of the whole MR",
 		"FLUSH (global) of an MR without the FLUSH right: IBV_WC_REM_ACCESS_ERR",
 		"FLUSH (persistent), a right no Wren MR has: IBV_WC_REM_ACCESS_ERR",
-		"12 ATOMIC WRITEs and FLUSHes in flight (over max_rd_atomic): all complete in order",
+		"12 ATOMIC WRITEs and FLUSHes in flight at once: all complete in order",
 		"FLUSH with no placement type: the provider refuses it at ibv_wr_complete, the QP still works",
 	};
 	unsigned int tv = 0, v = in->d->attr.vendor_id;
