@@ -243,11 +243,30 @@ static bool do_read(struct wrenhw *hw, struct whw_qp *qp,
 	return false;
 }
 
+/*
+ * A one-packet request executed: an atomic (its ACK carries @orig), or a
+ * FLUSH or ATOMIC WRITE (an empty READ response answers it).  Its
+ * responder resource owes the response; false, as do_read().
+ */
+static bool owe_response(struct wrenhw *hw, struct whw_qp *qp,
+			 const struct whw_pkt *p, bool atomic, uint64_t orig)
+{
+	struct whw_rdres *res = new_res(qp);
+
+	res->atomic = atomic;
+	res->empty = !atomic;
+	res->orig = orig;
+	res->psn = p->psn;
+	res->npkts = 1;
+	qp->roce->msn = (qp->roce->msn + 1) & 0xffffff;
+	qp->attr.rq_psn = whw_psn_add(p->psn, 1);
+	whw_roce_kick(hw, qp);
+	return false;
+}
+
 static bool do_atomic(struct wrenhw *hw, struct whw_qp *qp,
 		      const struct whw_pkt *p)
 {
-	struct whw_roce_qp *r = qp->roce;
-	struct whw_rdres *res;
 	struct whw_mr *mr;
 	uint64_t v, nv;
 
@@ -277,31 +296,7 @@ static bool do_atomic(struct wrenhw *hw, struct whw_qp *qp,
 		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_OP);
 		return false;
 	}
-	res = new_res(qp);
-	res->atomic = true;
-	res->psn = p->psn;
-	res->npkts = 1;
-	res->orig = v;
-	r->msn = (r->msn + 1) & 0xffffff;
-	qp->attr.rq_psn = whw_psn_add(p->psn, 1);
-	whw_roce_kick(hw, qp);
-	return false;
-}
-
-/* A FLUSH or ATOMIC WRITE executed: its empty READ response is owed. */
-static bool empty_response(struct wrenhw *hw, struct whw_qp *qp,
-			   const struct whw_pkt *p)
-{
-	struct whw_roce_qp *r = qp->roce;
-	struct whw_rdres *res = new_res(qp);
-
-	res->empty = true;
-	res->psn = p->psn;
-	res->npkts = 1;
-	r->msn = (r->msn + 1) & 0xffffff;
-	qp->attr.rq_psn = whw_psn_add(p->psn, 1);
-	whw_roce_kick(hw, qp);
-	return false;
+	return owe_response(hw, qp, p, true, v);
 }
 
 /*
@@ -331,7 +326,7 @@ static bool do_atomic_write(struct wrenhw *hw, struct whw_qp *qp,
 		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_OP);
 		return false;
 	}
-	return empty_response(hw, qp, p);
+	return owe_response(hw, qp, p, false, 0);
 }
 
 /*
@@ -366,7 +361,7 @@ static bool do_flush(struct wrenhw *hw, struct whw_qp *qp,
 		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_ACC);
 		return false;
 	}
-	return empty_response(hw, qp, p);
+	return owe_response(hw, qp, p, false, 0);
 }
 
 /* Does @res remember a request of @info's kind? */
