@@ -582,13 +582,20 @@ static void wren_wr_bind_mw(struct ibv_qp_ex *qpx, struct ibv_mw *mw,
 		qp->session_err = EINVAL;
 }
 
-static void wren_wr_rdma(struct ibv_qp_ex *qpx, uint8_t op, uint32_t rkey,
-			 uint64_t raddr)
+/*
+ * A WQE that starts with wren_wqe_raddr (RDMA, atomics, FLUSH, ATOMIC
+ * WRITE).  Return: where the opcode's next fixed segment goes, or NULL if
+ * the session has failed.
+ */
+static uint8_t *wren_wr_rdma(struct ibv_qp_ex *qpx, uint8_t op,
+			     uint32_t rkey, uint64_t raddr)
 {
 	uint8_t *p = wren_wr_begin(to_wren_qp_ex(qpx), op);
 
-	if (p)
-		wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
+	if (!p)
+		return NULL;
+	wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
+	return p + sizeof(struct wren_wqe_raddr);
 }
 
 static void wren_wr_rdma_write(struct ibv_qp_ex *qpx, uint32_t rkey,
@@ -616,14 +623,11 @@ static void wren_wr_rdma_read(struct ibv_qp_ex *qpx, uint32_t rkey,
 static void wren_wr_atomic(struct ibv_qp_ex *qpx, uint8_t op, uint32_t rkey,
 			   uint64_t raddr, uint64_t swap_add, uint64_t compare)
 {
-	uint8_t *p = wren_wr_begin(to_wren_qp_ex(qpx), op);
+	uint8_t *p = wren_wr_rdma(qpx, op, rkey, raddr);
 
-	if (!p)
-		return;
-	wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
-	wren_wqe_atomic_set((struct wren_wqe_atomic *)
-			    (p + sizeof(struct wren_wqe_raddr)),
-			    swap_add, compare);
+	if (p)
+		wren_wqe_atomic_set((struct wren_wqe_atomic *)p, swap_add,
+				    compare);
 }
 
 static void wren_wr_atomic_cmp_swp(struct ibv_qp_ex *qpx, uint32_t rkey,
@@ -648,33 +652,27 @@ static void wren_wr_flush(struct ibv_qp_ex *qpx, uint32_t rkey,
 			  uint64_t raddr, size_t len, uint8_t type,
 			  uint8_t level)
 {
-	struct wren_qp *qp = to_wren_qp_ex(qpx);
-	uint8_t *p = wren_wr_begin(qp, WREN_WQE_FLUSH);
+	uint8_t *p = wren_wr_rdma(qpx, WREN_WQE_FLUSH, rkey, raddr);
 
 	if (!p)
 		return;
 	if (unlikely(!type || (type & ~WREN_FLUSH_TYPES) ||
 		     level > WREN_FLUSH_MR || len > UINT32_MAX)) {
-		qp->session_err = EINVAL;
+		to_wren_qp_ex(qpx)->session_err = EINVAL;
 		return;
 	}
-	wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
-	wren_wqe_flush_set((struct wren_wqe_flush *)
-			   (p + sizeof(struct wren_wqe_raddr)),
-			   (uint32_t)len, type, level);
+	wren_wqe_flush_set((struct wren_wqe_flush *)p, (uint32_t)len, type,
+			   level);
 }
 
 static void wren_wr_atomic_write(struct ibv_qp_ex *qpx, uint32_t rkey,
 				 uint64_t raddr, const void *atomic_wr)
 {
-	uint8_t *p = wren_wr_begin(to_wren_qp_ex(qpx), WREN_WQE_ATOMIC_WRITE);
+	uint8_t *p = wren_wr_rdma(qpx, WREN_WQE_ATOMIC_WRITE, rkey, raddr);
 
-	if (!p)
-		return;
-	wren_wqe_raddr_set((struct wren_wqe_raddr *)p, raddr, rkey);
-	wren_wqe_atomic_write_set((struct wren_wqe_atomic_write *)
-				  (p + sizeof(struct wren_wqe_raddr)),
-				  atomic_wr);
+	if (p)
+		wren_wqe_atomic_write_set((struct wren_wqe_atomic_write *)p,
+					  atomic_wr);
 }
 
 static void wren_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
