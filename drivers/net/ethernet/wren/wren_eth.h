@@ -42,6 +42,7 @@ struct wren_tx_buf {
 
 struct wren_rx_buf {
 	struct page *page;
+	dma_addr_t dma;		/* of WREN_RX_BUF_LEN at WREN_RX_HEADROOM */
 };
 
 /* Each counter set has exactly one writer context, as u64_stats needs:

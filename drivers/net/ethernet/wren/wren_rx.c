@@ -5,6 +5,13 @@
  * and a frame larger than one buffer continues in the next ones, each
  * with its own completion, the last one flagged EOP.  The first buffer
  * becomes the skb head (napi_build_skb), the others its fragments.
+ *
+ * The driver maps each buffer itself and unmaps it as it leaves the ring,
+ * rather than letting page_pool keep pages mapped (PP_FLAG_DMA_MAP): a
+ * page inside an skb that a socket has not read yet comes back to the
+ * pool only later, and page_pool before Linux 6.15 then unmaps it after
+ * the driver may have let go of the device, which leaves live mappings
+ * on a removed device (the DMA-API checker reports them at unbind).
  */
 #include <linux/dma-mapping.h>
 #include <linux/if_vlan.h>
@@ -20,14 +27,10 @@
 int wren_rx_pool_create(struct wren_channel *ch)
 {
 	struct page_pool_params pp = {
-		.flags = PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV,
 		.order = 0,
 		.pool_size = ch->rx_size,
 		.nid = dev_to_node(ch->dmadev),
 		.dev = ch->dmadev,
-		.dma_dir = DMA_FROM_DEVICE,
-		.offset = WREN_RX_HEADROOM,
-		.max_len = WREN_RX_BUF_LEN,
 	};
 	struct page_pool *pool;
 
@@ -51,49 +54,79 @@ static void wren_rx_ring_doorbell(struct wren_channel *ch)
 	       ch->priv->wdev->db + WREN_DB_ETH_RX);
 }
 
+/* Post one mapped buffer at the producer index. */
+static int wren_rx_post(struct wren_channel *ch, gfp_t gfp)
+{
+	u32 slot = ch->rx_pi & (ch->rx_size - 1);
+	struct wren_eth_rx_desc *d = &ch->rx_ring[slot];
+	struct wren_rx_buf *buf = &ch->rx_bufs[slot];
+	struct page *page;
+	dma_addr_t dma;
+
+	page = page_pool_alloc_pages(ch->pool, gfp | __GFP_NOWARN);
+	if (!page)
+		return -ENOMEM;
+	dma = dma_map_page(ch->dmadev, page, WREN_RX_HEADROOM, WREN_RX_BUF_LEN,
+			   DMA_FROM_DEVICE);
+	if (unlikely(dma_mapping_error(ch->dmadev, dma))) {
+		page_pool_put_full_page(ch->pool, page, false);
+		return -ENOMEM;
+	}
+	buf->page = page;
+	buf->dma = dma;
+	d->addr = cpu_to_le64(dma);
+	d->len = cpu_to_le16(WREN_RX_BUF_LEN);
+	d->rsvd0 = 0;
+	d->rsvd1 = 0;
+	ch->rx_pi++;
+	return 0;
+}
+
 /* Post buffers into every free slot; false if the ring is left empty. */
 bool wren_rx_refill(struct wren_channel *ch, gfp_t gfp)
 {
-	u32 mask = ch->rx_size - 1;
 	u32 start = ch->rx_pi;
 
 	while (ch->rx_pi - ch->rx_ci < ch->rx_size) {
-		struct wren_eth_rx_desc *d = &ch->rx_ring[ch->rx_pi & mask];
-		struct page *page;
-
-		page = page_pool_alloc_pages(ch->pool, gfp | __GFP_NOWARN);
-		if (!page) {
+		if (wren_rx_post(ch, gfp)) {
 			u64_stats_update_begin(&ch->rx_stats.syncp);
 			ch->rx_stats.alloc_fail++;
 			u64_stats_update_end(&ch->rx_stats.syncp);
 			break;
 		}
-		ch->rx_bufs[ch->rx_pi & mask].page = page;
-		d->addr = cpu_to_le64(page_pool_get_dma_addr(page) + WREN_RX_HEADROOM);
-		d->len = cpu_to_le16(WREN_RX_BUF_LEN);
-		d->rsvd0 = 0;
-		d->rsvd1 = 0;
-		ch->rx_pi++;
 	}
 	if (ch->rx_pi != start)
 		wren_rx_ring_doorbell(ch);
 	return ch->rx_pi != ch->rx_ci;
 }
 
+/* Take the buffer at the consumer index off the ring, unmapped; NULL
+ * when nothing is posted, which a confused device can claim.
+ */
+static struct page *wren_rx_take(struct wren_channel *ch)
+{
+	struct wren_rx_buf *buf = &ch->rx_bufs[ch->rx_ci & (ch->rx_size - 1)];
+	struct page *page = buf->page;
+
+	if (ch->rx_ci == ch->rx_pi || !page)
+		return NULL;
+	dma_unmap_page(ch->dmadev, buf->dma, WREN_RX_BUF_LEN, DMA_FROM_DEVICE);
+	buf->page = NULL;
+	ch->rx_ci++;
+	return page;
+}
+
 void wren_rx_free_all(struct wren_channel *ch)
 {
-	u32 mask = ch->rx_size - 1;
-
 	if (!IS_ERR_OR_NULL(ch->rx_skb))
 		dev_kfree_skb_any(ch->rx_skb);
 	ch->rx_skb = NULL;
-	while (ch->rx_ci != ch->rx_pi) {
-		struct wren_rx_buf *buf = &ch->rx_bufs[ch->rx_ci & mask];
+	for (;;) {
+		struct page *page = wren_rx_take(ch);
 
-		if (buf->page)
-			page_pool_put_full_page(ch->pool, buf->page, false);
-		buf->page = NULL;
-		ch->rx_ci++;
+		if (!page)
+			break;
+		page_pool_put_full_page(ch->pool, page, false);
 	}
 }
 
@@ -137,27 +170,21 @@ static struct sk_buff *wren_rx_finish(struct wren_channel *ch, struct sk_buff *s
 /* One RX completion; returns 1 when it ended a frame handed to the stack. */
 int wren_rx_complete(struct wren_channel *ch, const struct wren_eth_cqe *cqe)
 {
-	u32 mask = ch->rx_size - 1;
-	struct wren_rx_buf *buf = &ch->rx_bufs[ch->rx_ci & mask];
 	u16 flags = le16_to_cpu(cqe->flags);
 	unsigned int len = le16_to_cpu(cqe->len);
-	struct page *page = buf->page;
 	struct sk_buff *skb = ch->rx_skb;
+	struct page *page;
 
-	if (unlikely(ch->rx_ci == ch->rx_pi || !page)) {
+	page = wren_rx_take(ch);
+	if (unlikely(!page)) {
 		netdev_warn_once(ch->priv->netdev, "RX completion without a posted buffer\n");
 		return 0;
 	}
-	buf->page = NULL;
-	ch->rx_ci++;
 
 	if (unlikely(cqe->status || len > WREN_RX_BUF_LEN)) {
 		page_pool_recycle_direct(ch->pool, page);
 		goto drop_frame;
 	}
-	dma_sync_single_for_cpu(ch->dmadev,
-				page_pool_get_dma_addr(page) + WREN_RX_HEADROOM,
-				len, DMA_FROM_DEVICE);
 	if (!skb) {
 		void *va = page_address(page);
 
@@ -230,13 +257,10 @@ int wren_napi_poll(struct napi_struct *napi, int budget)
 		} else if (cqe->type == WREN_ETH_CQE_RX) {
 			if (IS_ERR(ch->rx_skb)) {
 				/* Tail of a dropped frame. */
-				struct wren_rx_buf *buf =
-					&ch->rx_bufs[ch->rx_ci & (ch->rx_size - 1)];
+				struct page *page = wren_rx_take(ch);
 
-				if (buf->page)
-					page_pool_recycle_direct(ch->pool, buf->page);
-				buf->page = NULL;
-				ch->rx_ci++;
+				if (page)
+					page_pool_recycle_direct(ch->pool, page);
 				if (le16_to_cpu(cqe->flags) & WREN_ETH_RX_F_EOP)
 					ch->rx_skb = NULL;
 			} else {
