@@ -131,13 +131,12 @@ ll_between() {
 	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x + 0 >= lo + 0 && x + 0 <= hi + 0) }'
 }
 
-# ll_setup CMD...: run each command line (its words split); iproute2 6.1's
-# dcb now and then fails a set that the NIC took ("Attribute write:
-# Protocol error"): it leaves each request's netlink ACK unread, and when
-# its GET and SET fall in different seconds (their sequence numbers are
-# time(NULL)) libmnl meets the GET's stale ACK and says EPROTO.  So a
-# failed command is tried once more, and said.  Sets ll_setup_err to the first
-# command that failed twice, with its output; returns 1 then.
+# ll_setup CMD...: run each command line (its words split); a command
+# that fails is tried once more from the start of the next second, and
+# said: iproute2 6.1's dcb fails now and then a set that the NIC took
+# (wren_dcb in wren.sh says why, and why the next second).  Sets
+# ll_setup_err to the first command that failed twice, with its output;
+# returns 1 then.
 ll_setup() {
 	local cmd out
 	ll_setup_err=
@@ -145,7 +144,7 @@ ll_setup() {
 		# shellcheck disable=SC2086 # the words of one command
 		out=$($cmd 2>&1) && continue
 		diag "first try: $cmd: $out"
-		nap 1
+		wren_next_second
 		# shellcheck disable=SC2086
 		out=$($cmd 2>&1) || { ll_setup_err="$cmd: $out"; return 1; }
 	done

@@ -7,6 +7,39 @@
 # such test ends with.  Needs tap.sh (the check_* helpers) and wait.sh
 # (wren_netdev) sourced.
 
+# wren_next_second: nap until just after the wall clock's next second.
+# Builtins only (EPOCHREALTIME, printf, nap): an exec costs more under
+# TCG than the wait it would time.
+wren_next_second() {
+	local us=${EPOCHREALTIME#*.} wait_us s
+	wait_us=$((1010000 - 10#$us))
+	printf -v s '%d.%06d' $((wait_us / 1000000)) $((wait_us % 1000000))
+	nap "$s"
+}
+
+# wren_dcb ARGS...: `dcb ARGS`, run once more from the start of the next
+# second when it fails with "Attribute write: Protocol error".  That is
+# iproute2 6.1's dcb, not the NIC: it asks every request for a netlink ACK
+# but reads only the reply, so the GET with which a set reads the object
+# first leaves its ACK queued, and the set then reads that ACK instead of
+# its own answer.  When the GET and the SET fell in different seconds
+# (their sequence numbers are time(NULL)) libmnl calls the stale ACK
+# EPROTO, though the kernel applied the set; newer iproute2 asks for no
+# ACK.  From the start of a second both fall in the same one.  Callers
+# read the state back: this dcb never sees the set's own answer.
+wren_dcb() {
+	local out rc=0
+	out=$(dcb "$@" 2>&1) || rc=$?
+	if [ "$rc" -ne 0 ] && [ "$out" = "Attribute write: Protocol error" ]; then
+		echo "dcb $*: iproute2 6.1's stale netlink ACK (EPROTO), run again" >&2
+		wren_next_second
+		rc=0
+		out=$(dcb "$@" 2>&1) || rc=$?
+	fi
+	[ -z "$out" ] || printf '%s\n' "$out"
+	return "$rc"
+}
+
 # Where the modules built for this guest's kernel series are; the host
 # root is shared, so the host's build tree is visible at the same path.
 wren_moddir() {

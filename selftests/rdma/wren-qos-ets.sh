@@ -173,7 +173,7 @@ else
 	fi
 
 	# 3: maxrate caps the strict TC; the ETS TC gets what is left.
-	dcb maxrate set dev "$ll_if" tc-maxrate all:0 "2:${cap}Mbit"
+	wren_dcb maxrate set dev "$ll_if" tc-maxrate all:0 "2:${cap}Mbit" >&2
 	got=$(python3 "$nlpy" "$ll_if" get 2 2>&1)
 	if [ "$got" = $((cap * 125000)) ]; then
 		# iproute2 before its 2024 fix sends bytes/s; the kernel's unit
