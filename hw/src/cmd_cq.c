@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Completion queues: CREATE_CQ, DESTROY_CQ, MODIFY_CQ, and RESIZE_CQ
+ * Completion queues: CREATE_CQ (32-byte entries, or 64-byte ones with the
+ * device clock: WREN_CQ_F_CQE64), DESTROY_CQ, MODIFY_CQ, and RESIZE_CQ
  * (WREN_CAP_CQ_RESIZE), which moves the entries software has not consumed
  * into the new ring and restarts the indexes (wren_admin.h).
  */
@@ -28,8 +29,10 @@ struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c)
 	struct whw_eq *eq;
 	struct whw_cq *cq;
 
-	if (in->flags)
+	if (in->flags & ~WREN_CQ_F_ALL)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQ(flags));
+	if ((in->flags & WREN_CQ_F_CQE64) && !(hw->caps & WREN_CAP_TIMESTAMP))
+		return WHW_ERR(WREN_AQ_STATUS_NOT_SUPPORTED, SYND_CQ(flags));
 	err = whw_check_rsvd_in(c, offsetof(struct wren_create_cq_in, rsvd0),
 				sizeof(in->rsvd0) + sizeof(in->rsvd));
 	if (err.status)
@@ -50,8 +53,9 @@ struct whw_err whw_cmd_create_cq(struct wrenhw *hw, struct whw_cmd *c)
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	cq->stride = wren_cqe_stride(in->flags);
 	err = whw_ring_load(hw, &cq->ring, &in->ring,
-			    (uint64_t)WREN_CQE_SIZE << in->log_size,
+			    (uint64_t)cq->stride << in->log_size,
 			    SYND_CQ(ring));
 	if (!err.status && whw_ring_overlaps_live(hw, &cq->ring, NULL))
 		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_CQ(ring.addr));
@@ -134,15 +138,17 @@ struct whw_err whw_cmd_modify_cq(struct wrenhw *hw, struct whw_cmd *c)
 static int resize_move(struct wrenhw *hw, const struct whw_cq *cq,
 		       const struct whw_ring *nr, uint32_t log_size)
 {
-	uint32_t mask = (1u << cq->log_size) - 1, n = cq->pi - cq->ci;
-	uint8_t e[WREN_CQE_SIZE];
+	uint32_t n = cq->pi - cq->ci;
+	uint8_t e[WREN_CQE64_SIZE];
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t off = (uint64_t)((cq->ci + i) & mask) * WREN_CQE_SIZE;
+		uint64_t off = wren_cqe_offset(cq->ci + i, cq->log_size,
+					       cq->stride) +
+			       WREN_CQE_SIZE - cq->stride;
 
 		if (hw->ops->dma_read(hw->opaque, whw_ring_addr(&cq->ring, off),
-				      e, sizeof(e)) ||
-		    whw_cq_write_slot(hw, nr, i, log_size, e))
+				      e, cq->stride) ||
+		    whw_cq_write_slot(hw, nr, i, log_size, cq->stride, e))
 			return -1;
 	}
 	return 0;
@@ -208,7 +214,7 @@ struct whw_err whw_cmd_resize_cq(struct wrenhw *hw, struct whw_cmd *c)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RESIZE(log_size));
 
 	err = whw_ring_load(hw, &nr, &in->ring,
-			    (uint64_t)WREN_CQE_SIZE << in->log_size,
+			    (uint64_t)cq->stride << in->log_size,
 			    SYND_RESIZE(ring));
 	/* The old ring too: the entries move out of it into the new one. */
 	if (!err.status && whw_ring_overlaps_live(hw, &nr, NULL))

@@ -33,6 +33,8 @@ static const struct whw_op op_table[WREN_AQ_OP_MAX + 1] = {
 	OP(WREN_AQ_OP_QUERY_PORT, whw_cmd_query_port, 0, false),
 	OP(WREN_AQ_OP_SET_PORT, whw_cmd_set_port,
 	   sizeof(struct wren_set_port_in), false),
+	OPT(WREN_AQ_OP_SET_CLOCK, whw_cmd_set_clock, 0, true,
+	    WREN_CAP_TIMESTAMP),
 	OP(WREN_AQ_OP_CREATE_EQ, whw_cmd_create_eq, 0, true),
 	OP(WREN_AQ_OP_DESTROY_EQ, whw_cmd_destroy_eq, 0, true),
 	OP(WREN_AQ_OP_ALLOC_UAR, whw_cmd_alloc_uar, 0, false),

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_clock.h"
 #include "whw_control.h"
 #include "whw_device.h"
 #include "whw_objects.h"
@@ -167,6 +168,7 @@ void whw_state_reset(struct wrenhw *hw)
 	hw->drop_eqes = 0;
 	hw->last_db_err_queue = UINT32_MAX;
 	hw->epoch_ns = whw_now(hw);
+	whw_clock_reset(hw);
 	hw->heartbeat_frozen = 0;
 	memset(hw->gids, 0, sizeof(hw->gids));
 	whw_mcast_reset(hw);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Writing completions: the one path every engine (RDMA, Ethernet) uses to
- * put a 32-byte CQE into a CQ ring.  It never overruns the ring: when the
+ * put a 32-byte CQE into a CQ ring, in a 64-byte entry that starts with
+ * the device clock when the CQ was created with WREN_CQ_F_CQE64.  It
+ * never overruns the ring: when the
  * ring looks full the device re-reads the consumer index from the CQ's
  * doorbell record, and if it is really full the CQ goes into error with
  * WREN_EVENT_CQ_ERR / WREN_CQ_SYND_OVERRUN, as hardware does.
  */
 #include <string.h>
 
+#include "whw_clock.h"
 #include "whw_device.h"
 #include "whw_events.h"
 #include "whw_le.h"
@@ -37,22 +40,24 @@ bool whw_cq_refresh_ci(struct wrenhw *hw, struct whw_cq *cq)
 }
 
 int whw_cq_write_slot(struct wrenhw *hw, const struct whw_ring *ring,
-		      uint32_t index, uint32_t log_size, const void *cqe)
+		      uint32_t index, uint32_t log_size, uint32_t stride,
+		      const void *entry)
 {
-	uint8_t e[WREN_CQE_SIZE];
+	uint8_t e[WREN_CQE64_SIZE];
 
-	memcpy(e, cqe, sizeof(e));
-	/* owner is the last byte of both wren_cqe and wren_eth_cqe. */
-	e[WREN_CQE_SIZE - 1] = wren_ring_phase(index, log_size);
+	memcpy(e, entry, stride);
+	/* owner is the last byte of every entry layout (wren_cqe_offset). */
+	e[stride - 1] = wren_ring_phase(index, log_size);
 	return whw_ring_write_entry(hw, ring,
-				    (uint64_t)(index & ((1u << log_size) - 1)) *
-				    WREN_CQE_SIZE, e, sizeof(e));
+				    wren_cqe_offset(index, log_size, stride) +
+				    WREN_CQE_SIZE - stride, e, stride);
 }
 
 int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 		bool solicited)
 {
 	uint32_t size = 1u << cq->log_size;
+	struct wren_cqe64 e;
 
 	if (cq->error || (hw->status & WREN_STATUS_FATAL))
 		return -1;
@@ -66,7 +71,13 @@ int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 			return -1;
 		}
 	}
-	if (whw_cq_write_slot(hw, &cq->ring, cq->pi, cq->log_size, cqe)) {
+	/* A 32-byte CQ's entry is the tail of @e: the CQE alone. */
+	memset(&e.ts, 0, sizeof(e.ts));
+	if (cq->stride == WREN_CQE64_SIZE)
+		e.ts.timestamp = whw_le64(whw_clock(hw));
+	memcpy(&e.cqe, cqe, sizeof(e.cqe));
+	if (whw_cq_write_slot(hw, &cq->ring, cq->pi, cq->log_size, cq->stride,
+			      (const uint8_t *)&e + sizeof(e) - cq->stride)) {
 		cq_error(hw, cq, WREN_CQ_SYND_DMA);
 		return -1;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_clock.h"
 #include "whw_control.h"
 #include "whw_device.h"
 #include "whw_err.h"
@@ -48,6 +49,8 @@ uint32_t whw_reg_read(struct wrenhw *hw, uint64_t off)
 	case WREN_REG_AEQ_BASE_LO:	return (uint32_t)hw->aeq.base;
 	case WREN_REG_AEQ_BASE_HI:	return (uint32_t)(hw->aeq.base >> 32);
 	case WREN_REG_AEQ_LOG_SIZE:	return hw->aeq.log_size;
+	case WREN_REG_CLOCK_LO:
+	case WREN_REG_CLOCK_HI:		return whw_clock_reg_read(hw, off);
 	default:			return 0;
 	}
 }

@@ -40,7 +40,10 @@ void whw_eq_pending(struct wrenhw *hw, struct whw_eq *eq, uint32_t n);
 void whw_eq_mod_init(struct whw_eq *eq);
 void whw_eq_mod_fini(struct wrenhw *hw, struct whw_eq *eq);
 
-/* cq.c: writes one 32-byte CQE (owner set by the device); -1 if dropped. */
+/*
+ * cq.c: writes one 32-byte CQE (owner set by the device), in a 64-byte
+ * entry with the device clock when the CQ has them; -1 if dropped.
+ */
 int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 		bool solicited);
 /*
@@ -49,11 +52,12 @@ int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
  */
 bool whw_cq_refresh_ci(struct wrenhw *hw, struct whw_cq *cq);
 /*
- * @cqe into the slot of free-running @index of a CQ ring of
- * 1 << @log_size entries, its owner byte the phase of @index; non-zero
- * on a DMA error.
+ * @entry (@stride bytes, wren_cqe_stride()) into the slot of free-running
+ * @index of a CQ ring of 1 << @log_size entries, its owner byte (the last)
+ * the phase of @index; non-zero on a DMA error.
  */
 int whw_cq_write_slot(struct wrenhw *hw, const struct whw_ring *ring,
-		      uint32_t index, uint32_t log_size, const void *cqe);
+		      uint32_t index, uint32_t log_size, uint32_t stride,
+		      const void *entry);
 
 #endif

@@ -21,6 +21,7 @@ struct whw_err whw_cmd_set_port(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_query_counters(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_clear_counters(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_diag_fault(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_set_clock(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_eq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_eq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_alloc_uar(struct wrenhw *hw, struct whw_cmd *c);

@@ -49,6 +49,7 @@ struct whw_cq {
 	struct whw_obj hdr;
 	struct whw_ring ring;
 	uint32_t log_size;
+	uint32_t stride;	/* wren_cqe_stride() of its CREATE_CQ flags */
 	uint64_t dbrec_addr;
 	struct whw_eq *eq;
 	struct whw_uar *uar;

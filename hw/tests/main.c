@@ -12,6 +12,7 @@ int main(void)
 	test_eq();
 	test_objects();
 	test_cq_resize();
+	test_timestamp();
 	test_qp();
 	test_mr();
 	test_eth_dcb();

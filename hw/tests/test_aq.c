@@ -45,7 +45,7 @@ static void common_checks(void)
 			  WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO |
 			  WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN |
 			  WREN_CAP_CQ_MODERATION | WREN_CAP_CQ_RESIZE |
-			  WHW_CAPS_RDMA |
+			  WREN_CAP_TIMESTAMP | WHW_CAPS_RDMA |
 			  WHW_CAPS_DCB | WHW_CAPS_CC) &&
 	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 4096 &&
 	       a.max_gid == 128 && a.mac[5] == 0x01 && a.num_msix == 16,

@@ -199,9 +199,9 @@ static void cq(void)
 	expect(create_cq(d, &in), WREN_AQ_STATUS_BAD_SIZE, SYND_CQ(log_size),
 	       "CQ log size 23 -> BAD_SIZE");
 	in = cq_in(d, (uint32_t)eqn, 4);
-	in.flags = 1;
+	in.flags = 2;
 	expect(create_cq(d, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CQ(flags),
-	       "CQ flags -> BAD_PARAM");
+	       "CQ flags beyond CQE64 -> BAD_PARAM");
 	in.flags = 0;
 	in.rsvd[5] = 1;
 	expect(create_cq(d, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CQ(rsvd) + 20,

@@ -26,8 +26,9 @@ static void identity(void)
 	tap_ok(th_reg_read(h, WREN_REG_CAPS_HI) ==
 	       (uint32_t)((WREN_CAP_RDMA_MW | WREN_CAP_RDMA_MCAST |
 			   WREN_CAP_RDMA_FLUSH |
-			   WREN_CAP_RDMA_ATOMIC_WRITE) >> 32),
-	       "CAPS_HI advertises windows, multicast, FLUSH and ATOMIC WRITE, nothing else");
+			   WREN_CAP_RDMA_ATOMIC_WRITE |
+			   WREN_CAP_TIMESTAMP) >> 32),
+	       "CAPS_HI advertises windows, multicast, FLUSH, ATOMIC WRITE and timestamps, nothing else");
 	tap_ok((caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC)) ==
 	       (WHW_CAPS_DCB | WHW_CAPS_CC),
 	       "CAPS: DCB and ECN/DCQCN");

@@ -28,6 +28,7 @@ enum wren_aq_opcode {
 	WREN_AQ_OP_QUERY_DEVICE		= 0x01, /* out: wren_device_attr */
 	WREN_AQ_OP_QUERY_PORT		= 0x02, /* out: wren_port_attr */
 	WREN_AQ_OP_SET_PORT		= 0x03, /* in: wren_set_port_in */
+	WREN_AQ_OP_SET_CLOCK		= 0x04, /* inline: set_clock */
 
 	WREN_AQ_OP_CREATE_EQ		= 0x10, /* inline: create_eq */
 	WREN_AQ_OP_DESTROY_EQ		= 0x11, /* inline: handle */
@@ -238,6 +239,15 @@ enum wren_diag_fault {
  */
 #define WREN_DIAG_RX_DRAIN_STUCK	0xffffffffu
 
+/*
+ * SET_CLOCK (WREN_CAP_TIMESTAMP; NOT_SUPPORTED without it): the device
+ * clock reads @ns when the command executes and counts on from there.
+ */
+struct wren_aq_set_clock {
+	__le64 ns;
+	__le32 rsvd[6];
+};
+
 struct wren_aq_diag_fault {
 	__le32 fault;			/* enum wren_diag_fault */
 	__le32 arg;
@@ -264,6 +274,7 @@ struct wren_aq_cmd {
 		struct wren_aq_mcast mcast;
 		struct wren_aq_counters counters;
 		struct wren_aq_diag_fault diag_fault;
+		struct wren_aq_set_clock set_clock;
 	} u;
 };
 
@@ -376,7 +387,7 @@ struct wren_create_cq_in {
 	__le32 eqn;
 	__le32 uar;			/* doorbell page for arming */
 	__u8 log_size;
-	__u8 flags;			/* must be 0 */
+	__u8 flags;			/* WREN_CQ_F_*, wren_queues.h */
 	__le16 moderation_usec;
 	__le16 moderation_count;
 	__le16 rsvd0;
@@ -385,7 +396,8 @@ struct wren_create_cq_in {
 
 /*
  * RESIZE_CQ (WREN_CAP_CQ_RESIZE; NOT_SUPPORTED without it) moves a CQ to a
- * new ring and doorbell record and restarts its indexes: the entries not
+ * new ring (of the entry size it was created with) and doorbell record
+ * and restarts its indexes: the entries not
  * yet consumed (the consumer index read from the old record) move in
  * order to slots 0 .. n-1 of the new ring, each with the phase of index
  * 0 .. n-1 in the new size; the producer index becomes n and the

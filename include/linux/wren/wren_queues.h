@@ -137,8 +137,43 @@ struct wren_eqe {
 /* ------------------------------------------------------- RDMA CQE */
 
 #define WREN_CQE_SIZE			32
+#define WREN_CQE64_SIZE			64
 #define WREN_CQ_LOG_SIZE_MIN		1
 #define WREN_CQ_LOG_SIZE_MAX		22
+
+/* CREATE_CQ flags. */
+#define WREN_CQ_F_CQE64			0x01	/* WREN_CAP_TIMESTAMP: wren_cqe64 */
+#define WREN_CQ_F_ALL			WREN_CQ_F_CQE64
+
+/**
+ * wren_cqe_stride() - bytes per entry of a CQ
+ * @cq_flags: the WREN_CQ_F_* it was created with
+ *
+ * Return: WREN_CQE64_SIZE or WREN_CQE_SIZE.
+ */
+static inline unsigned int wren_cqe_stride(__u8 cq_flags)
+{
+	return cq_flags & WREN_CQ_F_CQE64 ? WREN_CQE64_SIZE : WREN_CQE_SIZE;
+}
+
+/**
+ * wren_cqe_offset() - where the 32-byte CQE of an entry is in a CQ ring
+ * @index: the entry's free-running index
+ * @log_size: log2 of the CQ's entries
+ * @stride: wren_cqe_stride() of the CQ
+ *
+ * Every entry ends with its wren_cqe (or wren_eth_cqe), so that the owner
+ * byte is the last byte of every entry layout; a 64-byte entry starts
+ * with its wren_cqe_ts.
+ *
+ * Return: the byte offset of the CQE in the ring.
+ */
+static inline __u64 wren_cqe_offset(__u32 index, unsigned int log_size,
+				    unsigned int stride)
+{
+	return (__u64)(index & ((1u << log_size) - 1)) * stride +
+	       stride - WREN_CQE_SIZE;
+}
 
 /* Completion status; the values are those of enum ib_wc_status. */
 enum wren_cqe_status {
@@ -293,6 +328,22 @@ struct wren_cqe {
 	__u8 status;			/* enum wren_cqe_status */
 	__u8 vendor_err;		/* enum wren_cqe_vendor_err */
 	__u8 owner;
+};
+
+/*
+ * The first half of a 64-byte entry (WREN_CQ_F_CQE64): the device clock
+ * (WREN_REG_CLOCK_LO) when the device wrote the completion.  The device
+ * writes it before the CQE that follows, whose owner byte it writes last.
+ */
+struct wren_cqe_ts {
+	__le64 timestamp;		/* ns, WREN_CLOCK_KHZ */
+	__le32 rsvd[6];
+};
+
+/* An Ethernet CQ's 64-byte entry holds a wren_eth_cqe in place of cqe. */
+struct wren_cqe64 {
+	struct wren_cqe_ts ts;
+	struct wren_cqe cqe;
 };
 
 /* ------------------------------------------------------------- WQEs */

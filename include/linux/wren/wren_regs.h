@@ -164,6 +164,41 @@ enum wren_fatal_syndrome {
 #define WREN_CAP_RDMA_MCAST		_BITULL(33) /* UD multicast, wren_admin.h */
 #define WREN_CAP_RDMA_FLUSH		_BITULL(34) /* IBA 1.5 FLUSH, wren_queues.h */
 #define WREN_CAP_RDMA_ATOMIC_WRITE	_BITULL(35) /* IBA 1.5 ATOMIC WRITE */
+#define WREN_CAP_TIMESTAMP		_BITULL(36) /* device clock, CQE64 */
+
+/* ------------------------------------------------------- device clock */
+/*
+ * WREN_CAP_TIMESTAMP: a 64-bit clock counting nanoseconds, which the
+ * 64-byte CQEs (WREN_CQ_F_CQE64, wren_queues.h) carry.  It counts from 0
+ * at reset; SET_CLOCK sets it (a driver sets it to real time, so that a
+ * timestamp is also a wall-clock time).  Its two registers are alone in
+ * their own 4 KiB page of BAR0, so that a driver can map that page, and
+ * nothing else of BAR0, read-only into a process.  A read takes HI, LO
+ * and HI again (wren_clock_join); other offsets of the page read 0.
+ */
+#define WREN_CLOCK_PAGE			0x1000
+#define WREN_REG_CLOCK_LO		0x1000	/* RO bits 31:0 */
+#define WREN_REG_CLOCK_HI		0x1004	/* RO bits 63:32 */
+#define WREN_CLOCK_KHZ			1000000	/* 1 GHz: ticks are ns */
+
+/**
+ * wren_clock_join() - the clock's value from one HI, LO, HI read
+ * @hi: the first read of WREN_REG_CLOCK_HI
+ * @lo: the read of WREN_REG_CLOCK_LO after it
+ * @hi2: the read of WREN_REG_CLOCK_HI after that
+ * @ns: the value, when the return is non-zero
+ *
+ * LO wrapped between the reads when the two HI reads differ; read again.
+ *
+ * Return: non-zero when @ns holds a consistent value.
+ */
+static inline int wren_clock_join(__u32 hi, __u32 lo, __u32 hi2, __u64 *ns)
+{
+	if (hi != hi2)
+		return 0;
+	*ns = (__u64)hi << 32 | lo;
+	return 1;
+}
 
 /* ------------------------------------------------------ doorbell page */
 /*
