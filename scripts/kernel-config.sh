@@ -28,6 +28,7 @@ IB_REG_USER_MR_DMABUF_DMAH|static struct ib_mr *f(struct ib_pd *pd, u64 off, u64
 IB_FILL_RES_SRQ_ENTRY|static int f(struct sk_buff *msg, struct ib_srq *srq) { return 0; } static const struct ib_device_ops o __used = { .fill_res_srq_entry = f };
 RDMA_ITER_H|#include <rdma/iter.h>
 IB_DEVICE_FLUSH|static const u64 v __used = IB_DEVICE_FLUSH_GLOBAL | IB_DEVICE_ATOMIC_WRITE;
+VM_FLAGS_CLEAR|static void f(struct vm_area_struct *v) { vm_flags_clear(v, VM_MAYWRITE); } static void (*p)(struct vm_area_struct *) __used = f;
 IB_REG_USER_MR_DMAH|static struct ib_mr *f(struct ib_pd *pd, u64 start, u64 len, u64 va, int acc, struct ib_dmah *dmah, struct ib_udata *udata) { return NULL; } static const struct ib_device_ops o __used = { .reg_user_mr = f };
 MODULE_IMPORT_NS_STRING|#undef __MODULE_INFO
 MODULE_IMPORT_NS_STRING|#define __MODULE_INFO(tag, name, info) _Static_assert(sizeof(info) == sizeof("WREN"), "namespace is stringified")

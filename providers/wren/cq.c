@@ -4,6 +4,8 @@
  * through both the ibv_poll_cq and the ibv_start_poll/next_poll/end_poll
  * interfaces, and arming.  Polling reads the ring in host memory and
  * publishes the consumer index in the CQ's doorbell record: no syscalls.
+ * A CQ asked for completion timestamps has 64-byte entries that carry the
+ * device clock in front of the CQE (WREN_CQ_F_CQE64).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,23 +18,40 @@
 #include "wren_abi.h"
 
 #define WREN_CQ_WC_FLAGS	IBV_WC_STANDARD_FLAGS
+/* Both read the device clock, which wren.ko keeps on real time. */
+#define WREN_CQ_WC_TS_FLAGS	(IBV_WC_EX_WITH_COMPLETION_TIMESTAMP | \
+				 IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
 
 /* ------------------------------------------------------------ polling */
+
+/* The 32-byte CQE of free-running @index, wherever the entry puts it. */
+static struct wren_cqe *wren_cq_cqe(struct wren_cq *cq, uint32_t index)
+{
+	return (struct wren_cqe *)(cq->ring +
+				   wren_cqe_offset(index, cq->log_size, cq->stride));
+}
 
 /*
  * The next CQE, copied out once the phase bit says the device wrote it;
  * the barrier keeps the other fields from being read before the owner
- * (the device writes the owner byte last).
+ * (the device writes the owner byte last).  A 64-byte entry's timestamp
+ * goes to cur_ts.
  */
 static bool wren_cq_next(struct wren_cq *cq, struct wren_cqe *out)
 {
-	struct wren_cqe *cqe = &cq->ring[cq->ci & ((1u << cq->log_size) - 1)];
+	struct wren_cqe *cqe = wren_cq_cqe(cq, cq->ci);
 	uint8_t owner = *(volatile uint8_t *)&cqe->owner;
 
 	if (!wren_cqe_owned(owner, cq->ci, cq->log_size))
 		return false;
 	udma_from_device_barrier();
 	memcpy(out, cqe, sizeof(*out));
+	if (cq->stride == WREN_CQE64_SIZE) {
+		const struct wren_cqe_ts *ts = (const void *)
+			((const uint8_t *)cqe - sizeof(*ts));
+
+		cq->cur_ts = le64toh(ts->timestamp);
+	}
 	cq->ci++;
 	return true;
 }
@@ -310,6 +329,12 @@ static uint8_t wren_wc_read_dlid_path_bits(struct ibv_cq_ex *cqx)
 	return 0;
 }
 
+/* Device clock ticks are nanoseconds of real time (WREN_CLOCK_KHZ). */
+static uint64_t wren_wc_read_completion_ts(struct ibv_cq_ex *cqx)
+{
+	return to_wren_cq_ex(cqx)->cur_ts;
+}
+
 static void wren_cq_fill_ops(struct wren_cq *cq,
 			     const struct ibv_cq_init_attr_ex *attr)
 {
@@ -335,6 +360,10 @@ static void wren_cq_fill_ops(struct wren_cq *cq,
 		cqx->read_sl = wren_wc_read_sl;
 	if (attr->wc_flags & IBV_WC_EX_WITH_DLID_PATH_BITS)
 		cqx->read_dlid_path_bits = wren_wc_read_dlid_path_bits;
+	if (attr->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
+		cqx->read_completion_ts = wren_wc_read_completion_ts;
+	if (attr->wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+		cqx->read_completion_wallclock_ns = wren_wc_read_completion_ts;
 }
 
 /* ------------------------------------------------------------- arming */
@@ -379,16 +408,20 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 					struct ibv_cq_init_attr_ex *attr)
 {
 	struct wren_context *ctx = to_wren_ctx(ibctx);
+	uint64_t wc_flags = WREN_CQ_WC_FLAGS;
 	struct wren_create_cq_resp resp = {};
+	struct ibv_cq_init_attr_ex kattr;
 	struct wren_create_cq cmd = {};
 	unsigned int log_size;
 	size_t ring_size;
 	struct wren_cq *cq;
 	int ret;
 
+	if (ctx->caps & WREN_CAP_TIMESTAMP)
+		wc_flags |= WREN_CQ_WC_TS_FLAGS;
 	if (!check_comp_mask(attr->comp_mask, IBV_CQ_INIT_ATTR_MASK_FLAGS |
 					      IBV_CQ_INIT_ATTR_MASK_PD) ||
-	    !check_comp_mask(attr->wc_flags, WREN_CQ_WC_FLAGS) ||
+	    !check_comp_mask(attr->wc_flags, wc_flags) ||
 	    ((attr->comp_mask & IBV_CQ_INIT_ATTR_MASK_FLAGS) &&
 	     !check_comp_mask(attr->flags, IBV_CREATE_CQ_ATTR_SINGLE_THREADED))) {
 		errno = EOPNOTSUPP;
@@ -419,7 +452,16 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 			       (attr->flags & IBV_CREATE_CQ_ATTR_SINGLE_THREADED)) ||
 			      (cq->parent && cq->parent->td);
 
-	ring_size = (size_t)WREN_CQE_SIZE << log_size;
+	/*
+	 * Either timestamp needs 64-byte entries, which the kernel makes for
+	 * IBV_WC_EX_WITH_COMPLETION_TIMESTAMP's flag (and only for it).
+	 */
+	kattr = *attr;
+	if (attr->wc_flags & WREN_CQ_WC_TS_FLAGS)
+		kattr.wc_flags |= IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	cq->stride = kattr.wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP ?
+		     WREN_CQE64_SIZE : WREN_CQE_SIZE;
+	ring_size = (size_t)cq->stride << log_size;
 	ret = wren_buf_alloc(&cq->buf, ring_size + sizeof(*cq->dbrec),
 			     ctx->page_size, cq->parent, WREN_RES_TYPE_CQ);
 	if (ret) {
@@ -434,7 +476,8 @@ static struct ibv_cq_ex *wren_cq_create(struct ibv_context *ibctx,
 	cmd.dbrec_addr = (uintptr_t)cq->dbrec;
 	cmd.log_size = log_size;
 	attr->cqe = 1u << log_size;
-	ret = ibv_cmd_create_cq_ex(ibctx, attr, &cq->verbs_cq,
+	kattr.cqe = attr->cqe;
+	ret = ibv_cmd_create_cq_ex(ibctx, &kattr, &cq->verbs_cq,
 				   &cmd.ibv_cmd, sizeof(cmd),
 				   &resp.ibv_resp, sizeof(resp), 0);
 	if (ret) {
@@ -502,7 +545,7 @@ int wren_resize_cq(struct ibv_cq *ibcq, int cqe)
 		return EOPNOTSUPP;
 	if (cqe < 1 || wren_cq_log_size(ctx, (unsigned int)cqe, &log_size))
 		return EINVAL;
-	ring_size = (size_t)WREN_CQE_SIZE << log_size;
+	ring_size = (size_t)cq->stride << log_size;
 	ret = wren_buf_alloc(&buf, ring_size + sizeof(*cq->dbrec),
 			     ctx->page_size, cq->parent, WREN_RES_TYPE_CQ);
 	if (ret)
@@ -562,7 +605,7 @@ void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq)
 
 	pthread_spin_lock(&cq->lock);
 	for (i = cq->ci;; i++) {
-		struct wren_cqe *cqe = &cq->ring[i & mask];
+		struct wren_cqe *cqe = wren_cq_cqe(cq, i);
 
 		if (!wren_cqe_owned(*(volatile uint8_t *)&cqe->owner, i,
 				    cq->log_size) || i - cq->ci > mask)

@@ -23,6 +23,7 @@ static void wren_free_context(struct ibv_context *ibctx);
 static const struct verbs_context_ops wren_ctx_ops = {
 	.free_context = wren_free_context,
 	.query_device_ex = wren_query_device_ex,
+	.query_rt_values = wren_query_rt_values,
 	.query_port = wren_query_port,
 	.alloc_pd = wren_alloc_pd,
 	.dealloc_pd = wren_dealloc_pd,
@@ -116,6 +117,7 @@ static struct verbs_context *wren_alloc_context(struct ibv_device *ibdev,
 			  strerror(errno));
 		goto err_mutex;
 	}
+	wren_clock_map(ctx, cmd_fd, &resp.drv_payload);
 
 	verbs_set_ops(&ctx->ibv_ctx, &wren_ctx_ops);
 	return &ctx->ibv_ctx;
@@ -132,6 +134,7 @@ static void wren_free_context(struct ibv_context *ibctx)
 {
 	struct wren_context *ctx = to_wren_ctx(ibctx);
 
+	wren_clock_unmap(ctx);
 	munmap(ctx->db_page, ctx->db_length);
 	pthread_mutex_destroy(&ctx->qp_table_mutex);
 	verbs_uninit_context(&ctx->ibv_ctx);

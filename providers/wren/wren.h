@@ -38,6 +38,8 @@ struct wren_context {
 	struct verbs_context ibv_ctx;
 	void *db_page;			/* this context's doorbell page (UAR) */
 	size_t db_length;
+	const volatile uint8_t *clock_page;	/* BAR0's clock page, or NULL */
+	size_t clock_length;
 	size_t page_size;
 	/* Limits from alloc_ucontext, checked before the kernel sees them. */
 	uint64_t caps;			/* WREN_CAP_* */
@@ -103,15 +105,17 @@ struct wren_cq {
 	struct verbs_cq verbs_cq;
 	pthread_spinlock_t lock;
 	struct wren_buf buf;
-	struct wren_cqe *ring;
+	uint8_t *ring;
 	struct wren_cq_dbrec *dbrec;	/* in buf, after the ring */
 	unsigned int log_size;
+	unsigned int stride;		/* wren_cqe_stride(): 32, 64 with timestamps */
 	uint32_t ci;			/* consumer index, free-running */
 	uint32_t cqn;
 	struct wren_pd *parent;		/* the parent domain it was made in */
 	bool single_threaded;
-	/* ibv_cq_ex polling state: the entry being read. */
+	/* ibv_cq_ex polling state: the entry being read, and its timestamp. */
 	struct wren_cqe cur;
+	uint64_t cur_ts;
 	struct wren_qp *cur_qp;
 };
 
@@ -277,6 +281,14 @@ int wren_dealloc_td(struct ibv_td *td);
  * plain PD.  wren_pd_release() takes NULL. */
 struct wren_pd *wren_pd_hold(struct ibv_pd *pd);
 void wren_pd_release(struct wren_pd *pd);
+
+/* clock.c: the clock page of @resp (WREN_IB_UCTX_RESP_CLOCK), if any. */
+struct wren_ib_alloc_ucontext_resp;
+void wren_clock_map(struct wren_context *ctx, int cmd_fd,
+		    const struct wren_ib_alloc_ucontext_resp *resp);
+void wren_clock_unmap(struct wren_context *ctx);
+int wren_query_rt_values(struct ibv_context *ibctx,
+			 struct ibv_values_ex *values);
 
 /* verbs.c */
 int wren_query_device_ex(struct ibv_context *context,

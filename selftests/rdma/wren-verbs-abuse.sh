@@ -30,7 +30,13 @@
 #      the NIC's loopback - two QPs attached receive each message once,
 #      a detached one nothing; refused attaches and detaches; the group
 #      table filled to max_mcast_grp and a group to max_mcast_qp_attach,
-#      then ENOMEM; every case skips on a device with max_mcast_grp 0.
+#      then ENOMEM; every case skips on a device with max_mcast_grp 0;
+#   5. wren_verbs_test clock (tests/rdma/clock.c): the device clock
+#      (hca_core_clock, ibv_query_rt_values_ex near real time and
+#      advancing with it) and extended CQs with completion timestamps,
+#      device and wall-clock, each between a clock read before the post
+#      and one after the poll, also after a resize; every case skips on
+#      a device without a clock.
 #
 # After each the device holds what it held before (rdma resource
 # counts); dmesg stays clean and the modules unload.
@@ -47,10 +53,11 @@ big=${WREN_LIMITS_BIG_MR_MIB:-1024}
 # The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c,
 # mcast.c.
 n_limits=23
-n_abuse=53
+n_abuse=57
 n_mw=21
 n_mcast=6
-plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + 2))
+n_clock=6
+plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + n_clock + 1 + 2))
 dmesg -C
 
 if ! rdma_env_check 2>"$res/abuse-env.err" || [ ! -x "$bin" ]; then
@@ -100,6 +107,7 @@ check "the NIC ignored and counted the bad doorbells (port_db_errors ${db0:-?} -
 	test "${db1:-0}" -gt "${db0:-0}"
 run mw "$n_mw"
 run mcast "$n_mcast"
+run clock "$n_clock"
 
 # Later tests of a shared boot load the modules themselves.
 check "wren_ib.ko and wren.ko unload" wren_unload

@@ -123,6 +123,34 @@ static int get_context(int fd, const void *drv, size_t drv_len,
 	return rc;
 }
 
+/*
+ * A provider from before the clock asks for the response up to reserved
+ * (64 bytes): it gets a context, and no clock in the bytes it reads.
+ */
+static void old_context_case(struct dev *d)
+{
+	struct {
+		struct ib_uverbs_get_context_resp core;
+		struct wren_ib_alloc_ucontext_resp drv;
+	} resp;
+	struct ib_uverbs_get_context c = { .response = (uintptr_t)&resp };
+	size_t old = offsetof(typeof(resp), drv) +
+		     offsetof(struct wren_ib_alloc_ucontext_resp, clock_mmap_offset);
+	char path[96];
+	int fd, rc;
+
+	memset(&resp, 0xa5, sizeof(resp));
+	fd = open(uverbs_path(d, path, sizeof(path)), O_RDWR | O_CLOEXEC);
+	rc = uv_write(fd, IB_USER_VERBS_CMD_GET_CONTEXT, &c, sizeof(c), NULL, 0,
+		      old);
+	tap_ok(!rc && resp.drv.clock_mmap_offset == 0xa5a5a5a5a5a5a5a5ull,
+	       "GET_CONTEXT with a 64-byte response (an older provider): accepted, nothing written past it: %s",
+	       rc ? strerror(-rc) : "ok");
+	if (!rc)
+		close((int)resp.core.async_fd);
+	close(fd);
+}
+
 static void context_cases(struct dev *d)
 {
 	struct { struct wren_ib_alloc_ucontext a; uint64_t tail; } big = { 0 };
@@ -154,6 +182,7 @@ static void context_cases(struct dev *d)
 	expect(get_context(fd, NULL, 0, NULL, NULL), E_INVAL,
 	       "a second GET_CONTEXT on a file that has one");
 	close(fd);
+	old_context_case(d);
 }
 
 static int alloc_pd(struct uv *u, uint32_t *pd)
@@ -448,6 +477,52 @@ static int dereg_mr(struct uv *u, uint32_t handle)
 	return uv_write(u->fd, IB_USER_VERBS_CMD_DEREG_MR, &c, sizeof(c), NULL, 0, 0);
 }
 
+/* The highest mmap offset the context handed out. */
+static uint64_t last_offset(const struct uv *u)
+{
+	uint64_t off = u->ctx.db_mmap_offset;
+
+	if ((u->ctx.comp_mask & WREN_IB_UCTX_RESP_CLOCK) &&
+	    u->ctx.clock_mmap_offset > off)
+		off = u->ctx.clock_mmap_offset;
+	return off;
+}
+
+/*
+ * The clock page maps read-only and stays so: writable or executable
+ * mappings are refused, and so is an mprotect() that would add writing.
+ */
+static void clock_page_cases(struct uv *u)
+{
+	static const int E_PERM[] = { EPERM, 0 };
+	static const int E_ACCES[] = { EACCES, 0 };
+	off_t off = (off_t)u->ctx.clock_mmap_offset;
+	void *m;
+	int rc;
+
+	if (!(u->ctx.comp_mask & WREN_IB_UCTX_RESP_CLOCK)) {
+		for (int i = 0; i < 3; i++)
+			tap_skipped("the device has no clock page", "clock page case %d", i);
+		return;
+	}
+	m = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, u->fd, off);
+	expect(m == MAP_FAILED ? -errno : 0, E_PERM, "mmap of the clock page writable");
+	if (m != MAP_FAILED)
+		munmap(m, PAGE);
+	m = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_SHARED, u->fd, off);
+	expect(m == MAP_FAILED ? -errno : 0, E_PERM, "mmap of the clock page executable");
+	if (m != MAP_FAILED)
+		munmap(m, PAGE);
+	m = mmap(NULL, PAGE, PROT_READ, MAP_SHARED, u->fd, off);
+	if (m == MAP_FAILED) {
+		tap_ok(false, "mmap of the clock page read-only: %s", strerror(errno));
+		return;
+	}
+	rc = mprotect(m, PAGE, PROT_READ | PROT_WRITE) ? -errno : 0;
+	expect(rc, E_ACCES, "the read-only clock page, mprotect to writable");
+	munmap(m, PAGE);
+}
+
 static void mr_and_mmap_cases(struct uv *u, struct ring *r)
 {
 	uintptr_t p = (uintptr_t)r->buf;
@@ -483,9 +558,11 @@ static void mr_and_mmap_cases(struct uv *u, struct ring *r)
 	expect(m == MAP_FAILED ? -errno : 0, E_INVAL, "mmap of the doorbell page MAP_PRIVATE");
 	if (m != MAP_FAILED)
 		munmap(m, PAGE);
+	clock_page_cases(u);
 	m = mmap(NULL, PAGE, PROT_WRITE, MAP_SHARED, u->fd,
-		 (off_t)u->ctx.db_mmap_offset + PAGE);
-	expect(m == MAP_FAILED ? -errno : 0, E_INVAL, "mmap of the page after the doorbell page");
+		 (off_t)last_offset(u) + PAGE);
+	expect(m == MAP_FAILED ? -errno : 0, E_INVAL,
+	       "mmap of the page after the last one handed out");
 	if (m != MAP_FAILED)
 		munmap(m, PAGE);
 }

@@ -139,18 +139,24 @@ int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 int conn_create_ops(struct dev *d, struct conn *c, enum ibv_qp_type t,
 		    int pd, int depth, uint64_t send_ops)
 {
-	struct ibv_qp_init_attr_ex ia = { 0 };
-	struct ibv_qp_attr a = { 0 };
-	int sge = d->attr.max_sge < WVT_MAX_SGE ? d->attr.max_sge : WVT_MAX_SGE;
-
 	memset(c, 0, sizeof(*c));
-	c->type = t;
 	c->scq = ibv_create_cq(d->ctx, depth * 2, NULL, NULL, 0);
 	c->rcq = ibv_create_cq(d->ctx, depth * 2, NULL, NULL, 0);
 	if (!c->scq || !c->rcq) {
 		fprintf(stderr, "wvt: ibv_create_cq failed\n");
 		return -1;
 	}
+	return conn_create_on(d, c, t, pd, depth, send_ops);
+}
+
+int conn_create_on(struct dev *d, struct conn *c, enum ibv_qp_type t,
+		   int pd, int depth, uint64_t send_ops)
+{
+	struct ibv_qp_init_attr_ex ia = { 0 };
+	struct ibv_qp_attr a = { 0 };
+	int sge = d->attr.max_sge < WVT_MAX_SGE ? d->attr.max_sge : WVT_MAX_SGE;
+
+	c->type = t;
 	ia.send_cq = c->scq;
 	ia.recv_cq = c->rcq;
 	ia.qp_type = t;

@@ -34,6 +34,9 @@
  *   wren_verbs_test mw [-d DEV] [-g GIDX]
  *       one node: memory windows of type 1 and 2 bound, used, refused,
  *       invalidated and deallocated over a loopback RC pair; see mw.c
+ *   wren_verbs_test clock [-d DEV] [-g GIDX]
+ *       one node: the device clock (ibv_query_rt_values_ex) and extended
+ *       CQs with completion timestamps over a loopback RC pair; see clock.c
  *   wren_verbs_test mcast [-d DEV] [-g GIDX]
  *       one node: UD multicast through the NIC's loopback, attach and
  *       detach, refusals and the group table's limits; see mcast.c
@@ -56,7 +59,7 @@ extern int wvt_timeout, wvt_sl, wvt_tclass;
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|faults|abuse|mw|mcast (see main.c)\n");
+	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|faults|abuse|mw|clock|mcast (see main.c)\n");
 	return 2;
 }
 
@@ -221,6 +224,16 @@ int main(int argc, char **argv)
 		if (dev_open(&d, dev, gidx))
 			return 1;
 		rc = mw_run(&d);
+		dev_close(&d);
+		return rc;
+	}
+	if (!strcmp(mode, "clock")) {
+		struct dev d;
+		int rc;
+
+		if (dev_open(&d, dev, gidx))
+			return 1;
+		rc = clock_run(&d);
 		dev_close(&d);
 		return rc;
 	}

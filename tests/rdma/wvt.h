@@ -124,6 +124,12 @@ int conn_create(struct dev *d, struct conn *c, enum ibv_qp_type t, int pd,
 /* The same with ibv_create_qp_ex() and @send_ops (IBV_QP_EX_WITH_*). */
 int conn_create_ops(struct dev *d, struct conn *c, enum ibv_qp_type t,
 		    int pd, int depth, uint64_t send_ops);
+/*
+ * conn_create_ops() on the CQs the caller put in @c (zeroed but for scq
+ * and rcq), e.g. extended ones; conn_destroy() destroys them too.
+ */
+int conn_create_on(struct dev *d, struct conn *c, enum ibv_qp_type t,
+		   int pd, int depth, uint64_t send_ops);
 int conn_connect(struct dev *d, struct conn *c, uint32_t peer_qpn,
 		 uint32_t peer_psn, const union ibv_gid *peer_gid);
 void conn_destroy(struct conn *c);
@@ -166,6 +172,7 @@ int faults_run(struct dev *d, int rounds);
 /* mw.c: one node, memory windows over a loopback RC pair; TAP on stdout,
  * tap_done()'s status */
 int mw_run(struct dev *d);
+int clock_run(struct dev *d);
 /* mcast.c: UD multicast over the NIC's loopback; TAP, tap_done()'s status. */
 int mcast_run(struct dev *d);
 

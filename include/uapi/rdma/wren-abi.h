@@ -40,8 +40,11 @@ struct wren_ib_alloc_ucontext {
 	__u32 reserved;
 };
 
+/* Response comp_mask bits. */
+#define WREN_IB_UCTX_RESP_CLOCK		0x1	/* clock_mmap_* are valid */
+
 struct wren_ib_alloc_ucontext_resp {
-	__u32 comp_mask;		/* none defined yet */
+	__u32 comp_mask;		/* WREN_IB_UCTX_RESP_* */
 	/*
 	 * The context's own doorbell page (a UAR, ALLOC_UAR): every CQ, QP
 	 * and SRQ of the context is bound to it, and the device ignores
@@ -67,6 +70,16 @@ struct wren_ib_alloc_ucontext_resp {
 	__u8 max_wq_log_size;		/* log2 entries of SQ, RQ, SRQ */
 	__u8 max_cq_log_size;		/* log2 entries of a CQ */
 	__u32 reserved[2];
+	/*
+	 * WREN_IB_UCTX_RESP_CLOCK (WREN_CAP_TIMESTAMP, 4 KiB CPU pages):
+	 * the device clock's page of BAR0 (WREN_CLOCK_PAGE; CLOCK_LO at its
+	 * offset 0), mmap(cmd_fd, clock_mmap_offset, clock_mmap_length,
+	 * PROT_READ, MAP_SHARED).  A provider that asks for fewer bytes than
+	 * these gets the response up to reserved, and no clock.
+	 */
+	__aligned_u64 clock_mmap_offset;
+	__u32 clock_mmap_length;	/* WREN_DB_PAGE_SIZE */
+	__u32 reserved2;
 };
 
 /* ------------------------------------------------------------- CQ */
@@ -95,6 +108,12 @@ struct wren_ib_create_cq_resp {
 };
 
 /*
+ * A CQ created with IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION (what
+ * libibverbs sends for IBV_WC_EX_WITH_COMPLETION_TIMESTAMP; only with
+ * WREN_CAP_TIMESTAMP) has 64-byte entries (struct wren_cqe64: the device
+ * clock, then the CQE), so its ring is 64 << log_size bytes, here and in
+ * resize_cq.
+ *
  * ibv_resize_cq: a new ring and doorbell record, as for create_cq, zeroed
  * and with a consumer index of 0 in the record.  The device moves the
  * entries not yet polled to the start of the new ring and restarts the

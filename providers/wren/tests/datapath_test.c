@@ -9,11 +9,13 @@
  * errors, unsignalled completions retired in order, phase wrap-around, SRQ
  * slots freed out of order, the ibv_wr_* and ibv_cq_ex interfaces, CQ
  * arming and memory windows (ibv_bind_mw, IBV_WR_BIND_MW, ibv_wr_bind_mw
- * and their completions).  Links against the bench's rdma-core build (make rdma-core).
+ * and their completions), 64-byte CQEs with completion timestamps and
+ * the clock page's reader.  Links against the bench's rdma-core build (make rdma-core).
  * TAP output.
  */
 #include "../wren.c"
 #include "../buf.c"
+#include "../clock.c"
 #include "../pd.c"
 #include "../qp_table.c"
 #include "../cq.c"
@@ -64,6 +66,7 @@ static void setup(void)
 	cq.verbs_cq.cq.context = &ctx.ibv_ctx.context;
 	pthread_spin_init(&cq.lock, PTHREAD_PROCESS_PRIVATE);
 	cq.log_size = 2;			/* 4 entries: wraps often */
+	cq.stride = WREN_CQE_SIZE;
 	cq.buf.addr = zalloc_pages(4096);
 	cq.ring = cq.buf.addr;
 	cq.dbrec = (struct wren_cq_dbrec *)((uint8_t *)cq.buf.addr + 128);
@@ -94,8 +97,8 @@ static uint32_t dev_cq_pi;
 static void dev_cqe(uint8_t opcode, uint8_t status, uint32_t wqe_idx,
 		    uint16_t flags, uint32_t byte_len, uint32_t imm_be)
 {
-	uint32_t mask = (1u << cq.log_size) - 1;
-	struct wren_cqe *e = &cq.ring[dev_cq_pi & mask];
+	struct wren_cqe *e = (struct wren_cqe *)
+		(cq.ring + wren_cqe_offset(dev_cq_pi, cq.log_size, cq.stride));
 	uint8_t phase = wren_ring_phase(dev_cq_pi, cq.log_size);
 
 	memset(e, 0, sizeof(*e) - 1);
@@ -562,6 +565,82 @@ static void test_cq_ex_and_arm(void)
 	ok(db_read(&ctx, WREN_DB_CQ) ==
 	   WREN_DB_VAL(7, WREN_DB_CQ_ARM_SOLICITED, dev_cq_pi),
 	   "req_notify_cq(solicited_only): ARM_SOLICITED");
+}
+
+/*
+ * A CQ of 64-byte entries: the CQE sits in the second half of each, the
+ * device clock in the first; both timestamp readers return it, and a
+ * reader not asked for stays unset.  The clock page's reader joins HI,
+ * LO, HI and refuses a context without the page.
+ */
+static void test_cq_timestamps(void)
+{
+	struct ibv_cq_init_attr_ex attr = {
+		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN |
+			    IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK,
+	};
+	struct ibv_cq_ex *cqx = &cq.verbs_cq.cq_ex;
+	struct ibv_values_ex v = { .comp_mask = IBV_VALUES_MASK_RAW_CLOCK };
+	struct ibv_poll_cq_attr pattr = {};
+	uint32_t idx = qp.sq.pi, saved_ci = cq.ci, saved_pi = dev_cq_pi;
+	uint8_t *saved_ring = cq.ring, *ring = zalloc_pages(4096);
+	struct ibv_send_wr wr = send_wr(640, IBV_WR_RDMA_READ, NULL,
+					IBV_SEND_SIGNALED), *bad;
+	struct ibv_sge sge = { 0x7000, 16, 1 };
+	uint32_t page[WREN_DB_PAGE_SIZE / 4] = {};
+	struct wren_cqe_ts *ts;
+
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	cq.ring = ring;
+	cq.stride = WREN_CQE64_SIZE;
+	cq.ci = 0;
+	dev_cq_pi = 0;
+	wren_cq_fill_ops(&cq, &attr);
+	ok(cqx->read_completion_wallclock_ns && !cqx->read_completion_ts,
+	   "a CQ asked for wall-clock timestamps reads those only");
+	wren_post_send(&qp.verbs_qp.qp, &wr, &bad);
+	wr.wr_id = 641;
+	wren_post_send(&qp.verbs_qp.qp, &wr, &bad);
+	ts = (struct wren_cqe_ts *)ring;
+	ts->timestamp = htole64(0x1800000000000123ull);
+	dev_cqe(WREN_WQE_RDMA_READ, WREN_CQE_SUCCESS, idx, 0, 16, 0);
+	ts = (struct wren_cqe_ts *)(ring + WREN_CQE64_SIZE);
+	ts->timestamp = htole64(0x1800000000000456ull);
+	dev_cqe(WREN_WQE_RDMA_READ, WREN_CQE_SUCCESS, idx + 1, 0, 16, 0);
+	ok(((struct wren_cqe *)(ring + 32))->byte_len == htole32(16) &&
+	   ring[63] == wren_ring_phase(0, cq.log_size),
+	   "the device's side writes the CQE in the entry's second half");
+	ok(ibv_start_poll(cqx, &pattr) == 0 && cqx->wr_id == 640 &&
+	   ibv_wc_read_completion_wallclock_ns(cqx) == 0x1800000000000123ull &&
+	   ibv_next_poll(cqx) == 0 && cqx->wr_id == 641 &&
+	   ibv_wc_read_completion_wallclock_ns(cqx) == 0x1800000000000456ull &&
+	   ibv_next_poll(cqx) == ENOENT,
+	   "each completion reads its own entry's timestamp");
+	ibv_end_poll(cqx);
+	attr.wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP;
+	cqx->read_completion_wallclock_ns = NULL;	/* a fresh CQ's */
+	wren_cq_fill_ops(&cq, &attr);
+	ok(cqx->read_completion_ts && !cqx->read_completion_wallclock_ns,
+	   "and one asked for device timestamps reads those");
+
+	cq.ring = saved_ring;
+	cq.stride = WREN_CQE_SIZE;
+	cq.ci = saved_ci;
+	dev_cq_pi = saved_pi;
+	free(ring);
+
+	ok(wren_query_rt_values(&ctx.ibv_ctx.context, &v) == EOPNOTSUPP,
+	   "ibv_query_rt_values_ex without the clock page: EOPNOTSUPP");
+	page[(WREN_REG_CLOCK_LO - WREN_CLOCK_PAGE) / 4] = htole32(0x89abcdef);
+	page[(WREN_REG_CLOCK_HI - WREN_CLOCK_PAGE) / 4] = htole32(0x17);
+	ctx.clock_page = (const volatile uint8_t *)page;
+	v.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
+	ok(wren_query_rt_values(&ctx.ibv_ctx.context, &v) == 0 &&
+	   v.comp_mask == IBV_VALUES_MASK_RAW_CLOCK && v.raw_clock.tv_sec == 0 &&
+	   v.raw_clock.tv_nsec == 0x1789abcdefll,
+	   "ibv_query_rt_values_ex reads HI:LO from the clock page");
+	ctx.clock_page = NULL;
 }
 
 static void test_clean(void)
@@ -1117,6 +1196,7 @@ int main(void)
 	test_wr_api();
 	test_wr_iba15();
 	test_cq_ex_and_arm();
+	test_cq_timestamps();
 	test_clean();
 	test_srq_clean();
 	test_parent_domain();

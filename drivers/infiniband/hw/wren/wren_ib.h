@@ -35,6 +35,7 @@ struct wren_ib_dev {
 	u64 caps;
 	u64 pgsz_bitmap;		/* page_size_cap within the range */
 	phys_addr_t db_bar;		/* BAR2 */
+	phys_addr_t regs_bar;		/* BAR0: its clock page */
 	u32 num_db_pages;
 	void __iomem *kdb;		/* WREN_KERNEL_UAR, mapped by wren.ko */
 	u32 reserved_lkey;		/* 0: the device has none */
@@ -75,6 +76,7 @@ struct wren_ib_ucontext {
 	struct ib_ucontext ibuctx;
 	u32 uar;			/* the context's doorbell page */
 	struct rdma_user_mmap_entry *db_entry;
+	struct rdma_user_mmap_entry *clock_entry;	/* or NULL */
 };
 
 static inline struct wren_ib_ucontext *to_wuctx(struct ib_ucontext *u)
@@ -82,9 +84,15 @@ static inline struct wren_ib_ucontext *to_wuctx(struct ib_ucontext *u)
 	return container_of(u, struct wren_ib_ucontext, ibuctx);
 }
 
+enum wren_ib_mmap_type {
+	WREN_IB_MMAP_DB,		/* the context's doorbell page */
+	WREN_IB_MMAP_CLOCK,		/* BAR0's clock page, read-only */
+};
+
 struct wren_ib_mmap_entry {
 	struct rdma_user_mmap_entry rdma_entry;
 	phys_addr_t address;
+	enum wren_ib_mmap_type type;
 };
 
 struct wren_ib_pd {
@@ -138,6 +146,7 @@ struct wren_ib_cq {
 	u32 eq_index;
 	u8 log_size;
 	bool kernel;
+	u8 stride;			/* wren_cqe_stride() of its flags */
 	struct wren_ib_uring ring;	/* user CQs */
 	/*
 	 * User CQs: serialises resizes (uverbs runs them under a read lock);

@@ -66,7 +66,12 @@ static int wren_ib_create_cq_locked(struct ib_cq *ibcq,
 	u64 bytes;
 	int err;
 
-	if (attr->flags)
+	/* Timestamps are for user CQs: a provider reads them, ib_poll_cq()
+	 * has nowhere to put them.
+	 */
+	if (attr->flags & ~IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
+		return -EOPNOTSUPP;
+	if (attr->flags && (!udata || !(dev->caps & WREN_CAP_TIMESTAMP)))
 		return -EOPNOTSUPP;
 	if (attr->comp_vector >= dev->ibdev.num_comp_vectors)
 		return -EINVAL;
@@ -77,7 +82,11 @@ static int wren_ib_create_cq_locked(struct ib_cq *ibcq,
 		return err;
 	uctx = rdma_udata_to_drv_context(udata, struct wren_ib_ucontext, ibuctx);
 
-	bytes = (u64)WREN_CQE_SIZE << req.log_size;
+	/* The provider lays out 64-byte entries when it asked for this. */
+	if (attr->flags & IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
+		in.flags = WREN_CQ_F_CQE64;
+	cq->stride = wren_cqe_stride(in.flags);
+	bytes = (u64)cq->stride << req.log_size;
 	err = wren_ib_uring_get(dev, &cq->ring, req.buf_addr, bytes,
 				req.dbrec_addr);
 	if (err)
@@ -214,7 +223,7 @@ int wren_ib_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 		err = -EBUSY;
 		goto out;
 	}
-	bytes = (u64)WREN_CQE_SIZE << req.log_size;
+	bytes = (u64)cq->stride << req.log_size;
 	err = wren_ib_uring_get(dev, &ring, req.buf_addr, bytes,
 				req.dbrec_addr);
 	if (err)

@@ -89,6 +89,13 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 		props->max_srq_wr = le32_to_cpu(a->max_srq_wr);
 		props->max_srq_sge = le16_to_cpu(a->max_sge);
 	}
+	/* User CQs with completion timestamps (64-bit ns, never wrapping
+	 * in practice), and the clock page for ibv_query_rt_values_ex.
+	 */
+	if (caps & WREN_CAP_TIMESTAMP) {
+		props->hca_core_clock = WREN_CLOCK_KHZ;
+		props->timestamp_mask = U64_MAX;
+	}
 	props->max_pkeys = 1;
 	props->local_ca_ack_delay = a->local_ack_delay;
 	return 0;

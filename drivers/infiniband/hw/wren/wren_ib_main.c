@@ -122,6 +122,7 @@ static void wren_ib_dev_init(struct wren_ib_dev *dev, struct wren_aux_dev *wadev
 	dev->pgsz_bitmap = le64_to_cpu(dev->attr->page_size_cap) &
 			   WREN_IB_PGSZ_RANGE;
 	dev->db_bar = pci_resource_start(pdev, WREN_BAR_DB);
+	dev->regs_bar = pci_resource_start(pdev, WREN_BAR_REGS);
 	/* Never map a page the BAR does not have, whatever the device says. */
 	bar_pages = pci_resource_len(pdev, WREN_BAR_DB) >> WREN_DB_PAGE_SHIFT;
 	dev->num_db_pages = min_t(u32, le16_to_cpu(dev->attr->num_db_pages),

@@ -5,7 +5,9 @@
  * Each context gets a doorbell page of its own (ALLOC_UAR) and every
  * queue it creates is bound to that page, so a process can ring only its
  * own queues.  The page reaches the process only through an
- * rdma_user_mmap_entry of its context, mapped uncached.
+ * rdma_user_mmap_entry of its context, mapped uncached and write-only.
+ * With WREN_CAP_TIMESTAMP a second entry maps the device clock's page of
+ * BAR0 read-only (ibv_query_rt_values_ex reads it without a syscall).
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -17,7 +19,7 @@
 static void wren_ib_abi_sizes(void)
 {
 	BUILD_BUG_ON(sizeof(struct wren_ib_alloc_ucontext) != 8);
-	BUILD_BUG_ON(sizeof(struct wren_ib_alloc_ucontext_resp) != 64);
+	BUILD_BUG_ON(sizeof(struct wren_ib_alloc_ucontext_resp) != 80);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_cq) != 24);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_cq_resp) != 16);
 	BUILD_BUG_ON(sizeof(struct wren_ib_resize_cq) != 24);
@@ -46,24 +48,72 @@ static int wren_ib_ucontext_req(struct ib_udata *udata)
 	return 0;
 }
 
+static struct rdma_user_mmap_entry *
+wren_ib_mmap_entry_add(struct ib_ucontext *ibuctx, phys_addr_t address,
+		       enum wren_ib_mmap_type type)
+{
+	struct wren_ib_mmap_entry *entry;
+	int err;
+
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	if (!entry)
+		return ERR_PTR(-ENOMEM);
+	entry->address = address;
+	entry->type = type;
+	err = rdma_user_mmap_entry_insert(ibuctx, &entry->rdma_entry,
+					  WREN_DB_PAGE_SIZE);
+	if (err) {
+		kfree(entry);
+		return ERR_PTR(err);
+	}
+	return &entry->rdma_entry;
+}
+
+/* The clock page, for a provider that can read where it is. */
+static int wren_ib_clock_entry(struct wren_ib_dev *dev,
+			       struct wren_ib_ucontext *uctx,
+			       struct ib_udata *udata,
+			       struct wren_ib_alloc_ucontext_resp *resp)
+{
+	struct rdma_user_mmap_entry *e;
+
+	if (!(dev->caps & WREN_CAP_TIMESTAMP) ||
+	    udata->outlen < offsetofend(typeof(*resp), clock_mmap_length))
+		return 0;
+	e = wren_ib_mmap_entry_add(&uctx->ibuctx,
+				   dev->regs_bar + WREN_CLOCK_PAGE,
+				   WREN_IB_MMAP_CLOCK);
+	if (IS_ERR(e))
+		return PTR_ERR(e);
+	uctx->clock_entry = e;
+	resp->comp_mask |= WREN_IB_UCTX_RESP_CLOCK;
+	resp->clock_mmap_offset = rdma_user_mmap_get_offset(e);
+	resp->clock_mmap_length = WREN_DB_PAGE_SIZE;
+	return 0;
+}
+
 int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibuctx->device);
 	struct wren_ib_ucontext *uctx = to_wuctx(ibuctx);
 	const struct wren_device_attr *a = dev->attr;
 	struct wren_ib_alloc_ucontext_resp resp = {};
-	struct wren_ib_mmap_entry *entry;
-	u64 offset;
+	struct rdma_user_mmap_entry *e;
 	int err;
 
 	wren_ib_abi_sizes();
-	/* A larger page would map the neighbours' doorbells too. */
+	/* A larger page would map the neighbours' doorbells too (and more
+	 * of BAR0 than the clock).
+	 */
 	if (PAGE_SIZE != WREN_DB_PAGE_SIZE)
 		return -EOPNOTSUPP;
 	err = wren_ib_ucontext_req(udata);
 	if (err)
 		return err;
-	if (udata->outlen < sizeof(resp))
+	/* Providers from before the clock fields get the response up to
+	 * reserved.
+	 */
+	if (udata->outlen < offsetofend(typeof(resp), reserved))
 		return -EINVAL;
 
 	err = wren_cmd_alloc_uar(dev->cdev, &uctx->uar);
@@ -76,23 +126,20 @@ int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 		goto err_uar;
 	}
 
-	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
-	if (!entry) {
-		err = -ENOMEM;
+	e = wren_ib_mmap_entry_add(ibuctx, dev->db_bar +
+				   ((phys_addr_t)uctx->uar << WREN_DB_PAGE_SHIFT),
+				   WREN_IB_MMAP_DB);
+	if (IS_ERR(e)) {
+		err = PTR_ERR(e);
 		goto err_uar;
 	}
-	entry->address = dev->db_bar + ((phys_addr_t)uctx->uar << WREN_DB_PAGE_SHIFT);
-	err = rdma_user_mmap_entry_insert(ibuctx, &entry->rdma_entry,
-					  WREN_DB_PAGE_SIZE);
-	if (err) {
-		kfree(entry);
-		goto err_uar;
-	}
-	uctx->db_entry = &entry->rdma_entry;
-	offset = rdma_user_mmap_get_offset(uctx->db_entry);
+	uctx->db_entry = e;
+	err = wren_ib_clock_entry(dev, uctx, udata, &resp);
+	if (err)
+		goto err_entry;
 
 	resp.uar = uctx->uar;
-	resp.db_mmap_offset = offset;
+	resp.db_mmap_offset = rdma_user_mmap_get_offset(uctx->db_entry);
 	resp.db_mmap_length = WREN_DB_PAGE_SIZE;
 	resp.contract_major = le16_to_cpu(a->contract_major);
 	resp.contract_minor = le16_to_cpu(a->contract_minor);
@@ -110,12 +157,16 @@ int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 	resp.max_wq_log_size = wren_wq_log_size_max(resp.max_qp_wr);
 	resp.max_cq_log_size = min_t(u32, WREN_CQ_LOG_SIZE_MAX,
 				     ilog2(max_t(u32, resp.max_cqe, 2)));
-	err = wren_ib_udata_out(udata, &resp, sizeof(resp));
+	err = wren_ib_udata_out(udata, &resp,
+				min_t(size_t, udata->outlen, sizeof(resp)));
 	if (err)
 		goto err_entry;
 	return 0;
 
 err_entry:
+	if (uctx->clock_entry)
+		rdma_user_mmap_entry_remove(uctx->clock_entry);
+	uctx->clock_entry = NULL;
 	rdma_user_mmap_entry_remove(uctx->db_entry);
 	uctx->db_entry = NULL;
 err_uar:
@@ -132,32 +183,59 @@ void wren_ib_dealloc_ucontext(struct ib_ucontext *ibuctx)
 	 * context's objects first), and every mapping of it too: ib_core
 	 * calls this after the file is released or disassociated.
 	 */
+	if (uctx->clock_entry)
+		rdma_user_mmap_entry_remove(uctx->clock_entry);
 	rdma_user_mmap_entry_remove(uctx->db_entry);
 	wren_cmd_dealloc_uar(dev->cdev, uctx->uar);
+}
+
+/* mprotect() can never make the mapping writable or executable. */
+static void wren_ib_vma_no_write(struct vm_area_struct *vma)
+{
+#ifdef HAVE_VM_FLAGS_CLEAR
+	vm_flags_clear(vma, VM_MAYWRITE | VM_MAYEXEC);
+#else
+	vma->vm_flags &= ~(VM_MAYWRITE | VM_MAYEXEC);
+#endif
 }
 
 int wren_ib_mmap(struct ib_ucontext *ibuctx, struct vm_area_struct *vma)
 {
 	struct rdma_user_mmap_entry *rdma_entry;
 	struct wren_ib_mmap_entry *entry;
+	pgprot_t prot;
 	int err;
 
-	/* Doorbells are written, never read or executed. */
-	if (vma->vm_flags & (VM_READ | VM_EXEC))
-		return -EPERM;
 	if (vma->vm_end - vma->vm_start != WREN_DB_PAGE_SIZE)
 		return -EINVAL;
 	rdma_entry = rdma_user_mmap_entry_get(ibuctx, vma);
 	if (!rdma_entry)
 		return -EINVAL;
 	entry = container_of(rdma_entry, struct wren_ib_mmap_entry, rdma_entry);
-	/* Uncached device memory: each doorbell is one 64-bit write carrying
-	 * the whole index, so there is nothing to combine and nothing to
-	 * flush.
-	 */
-	err = rdma_user_mmap_io(ibuctx, vma, PFN_DOWN(entry->address),
-				WREN_DB_PAGE_SIZE,
-				pgprot_device(vma->vm_page_prot), rdma_entry);
+	switch (entry->type) {
+	case WREN_IB_MMAP_DB:
+		/* Doorbells are written, never read or executed.  Uncached
+		 * device memory: each doorbell is one 64-bit write carrying
+		 * the whole index, so there is nothing to combine and
+		 * nothing to flush.
+		 */
+		err = vma->vm_flags & (VM_READ | VM_EXEC) ? -EPERM : 0;
+		prot = pgprot_device(vma->vm_page_prot);
+		break;
+	case WREN_IB_MMAP_CLOCK:
+		/* Read, never written, and not made writable later. */
+		err = vma->vm_flags & (VM_WRITE | VM_EXEC) ? -EPERM : 0;
+		if (!err)
+			wren_ib_vma_no_write(vma);
+		prot = pgprot_noncached(vma->vm_page_prot);
+		break;
+	default:
+		err = -EINVAL;
+		prot = vma->vm_page_prot;
+	}
+	if (!err)
+		err = rdma_user_mmap_io(ibuctx, vma, PFN_DOWN(entry->address),
+					WREN_DB_PAGE_SIZE, prot, rdma_entry);
 	rdma_user_mmap_entry_put(rdma_entry);
 	return err;
 }

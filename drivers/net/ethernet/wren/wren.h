@@ -272,6 +272,7 @@ void wren_cmd_orphans_show(struct wren_dev *wdev, struct seq_file *m);
 
 /* wren_cmd_dev.c: device, port, EQ, Ethernet, DCB and diagnostic commands */
 int wren_cmd_nop(struct wren_dev *wdev);
+int wren_cmd_set_clock(struct wren_dev *wdev, u64 ns);
 int wren_cmd_query_device(struct wren_dev *wdev, struct wren_device_attr *out);
 int wren_cmd_set_port(struct wren_dev *wdev, const struct wren_set_port_in *in);
 int wren_cmd_create_eq(struct wren_dev *wdev,

@@ -63,6 +63,21 @@ int wren_cmd_nop(struct wren_dev *wdev)
 }
 
 /**
+ * wren_cmd_set_clock() - SET_CLOCK: set the device clock
+ * @wdev: the device (WREN_CAP_TIMESTAMP)
+ * @ns: what the clock reads when the device runs the command
+ *
+ * Return: 0 or an errno.
+ */
+int wren_cmd_set_clock(struct wren_dev *wdev, u64 ns)
+{
+	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_SET_CLOCK };
+
+	cmd.u.set_clock.ns = cpu_to_le64(ns);
+	return wren_cmd_exec(wdev, &cmd, NULL, 0, NULL, 0, NULL);
+}
+
+/**
  * wren_cmd_query_device() - QUERY_DEVICE
  * @wdev: the device
  * @out: the attributes; fields an older device does not know read 0

@@ -8,6 +8,7 @@
  * function, the devlink instance, the vectors, the netdev - stays.
  */
 #include <linux/iopoll.h>
+#include <linux/timekeeping.h>
 
 #include "wren.h"
 
@@ -82,6 +83,23 @@ static int wren_query_device(struct wren_dev *wdev)
 	return err;
 }
 
+/* The device clock counts from 0 after each reset; set it to real time,
+ * so that a completion timestamp is also a wall-clock time (libwren's
+ * IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK).  Nothing disciplines it
+ * afterwards: there is no PTP clock yet.
+ */
+static int wren_set_clock(struct wren_dev *wdev)
+{
+	int err;
+
+	if (!(wdev->core.caps & WREN_CAP_TIMESTAMP))
+		return 0;
+	err = wren_cmd_set_clock(wdev, ktime_get_real_ns());
+	if (err)
+		dev_err(&wdev->pdev->dev, "SET_CLOCK failed: %d\n", err);
+	return err;
+}
+
 /* Log the port as the device reports it; the netdev will own it later. */
 static void wren_query_port(struct wren_dev *wdev)
 {
@@ -119,7 +137,8 @@ static int wren_check_mgmt_irq(struct wren_dev *wdev)
  * @wdev: the device: BARs mapped, vectors allocated, admin queue set up
  *	  (wren_aq_setup()) and stopped
  *
- * Reset, bus mastering, admin queue (polled), QUERY_DEVICE, management
+ * Reset, bus mastering, admin queue (polled), QUERY_DEVICE, SET_CLOCK
+ * (WREN_CAP_TIMESTAMP), management
  * interrupt, AEQ, admin queue switched to interrupts and proven with one
  * command.  On failure the device is left as wren_dev_stop() leaves it.
  *
@@ -137,6 +156,9 @@ int wren_dev_start(struct wren_dev *wdev)
 	if (err)
 		goto err_stop;
 	err = wren_query_device(wdev);
+	if (err)
+		goto err_stop;
+	err = wren_set_clock(wdev);
 	if (err)
 		goto err_stop;
 	wren_query_port(wdev);
