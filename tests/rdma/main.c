@@ -107,6 +107,29 @@ static int run_initiator(const char *dev, int gidx, int port, const char *host)
 	return rc;
 }
 
+/* The one-node modes that need nothing but the device. */
+static const struct {
+	const char *name;
+	int (*run)(struct dev *d);
+} dev_modes[] = {
+	{ "abuse", abuse_run },
+	{ "mw", mw_run },
+	{ "clock", clock_run },
+	{ "mcast", mcast_run },
+};
+
+static int run_on_dev(const char *name, int gidx, int (*run)(struct dev *d))
+{
+	struct dev d;
+	int rc;
+
+	if (dev_open(&d, name, gidx))
+		return 1;
+	rc = run(&d);
+	dev_close(&d);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -207,46 +230,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "target"))
 		return run_target(dev, gidx, port);
-	if (!strcmp(mode, "abuse")) {
-		struct dev d;
-		int rc;
-
-		if (dev_open(&d, dev, gidx))
-			return 1;
-		rc = abuse_run(&d);
-		dev_close(&d);
-		return rc;
-	}
-	if (!strcmp(mode, "mw")) {
-		struct dev d;
-		int rc;
-
-		if (dev_open(&d, dev, gidx))
-			return 1;
-		rc = mw_run(&d);
-		dev_close(&d);
-		return rc;
-	}
-	if (!strcmp(mode, "clock")) {
-		struct dev d;
-		int rc;
-
-		if (dev_open(&d, dev, gidx))
-			return 1;
-		rc = clock_run(&d);
-		dev_close(&d);
-		return rc;
-	}
-	if (!strcmp(mode, "mcast")) {
-		struct dev d;
-		int rc;
-
-		if (dev_open(&d, dev, gidx))
-			return 1;
-		rc = mcast_run(&d);
-		dev_close(&d);
-		return rc;
-	}
+	for (size_t i = 0; i < sizeof(dev_modes) / sizeof(dev_modes[0]); i++)
+		if (!strcmp(mode, dev_modes[i].name))
+			return run_on_dev(dev, gidx, dev_modes[i].run);
 	if (!strcmp(mode, "limits")) {
 		struct dev d;
 		int rc;
