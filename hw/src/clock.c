@@ -25,13 +25,12 @@ void whw_clock_reset(struct wrenhw *hw)
 
 uint32_t whw_clock_reg_read(struct wrenhw *hw, uint64_t off)
 {
+	uint64_t ns;
+
 	if (!(hw->caps & WREN_CAP_TIMESTAMP))
 		return 0;
-	switch (off) {
-	case WREN_REG_CLOCK_LO:	return (uint32_t)whw_clock(hw);
-	case WREN_REG_CLOCK_HI:	return (uint32_t)(whw_clock(hw) >> 32);
-	default:		return 0;
-	}
+	ns = whw_clock(hw);
+	return (uint32_t)(off == WREN_REG_CLOCK_HI ? ns >> 32 : ns);
 }
 
 struct whw_err whw_cmd_set_clock(struct wrenhw *hw, struct whw_cmd *c)

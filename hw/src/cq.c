@@ -72,9 +72,10 @@ int whw_cq_post(struct wrenhw *hw, struct whw_cq *cq, const void *cqe,
 		}
 	}
 	/* A 32-byte CQ's entry is the tail of @e: the CQE alone. */
-	memset(&e.ts, 0, sizeof(e.ts));
-	if (cq->stride == WREN_CQE64_SIZE)
+	if (cq->stride == WREN_CQE64_SIZE) {
+		memset(&e.ts, 0, sizeof(e.ts));
 		e.ts.timestamp = whw_le64(whw_clock(hw));
+	}
 	memcpy(&e.cqe, cqe, sizeof(e.cqe));
 	if (whw_cq_write_slot(hw, &cq->ring, cq->pi, cq->log_size, cq->stride,
 			      (const uint8_t *)&e + sizeof(e) - cq->stride)) {

@@ -13,7 +13,7 @@
 uint64_t whw_clock(struct wrenhw *hw);
 /* At device reset: the clock counts from 0 again. */
 void whw_clock_reset(struct wrenhw *hw);
-/* A 32-bit read at @off of BAR0's clock page (WREN_CLOCK_PAGE). */
+/* A read of WREN_REG_CLOCK_LO or _HI (regs.c dispatches only those). */
 uint32_t whw_clock_reg_read(struct wrenhw *hw, uint64_t off);
 
 #endif
