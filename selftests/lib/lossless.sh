@@ -131,22 +131,26 @@ ll_between() {
 	awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x + 0 >= lo + 0 && x + 0 <= hi + 0) }'
 }
 
-# ll_setup CMD...: run each command line (its words split); a command
-# that fails is tried once more from the start of the next second, and
-# said: iproute2 6.1's dcb fails now and then a set that the NIC took
-# (wren_dcb in wren.sh says why, and why the next second).  Sets
-# ll_setup_err to the first command that failed twice, with its output;
+# ll_setup CMD...: run each command line (its words split), dcb ones
+# through wren_dcb (wren.sh), which runs a set once more when iproute2
+# 6.1's dcb reads its own stale ACK; what a command says is shown.  Sets
+# ll_setup_err to the first command that failed, with its output;
 # returns 1 then.
 ll_setup() {
-	local cmd out
+	local cmd out rc
 	ll_setup_err=
 	for cmd in "$@"; do
+		rc=0
 		# shellcheck disable=SC2086 # the words of one command
-		out=$($cmd 2>&1) && continue
-		diag "first try: $cmd: $out"
-		wren_next_second
-		# shellcheck disable=SC2086
-		out=$($cmd 2>&1) || { ll_setup_err="$cmd: $out"; return 1; }
+		case $cmd in
+		"dcb "*) out=$(wren_dcb ${cmd#"dcb "} 2>&1) || rc=$? ;;
+		*) out=$($cmd 2>&1) || rc=$? ;;
+		esac
+		if [ "$rc" -ne 0 ]; then
+			ll_setup_err="$cmd: $out"
+			return 1
+		fi
+		[ -z "$out" ] || diag "$cmd: $out"
 	done
 }
 

@@ -118,8 +118,8 @@ else
 	fabric_ctl rate 1 "$rate" >/dev/null
 	check "the fabric sets guest 1's link to $rate Mb/s, the NIC reports it" \
 		wait_for 30 ll_speed_is "$rate"
-	# ll_setup: iproute2 6.1's dcb now and then says EPROTO for a set the
-	# NIC took (lossless.sh); it tries once more and says so.
+	# ll_setup: dcb through wren_dcb, which runs a set once more when
+	# iproute2 6.1's dcb says EPROTO for a set the NIC took (wren.sh).
 	if ll_setup "dcb ets set dev $ll_if prio-tc all:0 1:1 2:2 tc-tsa all:strict 1:ets 2:ets tc-bw all:0 1:70 2:30"; then
 		ok "dcb ets: prio 1 -> TC 1, prio 2 -> TC 2, both ETS 70/30, the rest strict"
 	else
