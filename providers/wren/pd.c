@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "wren.h"
+#include "wren_abi.h"
 
 struct ibv_pd *wren_alloc_pd(struct ibv_context *context)
 {
@@ -109,6 +110,55 @@ int wren_dealloc_pd(struct ibv_pd *ibpd)
 		return ret;
 	free(pd);
 	return 0;
+}
+
+/*
+ * ibv_import_pd(): a PD of the kernel context this (imported) context
+ * shares.  The kernel checks the handle and answers the PD's number; the
+ * provider needs nothing else of it.
+ */
+struct ibv_pd *wren_import_pd(struct ibv_context *context, uint32_t pd_handle)
+{
+	DECLARE_COMMAND_BUFFER(cmd, UVERBS_OBJECT_PD, WREN_IB_METHOD_PD_QUERY, 2);
+	struct wren_pd *pd;
+	uint32_t pdn;
+	int ret;
+
+	pd = calloc(1, sizeof(*pd));
+	if (!pd) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	fill_attr_in_obj(cmd, WREN_IB_ATTR_QUERY_PD_HANDLE, pd_handle);
+	fill_attr_out_ptr(cmd, WREN_IB_ATTR_QUERY_PD_RESP_PDN, &pdn);
+	ret = execute_ioctl(context, cmd);
+	if (ret) {
+		free(pd);
+		errno = ret;
+		return NULL;
+	}
+	pd->ibv_pd.context = context;
+	pd->ibv_pd.handle = pd_handle;
+	atomic_init(&pd->refcount, 1);
+	return &pd->ibv_pd;
+}
+
+/*
+ * ibv_unimport_pd(): forget the PD here, leave it to its owner.  One that
+ * still has parent domains or queues of this context stays, as
+ * ibv_dealloc_pd() would refuse it (the call has no way to say so).
+ */
+void wren_unimport_pd(struct ibv_pd *ibpd)
+{
+	struct wren_pd *pd = to_wren_pd(ibpd);
+
+	if (atomic_load(&pd->refcount) > 1) {
+		verbs_warn(verbs_get_ctx(ibpd->context),
+			   "wren: PD %u unimported while in use, kept\n",
+			   ibpd->handle);
+		return;
+	}
+	free(pd);
 }
 
 struct ibv_td *wren_alloc_td(struct ibv_context *context,

@@ -100,6 +100,34 @@ int wren_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
 	return ret;
 }
 
+/*
+ * ibv_import_mr(): an MR of the shared kernel context; ib_core's QUERY_MR
+ * answers its keys and length (not its address, which stays the owner's).
+ */
+struct ibv_mr *wren_import_mr(struct ibv_pd *pd, uint32_t mr_handle)
+{
+	struct verbs_mr *vmr;
+	int ret;
+
+	vmr = calloc(1, sizeof(*vmr));
+	if (!vmr) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = ibv_cmd_query_mr(pd, vmr, mr_handle);
+	if (ret) {
+		free(vmr);
+		errno = ret;
+		return NULL;
+	}
+	return &vmr->ibv_mr;
+}
+
+void wren_unimport_mr(struct ibv_mr *mr)
+{
+	free(verbs_get_mr(mr));
+}
+
 int wren_dereg_mr(struct verbs_mr *vmr)
 {
 	int ret;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * libwren device and context: matching the ib device, opening a context
- * (its doorbell page mapped once here) and the table of its verbs.
+ * or importing one from its cmd_fd (its doorbell page mapped once here),
+ * and the table of its verbs.
  *
  * The device is matched by its PCI parent (vendor 0x1f57, device 0x0001)
  * rather than by an RDMA_DRIVER_* id: a number of our own would collide
@@ -27,6 +28,8 @@ static const struct verbs_context_ops wren_ctx_ops = {
 	.query_port = wren_query_port,
 	.alloc_pd = wren_alloc_pd,
 	.dealloc_pd = wren_dealloc_pd,
+	.import_pd = wren_import_pd,
+	.unimport_pd = wren_unimport_pd,
 	.alloc_parent_domain = wren_alloc_parent_domain,
 	.alloc_td = wren_alloc_td,
 	.dealloc_td = wren_dealloc_td,
@@ -34,6 +37,8 @@ static const struct verbs_context_ops wren_ctx_ops = {
 	.reg_dmabuf_mr = wren_reg_dmabuf_mr,
 	.rereg_mr = wren_rereg_mr,
 	.dereg_mr = wren_dereg_mr,
+	.import_mr = wren_import_mr,
+	.unimport_mr = wren_unimport_mr,
 	.alloc_mw = wren_alloc_mw,
 	.dealloc_mw = wren_dealloc_mw,
 	.bind_mw = wren_bind_mw,
@@ -62,72 +67,116 @@ static const struct verbs_context_ops wren_ctx_ops = {
 	.detach_mcast = ibv_cmd_detach_mcast,
 };
 
+/*
+ * Set a context up from what the kernel said of it: at alloc_ucontext,
+ * or again at QUERY_CONTEXT for a context imported from its cmd_fd.
+ */
+static int wren_context_setup(struct wren_context *ctx, int cmd_fd,
+			      const struct wren_ib_alloc_ucontext_resp *resp)
+{
+	/*
+	 * The formats this provider writes are those of contract 1.x with
+	 * 32-byte CQEs and WQE strides from 64 bytes; refuse anything else
+	 * rather than corrupt rings.
+	 */
+	if (resp->contract_major != WREN_CONTRACT_MAJOR ||
+	    resp->db_mmap_length != WREN_DB_PAGE_SIZE ||
+	    resp->cqe_size != WREN_CQE_SIZE ||
+	    resp->min_wqe_shift != WREN_WQE_SHIFT_MIN) {
+		verbs_err(&ctx->ibv_ctx,
+			  "wren: unsupported device (contract %u.%u, CQE %u bytes, min WQE shift %u)\n",
+			  resp->contract_major, resp->contract_minor,
+			  resp->cqe_size, resp->min_wqe_shift);
+		return EOPNOTSUPP;
+	}
+	ctx->page_size = to_wren_dev(ctx->ibv_ctx.context.device)->page_size;
+	ctx->caps = resp->caps;
+	ctx->max_qp_wr = resp->max_qp_wr;
+	ctx->max_srq_wr = resp->max_srq_wr;
+	ctx->max_cqe = resp->max_cqe;
+	ctx->max_inline = resp->max_inline;
+	ctx->max_sge = resp->max_sge;
+	ctx->max_sge_rd = resp->max_sge_rd;
+	ctx->max_sq_wqe_shift = resp->max_sq_wqe_shift;
+	ctx->max_rq_wqe_shift = resp->max_rq_wqe_shift;
+	ctx->max_wq_log_size = resp->max_wq_log_size;
+	ctx->max_cq_log_size = resp->max_cq_log_size;
+
+	/* Doorbells only: the page is never read (and maps write-only). */
+	ctx->db_length = resp->db_mmap_length;
+	ctx->db_page = mmap(NULL, ctx->db_length, PROT_WRITE, MAP_SHARED,
+			    cmd_fd, resp->db_mmap_offset);
+	if (ctx->db_page == MAP_FAILED) {
+		int err = errno;
+
+		verbs_err(&ctx->ibv_ctx, "wren: cannot map the doorbell page: %s\n",
+			  strerror(err));
+		return err;
+	}
+	wren_clock_map(ctx, cmd_fd, resp);
+	pthread_mutex_init(&ctx->qp_table_mutex, NULL);
+	verbs_set_ops(&ctx->ibv_ctx, &wren_ctx_ops);
+	return 0;
+}
+
 static struct verbs_context *wren_alloc_context(struct ibv_device *ibdev,
 						int cmd_fd, void *private_data)
 {
 	struct wren_alloc_ucontext_resp resp = {};
 	struct ibv_get_context cmd = {};
 	struct wren_context *ctx;
+	int err;
 
 	ctx = verbs_init_and_alloc_context(ibdev, cmd_fd, ctx, ibv_ctx,
 					   RDMA_DRIVER_UNKNOWN);
 	if (!ctx)
 		return NULL;
 
-	if (ibv_cmd_get_context(&ctx->ibv_ctx, &cmd, sizeof(cmd),
-				&resp.ibv_resp, sizeof(resp)))
-		goto err_free;
-
-	/*
-	 * The formats this provider writes are those of contract 1.x with
-	 * 32-byte CQEs and WQE strides from 64 bytes; refuse anything else
-	 * rather than corrupt rings.
-	 */
-	if (resp.contract_major != WREN_CONTRACT_MAJOR ||
-	    resp.db_mmap_length != WREN_DB_PAGE_SIZE ||
-	    resp.cqe_size != WREN_CQE_SIZE ||
-	    resp.min_wqe_shift != WREN_WQE_SHIFT_MIN) {
-		verbs_err(&ctx->ibv_ctx,
-			  "wren: unsupported device (contract %u.%u, CQE %u bytes, min WQE shift %u)\n",
-			  resp.contract_major, resp.contract_minor,
-			  resp.cqe_size, resp.min_wqe_shift);
-		errno = EOPNOTSUPP;
-		goto err_free;
+	err = ibv_cmd_get_context(&ctx->ibv_ctx, &cmd, sizeof(cmd),
+				  &resp.ibv_resp, sizeof(resp));
+	if (!err)
+		err = wren_context_setup(ctx, cmd_fd, &resp.drv_payload);
+	if (err) {
+		verbs_uninit_context(&ctx->ibv_ctx);
+		free(ctx);
+		errno = err;
+		return NULL;
 	}
-	ctx->page_size = to_wren_dev(ibdev)->page_size;
-	ctx->caps = resp.caps;
-	ctx->max_qp_wr = resp.max_qp_wr;
-	ctx->max_srq_wr = resp.max_srq_wr;
-	ctx->max_cqe = resp.max_cqe;
-	ctx->max_inline = resp.max_inline;
-	ctx->max_sge = resp.max_sge;
-	ctx->max_sge_rd = resp.max_sge_rd;
-	ctx->max_sq_wqe_shift = resp.max_sq_wqe_shift;
-	ctx->max_rq_wqe_shift = resp.max_rq_wqe_shift;
-	ctx->max_wq_log_size = resp.max_wq_log_size;
-	ctx->max_cq_log_size = resp.max_cq_log_size;
-	pthread_mutex_init(&ctx->qp_table_mutex, NULL);
-
-	/* Doorbells only: the page is never read (and maps write-only). */
-	ctx->db_length = resp.db_mmap_length;
-	ctx->db_page = mmap(NULL, ctx->db_length, PROT_WRITE, MAP_SHARED,
-			    cmd_fd, resp.db_mmap_offset);
-	if (ctx->db_page == MAP_FAILED) {
-		verbs_err(&ctx->ibv_ctx, "wren: cannot map the doorbell page: %s\n",
-			  strerror(errno));
-		goto err_mutex;
-	}
-	wren_clock_map(ctx, cmd_fd, &resp.drv_payload);
-
-	verbs_set_ops(&ctx->ibv_ctx, &wren_ctx_ops);
 	return &ctx->ibv_ctx;
+}
 
-err_mutex:
-	pthread_mutex_destroy(&ctx->qp_table_mutex);
-err_free:
-	verbs_uninit_context(&ctx->ibv_ctx);
-	free(ctx);
-	return NULL;
+/*
+ * ibv_import_device(): a second context on a cmd_fd whose kernel context
+ * exists already (another process's, passed over a socket, or a dup).  The
+ * kernel answers what alloc_ucontext answered, so this context maps the
+ * same doorbell page and rings the same queues' doorbells.
+ */
+static struct verbs_context *wren_import_context(struct ibv_device *ibdev,
+						 int cmd_fd)
+{
+	DECLARE_COMMAND_BUFFER_LINK(driver_attr, UVERBS_OBJECT_DEVICE,
+				    UVERBS_METHOD_QUERY_CONTEXT, 1, NULL);
+	struct wren_ib_alloc_ucontext_resp resp = {};
+	struct wren_context *ctx;
+	int err;
+
+	ctx = verbs_init_and_alloc_context(ibdev, cmd_fd, ctx, ibv_ctx,
+					   RDMA_DRIVER_UNKNOWN);
+	if (!ctx)
+		return NULL;
+
+	fill_attr_out_ptr(driver_attr, WREN_IB_ATTR_QUERY_CONTEXT_RESP_UCTX,
+			  &resp);
+	err = ibv_cmd_query_context(&ctx->ibv_ctx.context, driver_attr);
+	if (!err)
+		err = wren_context_setup(ctx, cmd_fd, &resp);
+	if (err) {
+		verbs_uninit_context(&ctx->ibv_ctx);
+		free(ctx);
+		errno = err;
+		return NULL;
+	}
+	return &ctx->ibv_ctx;
 }
 
 static void wren_free_context(struct ibv_context *ibctx)
@@ -170,6 +219,7 @@ static const struct verbs_device_ops wren_dev_ops = {
 	.alloc_device = wren_device_alloc,
 	.uninit_device = wren_device_free,
 	.alloc_context = wren_alloc_context,
+	.import_context = wren_import_context,
 };
 
 PROVIDER_DRIVER(wren, wren_dev_ops);

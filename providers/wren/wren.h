@@ -272,6 +272,8 @@ void wren_buf_free(struct wren_buf *buf);
 /* pd.c */
 struct ibv_pd *wren_alloc_pd(struct ibv_context *context);
 int wren_dealloc_pd(struct ibv_pd *pd);
+struct ibv_pd *wren_import_pd(struct ibv_context *context, uint32_t pd_handle);
+void wren_unimport_pd(struct ibv_pd *pd);
 struct ibv_pd *wren_alloc_parent_domain(struct ibv_context *context,
 					struct ibv_parent_domain_init_attr *attr);
 struct ibv_td *wren_alloc_td(struct ibv_context *context,
@@ -304,6 +306,8 @@ struct ibv_mr *wren_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset,
 int wren_rereg_mr(struct verbs_mr *vmr, int flags, struct ibv_pd *pd,
 		  void *addr, size_t length, int access);
 int wren_dereg_mr(struct verbs_mr *vmr);
+struct ibv_mr *wren_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+void wren_unimport_mr(struct ibv_mr *mr);
 struct ibv_mw *wren_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
 int wren_dealloc_mw(struct ibv_mw *mw);
 struct ibv_ah *wren_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);

@@ -36,7 +36,12 @@
 #      advancing with it) and extended CQs with completion timestamps,
 #      device and wall-clock, each between a clock read before the post
 #      and one after the poll, also after a resize; every case skips on
-#      a device without a clock.
+#      a device without a clock;
+#   6. wren_verbs_test import (tests/rdma/import.c): a second context on
+#      a dup of the command file (ibv_import_device) with the owner's PD
+#      and MR imported, RDMA WRITE and SEND between a QP of each context,
+#      the importer working on after the owner closed its context; bad
+#      files and handles refused.
 #
 # After each the device holds what it held before (rdma resource
 # counts); dmesg stays clean and the modules unload.
@@ -51,13 +56,14 @@ bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 res=${WREN_RESULTS:-/tmp}
 big=${WREN_LIMITS_BIG_MR_MIB:-1024}
 # The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c,
-# mcast.c.
+# mcast.c, clock.c, import.c.
 n_limits=23
 n_abuse=57
 n_mw=21
 n_mcast=6
 n_clock=6
-plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + n_clock + 1 + 2))
+n_import=7
+plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + n_clock + 1 + n_import + 1 + 2))
 dmesg -C
 
 if ! rdma_env_check 2>"$res/abuse-env.err" || [ ! -x "$bin" ]; then
@@ -108,6 +114,7 @@ check "the NIC ignored and counted the bad doorbells (port_db_errors ${db0:-?} -
 run mw "$n_mw"
 run mcast "$n_mcast"
 run clock "$n_clock"
+run import "$n_import"
 
 # Later tests of a shared boot load the modules themselves.
 check "wren_ib.ko and wren.ko unload" wren_unload

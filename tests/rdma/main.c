@@ -40,6 +40,9 @@
  *   wren_verbs_test mcast [-d DEV] [-g GIDX]
  *       one node: UD multicast through the NIC's loopback, attach and
  *       detach, refusals and the group table's limits; see mcast.c
+ *   wren_verbs_test import [-d DEV] [-g GIDX]
+ *       one node: a context, PD and MR imported from a dup of the cmd_fd
+ *       and used over a loopback RC pair; see import.c
  *
  *   --mem host|gpu-dmabuf|gpu-peer (every mode): where the target's and the
  *       bandwidth buffers live (mem.c); GPU memory is /dev/wren_gpu0's,
@@ -59,7 +62,7 @@ extern int wvt_timeout, wvt_sl, wvt_tclass;
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|faults|abuse|mw|clock|mcast (see main.c)\n");
+	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|faults|abuse|mw|clock|mcast|import (see main.c)\n");
 	return 2;
 }
 
@@ -116,6 +119,7 @@ static const struct {
 	{ "mw", mw_run },
 	{ "clock", clock_run },
 	{ "mcast", mcast_run },
+	{ "import", import_run },
 };
 
 static int run_on_dev(const char *name, int gidx, int (*run)(struct dev *d))

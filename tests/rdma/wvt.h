@@ -175,6 +175,8 @@ int mw_run(struct dev *d);
 int clock_run(struct dev *d);
 /* mcast.c: UD multicast over the NIC's loopback; TAP, tap_done()'s status. */
 int mcast_run(struct dev *d);
+/* import.c: contexts, PDs and MRs imported from a cmd_fd; TAP, tap_done(). */
+int import_run(struct dev *d);
 
 /* ctlpath.c: one node; "ctlpath: NAME VALUE ms" lines on stdout */
 int ctlpath_run(struct dev *d, size_t mr_mib, int qps);

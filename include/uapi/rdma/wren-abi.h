@@ -28,6 +28,7 @@
 #define WREN_ABI_USER_H
 
 #include <linux/types.h>
+#include <rdma/ib_user_ioctl_cmds.h>
 
 /* Bump on an incompatible change; the provider checks it (uverbs_abi_ver). */
 #define WREN_IB_UVERBS_ABI_VERSION	1
@@ -80,6 +81,33 @@ struct wren_ib_alloc_ucontext_resp {
 	__aligned_u64 clock_mmap_offset;
 	__u32 clock_mmap_length;	/* WREN_DB_PAGE_SIZE */
 	__u32 reserved2;
+};
+
+/* --------------------------------------------- importing a context */
+/*
+ * ibv_import_device() opens a second verbs context on a command file
+ * that another context already owns (a dup'd or passed cmd_fd).  The
+ * provider learns what alloc_ucontext told the first one - the same
+ * doorbell and clock pages, through the same mmap offsets - from
+ * UVERBS_METHOD_QUERY_CONTEXT with this driver attribute: a struct
+ * wren_ib_alloc_ucontext_resp, written up to the attribute's length (at
+ * least up to reserved; the clock only with room for its fields).
+ */
+enum wren_ib_query_context_attrs {
+	WREN_IB_ATTR_QUERY_CONTEXT_RESP_UCTX = (1U << UVERBS_ID_NS_SHIFT),
+};
+
+/*
+ * ibv_import_pd() checks the handle it is given with this method of
+ * UVERBS_OBJECT_PD, which answers the PD's number on the device.
+ */
+enum wren_ib_pd_methods {
+	WREN_IB_METHOD_PD_QUERY = (1U << UVERBS_ID_NS_SHIFT),
+};
+
+enum wren_ib_query_pd_attrs {
+	WREN_IB_ATTR_QUERY_PD_HANDLE = (1U << UVERBS_ID_NS_SHIFT),
+	WREN_IB_ATTR_QUERY_PD_RESP_PDN,		/* __u32 */
 };
 
 /* ------------------------------------------------------------- CQ */

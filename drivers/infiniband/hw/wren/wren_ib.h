@@ -16,6 +16,7 @@
 #endif
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_netlink.h>
+#include <rdma/uverbs_ioctl.h>
 #include <linux/wren/wren_cmd.h>
 #include <linux/wren/wren_core.h>
 
@@ -335,6 +336,14 @@ void wren_ib_mmap_free(struct rdma_user_mmap_entry *entry);
 void wren_ib_disassociate_ucontext(struct ib_ucontext *uctx);
 int wren_ib_alloc_pd(struct ib_pd *pd, struct ib_udata *udata);
 int wren_ib_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata);
+struct wren_ib_alloc_ucontext_resp;
+void wren_ib_ucontext_resp(struct wren_ib_ucontext *uctx,
+			   struct wren_ib_alloc_ucontext_resp *resp, size_t len);
+
+/* wren_ib_uapi.c */
+int wren_ib_query_ucontext(struct ib_ucontext *uctx,
+			   struct uverbs_attr_bundle *attrs);
+extern const struct uapi_definition wren_ib_uapi_defs[];
 
 /* wren_ib_cq.c */
 #ifdef HAVE_IB_CREATE_CQ_ATTRS

@@ -14,9 +14,7 @@
  * post_srq_recv, poll_cq and req_notify_cq, fast registration (alloc_mr,
  * map_mr_sg, IB_WR_REG_MR) with local and remote invalidation, and the
  * GSI QP with which ib_core's MAD layer and the RDMA CM run over RoCEv2.
- * Memory windows, integrity MRs, XRC, UC, raw packet QPs, multicast, CQ
- * and SRQ resize, ODP and device memory are not implemented (-EOPNOTSUPP;
- * rdma.rst lists them).
+ * What is not implemented fails with -EOPNOTSUPP; rdma.rst lists it.
  */
 #include <linux/auxiliary_bus.h>
 #include <linux/dma-mapping.h>
@@ -71,6 +69,7 @@ static const struct ib_device_ops wren_ib_dev_ops = {
 	.query_pkey = wren_ib_query_pkey,
 	.query_port = wren_ib_query_port,
 	.query_qp = wren_ib_query_qp,
+	.query_ucontext = wren_ib_query_ucontext,
 	.reg_user_mr = wren_ib_reg_user_mr,
 	.reg_user_mr_dmabuf = wren_ib_reg_user_mr_dmabuf,
 	.req_notify_cq = wren_ib_req_notify_cq,
@@ -190,6 +189,7 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 	ibdev->dev.parent = dev->dmadev;
 	wren_ib_set_guid(dev);
 	ib_set_device_ops(ibdev, &wren_ib_dev_ops);
+	ibdev->driver_def = wren_ib_uapi_defs;
 	if (dev->caps & WREN_CAP_RDMA_SRQ)
 		ib_set_device_ops(ibdev, &wren_ib_srq_ops);
 	if (dev->caps & WREN_CAP_COUNTERS)

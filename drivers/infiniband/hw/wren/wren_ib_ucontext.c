@@ -72,13 +72,13 @@ wren_ib_mmap_entry_add(struct ib_ucontext *ibuctx, phys_addr_t address,
 /* The clock page, for a provider that can read where it is. */
 static int wren_ib_clock_entry(struct wren_ib_dev *dev,
 			       struct wren_ib_ucontext *uctx,
-			       struct ib_udata *udata,
-			       struct wren_ib_alloc_ucontext_resp *resp)
+			       struct ib_udata *udata)
 {
 	struct rdma_user_mmap_entry *e;
 
 	if (!(dev->caps & WREN_CAP_TIMESTAMP) ||
-	    udata->outlen < offsetofend(typeof(*resp), clock_mmap_length))
+	    udata->outlen < offsetofend(struct wren_ib_alloc_ucontext_resp,
+					clock_mmap_length))
 		return 0;
 	e = wren_ib_mmap_entry_add(&uctx->ibuctx,
 				   dev->regs_bar + WREN_CLOCK_PAGE,
@@ -86,18 +86,60 @@ static int wren_ib_clock_entry(struct wren_ib_dev *dev,
 	if (IS_ERR(e))
 		return PTR_ERR(e);
 	uctx->clock_entry = e;
-	resp->comp_mask |= WREN_IB_UCTX_RESP_CLOCK;
-	resp->clock_mmap_offset = rdma_user_mmap_get_offset(e);
-	resp->clock_mmap_length = WREN_DB_PAGE_SIZE;
 	return 0;
+}
+
+/**
+ * wren_ib_ucontext_resp() - describe a context to its provider
+ * @uctx: the context, its doorbell page mapped (and its clock page, if any)
+ * @resp: filled
+ * @len: bytes of @resp the provider reads
+ *
+ * What alloc_ucontext answers, and what QUERY_CONTEXT answers again to a
+ * process that imports the context (ibv_import_device): the same mmap
+ * offsets, so both map the same pages.  The clock is reported only when
+ * @len has room for its fields.
+ */
+void wren_ib_ucontext_resp(struct wren_ib_ucontext *uctx,
+			   struct wren_ib_alloc_ucontext_resp *resp, size_t len)
+{
+	struct wren_ib_dev *dev = to_wdev(uctx->ibuctx.device);
+	const struct wren_device_attr *a = dev->attr;
+
+	memset(resp, 0, sizeof(*resp));
+	if (uctx->clock_entry &&
+	    len >= offsetofend(typeof(*resp), clock_mmap_length)) {
+		resp->comp_mask |= WREN_IB_UCTX_RESP_CLOCK;
+		resp->clock_mmap_offset =
+			rdma_user_mmap_get_offset(uctx->clock_entry);
+		resp->clock_mmap_length = WREN_DB_PAGE_SIZE;
+	}
+	resp->uar = uctx->uar;
+	resp->db_mmap_offset = rdma_user_mmap_get_offset(uctx->db_entry);
+	resp->db_mmap_length = WREN_DB_PAGE_SIZE;
+	resp->contract_major = le16_to_cpu(a->contract_major);
+	resp->contract_minor = le16_to_cpu(a->contract_minor);
+	resp->caps = dev->caps;
+	resp->max_qp_wr = le32_to_cpu(a->max_qp_wr);
+	resp->max_srq_wr = le32_to_cpu(a->max_srq_wr);
+	resp->max_cqe = le32_to_cpu(a->max_cqe);
+	resp->max_sge = le16_to_cpu(a->max_sge);
+	resp->max_sge_rd = le16_to_cpu(a->max_sge_rd);
+	resp->max_inline = le16_to_cpu(a->max_inline);
+	resp->cqe_size = WREN_CQE_SIZE;
+	resp->min_wqe_shift = WREN_WQE_SHIFT_MIN;
+	resp->max_sq_wqe_shift = a->max_sq_wqe_shift;
+	resp->max_rq_wqe_shift = a->max_rq_wqe_shift;
+	resp->max_wq_log_size = wren_wq_log_size_max(resp->max_qp_wr);
+	resp->max_cq_log_size = min_t(u32, WREN_CQ_LOG_SIZE_MAX,
+				      ilog2(max_t(u32, resp->max_cqe, 2)));
 }
 
 int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibuctx->device);
 	struct wren_ib_ucontext *uctx = to_wuctx(ibuctx);
-	const struct wren_device_attr *a = dev->attr;
-	struct wren_ib_alloc_ucontext_resp resp = {};
+	struct wren_ib_alloc_ucontext_resp resp;
 	struct rdma_user_mmap_entry *e;
 	int err;
 
@@ -134,29 +176,11 @@ int wren_ib_alloc_ucontext(struct ib_ucontext *ibuctx, struct ib_udata *udata)
 		goto err_uar;
 	}
 	uctx->db_entry = e;
-	err = wren_ib_clock_entry(dev, uctx, udata, &resp);
+	err = wren_ib_clock_entry(dev, uctx, udata);
 	if (err)
 		goto err_entry;
 
-	resp.uar = uctx->uar;
-	resp.db_mmap_offset = rdma_user_mmap_get_offset(uctx->db_entry);
-	resp.db_mmap_length = WREN_DB_PAGE_SIZE;
-	resp.contract_major = le16_to_cpu(a->contract_major);
-	resp.contract_minor = le16_to_cpu(a->contract_minor);
-	resp.caps = dev->caps;
-	resp.max_qp_wr = le32_to_cpu(a->max_qp_wr);
-	resp.max_srq_wr = le32_to_cpu(a->max_srq_wr);
-	resp.max_cqe = le32_to_cpu(a->max_cqe);
-	resp.max_sge = le16_to_cpu(a->max_sge);
-	resp.max_sge_rd = le16_to_cpu(a->max_sge_rd);
-	resp.max_inline = le16_to_cpu(a->max_inline);
-	resp.cqe_size = WREN_CQE_SIZE;
-	resp.min_wqe_shift = WREN_WQE_SHIFT_MIN;
-	resp.max_sq_wqe_shift = a->max_sq_wqe_shift;
-	resp.max_rq_wqe_shift = a->max_rq_wqe_shift;
-	resp.max_wq_log_size = wren_wq_log_size_max(resp.max_qp_wr);
-	resp.max_cq_log_size = min_t(u32, WREN_CQ_LOG_SIZE_MAX,
-				     ilog2(max_t(u32, resp.max_cqe, 2)));
+	wren_ib_ucontext_resp(uctx, &resp, udata->outlen);
 	err = wren_ib_udata_out(udata, &resp,
 				min_t(size_t, udata->outlen, sizeof(resp)));
 	if (err)
