@@ -58,6 +58,8 @@ static const struct whw_op op_table[WREN_AQ_OP_MAX + 1] = {
 	OP(WREN_AQ_OP_MODIFY_SRQ, whw_cmd_modify_srq, 0, true),
 	OP(WREN_AQ_OP_QUERY_SRQ, whw_cmd_query_srq, 0, true),
 	OP(WREN_AQ_OP_DESTROY_SRQ, whw_cmd_destroy_srq, 0, true),
+	OPT(WREN_AQ_OP_RESIZE_SRQ, whw_cmd_resize_srq,
+	    sizeof(struct wren_resize_srq_in), false, WREN_CAP_SRQ_RESIZE),
 	OPT(WREN_AQ_OP_CREATE_MW, whw_cmd_create_mw, 0, true,
 	    WREN_CAP_RDMA_MW),
 	OPT(WREN_AQ_OP_DESTROY_MW, whw_cmd_destroy_mw, 0, true,

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-/* Shared receive queues: CREATE, MODIFY, QUERY and DESTROY_SRQ. */
+/*
+ * Shared receive queues: CREATE, MODIFY, QUERY and DESTROY_SRQ, and
+ * RESIZE_SRQ (WREN_CAP_SRQ_RESIZE), which only points the SRQ at a new
+ * ring and record: the device reads a WQE when it takes it, so the WQEs
+ * still to be taken are software's to copy.
+ */
 #include <stdlib.h>
 
 #include "whw_board.h"
@@ -14,6 +19,7 @@
 
 #define SYND_SRQ(f)	WHW_SYND_IN(struct wren_create_srq_in, f)
 #define SYND_MSRQ(f)	WHW_SYND_CMD(u.modify_srq.f)
+#define SYND_RSRQ(f)	WHW_SYND_IN(struct wren_resize_srq_in, f)
 
 struct whw_err whw_cmd_create_srq(struct wrenhw *hw, struct whw_cmd *c)
 {
@@ -118,6 +124,51 @@ struct whw_err whw_cmd_modify_srq(struct wrenhw *hw, struct whw_cmd *c)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MSRQ(limit));
 	if (mask & WREN_MODIFY_SRQ_LIMIT)
 		srq->limit = limit;
+	return WHW_OK;
+}
+
+struct whw_err whw_cmd_resize_srq(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_resize_srq_in *in = (const void *)c->in;
+	uint64_t dbrec = whw_le64(in->dbrec_addr);
+	struct wren_srq_dbrec rec;
+	struct whw_ring nr;
+	struct whw_err err;
+	struct whw_srq *srq;
+
+	err = whw_check_rsvd_in(c, offsetof(struct wren_resize_srq_in, rsvd0),
+				sizeof(in->rsvd0));
+	if (!err.status)
+		err = whw_check_rsvd_in(c, offsetof(struct wren_resize_srq_in, rsvd),
+					sizeof(in->rsvd));
+	if (err.status)
+		return err;
+	srq = whw_table_get(&hw->srqs, whw_le32(in->srqn));
+	if (!srq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_RSRQ(srqn));
+	if (in->log_size < srq->log_size || in->log_size > WHW_MAX_QP_LOG_SIZE)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_RSRQ(log_size));
+	if (!dbrec || (dbrec & 7))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_RSRQ(dbrec_addr));
+	if (hw->ops->dma_read(hw->opaque, dbrec, &rec, sizeof(rec)))
+		return WHW_ERR(WREN_AQ_STATUS_DMA_ERROR, 0);
+	/* More posted than the new ring holds: software lost count. */
+	if (whw_le32(rec.pi) - srq->ci > (1u << in->log_size))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_RSRQ(dbrec_addr));
+
+	err = whw_ring_load(hw, &nr, &in->buf,
+			    1ull << (in->log_size + srq->wqe_shift),
+			    SYND_RSRQ(buf));
+	if (!err.status && whw_ring_overlaps_live(hw, &nr, NULL))
+		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_RSRQ(buf.addr));
+	if (err.status) {
+		whw_ring_free(hw, &nr);
+		return err;
+	}
+	whw_ring_free(hw, &srq->buf);
+	srq->buf = nr;
+	srq->log_size = in->log_size;
+	srq->dbrec_addr = dbrec;
 	return WHW_OK;
 }
 

@@ -20,7 +20,7 @@
 				 WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO | \
 				 WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN | \
 				 WREN_CAP_CQ_MODERATION | WREN_CAP_CQ_RESIZE | \
-				 WREN_CAP_TIMESTAMP | \
+				 WREN_CAP_TIMESTAMP | WREN_CAP_SRQ_RESIZE | \
 				 WHW_CAPS_RDMA | WHW_CAPS_DCB | WHW_CAPS_CC)
 
 /* What the RoCEv2 engine (roce_*.c, rc_*.c, ud_*.c) implements. */

@@ -41,6 +41,7 @@ struct whw_err whw_cmd_query_qp(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_qp(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_srq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_modify_srq(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_resize_srq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_query_srq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_srq(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_mr(struct wrenhw *hw, struct whw_cmd *c);

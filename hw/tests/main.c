@@ -29,6 +29,7 @@ int main(void)
 	test_roce_loss();
 	test_roce_window();
 	test_roce_ud();
+	test_srq_resize();
 	test_roce_uc();
 	test_mw();
 	test_mcast();

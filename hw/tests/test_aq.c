@@ -45,7 +45,8 @@ static void common_checks(void)
 			  WREN_CAP_ETH_CSUM | WREN_CAP_ETH_TSO |
 			  WREN_CAP_ETH_RSS | WREN_CAP_ETH_VLAN |
 			  WREN_CAP_CQ_MODERATION | WREN_CAP_CQ_RESIZE |
-			  WREN_CAP_TIMESTAMP | WHW_CAPS_RDMA |
+			  WREN_CAP_TIMESTAMP | WREN_CAP_SRQ_RESIZE |
+			  WHW_CAPS_RDMA |
 			  WHW_CAPS_DCB | WHW_CAPS_CC) &&
 	       a.page_size_cap == 0x7ffff000ull && a.max_qp == 4096 &&
 	       a.max_gid == 128 && a.mac[5] == 0x01 && a.num_msix == 16,
@@ -452,6 +453,7 @@ static const struct gated_op gated_ops[] = {
 	{ WREN_AQ_OP_QUERY_CC, WREN_CAP_ECN | WREN_CAP_DCQCN, "QUERY_CC" },
 	{ WREN_AQ_OP_DIAG_FAULT, WREN_CAP_DIAG_FAULT, "DIAG_FAULT" },
 	{ WREN_AQ_OP_RESIZE_CQ, WREN_CAP_CQ_RESIZE, "RESIZE_CQ" },
+	{ WREN_AQ_OP_RESIZE_SRQ, WREN_CAP_SRQ_RESIZE, "RESIZE_SRQ" },
 };
 
 /* Answers NOT_SUPPORTED (for the opcode) before any other check? */

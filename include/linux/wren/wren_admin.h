@@ -47,6 +47,7 @@ enum wren_aq_opcode {
 	WREN_AQ_OP_MODIFY_QP		= 0x29, /* in: wren_modify_qp_in */
 	WREN_AQ_OP_QUERY_QP		= 0x2a, /* inline: handle; out: query */
 	WREN_AQ_OP_DESTROY_QP		= 0x2b, /* inline: handle */
+	WREN_AQ_OP_RESIZE_SRQ		= 0x2f, /* in: wren_resize_srq_in */
 
 	WREN_AQ_OP_CREATE_SRQ		= 0x30, /* in: wren_create_srq_in */
 	WREN_AQ_OP_MODIFY_SRQ		= 0x31, /* inline: modify_srq */
@@ -631,6 +632,28 @@ struct wren_create_srq_in {
 struct wren_srq_dbrec {
 	__le32 pi;
 	__le32 rsvd;
+};
+
+/*
+ * RESIZE_SRQ (WREN_CAP_SRQ_RESIZE; NOT_SUPPORTED without it) moves an SRQ
+ * to a new ring of 1 << log_size entries, at least as many as before, of
+ * the same stride, and to a new doorbell record.  Indexes stay
+ * free-running: once the command completes the device takes WQE i from
+ * slot i mod the new size, and its producer index from the new record.
+ * Before the command software writes every WQE it has posted and not
+ * seen completed into the new ring at its index's slot (wqe_idx
+ * unchanged) and its producer index into the new record, and posts
+ * nothing until the command completes.  The WQEs the device has taken
+ * already are its own: their completions carry their index as before.
+ * On any failure the SRQ is as it was.
+ */
+struct wren_resize_srq_in {
+	__le32 srqn;
+	__u8 log_size;
+	__u8 rsvd0[3];
+	struct wren_buf_desc buf;
+	__le64 dbrec_addr;		/* wren_srq_dbrec */
+	__le32 rsvd[2];
 };
 
 struct wren_query_srq_out {

@@ -33,6 +33,7 @@ WREN_ASSERT_SIZE(wren_av, 48);
 WREN_ASSERT_SIZE(wren_modify_qp_in, 128);
 WREN_ASSERT_SIZE(wren_query_qp_out, 128);
 WREN_ASSERT_SIZE(wren_create_srq_in, 64);
+WREN_ASSERT_SIZE(wren_resize_srq_in, 40);
 WREN_ASSERT_SIZE(wren_query_srq_out, 32);
 WREN_ASSERT_SIZE(wren_create_mr_in, 64);
 WREN_ASSERT_SIZE(wren_modify_mr_in, 64);

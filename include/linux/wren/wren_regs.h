@@ -165,6 +165,7 @@ enum wren_fatal_syndrome {
 #define WREN_CAP_RDMA_FLUSH		_BITULL(34) /* IBA 1.5 FLUSH, wren_queues.h */
 #define WREN_CAP_RDMA_ATOMIC_WRITE	_BITULL(35) /* IBA 1.5 ATOMIC WRITE */
 #define WREN_CAP_TIMESTAMP		_BITULL(36) /* device clock, CQE64 */
+#define WREN_CAP_SRQ_RESIZE		_BITULL(37) /* RESIZE_SRQ, wren_admin.h */
 
 /* ------------------------------------------------------- device clock */
 /*
