@@ -362,6 +362,17 @@ static void gen_admin(void)
 		s.dbrec_addr = P(0x61000);
 		acmd(&o, WREN_AQ_OP_CREATE_SRQ, NULL, 0, &s, sizeof(s), 0);
 		acmd(&o, WREN_AQ_OP_MODIFY_SRQ, &m, sizeof(m), NULL, 0, 0);
+		{
+			/* Grown to 64 WQEs in a ring and record of its own. */
+			struct wren_resize_srq_in rs;
+
+			memset(&rs, 0, sizeof(rs));
+			rs.log_size = 6;
+			rs.buf.addr = P(0x62000);
+			rs.buf.page_shift = 12;
+			rs.dbrec_addr = P(0x63000);
+			acmd(&o, WREN_AQ_OP_RESIZE_SRQ, NULL, 0, &rs, sizeof(rs), 0);
+		}
 		ahandle(&o, WREN_AQ_OP_QUERY_SRQ, 0, 32);
 		a_qp(&o, WREN_QPT_RC, WREN_QP_F_USE_SRQ, P(0x30000));
 		ahandle(&o, WREN_AQ_OP_DESTROY_SRQ, 0, 0);

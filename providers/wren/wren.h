@@ -312,6 +312,8 @@ struct ibv_mw *wren_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type);
 int wren_dealloc_mw(struct ibv_mw *mw);
 struct ibv_ah *wren_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 int wren_destroy_ah(struct ibv_ah *ah);
+
+/* srq.c */
 struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 				struct ibv_srq_init_attr *attr);
 int wren_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,

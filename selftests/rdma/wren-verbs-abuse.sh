@@ -11,7 +11,8 @@
 #      a CQ with completions pending grows and refuses to shrink below
 #      them (ibv_resize_cq);
 #      an SRQ below its armed limit raises IBV_EVENT_SRQ_LIMIT_REACHED
-#      once; a WREN_LIMITS_BIG_MR_MIB MiB MR (1024: the boot needs
+#      once; an SRQ with receives posted grows (ibv_modify_srq
+#      IBV_SRQ_MAX_WR) and they and more complete in order; a WREN_LIMITS_BIG_MR_MIB MiB MR (1024: the boot needs
 #      MEM=1536 or more) written and read at both ends and the middle
 #      through QPs the NIC loops back to itself;
 #   2. wren_verbs_test abuse (tests/rdma/abuse.c): raw uverbs commands
@@ -57,7 +58,7 @@ res=${WREN_RESULTS:-/tmp}
 big=${WREN_LIMITS_BIG_MR_MIB:-1024}
 # The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c,
 # mcast.c, clock.c, import.c.
-n_limits=23
+n_limits=26
 n_abuse=57
 n_mw=21
 n_mcast=6

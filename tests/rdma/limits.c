@@ -13,7 +13,9 @@
  * hang, not corrupt memory); a CQ with completions pending is resized
  * (they poll in order from the new ring; a size below them is EINVAL and
  * loses nothing); an SRQ whose posted receives fall below its armed
- * limit raises IBV_EVENT_SRQ_LIMIT_REACHED once and disarms.  Last
+ * limit raises IBV_EVENT_SRQ_LIMIT_REACHED once and disarms; an SRQ with
+ * receives posted grows (ibv_modify_srq IBV_SRQ_MAX_WR) and they, and
+ * more, complete in order.  Last
  * a large MR (--big-mr-mib, 1024 by default): registered, then written
  * and read at its first, middle and last pages by RDMA through a pair
  * of RC QPs that the NIC loops back to itself, which also shows that
@@ -473,6 +475,92 @@ static void srq_limit(struct dev *d, struct ibv_mr *mr)
 		ibv_destroy_srq(srq);
 }
 
+/*
+ * ibv_modify_srq(IBV_SRQ_MAX_WR) with receives posted, one of them taken:
+ * the SRQ grows, the posted ones and more complete in order with their
+ * wr_ids; a size it holds changes nothing, one beyond the device's limit
+ * is EINVAL, and the limit can be set in the same call.
+ */
+static void srq_resize(struct dev *d, struct ibv_mr *mr)
+{
+	struct ibv_srq_init_attr ia = { .attr = { .max_wr = 4, .max_sge = 1 } };
+	struct ibv_srq *srq = ibv_create_srq(d->pd[0], &ia);
+	struct ibv_srq_attr sa = { .max_wr = 10 };
+	struct conn a = { 0 }, b = { 0 };
+	int posted = 0, grow = -1, rc = -1, big = -1, both = -1, i;
+	uint32_t max_wr = 0;
+
+	if (srq && !loop_pair(d, &a, &b, srq)) {
+		for (; posted < 4; posted++) {
+			struct ibv_sge sg = { .addr = (uintptr_t)mr->addr + 64 * (size_t)posted,
+					      .length = 64, .lkey = mr->lkey };
+			struct ibv_recv_wr r = { .wr_id = (uint64_t)posted, .sg_list = &sg,
+						 .num_sge = 1 }, *bad;
+
+			if (ibv_post_srq_recv(srq, &r, &bad))
+				break;
+		}
+	}
+	if (posted == 4 && !send_n(&a, &b, mr, 1))
+		grow = ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR);
+	if (grow == EOPNOTSUPP) {
+		for (i = 0; i < 3; i++)
+			tap_skipped("the device cannot resize SRQs (EOPNOTSUPP)",
+				    "SRQ resize case %d", i + 1);
+		goto out;
+	}
+	memset(&sa, 0, sizeof(sa));
+	if (!grow)
+		grow = ibv_query_srq(srq, &sa);
+	max_wr = sa.max_wr;
+	tap_ok(!grow && max_wr >= 10,
+	       "SRQ resize: grown from 4 to %u entries with 3 receives posted, 1 taken (%s)",
+	       max_wr, strerror(grow));
+
+	/* 12 more: 15 outstanding, as many SENDs take them in order. */
+	for (; !grow && posted < 16; posted++) {
+		struct ibv_sge sg = { .addr = (uintptr_t)mr->addr + 64 * (size_t)posted,
+				      .length = 64, .lkey = mr->lkey };
+		struct ibv_recv_wr r = { .wr_id = (uint64_t)posted, .sg_list = &sg,
+					 .num_sge = 1 }, *bad;
+
+		if (ibv_post_srq_recv(srq, &r, &bad))
+			break;
+	}
+	if (posted == 16) {
+		struct ibv_sge sg = { .addr = (uintptr_t)mr->addr + PAGE, .length = 64,
+				      .lkey = mr->lkey };
+		struct ibv_send_wr wr = { .sg_list = &sg, .num_sge = 1,
+					  .opcode = IBV_WR_SEND };
+
+		rc = 0;
+		for (i = 1; i < 16 && !rc; i++)
+			rc = post_wait(&a, &wr);
+		if (!rc)
+			rc = polls_in_order(b.rcq, 15, 1);
+	}
+	tap_ok(!rc, "SRQ resize: 12 more receives posted, 15 SENDs complete them in order with their wr_ids");
+
+	sa = (struct ibv_srq_attr){ .max_wr = 2 };
+	rc = srq ? ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR) : -1;
+	sa = (struct ibv_srq_attr){ .max_wr = d->attr.max_srq_wr + 1u };
+	big = srq ? ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR) : -1;
+	sa = (struct ibv_srq_attr){ .max_wr = 2 * max_wr, .srq_limit = 3 };
+	both = srq ? ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR | IBV_SRQ_LIMIT) : -1;
+	memset(&sa, 0, sizeof(sa));
+	if (!both)
+		both = ibv_query_srq(srq, &sa) ||
+		       sa.max_wr < 2 * max_wr || sa.srq_limit != 3;
+	tap_ok(!rc && big == EINVAL && !both,
+	       "SRQ resize: to 2 changes nothing (%s), beyond max_srq_wr is EINVAL (%s), with the limit sets both (%u entries, limit %u)",
+	       strerror(rc), strerror(big), sa.max_wr, sa.srq_limit);
+out:
+	conn_destroy(&a);
+	conn_destroy(&b);
+	if (srq)
+		ibv_destroy_srq(srq);
+}
+
 /* RDMA WRITE a page of pattern into @big at @off, check it landed, READ
  * it back into another page and check that. */
 static int big_rw(struct conn *a, struct ibv_mr *small, struct ibv_mr *big, size_t off)
@@ -551,7 +639,7 @@ int limits_run(struct dev *d, size_t big_mib)
 		{ "MRs", d->attr.max_mr, mr_create, mr_destroy, &mp },
 	};
 
-	tap_plan(2 * (sizeof(pools) / sizeof(pools[0])) + 2 + 3 + 3 + 3);
+	tap_plan(2 * (sizeof(pools) / sizeof(pools[0])) + 2 + 3 + 3 + 3 + 3);
 	mp.base = mmap(NULL, mp_len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!shared || !mr || mp.base == MAP_FAILED) {
@@ -566,6 +654,7 @@ int limits_run(struct dev *d, size_t big_mib)
 	cq_overrun(d, mr);
 	cq_resize(d, mr);
 	srq_limit(d, mr);
+	srq_resize(d, mr);
 	big_mr(d, mr, big_mib);
 	ibv_dereg_mr(mr);
 	ibv_destroy_cq(shared);

@@ -55,6 +55,8 @@ int wren_cmd_destroy_qp(struct wren_core_dev *cdev, u32 qpn);
 int wren_cmd_create_srq(struct wren_core_dev *cdev,
 			const struct wren_create_srq_in *in, u32 *srqn);
 int wren_cmd_modify_srq_limit(struct wren_core_dev *cdev, u32 srqn, u32 limit);
+int wren_cmd_resize_srq(struct wren_core_dev *cdev,
+			const struct wren_resize_srq_in *in);
 int wren_cmd_query_srq(struct wren_core_dev *cdev, u32 srqn,
 		       struct wren_query_srq_out *out);
 int wren_cmd_destroy_srq(struct wren_core_dev *cdev, u32 srqn);

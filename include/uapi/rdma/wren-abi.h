@@ -205,6 +205,23 @@ struct wren_ib_create_srq_resp {
 	__u32 srqn;
 };
 
+/*
+ * ibv_modify_srq with IBV_SRQ_MAX_WR (devices with WREN_CAP_SRQ_RESIZE;
+ * EOPNOTSUPP otherwise): a new ring of more entries than the SRQ has, of
+ * the same stride, and a new doorbell record, as for create_srq.  Before
+ * the command the provider writes every WQE posted and not completed
+ * into the new ring at its index's slot, and the producer index into the
+ * new record; indexes run on (RESIZE_SRQ).  A max_wr the SRQ holds
+ * already needs no request (nothing changes).
+ */
+struct wren_ib_resize_srq {
+	__aligned_u64 buf_addr;		/* page-aligned user VA of the ring */
+	__aligned_u64 dbrec_addr;	/* struct wren_srq_dbrec, 8-aligned */
+	__u32 comp_mask;		/* none defined: 0 */
+	__u8 log_size;			/* log2(entries) >= max_wr */
+	__u8 reserved[3];
+};
+
 /* ------------------------------------------------------------- AH */
 
 /* UD work requests name the AH by this handle (wren_wqe_ud.ah). */

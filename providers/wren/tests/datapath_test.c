@@ -22,6 +22,7 @@
 #include "../post.c"
 #include "../qp.c"
 #include "../verbs.c"
+#include "../srq.c"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -384,6 +385,33 @@ static void test_srq(void)
 	ok(wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == ENOMEM &&
 	   bad == &wr,
 	   "4 receives outstanding: ENOMEM");
+
+	/* Slot 3 completes; WQE 6 waits behind WQE 2 (slot 2) in the backlog. */
+	ok(wren_cqe_wr_id(&sqp, &(struct wren_cqe){ .opcode = WREN_CQE_OP_RECV,
+						    .wqe_idx = htole16(3) }) == 403,
+	   "WQE 3 completes");
+	wr.wr_id = 406;
+	ok(wren_post_srq_recv(&srq.verbs_srq.srq, &wr, &bad) == 0 &&
+	   le32toh(srq.dbrec->pi) == 6 && srq.spi == 7,
+	   "slot 2 still busy: WQE 6 waits in the backlog");
+	{
+		uint8_t *ring = zalloc_pages(8 << 6), busy[8] = {};
+		uint64_t wrid[8] = {};
+		bool good = true;
+
+		wren_srq_move(&srq, ring, wrid, busy, 8);
+		for (i = 0; i < 8; i++) {
+			bool want = i == 2 || i == 4 || i == 5 || i == 6;
+			const struct wren_rqe *r = (void *)(ring + (i << 6));
+
+			good &= busy[i] == want;
+			if (want)
+				good &= wrid[i] == 400u + i &&
+					le16toh(r->wqe_idx) == i;
+		}
+		ok(good, "growing to 8 slots: WQEs 2, 4, 5 and the backlogged 6 at their slots with their wr_ids, the completed 3 not");
+		free(ring);
+	}
 	pthread_spin_destroy(&srq.wq.lock);
 	free(srq.backlog.ring);
 	free(srq.backlog.wrid);

@@ -177,6 +177,13 @@ struct wren_ib_srq {
 	u8 wqe_shift;
 	bool kernel;
 	struct wren_ib_uring ring;	/* user SRQs */
+	/*
+	 * User SRQs: serialises resizes (uverbs runs modify_srq under a read
+	 * lock); the ring a resize handed the device before its command
+	 * timed out.
+	 */
+	struct mutex resize_lock;
+	struct wren_ib_uring stale_ring;
 	struct wren_ib_obj_ref ref;
 	/*
 	 * Kernel SRQs: the ring, and per slot the wr_id and whether the

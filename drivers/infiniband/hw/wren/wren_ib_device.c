@@ -58,6 +58,9 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 	props->max_cq = le32_to_cpu(a->max_cq);
 	props->max_cqe = le32_to_cpu(a->max_cqe);
 	props->max_mr = le32_to_cpu(a->max_mr);
+	/* User SRQs grow (kernel ones do not: rdma.rst). */
+	if (caps & WREN_CAP_SRQ_RESIZE)
+		props->device_cap_flags |= IB_DEVICE_SRQ_RESIZE;
 	if (caps & WREN_CAP_RDMA_MW) {
 		props->device_cap_flags |= IB_DEVICE_MEM_WINDOW |
 					   IB_DEVICE_MEM_WINDOW_TYPE_2B;

@@ -2,9 +2,9 @@
 /*
  * Shared receive queues, with the limit event: armed by
  * modify_srq(IB_SRQ_LIMIT), fired once (IB_EVENT_SRQ_LIMIT_REACHED) when
- * fewer WQEs remain posted, then disarmed.  Resizing is not in the
- * contract (IB_SRQ_MAX_WR fails with -EOPNOTSUPP).  User SRQs live in the
- * provider's memory; kernel SRQs are wren_ib_ksrq.c's.
+ * fewer WQEs remain posted, then disarmed; and, with WREN_CAP_SRQ_RESIZE,
+ * user SRQs grow (IB_SRQ_MAX_WR: RESIZE_SRQ).  User SRQs live in the
+ * provider's memory; kernel SRQs are wren_ib_ksrq.c's, and do not grow.
  */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
@@ -95,6 +95,7 @@ static int __wren_ib_create_srq(struct ib_srq *ibsrq,
 	srq->max_sge = attr->attr.max_sge;
 	srq->log_size = req.log_size;
 	srq->wqe_shift = req.wqe_shift;
+	mutex_init(&srq->resize_lock);
 	wren_ib_obj_ref_init(&srq->ref);
 	err = xa_insert_irq(&dev->srqs, srq->srqn, srq, GFP_KERNEL);
 	if (err)
@@ -108,6 +109,7 @@ static int __wren_ib_create_srq(struct ib_srq *ibsrq,
 err_erase:
 	xa_erase_irq(&dev->srqs, srq->srqn);
 err_destroy:
+	mutex_destroy(&srq->resize_lock);
 	wren_cmd_destroy_srq(dev->cdev, srq->srqn);
 err_ring:
 	wren_ib_uring_put(&srq->ring);
@@ -126,6 +128,84 @@ int wren_ib_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *attr,
 	return err;
 }
 
+/*
+ * IB_SRQ_MAX_WR of a user SRQ: the provider's new ring and record, what
+ * it holds copied there, and the device moves to them (RESIZE_SRQ).  A
+ * max_wr the SRQ holds already changes nothing and needs no request.
+ * The old ring is released once the device reads the new one; on failure
+ * the new one, and the SRQ is as it was.  A timeout leaves it unknown
+ * which ring the device reads: both stay pinned until the SRQ goes, and
+ * further resizes are refused.
+ */
+static int wren_ib_resize_srq(struct wren_ib_dev *dev, struct wren_ib_srq *srq,
+			      u32 max_wr, struct ib_udata *udata)
+{
+	u32 dev_max = le32_to_cpu(dev->attr->max_srq_wr);
+	struct wren_resize_srq_in in = {};
+	struct wren_ib_uring ring = {};
+	struct wren_ib_resize_srq req;
+	size_t list_size;
+	dma_addr_t list_dma;
+	void *list;
+	u64 bytes;
+	int err;
+
+	if (!(dev->caps & WREN_CAP_SRQ_RESIZE) || srq->kernel || !udata)
+		return -EOPNOTSUPP;
+	if (!max_wr || max_wr > dev_max)
+		return -EINVAL;
+	if (!udata->inlen)
+		return max_wr <= BIT(srq->log_size) ? 0 : -EINVAL;
+	err = wren_ib_udata_in(udata, &req, sizeof(req));
+	if (err)
+		return err;
+	if (req.comp_mask)
+		return -EOPNOTSUPP;
+	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+		return -EINVAL;
+	if (req.log_size > wren_wq_log_size_max(dev_max) ||
+	    max_wr > BIT(req.log_size))
+		return -EINVAL;
+
+	mutex_lock(&srq->resize_lock);
+	if (srq->stale_ring.umem) {
+		err = -EBUSY;
+		goto out;
+	}
+	if (req.log_size <= srq->log_size) {
+		err = -EINVAL;
+		goto out;
+	}
+	bytes = BIT_ULL(req.log_size + srq->wqe_shift);
+	err = wren_ib_uring_get(dev, &ring, req.buf_addr, bytes,
+				req.dbrec_addr);
+	if (err)
+		goto out;
+	err = wren_ib_buf_desc(dev, ring.umem, req.buf_addr, bytes, &in.buf,
+			       &list, &list_dma, &list_size);
+	if (err)
+		goto put_ring;
+	in.srqn = cpu_to_le32(srq->srqn);
+	in.log_size = req.log_size;
+	in.dbrec_addr = cpu_to_le64(ring.dbrec_dma);
+	err = wren_cmd_resize_srq(dev->cdev, &in);
+	if (err == -ETIMEDOUT) {
+		srq->stale_ring = ring;
+		goto out;
+	}
+	wren_ib_buf_desc_free(dev, list, list_dma, list_size);
+	if (err)
+		goto put_ring;
+	swap(srq->ring, ring);
+	srq->log_size = req.log_size;
+	srq->max_wr = BIT(req.log_size);
+put_ring:
+	wren_ib_uring_put(&ring);
+out:
+	mutex_unlock(&srq->resize_lock);
+	return err;
+}
+
 int wren_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		       enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
@@ -133,13 +213,14 @@ int wren_ib_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 	struct wren_ib_srq *srq = to_wsrq(ibsrq);
 	int err;
 
-	err = wren_ib_udata_none(udata);
-	if (err)
-		return err;
-	if (mask & ~IB_SRQ_LIMIT)
+	if (mask & ~(IB_SRQ_LIMIT | IB_SRQ_MAX_WR))
 		return -EOPNOTSUPP;
-	if (!(mask & IB_SRQ_LIMIT))
-		return 0;
+	if (mask & IB_SRQ_MAX_WR)
+		err = wren_ib_resize_srq(dev, srq, attr->max_wr, udata);
+	else
+		err = wren_ib_udata_none(udata);
+	if (err || !(mask & IB_SRQ_LIMIT))
+		return err;
 	if (attr->srq_limit > srq->max_wr)
 		return -EINVAL;
 	return wren_cmd_modify_srq_limit(dev->cdev, srq->srqn, attr->srq_limit);
@@ -176,10 +257,13 @@ int wren_ib_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
 	xa_erase_irq(&dev->srqs, srq->srqn);
 	up_write(&dev->num_reuse);
 	wren_ib_obj_wait(&srq->ref);
-	if (srq->kernel)
+	if (srq->kernel) {
 		wren_ib_destroy_ksrq(srq);
-	else
+	} else {
 		wren_ib_uring_put(&srq->ring);
+		wren_ib_uring_put(&srq->stale_ring);
+		mutex_destroy(&srq->resize_lock);
+	}
 	return 0;
 }
 

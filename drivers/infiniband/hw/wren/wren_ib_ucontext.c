@@ -27,6 +27,7 @@ static void wren_ib_abi_sizes(void)
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_qp_resp) != 16);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_srq) != 24);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_srq_resp) != 8);
+	BUILD_BUG_ON(sizeof(struct wren_ib_resize_srq) != 24);
 	BUILD_BUG_ON(sizeof(struct wren_ib_create_ah_resp) != 8);
 }
 

@@ -238,6 +238,23 @@ int wren_cmd_modify_srq_limit(struct wren_core_dev *cdev, u32 srqn, u32 limit)
 EXPORT_SYMBOL_NS_GPL(wren_cmd_modify_srq_limit, WREN_CORE_NS);
 
 /**
+ * wren_cmd_resize_srq() - RESIZE_SRQ
+ * @cdev: the device
+ * @in: the SRQ, its new ring (holding what software posted and has not
+ *      seen completed), doorbell record and size
+ *
+ * Return: 0 once the SRQ takes its WQEs from the new ring (the old one is
+ * free), or an errno: -ETIMEDOUT leaves it unknown which ring the device
+ * reads, any other the old one.
+ */
+int wren_cmd_resize_srq(struct wren_core_dev *cdev,
+			const struct wren_resize_srq_in *in)
+{
+	return wren_cmd_in(cdev, WREN_AQ_OP_RESIZE_SRQ, in, sizeof(*in));
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_resize_srq, WREN_CORE_NS);
+
+/**
  * wren_cmd_query_srq() - QUERY_SRQ
  * @cdev: the device
  * @srqn: the SRQ

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Shared receive queues: create, modify (the limit, and growing the ring
+ * with WREN_CAP_SRQ_RESIZE), query and destroy.  The ring is the
+ * provider's, as a QP's is; posting and completing its WQEs are post.c's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/wren/wren_regs.h>
+
+#include "wren.h"
+#include "wren_abi.h"
+
+struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
+				struct ibv_srq_init_attr *attr)
+{
+	struct wren_context *ctx = to_wren_ctx(pd->context);
+	struct wren_create_srq_resp resp = {};
+	struct wren_create_srq cmd = {};
+	struct wren_srq *srq;
+	unsigned int shift;
+	size_t ring_bytes;
+	uint32_t want;
+	int ret;
+
+	if (attr->attr.max_sge > ctx->max_sge ||
+	    attr->attr.max_wr > ctx->max_srq_wr ||
+	    attr->attr.srq_limit > attr->attr.max_wr) {
+		errno = EINVAL;
+		return NULL;
+	}
+	shift = wren_rq_wqe_shift(attr->attr.max_sge ? attr->attr.max_sge : 1);
+	if (shift > ctx->max_rq_wqe_shift) {
+		errno = EINVAL;
+		return NULL;
+	}
+
+	srq = calloc(1, sizeof(*srq));
+	if (!srq) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	want = wren_roundup_pow2(attr->attr.max_wr ? attr->attr.max_wr : 1);
+	if (want < (1u << WREN_WQ_LOG_SIZE_MIN))
+		want = 1u << WREN_WQ_LOG_SIZE_MIN;
+	if (want > (1u << ctx->max_wq_log_size)) {
+		ret = EINVAL;
+		goto err_free;
+	}
+	srq->wq.entries = want;
+	srq->wq.log_size = wren_ilog2(want);
+	srq->wq.wqe_shift = shift;
+	srq->wq.max_sge = wren_rq_max_sge(shift);
+	if (srq->wq.max_sge > ctx->max_sge)
+		srq->wq.max_sge = ctx->max_sge;
+	srq->wq.wrid = calloc(want, sizeof(*srq->wq.wrid));
+	srq->busy = calloc(want, 1);
+	srq->backlog = srq->wq;
+	srq->backlog.wrid = calloc(want, sizeof(*srq->backlog.wrid));
+	srq->backlog.ring = calloc(want, (size_t)1 << shift);
+	ret = ENOMEM;
+	if (!srq->wq.wrid || !srq->busy || !srq->backlog.wrid ||
+	    !srq->backlog.ring)
+		goto err_free;
+	if (pthread_spin_init(&srq->wq.lock, PTHREAD_PROCESS_PRIVATE))
+		goto err_free;
+
+	ring_bytes = align((size_t)want << shift, ctx->page_size);
+	srq->parent = wren_pd_hold(pd);
+	ret = wren_buf_alloc(&srq->buf, ring_bytes + sizeof(*srq->dbrec),
+			     ctx->page_size, srq->parent, WREN_RES_TYPE_SRQ);
+	if (ret)
+		goto err_lock;
+	srq->wq.ring = srq->buf.addr;
+	srq->dbrec = (struct wren_srq_dbrec *)((uint8_t *)srq->buf.addr +
+					       ring_bytes);
+
+	cmd.buf_addr = (uintptr_t)srq->buf.addr;
+	cmd.dbrec_addr = (uintptr_t)srq->dbrec;
+	cmd.wqe_shift = shift;
+	cmd.log_size = srq->wq.log_size;
+	attr->attr.max_wr = want;
+	attr->attr.max_sge = srq->wq.max_sge;
+	ret = ibv_cmd_create_srq(pd, &srq->verbs_srq.srq, attr, &cmd.ibv_cmd,
+				 sizeof(cmd), &resp.ibv_resp, sizeof(resp));
+	if (ret)
+		goto err_buf;
+	srq->srqn = resp.srqn;
+	return &srq->verbs_srq.srq;
+
+err_buf:
+	wren_buf_free(&srq->buf);
+err_lock:
+	wren_pd_release(srq->parent);
+	pthread_spin_destroy(&srq->wq.lock);
+err_free:
+	free(srq->backlog.ring);
+	free(srq->backlog.wrid);
+	free(srq->busy);
+	free(srq->wq.wrid);
+	free(srq);
+	errno = ret;
+	return NULL;
+}
+
+/*
+ * Every WQE the provider holds - in the ring and not completed, or waiting
+ * in the backlog - into its index's slot of a ring of @n entries, with its
+ * wr_id and busy bit.  @n is at least twice the old size, so no two share
+ * a slot: at most the old size of them are outstanding, the oldest no
+ * further back than a ring's length before the producer index.
+ */
+static void wren_srq_move(struct wren_srq *srq, uint8_t *ring, uint64_t *wrid,
+			  uint8_t *busy, uint32_t n)
+{
+	struct wren_wq *wq = &srq->wq;
+	uint32_t omask = wq->entries - 1, nmask = n - 1;
+	size_t stride = (size_t)1 << wq->wqe_shift;
+
+	for (uint32_t p = wq->pi - wq->entries; p != srq->spi; p++) {
+		uint32_t from = p & omask, to = p & nmask;
+
+		if (p - wq->pi < srq->spi - wq->pi) {
+			memcpy(ring + ((size_t)to << wq->wqe_shift),
+			       srq->backlog.ring + ((size_t)from << wq->wqe_shift),
+			       stride);
+			wrid[to] = srq->backlog.wrid[from];
+		} else if (srq->busy[from]) {
+			memcpy(ring + ((size_t)to << wq->wqe_shift),
+			       wq->ring + ((size_t)from << wq->wqe_shift), stride);
+			wrid[to] = wq->wrid[from];
+		} else {
+			continue;
+		}
+		busy[to] = 1;
+	}
+}
+
+/*
+ * IBV_SRQ_MAX_WR beyond the ring: a ring and record of @n entries holding
+ * what the provider holds, the backlog included, handed to the kernel
+ * (RESIZE_SRQ: the NIC takes WQE i from slot i mod n from then on).
+ * Called under the SRQ's lock, so that no post or completion moves
+ * anything meanwhile; on failure nothing changed.
+ */
+static int wren_srq_grow(struct wren_srq *srq, struct ibv_srq_attr *attr,
+			 int mask, uint32_t n)
+{
+	struct wren_context *ctx = to_wren_ctx(srq->verbs_srq.srq.context);
+	unsigned int shift = srq->wq.wqe_shift;
+	struct wren_modify_srq cmd = {};
+	struct wren_srq_dbrec *dbrec;
+	uint64_t *wrid, *bwrid;
+	uint8_t *busy, *bring;
+	struct wren_buf buf;
+	size_t ring_bytes;
+	int ret;
+
+	ring_bytes = align((size_t)n << shift, ctx->page_size);
+	ret = wren_buf_alloc(&buf, ring_bytes + sizeof(*dbrec), ctx->page_size,
+			     srq->parent, WREN_RES_TYPE_SRQ);
+	if (ret)
+		return ret;
+	wrid = calloc(n, sizeof(*wrid));
+	busy = calloc(n, 1);
+	bwrid = calloc(n, sizeof(*bwrid));
+	bring = calloc(n, (size_t)1 << shift);
+	ret = ENOMEM;
+	if (!wrid || !busy || !bwrid || !bring)
+		goto err;
+	dbrec = (struct wren_srq_dbrec *)((uint8_t *)buf.addr + ring_bytes);
+	wren_srq_move(srq, buf.addr, wrid, busy, n);
+	dbrec->pi = htole32(srq->spi);
+
+	cmd.buf_addr = (uintptr_t)buf.addr;
+	cmd.dbrec_addr = (uintptr_t)dbrec;
+	cmd.log_size = wren_ilog2(n);
+	ret = ibv_cmd_modify_srq(&srq->verbs_srq.srq, attr, mask, &cmd.ibv_cmd,
+				 sizeof(cmd));
+	if (ret)
+		goto err;
+
+	wren_buf_free(&srq->buf);
+	free(srq->wq.wrid);
+	free(srq->busy);
+	free(srq->backlog.wrid);
+	free(srq->backlog.ring);
+	srq->buf = buf;
+	srq->dbrec = dbrec;
+	srq->busy = busy;
+	srq->wq.ring = buf.addr;
+	srq->wq.wrid = wrid;
+	srq->wq.entries = n;
+	srq->wq.log_size = cmd.log_size;
+	/* The backlog all went into the ring. */
+	srq->wq.pi = srq->spi;
+	srq->backlog.ring = bring;
+	srq->backlog.wrid = bwrid;
+	srq->backlog.entries = n;
+	srq->backlog.log_size = cmd.log_size;
+	return 0;
+
+err:
+	free(bring);
+	free(bwrid);
+	free(busy);
+	free(wrid);
+	wren_buf_free(&buf);
+	return ret;
+}
+
+int wren_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
+{
+	struct wren_context *ctx = to_wren_ctx(ibsrq->context);
+	struct wren_srq *srq = to_wren_srq(ibsrq);
+	struct ibv_modify_srq cmd;
+	uint32_t n;
+	int ret;
+
+	if (mask & IBV_SRQ_MAX_WR) {
+		if (!(ctx->caps & WREN_CAP_SRQ_RESIZE))
+			return EOPNOTSUPP;
+		if (!attr->max_wr || attr->max_wr > ctx->max_srq_wr)
+			return EINVAL;
+		n = wren_roundup_pow2(attr->max_wr);
+		if (n > (1u << ctx->max_wq_log_size))
+			return EINVAL;
+		pthread_spin_lock(&srq->wq.lock);
+		if (n > srq->wq.entries) {
+			ret = wren_srq_grow(srq, attr, mask, n);
+			pthread_spin_unlock(&srq->wq.lock);
+			return ret;
+		}
+		/* The ring holds that many already: nothing moves. */
+		pthread_spin_unlock(&srq->wq.lock);
+	}
+	return ibv_cmd_modify_srq(ibsrq, attr, mask, &cmd, sizeof(cmd));
+}
+
+int wren_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
+{
+	struct wren_srq *srq = to_wren_srq(ibsrq);
+	struct ibv_query_srq cmd;
+	int ret;
+
+	ret = ibv_cmd_query_srq(ibsrq, attr, &cmd, sizeof(cmd));
+	if (ret)
+		return ret;
+	attr->max_wr = srq->wq.entries;
+	attr->max_sge = srq->wq.max_sge;
+	return 0;
+}
+
+int wren_destroy_srq(struct ibv_srq *ibsrq)
+{
+	struct wren_srq *srq = to_wren_srq(ibsrq);
+	int ret;
+
+	ret = ibv_cmd_destroy_srq(ibsrq);
+	if (ret)
+		return ret;
+	wren_buf_free(&srq->buf);
+	wren_pd_release(srq->parent);
+	pthread_spin_destroy(&srq->wq.lock);
+	free(srq->backlog.ring);
+	free(srq->backlog.wrid);
+	free(srq->busy);
+	free(srq->wq.wrid);
+	free(srq);
+	return 0;
+}
