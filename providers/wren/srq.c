@@ -138,85 +138,99 @@ static void wren_srq_move(struct wren_srq *srq, uint8_t *ring, uint64_t *wrid,
 	}
 }
 
-/*
- * IBV_SRQ_MAX_WR beyond the ring: a ring and record of @n entries holding
- * what the provider holds, the backlog included, handed to the kernel
- * (RESIZE_SRQ: the NIC takes WQE i from slot i mod n from then on).
- * Called under the SRQ's lock, so that no post or completion moves
- * anything meanwhile; on failure nothing changed.
- */
-static int wren_srq_grow(struct wren_srq *srq, struct ibv_srq_attr *attr,
-			 int mask, uint32_t n)
-{
-	struct wren_context *ctx = to_wren_ctx(srq->verbs_srq.srq.context);
-	unsigned int shift = srq->wq.wqe_shift;
-	struct wren_modify_srq cmd = {};
+/* What a grown SRQ is made of, allocated before the SRQ's lock is taken. */
+struct wren_srq_new {
+	struct wren_buf buf;
 	struct wren_srq_dbrec *dbrec;
 	uint64_t *wrid, *bwrid;
 	uint8_t *busy, *bring;
-	struct wren_buf buf;
-	size_t ring_bytes;
+	uint32_t n;
+};
+
+static void wren_srq_new_free(struct wren_srq_new *g)
+{
+	free(g->bring);
+	free(g->bwrid);
+	free(g->busy);
+	free(g->wrid);
+	wren_buf_free(&g->buf);
+}
+
+static int wren_srq_new_alloc(struct wren_srq *srq, struct wren_srq_new *g)
+{
+	struct wren_context *ctx = to_wren_ctx(srq->verbs_srq.srq.context);
+	unsigned int shift = srq->wq.wqe_shift;
+	size_t ring_bytes = align((size_t)g->n << shift, ctx->page_size);
 	int ret;
 
-	ring_bytes = align((size_t)n << shift, ctx->page_size);
-	ret = wren_buf_alloc(&buf, ring_bytes + sizeof(*dbrec), ctx->page_size,
-			     srq->parent, WREN_RES_TYPE_SRQ);
+	/* The application's allocator, if any, runs outside the lock. */
+	ret = wren_buf_alloc(&g->buf, ring_bytes + sizeof(*g->dbrec),
+			     ctx->page_size, srq->parent, WREN_RES_TYPE_SRQ);
 	if (ret)
 		return ret;
-	wrid = calloc(n, sizeof(*wrid));
-	busy = calloc(n, 1);
-	bwrid = calloc(n, sizeof(*bwrid));
-	bring = calloc(n, (size_t)1 << shift);
-	ret = ENOMEM;
-	if (!wrid || !busy || !bwrid || !bring)
-		goto err;
-	dbrec = (struct wren_srq_dbrec *)((uint8_t *)buf.addr + ring_bytes);
-	wren_srq_move(srq, buf.addr, wrid, busy, n);
-	dbrec->pi = htole32(srq->spi);
+	g->dbrec = (struct wren_srq_dbrec *)((uint8_t *)g->buf.addr + ring_bytes);
+	g->wrid = calloc(g->n, sizeof(*g->wrid));
+	g->busy = calloc(g->n, 1);
+	g->bwrid = calloc(g->n, sizeof(*g->bwrid));
+	g->bring = calloc(g->n, (size_t)1 << shift);
+	if (!g->wrid || !g->busy || !g->bwrid || !g->bring) {
+		wren_srq_new_free(g);
+		return ENOMEM;
+	}
+	return 0;
+}
 
-	cmd.buf_addr = (uintptr_t)buf.addr;
-	cmd.dbrec_addr = (uintptr_t)dbrec;
-	cmd.log_size = wren_ilog2(n);
+/*
+ * IBV_SRQ_MAX_WR beyond the ring: the new ring and record get what the
+ * provider holds, the backlog included, and go to the kernel (RESIZE_SRQ:
+ * the NIC takes WQE i from slot i mod n from then on).  Called under the
+ * SRQ's lock, so that no post or completion moves anything meanwhile; on
+ * failure nothing changed and @g is the caller's to free.
+ */
+static int wren_srq_grow(struct wren_srq *srq, struct ibv_srq_attr *attr,
+			 int mask, struct wren_srq_new *g)
+{
+	struct wren_modify_srq cmd = {};
+	int ret;
+
+	wren_srq_move(srq, g->buf.addr, g->wrid, g->busy, g->n);
+	g->dbrec->pi = htole32(srq->spi);
+
+	cmd.buf_addr = (uintptr_t)g->buf.addr;
+	cmd.dbrec_addr = (uintptr_t)g->dbrec;
+	cmd.log_size = wren_ilog2(g->n);
 	ret = ibv_cmd_modify_srq(&srq->verbs_srq.srq, attr, mask, &cmd.ibv_cmd,
 				 sizeof(cmd));
 	if (ret)
-		goto err;
+		return ret;
 
 	wren_buf_free(&srq->buf);
 	free(srq->wq.wrid);
 	free(srq->busy);
 	free(srq->backlog.wrid);
 	free(srq->backlog.ring);
-	srq->buf = buf;
-	srq->dbrec = dbrec;
-	srq->busy = busy;
-	srq->wq.ring = buf.addr;
-	srq->wq.wrid = wrid;
-	srq->wq.entries = n;
+	srq->buf = g->buf;
+	srq->dbrec = g->dbrec;
+	srq->busy = g->busy;
+	srq->wq.ring = g->buf.addr;
+	srq->wq.wrid = g->wrid;
+	srq->wq.entries = g->n;
 	srq->wq.log_size = cmd.log_size;
 	/* The backlog all went into the ring. */
 	srq->wq.pi = srq->spi;
-	srq->backlog.ring = bring;
-	srq->backlog.wrid = bwrid;
-	srq->backlog.entries = n;
+	srq->backlog.ring = g->bring;
+	srq->backlog.wrid = g->bwrid;
+	srq->backlog.entries = g->n;
 	srq->backlog.log_size = cmd.log_size;
 	return 0;
-
-err:
-	free(bring);
-	free(bwrid);
-	free(busy);
-	free(wrid);
-	wren_buf_free(&buf);
-	return ret;
 }
 
 int wren_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
 {
 	struct wren_context *ctx = to_wren_ctx(ibsrq->context);
 	struct wren_srq *srq = to_wren_srq(ibsrq);
+	struct wren_srq_new g = {};
 	struct ibv_modify_srq cmd;
-	uint32_t n;
 	int ret;
 
 	if (mask & IBV_SRQ_MAX_WR) {
@@ -224,18 +238,27 @@ int wren_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
 			return EOPNOTSUPP;
 		if (!attr->max_wr || attr->max_wr > ctx->max_srq_wr)
 			return EINVAL;
-		n = wren_roundup_pow2(attr->max_wr);
-		if (n > (1u << ctx->max_wq_log_size))
+		g.n = wren_roundup_pow2(attr->max_wr);
+		if (g.n > (1u << ctx->max_wq_log_size))
 			return EINVAL;
-		pthread_spin_lock(&srq->wq.lock);
-		if (n > srq->wq.entries) {
-			ret = wren_srq_grow(srq, attr, mask, n);
-			pthread_spin_unlock(&srq->wq.lock);
-			return ret;
-		}
-		/* The ring holds that many already: nothing moves. */
-		pthread_spin_unlock(&srq->wq.lock);
 	}
+	/* A first look without the lock; the one under it decides. */
+	if (g.n > srq->wq.entries) {
+		bool grow;
+
+		ret = wren_srq_new_alloc(srq, &g);
+		if (ret)
+			return ret;
+		pthread_spin_lock(&srq->wq.lock);
+		grow = g.n > srq->wq.entries;
+		ret = grow ? wren_srq_grow(srq, attr, mask, &g) : 0;
+		pthread_spin_unlock(&srq->wq.lock);
+		if (!grow || ret)
+			wren_srq_new_free(&g);
+		if (grow)
+			return ret;
+	}
+	/* The ring holds that many already: nothing moves. */
 	return ibv_cmd_modify_srq(ibsrq, attr, mask, &cmd, sizeof(cmd));
 }
 

@@ -59,7 +59,7 @@ big=${WREN_LIMITS_BIG_MR_MIB:-1024}
 # The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c,
 # mcast.c, clock.c, import.c.
 n_limits=26
-n_abuse=57
+n_abuse=69
 n_mw=21
 n_mcast=6
 n_clock=6

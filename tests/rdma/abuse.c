@@ -342,6 +342,109 @@ static void cq_cases(struct uv *u, struct ring *r, uint32_t *good, uint32_t *cqn
 		*good = ~0u;
 }
 
+static int create_srq(struct uv *u, const struct wren_ib_create_srq *drv,
+		      uint32_t max_wr, uint32_t *handle)
+{
+	struct {
+		struct ib_uverbs_create_srq_resp core;
+		struct wren_ib_create_srq_resp drv;
+	} resp = { 0 };
+	struct ib_uverbs_create_srq c = {
+		.response = (uintptr_t)&resp, .pd_handle = u->pd, .max_wr = max_wr,
+		.max_sge = 1,
+	};
+	int rc = uv_write(u->fd, IB_USER_VERBS_CMD_CREATE_SRQ, &c, sizeof(c), drv,
+			  sizeof(*drv), sizeof(resp));
+
+	*handle = resp.core.srq_handle;
+	return rc;
+}
+
+static int resize_srq(struct uv *u, uint32_t handle, uint32_t max_wr,
+		      const void *drv, size_t drv_len)
+{
+	struct ib_uverbs_modify_srq c = {
+		.srq_handle = handle, .attr_mask = IBV_SRQ_MAX_WR, .max_wr = max_wr,
+	};
+
+	return uv_write(u->fd, IB_USER_VERBS_CMD_MODIFY_SRQ, &c, sizeof(c), drv,
+			drv_len, 0);
+}
+
+static int destroy_srq(struct uv *u, uint32_t handle)
+{
+	struct ib_uverbs_destroy_srq_resp resp;
+	struct ib_uverbs_destroy_srq c = { .response = (uintptr_t)&resp,
+					   .srq_handle = handle };
+
+	return uv_write(u->fd, IB_USER_VERBS_CMD_DESTROY_SRQ, &c, sizeof(c), NULL, 0,
+			sizeof(resp));
+}
+
+/*
+ * MODIFY_SRQ with IB_SRQ_MAX_WR and bad driver data, on an SRQ of 4 WQEs
+ * of 64 bytes (rings of 16 pages are enough for 1 << 10 of them).
+ */
+#define N_SRQ_CASES	12
+static void srq_cases(struct uv *u, struct ring *r)
+{
+	const struct wren_ib_create_srq mk = {
+		.buf_addr = (uintptr_t)r->buf, .dbrec_addr = ring_dbrec(r),
+		.wqe_shift = 6, .log_size = 2,
+	};
+	struct wren_ib_resize_srq ok = {
+		.buf_addr = (uintptr_t)r->buf + 8 * PAGE,
+		.dbrec_addr = (uintptr_t)r->buf + 8 * PAGE + 512, .log_size = 3,
+	}, bad;
+	void *gone = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	uint32_t h;
+	int rc;
+
+	munmap(gone, PAGE);
+	if (!(u->ctx.caps & WREN_CAP_SRQ_RESIZE) || !(u->ctx.caps & WREN_CAP_RDMA_SRQ)) {
+		for (int i = 0; i < N_SRQ_CASES; i++)
+			tap_skipped("the device cannot resize SRQs", "SRQ resize case %d", i + 1);
+		return;
+	}
+	rc = create_srq(u, &mk, 4, &h);
+	tap_ok(!rc, "CREATE_SRQ of 4 WQEs: %s", rc ? strerror(-rc) : "ok");
+	if (rc) {
+		for (int i = 1; i < N_SRQ_CASES; i++)
+			tap_ok(false, "SRQ resize case %d: no SRQ", i + 1);
+		return;
+	}
+	expect(resize_srq(u, h, 8, &ok, 8), E_INVAL,
+	       "MODIFY_SRQ(MAX_WR) with 8 bytes of driver data");
+	bad = ok;
+	bad.comp_mask = 1;
+	expect(resize_srq(u, h, 8, &bad, sizeof(bad)), E_OPNOTSUPP,
+	       "MODIFY_SRQ(MAX_WR) with an unknown comp_mask bit");
+	bad = ok;
+	bad.reserved[2] = 1;
+	expect(resize_srq(u, h, 8, &bad, sizeof(bad)), E_INVAL,
+	       "MODIFY_SRQ(MAX_WR) with a reserved byte set");
+	bad = ok;
+	bad.log_size = 2;
+	expect(resize_srq(u, h, 4, &bad, sizeof(bad)), E_INVAL,
+	       "MODIFY_SRQ(MAX_WR) to a ring no larger than the SRQ's");
+	expect(resize_srq(u, h, 9, &ok, sizeof(ok)), E_INVAL,
+	       "MODIFY_SRQ(MAX_WR) of 9 into a ring of 8");
+	expect(resize_srq(u, h, 8, NULL, 0), E_INVAL,
+	       "MODIFY_SRQ(MAX_WR) beyond the SRQ with no ring given");
+	expect(resize_srq(u, h, 1u << 30, &ok, sizeof(ok)), E_INVAL,
+	       "MODIFY_SRQ(MAX_WR) of 2^30, beyond max_srq_wr");
+	bad = ok;
+	bad.buf_addr = (uintptr_t)gone;
+	expect(resize_srq(u, h, 8, &bad, sizeof(bad)), E_ADDR,
+	       "MODIFY_SRQ(MAX_WR) with its ring in unmapped memory");
+	expect(resize_srq(u, h, 8, &ok, sizeof(ok)), E_OK,
+	       "MODIFY_SRQ(MAX_WR) to 8 with a good ring after all that");
+	expect(resize_srq(u, h, 8, &ok, sizeof(ok)), E_INVAL,
+	       "MODIFY_SRQ(MAX_WR) to 8 again with a ring: not a larger one");
+	expect(destroy_srq(u, h), E_OK, "DESTROY_SRQ of the grown SRQ");
+}
+
 struct qp_req {
 	struct ib_uverbs_create_qp core;
 	struct wren_ib_create_qp drv;
@@ -656,20 +759,21 @@ static void race_cases(struct uv *u, struct ring *r, uint32_t cq, uint32_t cqn)
 
 int abuse_run(struct dev *d)
 {
-	struct ring cqr, qpr, mrr;
+	struct ring cqr, qpr, mrr, srqr;
 	struct uv u;
 	uint32_t cq, cqn = 0;
 
-	tap_plan(7 + 18 + 15 + 12 + 1);
+	tap_plan(7 + 18 + 15 + 12 + N_SRQ_CASES + 1);
 	context_cases(d);
 	if (uv_open(d, &u) || ring_alloc(&cqr, PAGE) || ring_alloc(&qpr, 2 * PAGE) ||
-	    ring_alloc(&mrr, PAGE)) {
+	    ring_alloc(&mrr, PAGE) || ring_alloc(&srqr, 16 * PAGE)) {
 		tap_diag("abuse: a context, a PD and rings to start with: %s", strerror(errno));
 		return 1;
 	}
 	cq_cases(&u, &cqr, &cq, &cqn);
 	qp_cases(&u, &qpr, cq);
 	mr_and_mmap_cases(&u, &mrr);
+	srq_cases(&u, &srqr);
 	race_cases(&u, &qpr, cq, cqn);
 	/* The CQ stays: closing the file must clean up after a process
 	 * that leaves objects behind. */
