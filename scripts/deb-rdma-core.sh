@@ -16,7 +16,13 @@
 # The tree and the packages are cached outside the clone, next to the
 # pristine source ($WREN_CACHE/rdma-core/deb-<K>), K covering the source,
 # this script, providers/wren, the uapi and contract headers, and the
-# versions of the build dependencies: a warm --build only copies.
+# versions of the build dependencies: a warm --build only copies.  A new
+# K (libwren or a header changed) compiles through ccache where it is
+# installed (deps-deb.sh installs it), its cache beside the trees
+# ($WREN_CACHE/rdma-core/ccache, keyed by ccache itself): paths are made
+# relative to the tree (CCACHE_BASEDIR, and dpkg's fixfilepath maps them
+# out of the objects), so the objects of the unchanged rest of rdma-core
+# come from the cache whatever deb-<K> they were built in.
 #
 # What changes from Debian's debian/ (bookworm has no 64-bit time_t
 # transition and dpkg 1.21, trixie's packaging assumes both):
@@ -174,13 +180,24 @@ if [ ! -f "$tree/.built" ]; then
 		exit 1
 	}
 	log "dpkg-buildpackage -b in $s (cold: 10+ minutes); log in $tree/build.log"
-	(cd "$s" && DEB_BUILD_OPTIONS="nocheck parallel=$JOBS" \
+	cc_path=$PATH
+	if [ -d /usr/lib/ccache ] && command -v ccache >/dev/null; then
+		cc_path=/usr/lib/ccache:$PATH
+		export CCACHE_DIR="$root/ccache" CCACHE_BASEDIR="$s" \
+			CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE=2G
+		mkdir -p "$CCACHE_DIR"
+		ccache -z >/dev/null 2>&1 || true
+	fi
+	(cd "$s" && PATH=$cc_path DEB_BUILD_OPTIONS="nocheck parallel=$JOBS" \
 		dpkg-buildpackage -b -uc -us >"$tree/build.log" 2>&1) || {
 		tail -40 "$tree/build.log" >&2
 		log "dpkg-buildpackage failed; log in $tree/build.log"
 		exit 1
 	}
 	touch "$tree/.built"
+	if [ "$cc_path" != "$PATH" ]; then
+		log "ccache: $(ccache -s 2>/dev/null | awk '/^ *(Hits|Misses):/ {printf "%s %s ", $1, $2}')"
+	fi
 fi
 rm -rf "$out"
 mkdir -p "$out"
