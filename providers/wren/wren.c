@@ -119,6 +119,17 @@ static int wren_context_setup(struct wren_context *ctx, int cmd_fd,
 	return 0;
 }
 
+/* The context set up, or (@err) undone as verbs_init_and_alloc_context() did it. */
+static struct verbs_context *wren_context_done(struct wren_context *ctx, int err)
+{
+	if (!err)
+		return &ctx->ibv_ctx;
+	verbs_uninit_context(&ctx->ibv_ctx);
+	free(ctx);
+	errno = err;
+	return NULL;
+}
+
 static struct verbs_context *wren_alloc_context(struct ibv_device *ibdev,
 						int cmd_fd, void *private_data)
 {
@@ -136,13 +147,7 @@ static struct verbs_context *wren_alloc_context(struct ibv_device *ibdev,
 				  &resp.ibv_resp, sizeof(resp));
 	if (!err)
 		err = wren_context_setup(ctx, cmd_fd, &resp.drv_payload);
-	if (err) {
-		verbs_uninit_context(&ctx->ibv_ctx);
-		free(ctx);
-		errno = err;
-		return NULL;
-	}
-	return &ctx->ibv_ctx;
+	return wren_context_done(ctx, err);
 }
 
 /*
@@ -170,13 +175,7 @@ static struct verbs_context *wren_import_context(struct ibv_device *ibdev,
 	err = ibv_cmd_query_context(&ctx->ibv_ctx.context, driver_attr);
 	if (!err)
 		err = wren_context_setup(ctx, cmd_fd, &resp);
-	if (err) {
-		verbs_uninit_context(&ctx->ibv_ctx);
-		free(ctx);
-		errno = err;
-		return NULL;
-	}
-	return &ctx->ibv_ctx;
+	return wren_context_done(ctx, err);
 }
 
 static void wren_free_context(struct ibv_context *ibctx)

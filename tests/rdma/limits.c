@@ -430,6 +430,22 @@ out:
 	conn_destroy(&b);
 }
 
+/* Receives with wr_ids @from .. @to - 1 on @srq, each into 64 bytes of
+ * @mr at 64 x wr_id: the wr_id it stopped at. */
+static int srq_post_range(struct ibv_srq *srq, struct ibv_mr *mr, int from, int to)
+{
+	for (; from < to; from++) {
+		struct ibv_sge sg = { .addr = (uintptr_t)mr->addr + 64 * (size_t)from,
+				      .length = 64, .lkey = mr->lkey };
+		struct ibv_recv_wr r = { .wr_id = (uint64_t)from, .sg_list = &sg,
+					 .num_sge = 1 }, *bad;
+
+		if (ibv_post_srq_recv(srq, &r, &bad))
+			break;
+	}
+	return from;
+}
+
 static void srq_limit(struct dev *d, struct ibv_mr *mr)
 {
 	struct ibv_srq_init_attr ia = { .attr = { .max_wr = SRQ_WR, .max_sge = 1 } };
@@ -440,17 +456,8 @@ static void srq_limit(struct dev *d, struct ibv_mr *mr)
 	int posted = 0, early = -1, rc = -1, first;
 	uint32_t wr = ia.attr.max_wr;
 
-	if (srq && !loop_pair(d, &a, &b, srq)) {
-		for (; posted < (int)wr; posted++) {
-			struct ibv_sge sg = { .addr = (uintptr_t)mr->addr + 64 * (size_t)posted,
-					      .length = 64, .lkey = mr->lkey };
-			struct ibv_recv_wr r = { .wr_id = (uint64_t)posted, .sg_list = &sg,
-						 .num_sge = 1 }, *bad;
-
-			if (ibv_post_srq_recv(srq, &r, &bad))
-				break;
-		}
-	}
+	if (srq && !loop_pair(d, &a, &b, srq))
+		posted = srq_post_range(srq, mr, 0, (int)wr);
 	/* Down to the limit exactly: no event yet ("below" it). */
 	first = posted - SRQ_LIMIT;
 	if (posted == (int)wr && !ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT) &&
@@ -490,17 +497,8 @@ static void srq_resize(struct dev *d, struct ibv_mr *mr)
 	int posted = 0, grow = -1, rc = -1, big = -1, both = -1, i;
 	uint32_t max_wr = 0;
 
-	if (srq && !loop_pair(d, &a, &b, srq)) {
-		for (; posted < 4; posted++) {
-			struct ibv_sge sg = { .addr = (uintptr_t)mr->addr + 64 * (size_t)posted,
-					      .length = 64, .lkey = mr->lkey };
-			struct ibv_recv_wr r = { .wr_id = (uint64_t)posted, .sg_list = &sg,
-						 .num_sge = 1 }, *bad;
-
-			if (ibv_post_srq_recv(srq, &r, &bad))
-				break;
-		}
-	}
+	if (srq && !loop_pair(d, &a, &b, srq))
+		posted = srq_post_range(srq, mr, 0, 4);
 	if (posted == 4 && !send_n(&a, &b, mr, 1))
 		grow = ibv_modify_srq(srq, &sa, IBV_SRQ_MAX_WR);
 	if (grow == EOPNOTSUPP) {
@@ -518,16 +516,9 @@ static void srq_resize(struct dev *d, struct ibv_mr *mr)
 	       max_wr, strerror(grow));
 
 	/* 12 more: 15 outstanding, as many SENDs take them in order. */
-	for (; !grow && posted < 16; posted++) {
-		struct ibv_sge sg = { .addr = (uintptr_t)mr->addr + 64 * (size_t)posted,
-				      .length = 64, .lkey = mr->lkey };
-		struct ibv_recv_wr r = { .wr_id = (uint64_t)posted, .sg_list = &sg,
-					 .num_sge = 1 }, *bad;
-
-		if (ibv_post_srq_recv(srq, &r, &bad))
-			break;
-	}
-	if (posted == 16) {
+	if (!grow)
+		posted = srq_post_range(srq, mr, posted, 16);
+	if (!grow && posted == 16) {
 		struct ibv_sge sg = { .addr = (uintptr_t)mr->addr + PAGE, .length = 64,
 				      .lkey = mr->lkey };
 		struct ibv_send_wr wr = { .sg_list = &sg, .num_sge = 1,
