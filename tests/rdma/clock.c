@@ -15,7 +15,6 @@
  * skips every case.  TAP on stdout, tap_done()'s status.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,21 +37,11 @@ struct ck {
 	uint64_t last_ts;	/* of the last receive sends() polled */
 	uint8_t *buf;
 	struct ibv_mr *mr;
-	char why[512];
+	char why[WVT_WHY];
 };
 
-static bool fail(struct ck *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static bool fail(struct ck *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->why, sizeof(s->why), fmt, ap);
-	va_end(ap);
-	return false;
-}
+/* A case failed, and why (why.c). */
+#define fail(s, ...) why_set((s)->why, __VA_ARGS__)
 
 static uint64_t sys_ns(clockid_t id)
 {
@@ -319,12 +308,8 @@ int clock_run(struct dev *d)
 		return 1;
 	memset(s.buf, 0x5a, 2 * CK_MSG);
 	s.mr = ibv_reg_mr(d->pd[0], s.buf, 2 * CK_MSG, IBV_ACCESS_LOCAL_WRITE);
-	for (i = 0; i < N_CASES; i++) {
-		s.why[0] = 0;
-		tap_ok(s.mr && cases[i].run(&s), "%s", cases[i].what);
-		if (s.why[0])
-			tap_diag("  %s", s.why);
-	}
+	for (i = 0; i < N_CASES; i++)
+		why_report(s.why, s.mr && cases[i].run(&s), cases[i].what);
 	pair_destroy(&s);
 	if (s.mr)
 		ibv_dereg_mr(s.mr);

@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,21 +35,11 @@ struct imt {
 	struct ibv_mr *omr;	/* the owner's, over out */
 	uint8_t *buf, *out;
 	struct conn a, b;	/* a: imported context, b: the owner's */
-	char why[512];
+	char why[WVT_WHY];
 };
 
-static bool fail(struct imt *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static bool fail(struct imt *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->why, sizeof(s->why), fmt, ap);
-	va_end(ap);
-	return false;
-}
+/* A case failed, and why (why.c). */
+#define fail(s, ...) why_set((s)->why, __VA_ARGS__)
 
 static bool case_import_device(struct imt *s)
 {
@@ -360,13 +349,9 @@ int import_run(struct dev *d)
 		up = s.mr && s.omr;
 	}
 	for (i = 0; i < N_CASES; i++) {
-		bool ok;
+		bool ok = up && cases[i].run(&s);
 
-		s.why[0] = 0;
-		ok = up && cases[i].run(&s);
-		tap_ok(ok, "%s", cases[i].what);
-		if (!ok && s.why[0])
-			tap_diag("  %s", s.why);
+		why_report(s.why, ok, cases[i].what);
 		/* Each case builds on the one before. */
 		up = ok;
 	}

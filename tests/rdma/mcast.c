@@ -19,7 +19,6 @@
  * tap_done()'s status.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,21 +40,11 @@ struct mct {
 	uint8_t *buf[3];	/* s, r[0], r[1] */
 	struct ibv_mr *mr[3];
 	uint32_t seed;
-	char why[512];
+	char why[WVT_WHY];
 };
 
-static bool fail(struct mct *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static bool fail(struct mct *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(t->why, sizeof(t->why), fmt, ap);
-	va_end(ap);
-	return false;
-}
+/* A case failed, and why (why.c). */
+#define fail(t, ...) why_set((t)->why, __VA_ARGS__)
 
 /* The group of this device's GID: 239.b.c.d, or ff0e:: with its low half. */
 static void group_of(const union ibv_gid *gid, union ibv_gid *grp)
@@ -364,15 +353,9 @@ int mcast_run(struct dev *d)
 		 g, d->attr.max_mcast_grp, d->attr.max_mcast_qp_attach);
 	if (!up)
 		tap_diag("  %s", t.why);
-	for (i = 0; i < N_CASES; i++) {
-		bool ok;
-
-		t.why[0] = 0;
-		ok = up && cases[i].run(&t);
-		tap_ok(ok, "%s", cases[i].what);
-		if (!ok && t.why[0])
-			tap_diag("  %s", t.why);
-	}
+	t.why[0] = 0;
+	for (i = 0; i < N_CASES; i++)
+		why_report(t.why, up && cases[i].run(&t), cases[i].what);
 	for (i = 0; i < 2; i++)
 		if (t.in[i])
 			ibv_detach_mcast(t.r[i].qp, &t.grp, 0);

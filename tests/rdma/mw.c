@@ -21,7 +21,6 @@
  * (max_mw 0) skips every case.  TAP on stdout, tap_done()'s status.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,29 +51,11 @@ struct mwt {
 	uint32_t key2;		/* type 2: the key of its last bind */
 	size_t xfer;		/* bytes a transfer moves: a few packets */
 	uint32_t seed;
-	char why[512];
+	char why[WVT_WHY];
 };
 
-static bool fail(struct mwt *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static bool fail(struct mwt *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->why, sizeof(s->why), fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-static void report(struct mwt *s, bool ok, const char *what)
-{
-	tap_ok(ok, "%s", what);
-	if (!ok && s->why[0])
-		tap_diag("  %s", s->why);
-	s->why[0] = 0;
-}
+/* A case failed, and why (why.c). */
+#define fail(s, ...) why_set((s)->why, __VA_ARGS__)
 
 /* Two RC QPs of this NIC connected to each other. */
 static bool pair_make(struct mwt *s, struct conn *a, struct conn *b)
@@ -621,10 +602,8 @@ int mw_run(struct dev *d)
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
 	if (!s.lmr)
 		tap_diag("mw: ibv_reg_mr of the local buffer: %s", strerror(errno));
-	for (i = 0; i < N_CASES; i++) {
-		s.why[0] = 0;
-		report(&s, s.lmr && cases[i].run(&s), cases[i].what);
-	}
+	for (i = 0; i < N_CASES; i++)
+		why_report(s.why, s.lmr && cases[i].run(&s), cases[i].what);
 
 	conn_destroy(&s.a);
 	conn_destroy(&s.b);

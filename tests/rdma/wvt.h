@@ -137,6 +137,16 @@ void conn_destroy(struct conn *c);
 int poll_one(struct ibv_cq *cq, struct ibv_wc *wc, int timeout_ms);
 double now_s(void);
 
+/*
+ * why.c: a failing case's reason (WVT_WHY bytes), set by the case
+ * (why_set() returns false, for "return why_set(...)") and printed under
+ * its TAP line by the runner, which clears it for the next case.
+ */
+#define WVT_WHY		512
+bool why_set(char *why, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void why_report(char *why, bool ok, const char *what);
+
 /* target.c / initiator side */
 int target_run(struct dev *d, struct ctl *c);
 int cases_count(void);
