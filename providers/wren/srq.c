@@ -242,13 +242,20 @@ int wren_modify_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr, int mask)
 		if (g.n > (1u << ctx->max_wq_log_size))
 			return EINVAL;
 	}
-	/* A first look without the lock; the one under it decides. */
-	if (g.n > srq->wq.entries) {
+	if (g.n) {
+		/* A first look, to allocate only for a growth. */
+		pthread_spin_lock(&srq->wq.lock);
+		if (g.n <= srq->wq.entries)
+			g.n = 0;
+		pthread_spin_unlock(&srq->wq.lock);
+	}
+	if (g.n) {
 		bool grow;
 
 		ret = wren_srq_new_alloc(srq, &g);
 		if (ret)
 			return ret;
+		/* The second decides: another thread may have grown it. */
 		pthread_spin_lock(&srq->wq.lock);
 		grow = g.n > srq->wq.entries;
 		ret = grow ? wren_srq_grow(srq, attr, mask, &g) : 0;

@@ -154,20 +154,25 @@ static int wren_ib_resize_srq(struct wren_ib_dev *dev, struct wren_ib_srq *srq,
 		return -EOPNOTSUPP;
 	if (!max_wr || max_wr > dev_max)
 		return -EINVAL;
-	if (!udata->inlen)
-		return max_wr <= BIT(srq->log_size) ? 0 : -EINVAL;
-	err = wren_ib_udata_in(udata, &req, sizeof(req));
-	if (err)
-		return err;
-	if (req.comp_mask)
-		return -EOPNOTSUPP;
-	if (memchr_inv(req.reserved, 0, sizeof(req.reserved)))
-		return -EINVAL;
-	if (req.log_size > wren_wq_log_size_max(dev_max) ||
-	    max_wr > BIT(req.log_size))
-		return -EINVAL;
+	if (udata->inlen) {
+		err = wren_ib_udata_in(udata, &req, sizeof(req));
+		if (err)
+			return err;
+		if (req.comp_mask)
+			return -EOPNOTSUPP;
+		if (memchr_inv(req.reserved, 0, sizeof(req.reserved)))
+			return -EINVAL;
+		if (req.log_size > wren_wq_log_size_max(dev_max) ||
+		    max_wr > BIT(req.log_size))
+			return -EINVAL;
+	}
 
+	/* The size is a resize's to change: read it under the same lock. */
 	mutex_lock(&srq->resize_lock);
+	if (!udata->inlen) {
+		err = max_wr <= BIT(srq->log_size) ? 0 : -EINVAL;
+		goto out;
+	}
 	if (srq->stale_ring.umem) {
 		err = -EBUSY;
 		goto out;
