@@ -187,7 +187,8 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 		return WREN_VERR_SQ_OPCODE;
 	if (c->flags & ~WQE_FLAGS)
 		return WREN_VERR_SQ_FLAGS;
-	if (c->rsvd0 || c->rsvd1 || c->rsvd2)
+	if (c->rsvd0 || c->rsvd1 ||
+	    (c->xrc_srqn && qp->type != WREN_QPT_XRC_INI))
 		return WREN_VERR_SQ_RSVD;
 	if (whw_le16(c->wqe_idx) != (uint16_t)w->idx)
 		return WREN_VERR_SQ_IDX;

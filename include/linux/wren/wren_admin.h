@@ -37,6 +37,8 @@ enum wren_aq_opcode {
 	WREN_AQ_OP_DEALLOC_UAR		= 0x19, /* inline: handle */
 	WREN_AQ_OP_ALLOC_PD		= 0x1a, /* result: pdn */
 	WREN_AQ_OP_DEALLOC_PD		= 0x1b, /* inline: handle */
+	WREN_AQ_OP_ALLOC_XRCD		= 0x1c, /* result: xrcdn */
+	WREN_AQ_OP_DEALLOC_XRCD		= 0x1d, /* inline: handle */
 
 	WREN_AQ_OP_CREATE_CQ		= 0x20, /* in: wren_create_cq_in */
 	WREN_AQ_OP_DESTROY_CQ		= 0x21, /* inline: handle */
@@ -337,7 +339,8 @@ struct wren_device_attr {
 	__le32 max_mw;			/* WREN_CAP_RDMA_MW */
 	__le32 max_mcast_grp;		/* WREN_CAP_RDMA_MCAST */
 	__le32 max_mcast_qp_attach;	/* QPs in one group */
-	__le32 rsvd[24];
+	__le32 max_xrcd;		/* WREN_CAP_RDMA_XRC */
+	__le32 rsvd[23];
 };
 
 enum wren_port_state {
@@ -430,6 +433,8 @@ enum wren_qp_type {
 	WREN_QPT_UD			= 2,
 	WREN_QPT_GSI			= 3,	/* QP1, always qpn 1 */
 	WREN_QPT_UC			= 4,	/* data path: WREN_CAP_RDMA_UC */
+	WREN_QPT_XRC_INI		= 5,	/* WREN_CAP_RDMA_XRC: "XRC" below */
+	WREN_QPT_XRC_TGT		= 6,
 };
 
 /**
@@ -480,7 +485,8 @@ struct wren_create_qp_in {
 	__le32 rq_offset;
 	struct wren_buf_desc buf;
 	__le64 dbrec_addr;
-	__le32 rsvd[18];
+	__le32 xrcdn;			/* WREN_QPT_XRC_TGT only */
+	__le32 rsvd[17];
 };
 
 struct wren_qp_dbrec {
@@ -622,12 +628,18 @@ struct wren_create_srq_in {
 	__le32 uar;
 	__u8 log_size;
 	__u8 wqe_shift;
-	__le16 rsvd0;
+	__u8 flags;			/* WREN_SRQ_F_* */
+	__u8 rsvd0;
 	__le32 limit;
 	struct wren_buf_desc buf;
 	__le64 dbrec_addr;		/* wren_srq_dbrec */
-	__le32 rsvd[6];
+	__le32 xrcdn;			/* WREN_SRQ_F_XRC: its XRC domain */
+	__le32 cqn;			/* WREN_SRQ_F_XRC: its completions' CQ */
+	__le32 rsvd[4];
 };
+
+/* An XRC SRQ (WREN_CAP_RDMA_XRC): "XRC" below. */
+#define WREN_SRQ_F_XRC			0x01
 
 struct wren_srq_dbrec {
 	__le32 pi;
@@ -661,6 +673,42 @@ struct wren_query_srq_out {
 	__le32 wqes_posted;		/* pi - ci the device sees */
 	__le32 rsvd[6];
 };
+
+/*
+ * XRC (WREN_CAP_RDMA_XRC; without it ALLOC_XRCD, an XRC SRQ and the XRC QP
+ * types are NOT_SUPPORTED).  An XRC domain (ALLOC_XRCD, which answers its
+ * number; DEALLOC_XRCD, BUSY while an SRQ or QP names it; max_xrcd of
+ * them) groups XRC SRQs and XRC target QPs:
+ *
+ * - An XRC SRQ is CREATE_SRQ with WREN_SRQ_F_XRC, a domain (xrcdn) and a
+ *   CQ of its own (cqn, bound to the SRQ's UAR, else PERM).  Every
+ *   receive it completes goes to that CQ, whichever QP took the WQE.
+ *   Without the flag xrcdn and cqn are 0.
+ * - An XRC initiator QP (WREN_QPT_XRC_INI) is an RC requester alone: an
+ *   SQ, a send CQ and a PD, no receive side (no RQ, no SRQ, recv_cqn 0).
+ *   Each send WQE names the remote XRC SRQ it is for in
+ *   wren_wqe_ctrl.xrc_srqn, and each request packet carries that number
+ *   in its XRCETH.  BIND_MW is not taken (WREN_VERR_SQ_OPCODE).
+ * - An XRC target QP (WREN_QPT_XRC_TGT) is an RC responder alone, of
+ *   domain xrcdn: no rings, doorbell record, PD, CQs, SRQ or UAR (all of
+ *   create_qp_in but type and xrcdn is zero).  It goes through RC's
+ *   states.  Each request it takes is for the SRQ its XRCETH names, which
+ *   must be an XRC SRQ of the QP's domain, and every packet of a message
+ *   must name the SRQ its first packet named; otherwise the request is
+ *   NAKed as invalid (QP_REQ_ERR, and the QP goes to ERR).  That SRQ's PD
+ *   is the PD of every check the request needs (receive WQE, rkey, SEND
+ *   with invalidate), and a receive completes to the SRQ's CQ with
+ *   WREN_CQE_F_XRC, qpn the target QP and src_qp the SRQ.  A receive the
+ *   QP held when it went to ERR is flushed there too, if the SRQ still
+ *   exists; an SRQ destroyed under a message loses that WQE.  The domain
+ *   is the boundary: any target QP of it may complete to its SRQs' CQs,
+ *   whichever context made them.
+ *
+ * On the wire (wire.rst) XRC has its own class of BTH opcodes, RC's plus
+ * 0xa0.  Requests carry an XRCETH after the BTH: 8 reserved bits, then
+ * the 24-bit XRC SRQ number.  Responses (ACK, atomic ACK, READ responses)
+ * have none.
+ */
 
 /* ------------------------------------------------------------- MR */
 /*

@@ -311,6 +311,7 @@ static inline int wren_cqe_is_recv(__u8 opcode)
 #define WREN_CQE_F_GRH			0x0004	/* UD: 40-byte GRH prepended */
 #define WREN_CQE_F_IPV4			0x0008	/* UD: sender used IPv4 */
 #define WREN_CQE_F_VLAN			0x0010
+#define WREN_CQE_F_XRC			0x0020	/* receive of an XRC SRQ: src_qp */
 
 struct wren_cqe {
 	__le32 byte_len;
@@ -319,7 +320,7 @@ struct wren_cqe {
 		__le32 inv_rkey;	/* WREN_CQE_F_INV */
 	};
 	__le32 qpn;
-	__le32 src_qp;			/* UD: sender's QPN */
+	__le32 src_qp;			/* UD: sender's QPN; WREN_CQE_F_XRC: srqn */
 	__le16 wqe_idx;			/* index of the completed WQE */
 	__le16 flags;			/* WREN_CQE_F_* */
 	__u8 smac[6];			/* UD: sender's MAC */
@@ -430,7 +431,7 @@ struct wren_wqe_ctrl {
 		__be32 imm_data;	/* SEND_IMM, RDMA_WRITE_IMM */
 		__le32 inv_rkey;	/* SEND_INV, LOCAL_INV */
 	};
-	__le32 rsvd2;
+	__le32 xrc_srqn;		/* XRC initiator QPs: remote XRC SRQ; else 0 */
 };
 
 /* RDMA_WRITE*, RDMA_READ and atomics. */

@@ -166,6 +166,7 @@ enum wren_fatal_syndrome {
 #define WREN_CAP_RDMA_ATOMIC_WRITE	_BITULL(35) /* IBA 1.5 ATOMIC WRITE */
 #define WREN_CAP_TIMESTAMP		_BITULL(36) /* device clock, CQE64 */
 #define WREN_CAP_SRQ_RESIZE		_BITULL(37) /* RESIZE_SRQ, wren_admin.h */
+#define WREN_CAP_RDMA_XRC		_BITULL(38) /* XRC, wren_admin.h */
 
 /* ------------------------------------------------------- device clock */
 /*

@@ -208,7 +208,7 @@ static int wren_ib_build_send(struct wren_ib_qp *qp, const struct ib_send_wr *wr
 	ctrl->wqe_idx = cpu_to_le16((u16)sq->pi);
 	ctrl->rsvd1 = 0;
 	ctrl->inv_rkey = 0;
-	ctrl->rsvd2 = 0;
+	ctrl->xrc_srqn = 0;
 	if (op == WREN_WQE_SEND_IMM || op == WREN_WQE_RDMA_WRITE_IMM)
 		ctrl->imm_data = wr->ex.imm_data;
 	else if (op == WREN_WQE_SEND_INV || op == WREN_WQE_LOCAL_INV)
