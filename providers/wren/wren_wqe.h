@@ -55,7 +55,17 @@ static inline void wren_wqe_ctrl_set(struct wren_wqe_ctrl *c, uint8_t opcode,
 	c->wqe_idx = htole16((uint16_t)wqe_idx);
 	c->rsvd1 = 0;
 	c->inv_rkey = 0;
-	c->rsvd2 = 0;
+	c->xrc_srqn = 0;
+}
+
+/*
+ * An XRC initiator's WQE names the remote XRC SRQ it is for (the 24 bits
+ * of the XRCETH); every other QP's leaves it 0, which the device checks.
+ */
+static inline void wren_wqe_ctrl_set_xrc_srqn(struct wren_wqe_ctrl *c,
+					      uint32_t srqn)
+{
+	c->xrc_srqn = htole32(srqn & WREN_QPN_MASK);
 }
 
 /* imm_data is kept in network byte order, as on the wire and in verbs. */

@@ -103,7 +103,13 @@ static void test_send_wqe(void)
 	   "ctrl: wqe_idx is the low 16 bits, little-endian, at byte 4");
 	ok(w[8] == 0xde && w[9] == 0xad && w[10] == 0xbe && w[11] == 0xef &&
 	   all_zero(w + 12, 4),
-	   "ctrl: imm_data in network order at byte 8, rsvd2 zero");
+	   "ctrl: imm_data in network order at byte 8, xrc_srqn zero");
+
+	memset(w, 0xa5, 16);
+	wren_wqe_ctrl_set((struct wren_wqe_ctrl *)w, WREN_WQE_SEND, 0, 0, 1);
+	wren_wqe_ctrl_set_xrc_srqn((struct wren_wqe_ctrl *)w, 0xff123456);
+	ok(get_le32(w + 12) == 0x123456 && all_zero(w + 8, 4),
+	   "ctrl: an XRC initiator's remote SRQ at byte 12, 24 bits, little-endian");
 
 	wren_wqe_raddr_set((struct wren_wqe_raddr *)(w + 16),
 			   0x1122334455667788ull, 0xcafef00d);
@@ -243,6 +249,9 @@ static void test_cqe(void)
 	   wren_cqe_is_recv(WREN_CQE_OP_RECV_RDMA_IMM) &&
 	   !wren_cqe_is_recv(WREN_WQE_SEND),
 	   "receive completions are told apart by opcode");
+	ok(WREN_CQE_F_XRC == 0x20 && offsetof(struct wren_cqe, src_qp) == 12 &&
+	   offsetof(struct wren_cqe, qpn) == 8,
+	   "an XRC receive: flag 0x20, SRQ in src_qp at byte 12, target QP at 8");
 	ok(wren_wqe_idx_expand(0, 5) == 5 &&
 	   wren_wqe_idx_expand(0xfffe, 0x0001) == 0x10001 &&
 	   wren_wqe_idx_expand(0x12345, 0x2345) == 0x12345 &&
@@ -252,7 +261,7 @@ static void test_cqe(void)
 
 int main(void)
 {
-	tap_plan(39);
+	tap_plan(41);
 	test_sizes();
 	test_geometry();
 	test_send_wqe();
