@@ -138,10 +138,10 @@ static uint8_t wren_wc_sl(const struct wren_cqe *cqe)
 }
 
 /*
- * The wr_id of the WQE a CQE completes, and the work queue slots it frees.
- * Send WQEs complete in order, so a send CQE also retires every earlier
- * unsignalled WQE; receive WQEs of an RQ complete in order too; SRQ slots
- * may complete in any order and are freed one by one.
+ * The wr_id of the WQE a CQE of @qp completes, and the work queue slots it
+ * frees.  Send WQEs complete in order, so a send CQE also retires every
+ * earlier unsignalled WQE; receive WQEs of an RQ complete in order too;
+ * SRQ slots may complete in any order and are freed one by one.
  */
 static uint64_t wren_cqe_wr_id(struct wren_qp *qp, const struct wren_cqe *cqe)
 {
@@ -167,32 +167,72 @@ static uint64_t wren_cqe_wr_id(struct wren_qp *qp, const struct wren_cqe *cqe)
 	return wr_id;
 }
 
+static bool wren_cqe_xrc(const struct wren_cqe *cqe)
+{
+	return le16toh(cqe->flags) & WREN_CQE_F_XRC;
+}
+
 /*
- * The next CQE that belongs to a live QP.  A CQE of a QP already destroyed
- * (wren_cq_clean raced with the device) is dropped.
+ * A receive through an XRC SRQ (WREN_CQE_F_XRC): src_qp names the SRQ,
+ * which frees its slot as for a QP's SRQ receive; qpn is the XRC target
+ * QP's, which may be another process's.  An SRQ this context does not
+ * have (the device is confused) completes nothing: the entry is reported
+ * as a general error (in @cqe, the caller's copy) with wr_id 0.
  */
-static struct wren_qp *wren_cq_next_qp(struct wren_cq *cq,
-				       struct wren_cqe *cqe)
+static uint64_t wren_cqe_xrc_wr_id(struct wren_cq *cq, struct wren_cqe *cqe)
+{
+	struct wren_context *ctx = to_wren_ctx(cq->verbs_cq.cq.context);
+	struct wren_srq *srq;
+
+	srq = wren_find_srq(ctx, le32toh(cqe->src_qp) & WREN_QPN_MASK);
+	if (unlikely(!srq || srq->xrc_cq != cq)) {
+		cqe->status = WREN_CQE_GENERAL_ERR;
+		return 0;
+	}
+	return wren_srq_complete(srq, le16toh(cqe->wqe_idx));
+}
+
+/*
+ * The next CQE to report, copied to @cqe, and its wr_id (the slots it
+ * frees, freed).  A CQE of a QP already destroyed (wren_cq_clean raced
+ * with the device) is dropped.
+ */
+static bool wren_cq_next_wc(struct wren_cq *cq, struct wren_cqe *cqe,
+			    uint64_t *wr_id)
 {
 	struct wren_context *ctx = to_wren_ctx(cq->verbs_cq.cq.context);
 	struct wren_qp *qp;
 
 	while (wren_cq_next(cq, cqe)) {
+		if (wren_cqe_xrc(cqe)) {
+			*wr_id = wren_cqe_xrc_wr_id(cq, cqe);
+			return true;
+		}
 		qp = wren_find_qp(ctx, le32toh(cqe->qpn) & WREN_QPN_MASK);
-		if (qp)
-			return qp;
+		if (qp) {
+			*wr_id = wren_cqe_wr_id(qp, cqe);
+			return true;
+		}
 	}
-	return NULL;
+	return false;
 }
 
-static void wren_fill_wc(struct wren_qp *qp, const struct wren_cqe *cqe,
+/* UD's sender; an XRC receive's src_qp is its SRQ, no source QP. */
+static uint32_t wren_wc_src_qp(const struct wren_cqe *cqe)
+{
+	if (wren_cqe_xrc(cqe))
+		return 0;
+	return le32toh(cqe->src_qp) & WREN_QPN_MASK;
+}
+
+static void wren_fill_wc(const struct wren_cqe *cqe, uint64_t wr_id,
 			 struct ibv_wc *wc)
 {
 	memset(wc, 0, sizeof(*wc));
-	wc->wr_id = wren_cqe_wr_id(qp, cqe);
+	wc->wr_id = wr_id;
 	wc->status = wren_wc_status(cqe->status);
 	wc->vendor_err = cqe->vendor_err;
-	wc->qp_num = qp->qpn;
+	wc->qp_num = le32toh(cqe->qpn) & WREN_QPN_MASK;
 	wc->opcode = wren_wc_opcode(cqe->opcode);
 	if (wc->status != IBV_WC_SUCCESS)
 		return;
@@ -202,7 +242,7 @@ static void wren_fill_wc(struct wren_qp *qp, const struct wren_cqe *cqe,
 		wc->imm_data = cqe->imm_data;
 	else if (wc->wc_flags & IBV_WC_WITH_INV)
 		wc->invalidated_rkey = le32toh(cqe->inv_rkey);
-	wc->src_qp = le32toh(cqe->src_qp) & WREN_QPN_MASK;
+	wc->src_qp = wren_wc_src_qp(cqe);
 	wc->sl = wren_wc_sl(cqe);
 }
 
@@ -210,12 +250,12 @@ int wren_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
 {
 	struct wren_cq *cq = to_wren_cq(ibcq);
 	struct wren_cqe cqe;
-	struct wren_qp *qp;
+	uint64_t wr_id;
 	int n = 0;
 
 	pthread_spin_lock(&cq->lock);
-	while (n < ne && (qp = wren_cq_next_qp(cq, &cqe)))
-		wren_fill_wc(qp, &cqe, &wc[n++]);
+	while (n < ne && wren_cq_next_wc(cq, &cqe, &wr_id))
+		wren_fill_wc(&cqe, wr_id, &wc[n++]);
 	if (n)
 		wren_cq_update_ci(cq);
 	pthread_spin_unlock(&cq->lock);
@@ -224,12 +264,15 @@ int wren_poll_cq(struct ibv_cq *ibcq, int ne, struct ibv_wc *wc)
 
 /* --------------------------------------------- ibv_cq_ex poll interface */
 
-static void wren_cqx_load(struct wren_cq *cq)
+/* The next CQE into cq->cur, and its wr_id and status into @cqx. */
+static bool wren_cqx_load(struct wren_cq *cq)
 {
 	struct ibv_cq_ex *cqx = &cq->verbs_cq.cq_ex;
 
-	cqx->wr_id = wren_cqe_wr_id(cq->cur_qp, &cq->cur);
+	if (!wren_cq_next_wc(cq, &cq->cur, &cqx->wr_id))
+		return false;
 	cqx->status = wren_wc_status(cq->cur.status);
+	return true;
 }
 
 static int wren_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
@@ -240,25 +283,17 @@ static int wren_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 		return EINVAL;
 	if (!cq->single_threaded)
 		pthread_spin_lock(&cq->lock);
-	cq->cur_qp = wren_cq_next_qp(cq, &cq->cur);
-	if (!cq->cur_qp) {
+	if (!wren_cqx_load(cq)) {
 		if (!cq->single_threaded)
 			pthread_spin_unlock(&cq->lock);
 		return ENOENT;
 	}
-	wren_cqx_load(cq);
 	return 0;
 }
 
 static int wren_next_poll(struct ibv_cq_ex *cqx)
 {
-	struct wren_cq *cq = to_wren_cq_ex(cqx);
-
-	cq->cur_qp = wren_cq_next_qp(cq, &cq->cur);
-	if (!cq->cur_qp)
-		return ENOENT;
-	wren_cqx_load(cq);
-	return 0;
+	return wren_cqx_load(to_wren_cq_ex(cqx)) ? 0 : ENOENT;
 }
 
 static void wren_end_poll(struct ibv_cq_ex *cqx)
@@ -298,14 +333,15 @@ static __be32 wren_wc_read_imm_data(struct ibv_cq_ex *cqx)
 	return cq->cur.imm_data;
 }
 
+/* An XRC receive's is the target QP's, which may be another process's. */
 static uint32_t wren_wc_read_qp_num(struct ibv_cq_ex *cqx)
 {
-	return to_wren_cq_ex(cqx)->cur_qp->qpn;
+	return le32toh(to_wren_cq_ex(cqx)->cur.qpn) & WREN_QPN_MASK;
 }
 
 static uint32_t wren_wc_read_src_qp(struct ibv_cq_ex *cqx)
 {
-	return le32toh(to_wren_cq_ex(cqx)->cur.src_qp) & WREN_QPN_MASK;
+	return wren_wc_src_qp(&to_wren_cq_ex(cqx)->cur);
 }
 
 static unsigned int wren_wc_read_wc_flags(struct ibv_cq_ex *cqx)
@@ -591,14 +627,15 @@ int wren_destroy_cq(struct ibv_cq *ibcq)
 }
 
 /*
- * Forget the CQEs still queued for a QP that is being destroyed or reset:
- * the written entries past the consumer index that name it are relabelled
- * with qpn 0xffffff, which the NIC never assigns and polling skips, so a
- * later QP that reuses the number does not inherit them.  A dropped
- * receive completion of an SRQ (@srq, or NULL) gives its slot back, or the
- * slot would stay busy for good.
+ * Relabel the written entries past the consumer index that @match picks
+ * with qpn 0xffffff, which the NIC never assigns and polling skips (and
+ * without WREN_CQE_F_XRC, so that polling does not look for their SRQ);
+ * @match does what dropping one needs.
  */
-void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq)
+static void wren_cq_drop(struct wren_cq *cq,
+			 bool (*match)(struct wren_cqe *cqe, uint32_t num,
+				       struct wren_srq *srq),
+			 uint32_t num, struct wren_srq *srq)
 {
 	uint32_t mask = (1u << cq->log_size) - 1;
 	uint32_t i;
@@ -611,11 +648,47 @@ void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq)
 				    cq->log_size) || i - cq->ci > mask)
 			break;
 		udma_from_device_barrier();
-		if ((le32toh(cqe->qpn) & WREN_QPN_MASK) != qpn)
+		if (!match(cqe, num, srq))
 			continue;
 		cqe->qpn = htole32(0xffffff);
-		if (srq && wren_cqe_is_recv(cqe->opcode))
-			wren_srq_complete(srq, le16toh(cqe->wqe_idx));
+		cqe->flags &= ~htole16(WREN_CQE_F_XRC);
 	}
 	pthread_spin_unlock(&cq->lock);
+}
+
+/*
+ * A CQE of QP @qpn; a dropped receive completion of its SRQ (@srq, or
+ * NULL) gives the slot back, or the slot would stay busy for good.  An
+ * XRC receive is its SRQ's, not its target QP's.
+ */
+static bool wren_cqe_of_qp(struct wren_cqe *cqe, uint32_t qpn,
+			   struct wren_srq *srq)
+{
+	if (wren_cqe_xrc(cqe) || (le32toh(cqe->qpn) & WREN_QPN_MASK) != qpn)
+		return false;
+	if (srq && wren_cqe_is_recv(cqe->opcode))
+		wren_srq_complete(srq, le16toh(cqe->wqe_idx));
+	return true;
+}
+
+/*
+ * Forget the CQEs still queued for a QP that is being destroyed or reset,
+ * so that a later QP that reuses the number does not inherit them.
+ */
+void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq)
+{
+	wren_cq_drop(cq, wren_cqe_of_qp, qpn, srq);
+}
+
+static bool wren_cqe_of_xrc_srq(struct wren_cqe *cqe, uint32_t srqn,
+				struct wren_srq *srq)
+{
+	return wren_cqe_xrc(cqe) &&
+	       (le32toh(cqe->src_qp) & WREN_QPN_MASK) == srqn;
+}
+
+/* Forget the receives still queued of an XRC SRQ that is being destroyed. */
+void wren_cq_clean_xrc_srq(struct wren_cq *cq, uint32_t srqn)
+{
+	wren_cq_drop(cq, wren_cqe_of_xrc_srq, srqn, NULL);
 }

@@ -44,6 +44,9 @@ static uint8_t wren_wr_opcode(enum ibv_wr_opcode op)
 
 static bool wren_opcode_ok(const struct wren_qp *qp, uint8_t op)
 {
+	/* An XRC initiator is an RC requester that binds no windows. */
+	if (qp->xrc_send && op == WREN_WQE_BIND_MW)
+		return false;
 	if (qp->ud)
 		return op == WREN_WQE_SEND || op == WREN_WQE_SEND_IMM;
 	if (qp->uc)
@@ -268,6 +271,9 @@ static int wren_build_send(struct wren_qp *qp, const struct ibv_send_wr *wr)
 	else if (op == WREN_WQE_SEND_INV || op == WREN_WQE_LOCAL_INV)
 		wren_wqe_ctrl_set_inv((struct wren_wqe_ctrl *)wqe,
 				      wr->invalidate_rkey);
+	if (qp->xrc_send)
+		wren_wqe_ctrl_set_xrc_srqn((struct wren_wqe_ctrl *)wqe,
+					   wr->qp_type.xrc.remote_srqn);
 	qp->sq.wrid[qp->sq.pi & (qp->sq.entries - 1)] = wr->wr_id;
 	qp->sq.pi++;
 	return 0;
@@ -296,7 +302,8 @@ int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 	uint32_t start;
 	int ret = 0;
 
-	if (unlikely(!wren_sq_open(ibqp))) {
+	/* Not in RTS yet, or no SQ at all (an XRC target). */
+	if (unlikely(!wren_sq_open(ibqp) || qp->xrc_recv)) {
 		*bad_wr = wr;
 		return EINVAL;
 	}
@@ -326,11 +333,15 @@ int wren_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr,
 int wren_bind_mw(struct ibv_qp *ibqp, struct ibv_mw *mw,
 		 struct ibv_mw_bind *mw_bind)
 {
+	struct wren_qp *qp = to_wren_qp(ibqp);
 	struct ibv_send_wr wr = {}, *bad_wr;
 	int ret;
 
-	/* RC and UC only (wren_opcode_ok() would refuse UD as well). */
-	if (to_wren_qp(ibqp)->ud || mw->type != IBV_MW_TYPE_1)
+	/*
+	 * RC and UC only (wren_opcode_ok() would refuse UD and the XRC
+	 * initiator as well; post_send refuses an XRC target, with no SQ).
+	 */
+	if (qp->ud || qp->xrc_send || mw->type != IBV_MW_TYPE_1)
 		return EINVAL;
 	wr.wr_id = mw_bind->wr_id;
 	wr.opcode = IBV_WR_BIND_MW;
@@ -690,6 +701,15 @@ static void wren_wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah,
 			to_wren_ah(ah)->handle, remote_qpn, remote_qkey);
 }
 
+/* XRC initiators: the remote XRC SRQ of the WQE being built. */
+static void wren_wr_set_xrc_srqn(struct ibv_qp_ex *qpx, uint32_t remote_srqn)
+{
+	struct wren_qp *qp = to_wren_qp_ex(qpx);
+
+	if (qp->cur_ctrl)
+		wren_wqe_ctrl_set_xrc_srqn(qp->cur_ctrl, remote_srqn);
+}
+
 static void wren_wr_set_sge_list(struct ibv_qp_ex *qpx, size_t n,
 				 const struct ibv_sge *sg)
 {
@@ -825,4 +845,6 @@ void wren_qp_fill_wr_ops(struct wren_qp *qp,
 	qpx->wr_set_inline_data_list = wren_wr_set_inline_data_list;
 	if (qp->ud)
 		qpx->wr_set_ud_addr = wren_wr_set_ud_addr;
+	if (qp->xrc_send)
+		qpx->wr_set_xrc_srqn = wren_wr_set_xrc_srqn;
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Queue pairs: sizing the send and receive rings, creating, modifying,
- * querying and destroying QPs (RC and UD).  The rings live in one buffer,
+ * querying and destroying QPs (RC, UD, UC and the XRC initiator, which
+ * has an SQ only; the ringless XRC target is made in xrc.c and goes
+ * through modify, query and destroy here).  The rings live in one buffer,
  * the SQ at offset 0 and the RQ after it, followed by the QP's doorbell
  * record; the kernel pins it and gives the NIC its bus addresses.
  */
@@ -49,14 +51,65 @@ static size_t wren_wq_bytes(const struct wren_wq *wq)
 	return wq->wrid ? (size_t)wq->entries << wq->wqe_shift : 0;
 }
 
+/* An RQ of its own: not on an SRQ, and not an XRC initiator (no receives). */
+static bool wren_qp_has_rq(const struct ibv_qp_init_attr_ex *attr)
+{
+	return !attr->srq && attr->qp_type != IBV_QPT_XRC_SEND;
+}
+
+/* The ibv_wr_* opcodes a QP of @type may have (send_ops_flags). */
+static uint64_t wren_qp_send_ops(const struct wren_context *ctx,
+				 enum ibv_qp_type type)
+{
+	uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+	bool rc = type == IBV_QPT_RC || type == IBV_QPT_XRC_SEND;
+
+	/* UC: SENDs, RDMA WRITEs, local invalidation, binds. */
+	if (type == IBV_QPT_UC)
+		ops |= IBV_QP_EX_WITH_RDMA_WRITE |
+		       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+		       IBV_QP_EX_WITH_LOCAL_INV;
+	/* An XRC initiator is an RC requester. */
+	if (rc)
+		ops |= IBV_QP_EX_WITH_RDMA_WRITE |
+		       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+		       IBV_QP_EX_WITH_RDMA_READ |
+		       IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+		       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+		       IBV_QP_EX_WITH_SEND_WITH_INV |
+		       IBV_QP_EX_WITH_LOCAL_INV;
+	/* IBA 1.5's FLUSH and ATOMIC WRITE: RC, where the NIC has them. */
+	if (rc && (ctx->caps & WREN_CAP_RDMA_FLUSH))
+		ops |= IBV_QP_EX_WITH_FLUSH;
+	if (rc && (ctx->caps & WREN_CAP_RDMA_ATOMIC_WRITE))
+		ops |= IBV_QP_EX_WITH_ATOMIC_WRITE;
+	/*
+	 * Windows are bound on RC and UC QPs, where the NIC has them; the
+	 * device refuses an XRC initiator's BIND_MW.
+	 */
+	if ((type == IBV_QPT_RC || type == IBV_QPT_UC) &&
+	    (ctx->caps & WREN_CAP_RDMA_MW))
+		ops |= IBV_QP_EX_WITH_BIND_MW;
+	return ops;
+}
+
+/*
+ * What a QP with rings may be made of: RC, UD, UC (WREN_CAP_RDMA_UC), and
+ * the XRC initiator (WREN_CAP_RDMA_XRC: a send queue and a send CQ, no
+ * receive side).  The XRC target, ringless, is xrc.c's.
+ */
 static int wren_qp_check(struct wren_context *ctx,
 			 const struct ibv_qp_init_attr_ex *attr)
 {
 	const struct ibv_qp_cap *cap = &attr->cap;
+	bool xrc = attr->qp_type == IBV_QPT_XRC_SEND;
+	uint32_t mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_CREATE_FLAGS |
+			IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 
-	if (!check_comp_mask(attr->comp_mask, IBV_QP_INIT_ATTR_PD |
-					      IBV_QP_INIT_ATTR_CREATE_FLAGS |
-					      IBV_QP_INIT_ATTR_SEND_OPS_FLAGS))
+	/* A domain means nothing to these types; libibverbs records it. */
+	if (ctx->caps & WREN_CAP_RDMA_XRC)
+		mask |= IBV_QP_INIT_ATTR_XRCD;
+	if (!check_comp_mask(attr->comp_mask, mask))
 		return EOPNOTSUPP;
 	/* No creation flags are supported; naming none is fine. */
 	if ((attr->comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS) &&
@@ -65,47 +118,24 @@ static int wren_qp_check(struct wren_context *ctx,
 	if (!(attr->comp_mask & IBV_QP_INIT_ATTR_PD) || !attr->pd)
 		return EINVAL;
 	if (attr->qp_type != IBV_QPT_RC && attr->qp_type != IBV_QPT_UD &&
-	    (attr->qp_type != IBV_QPT_UC || !(ctx->caps & WREN_CAP_RDMA_UC)))
+	    (attr->qp_type != IBV_QPT_UC || !(ctx->caps & WREN_CAP_RDMA_UC)) &&
+	    (!xrc || !(ctx->caps & WREN_CAP_RDMA_XRC)))
 		return EOPNOTSUPP;
-	if (!attr->send_cq || (!attr->recv_cq && !attr->srq))
+	if (!attr->send_cq)
+		return EINVAL;
+	/* An XRC initiator receives nothing; the others need somewhere to. */
+	if (xrc ? attr->srq != NULL : !attr->recv_cq && !attr->srq)
 		return EINVAL;
 	if (cap->max_send_sge > ctx->max_sge ||
-	    cap->max_recv_sge > ctx->max_sge ||
-	    cap->max_inline_data > ctx->max_inline)
+	    cap->max_inline_data > ctx->max_inline ||
+	    cap->max_send_wr > ctx->max_qp_wr)
 		return EINVAL;
-	if (cap->max_send_wr > ctx->max_qp_wr ||
-	    cap->max_recv_wr > ctx->max_qp_wr)
+	if (!xrc && (cap->max_recv_sge > ctx->max_sge ||
+		     cap->max_recv_wr > ctx->max_qp_wr))
 		return EINVAL;
-	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) {
-		uint64_t ops = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
-
-		/* UC: SENDs, RDMA WRITEs, local invalidation, binds. */
-		if (attr->qp_type == IBV_QPT_UC)
-			ops |= IBV_QP_EX_WITH_RDMA_WRITE |
-			       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
-			       IBV_QP_EX_WITH_LOCAL_INV;
-		if (attr->qp_type == IBV_QPT_RC)
-			ops |= IBV_QP_EX_WITH_RDMA_WRITE |
-			       IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
-			       IBV_QP_EX_WITH_RDMA_READ |
-			       IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
-			       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
-			       IBV_QP_EX_WITH_SEND_WITH_INV |
-			       IBV_QP_EX_WITH_LOCAL_INV;
-		/* IBA 1.5's FLUSH and ATOMIC WRITE: RC, where the NIC has them. */
-		if (attr->qp_type == IBV_QPT_RC &&
-		    (ctx->caps & WREN_CAP_RDMA_FLUSH))
-			ops |= IBV_QP_EX_WITH_FLUSH;
-		if (attr->qp_type == IBV_QPT_RC &&
-		    (ctx->caps & WREN_CAP_RDMA_ATOMIC_WRITE))
-			ops |= IBV_QP_EX_WITH_ATOMIC_WRITE;
-		/* Windows are bound on RC and UC QPs, where the NIC has them. */
-		if (attr->qp_type != IBV_QPT_UD &&
-		    (ctx->caps & WREN_CAP_RDMA_MW))
-			ops |= IBV_QP_EX_WITH_BIND_MW;
-		if (attr->send_ops_flags & ~ops)
-			return EOPNOTSUPP;
-	}
+	if ((attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) &&
+	    (attr->send_ops_flags & ~wren_qp_send_ops(ctx, attr->qp_type)))
+		return EOPNOTSUPP;
 	return 0;
 }
 
@@ -132,7 +162,7 @@ static int wren_qp_size(struct wren_context *ctx, struct wren_qp *qp,
 	if (qp->max_inline > ctx->max_inline)
 		qp->max_inline = ctx->max_inline;
 
-	if (!attr->srq) {
+	if (wren_qp_has_rq(attr)) {
 		shift = wren_rq_wqe_shift(cap->max_recv_sge ? cap->max_recv_sge : 1);
 		if (shift > ctx->max_rq_wqe_shift)
 			return EINVAL;
@@ -158,6 +188,8 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	struct wren_qp *qp;
 	int ret;
 
+	if (attr->qp_type == IBV_QPT_XRC_RECV)
+		return wren_create_xrc_recv_qp(ibctx, attr);
 	ret = wren_qp_check(ctx, attr);
 	if (ret) {
 		errno = ret;
@@ -239,6 +271,7 @@ static struct ibv_qp *wren_qp_create(struct ibv_context *ibctx,
 	qp->sq_sig_all = attr->sq_sig_all;
 	qp->ud = attr->qp_type == IBV_QPT_UD;
 	qp->uc = attr->qp_type == IBV_QPT_UC;
+	qp->xrc_send = attr->qp_type == IBV_QPT_XRC_SEND;
 	qp->srq = attr->srq ? to_wren_srq(attr->srq) : NULL;
 	ret = wren_store_qp(ctx, qp);
 	if (ret)
@@ -283,16 +316,25 @@ struct ibv_qp *wren_create_qp_ex(struct ibv_context *ibctx,
 }
 
 /*
+ * Forget the completions still queued for @qp.  An XRC initiator has no
+ * receive CQ, whatever the caller named at creation.
+ */
+static void wren_qp_clean_cqs(struct wren_qp *qp)
+{
+	struct ibv_qp *ibqp = &qp->verbs_qp.qp;
+
+	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn, qp->srq);
+	if (!qp->xrc_send && ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
+		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn, qp->srq);
+}
+
+/*
  * A QP back in RESET has empty rings on the NIC: start the provider's
  * indexes over and forget completions still queued for it.
  */
 static void wren_qp_reset(struct wren_qp *qp)
 {
-	struct ibv_qp *ibqp = &qp->verbs_qp.qp;
-
-	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn, qp->srq);
-	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
-		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn, qp->srq);
+	wren_qp_clean_cqs(qp);
 
 	wren_wq_lock(&qp->sq);
 	qp->sq.pi = qp->sq.tail = 0;
@@ -314,7 +356,9 @@ int wren_modify_qp(struct ibv_qp *ibqp, struct ibv_qp_attr *attr, int mask)
 	ret = ibv_cmd_modify_qp(ibqp, attr, mask, &cmd, sizeof(cmd));
 	if (ret)
 		return ret;
-	if ((mask & IBV_QP_STATE) && attr->qp_state == IBV_QPS_RESET)
+	/* An XRC target has no rings and completes to its SRQs' CQs. */
+	if ((mask & IBV_QP_STATE) && attr->qp_state == IBV_QPS_RESET &&
+	    !to_wren_qp(ibqp)->xrc_recv)
 		wren_qp_reset(to_wren_qp(ibqp));
 	return 0;
 }
@@ -348,10 +392,16 @@ int wren_destroy_qp(struct ibv_qp *ibqp)
 	ret = ibv_cmd_destroy_qp(ibqp);
 	if (ret)
 		return ret;
+	/*
+	 * An XRC target is a handle: no rings, nothing in our QP table, and
+	 * its receives, queued on its SRQs' CQs, are the SRQs'.
+	 */
+	if (qp->xrc_recv) {
+		free(qp);
+		return 0;
+	}
 	/* The NIC writes no more CQEs for it: drop those still queued. */
-	wren_cq_clean(to_wren_cq(ibqp->send_cq), qp->qpn, qp->srq);
-	if (ibqp->recv_cq && ibqp->recv_cq != ibqp->send_cq)
-		wren_cq_clean(to_wren_cq(ibqp->recv_cq), qp->qpn, qp->srq);
+	wren_qp_clean_cqs(qp);
 	wren_clear_qp(ctx, qp->qpn);
 	wren_buf_free(&qp->buf);
 	wren_pd_release(qp->parent);

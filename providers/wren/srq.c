@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Shared receive queues: create, modify (the limit, and growing the ring
- * with WREN_CAP_SRQ_RESIZE), query and destroy.  The ring is the
- * provider's, as a QP's is; posting and completing its WQEs are post.c's.
+ * Shared receive queues, basic and XRC (WREN_CAP_RDMA_XRC: of an XRC
+ * domain, with a CQ of their own; the same ring): create, modify (the
+ * limit, and growing the ring with WREN_CAP_SRQ_RESIZE), query and
+ * destroy.  The ring is the provider's, as a QP's is; posting and
+ * completing its WQEs are post.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,12 +15,54 @@
 #include "wren.h"
 #include "wren_abi.h"
 
-struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
-				struct ibv_srq_init_attr *attr)
+/*
+ * The kernel's half of creating @srq, whose ring is ready: CREATE_SRQ, or
+ * for an XRC SRQ CREATE_XSRQ with its domain and CQ; the driver data is
+ * the same.  The responses' max_wr and max_sge land in @attr.
+ */
+static int wren_srq_cmd_create(struct ibv_context *ibctx, struct wren_srq *srq,
+			       struct ibv_srq_init_attr_ex *attr)
 {
-	struct wren_context *ctx = to_wren_ctx(pd->context);
-	struct wren_create_srq_resp resp = {};
-	struct wren_create_srq cmd = {};
+	const struct wren_ib_create_srq drv = {
+		.buf_addr = (uintptr_t)srq->buf.addr,
+		.dbrec_addr = (uintptr_t)srq->dbrec,
+		.wqe_shift = srq->wq.wqe_shift,
+		.log_size = srq->wq.log_size,
+	};
+	int ret;
+
+	if (srq->xrc_cq) {
+		struct wren_create_xsrq_resp resp = {};
+		struct wren_create_xsrq cmd = { .drv_payload = drv };
+
+		ret = ibv_cmd_create_srq_ex(ibctx, &srq->verbs_srq, attr,
+					    &cmd.ibv_cmd, sizeof(cmd),
+					    &resp.ibv_resp, sizeof(resp));
+		srq->srqn = resp.srqn;
+	} else {
+		struct wren_create_srq_resp resp = {};
+		struct wren_create_srq cmd = { .drv_payload = drv };
+
+		/* ibv_srq_init_attr is the start of the _ex one. */
+		ret = ibv_cmd_create_srq(attr->pd, &srq->verbs_srq.srq,
+					 (struct ibv_srq_init_attr *)attr,
+					 &cmd.ibv_cmd, sizeof(cmd),
+					 &resp.ibv_resp, sizeof(resp));
+		srq->srqn = resp.srqn;
+	}
+	return ret;
+}
+
+/*
+ * A basic SRQ, or with @xrc_cq an XRC SRQ (of attr->xrcd, completing to
+ * that CQ): the same ring either way.  An XRC SRQ goes into the context's
+ * SRQN table, where polling finds it from its CQEs.
+ */
+static struct ibv_srq *wren_srq_create(struct ibv_context *ibctx,
+				       struct ibv_srq_init_attr_ex *attr,
+				       struct wren_cq *xrc_cq)
+{
+	struct wren_context *ctx = to_wren_ctx(ibctx);
 	struct wren_srq *srq;
 	unsigned int shift;
 	size_t ring_bytes;
@@ -49,6 +93,7 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 		ret = EINVAL;
 		goto err_free;
 	}
+	srq->xrc_cq = xrc_cq;
 	srq->wq.entries = want;
 	srq->wq.log_size = wren_ilog2(want);
 	srq->wq.wqe_shift = shift;
@@ -68,7 +113,7 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 		goto err_free;
 
 	ring_bytes = align((size_t)want << shift, ctx->page_size);
-	srq->parent = wren_pd_hold(pd);
+	srq->parent = wren_pd_hold(attr->pd);
 	ret = wren_buf_alloc(&srq->buf, ring_bytes + sizeof(*srq->dbrec),
 			     ctx->page_size, srq->parent, WREN_RES_TYPE_SRQ);
 	if (ret)
@@ -77,19 +122,23 @@ struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 	srq->dbrec = (struct wren_srq_dbrec *)((uint8_t *)srq->buf.addr +
 					       ring_bytes);
 
-	cmd.buf_addr = (uintptr_t)srq->buf.addr;
-	cmd.dbrec_addr = (uintptr_t)srq->dbrec;
-	cmd.wqe_shift = shift;
-	cmd.log_size = srq->wq.log_size;
 	attr->attr.max_wr = want;
 	attr->attr.max_sge = srq->wq.max_sge;
-	ret = ibv_cmd_create_srq(pd, &srq->verbs_srq.srq, attr, &cmd.ibv_cmd,
-				 sizeof(cmd), &resp.ibv_resp, sizeof(resp));
+	ret = wren_srq_cmd_create(ibctx, srq, attr);
 	if (ret)
 		goto err_buf;
-	srq->srqn = resp.srqn;
+	/* libibverbs sets these after create_srq, not after create_srq_ex. */
+	srq->verbs_srq.srq.srq_context = attr->srq_context;
+	srq->verbs_srq.srq.pd = attr->pd;
+	if (xrc_cq) {
+		ret = wren_store_srq(ctx, srq);
+		if (ret)
+			goto err_destroy;
+	}
 	return &srq->verbs_srq.srq;
 
+err_destroy:
+	ibv_cmd_destroy_srq(&srq->verbs_srq.srq);
 err_buf:
 	wren_buf_free(&srq->buf);
 err_lock:
@@ -103,6 +152,63 @@ err_free:
 	free(srq);
 	errno = ret;
 	return NULL;
+}
+
+struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
+				struct ibv_srq_init_attr *attr)
+{
+	struct ibv_srq_init_attr_ex attr_ex = {
+		.srq_context = attr->srq_context,
+		.attr = attr->attr,
+		.comp_mask = IBV_SRQ_INIT_ATTR_PD,
+		.pd = pd,
+	};
+	struct ibv_srq *srq;
+
+	srq = wren_srq_create(pd->context, &attr_ex, NULL);
+	if (srq)
+		attr->attr = attr_ex.attr;
+	return srq;
+}
+
+/*
+ * ibv_create_srq_ex(): IBV_SRQT_BASIC is ibv_create_srq(); IBV_SRQT_XRC
+ * (WREN_CAP_RDMA_XRC) needs a PD, a domain and a CQ of this context;
+ * tag matching SRQs are not supported.
+ */
+struct ibv_srq *wren_create_srq_ex(struct ibv_context *ibctx,
+				   struct ibv_srq_init_attr_ex *attr)
+{
+	struct wren_context *ctx = to_wren_ctx(ibctx);
+	uint32_t mask = attr->comp_mask;
+	enum ibv_srq_type type = mask & IBV_SRQ_INIT_ATTR_TYPE ?
+				 attr->srq_type : IBV_SRQT_BASIC;
+	struct wren_cq *xrc_cq = NULL;
+	int ret = 0;
+
+	if (!check_comp_mask(mask, IBV_SRQ_INIT_ATTR_TYPE |
+				   IBV_SRQ_INIT_ATTR_PD |
+				   IBV_SRQ_INIT_ATTR_XRCD |
+				   IBV_SRQ_INIT_ATTR_CQ))
+		ret = EOPNOTSUPP;
+	else if (type == IBV_SRQT_XRC && !(ctx->caps & WREN_CAP_RDMA_XRC))
+		ret = EOPNOTSUPP;
+	else if (type != IBV_SRQT_BASIC && type != IBV_SRQT_XRC)
+		ret = EOPNOTSUPP;
+	else if (!(mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd)
+		ret = EINVAL;
+	else if (type == IBV_SRQT_XRC &&
+		 (!(mask & IBV_SRQ_INIT_ATTR_XRCD) || !attr->xrcd ||
+		  !(mask & IBV_SRQ_INIT_ATTR_CQ) || !attr->cq ||
+		  attr->cq->context != ibctx))
+		ret = EINVAL;
+	if (ret) {
+		errno = ret;
+		return NULL;
+	}
+	if (type == IBV_SRQT_XRC)
+		xrc_cq = to_wren_cq(attr->cq);
+	return wren_srq_create(ibctx, attr, xrc_cq);
 }
 
 /*
@@ -283,6 +389,15 @@ int wren_query_srq(struct ibv_srq *ibsrq, struct ibv_srq_attr *attr)
 	return 0;
 }
 
+/* The SRQ's number, which XRC initiators name in their WQEs. */
+int wren_get_srq_num(struct ibv_srq *ibsrq, uint32_t *srq_num)
+{
+	if (!(to_wren_ctx(ibsrq->context)->caps & WREN_CAP_RDMA_XRC))
+		return EOPNOTSUPP;
+	*srq_num = to_wren_srq(ibsrq)->srqn;
+	return 0;
+}
+
 int wren_destroy_srq(struct ibv_srq *ibsrq)
 {
 	struct wren_srq *srq = to_wren_srq(ibsrq);
@@ -291,6 +406,14 @@ int wren_destroy_srq(struct ibv_srq *ibsrq)
 	ret = ibv_cmd_destroy_srq(ibsrq);
 	if (ret)
 		return ret;
+	if (srq->xrc_cq) {
+		/*
+		 * Receives of it still queued belong to no QP of ours: drop
+		 * them, or an SRQ made later with its number would get them.
+		 */
+		wren_cq_clean_xrc_srq(srq->xrc_cq, srq->srqn);
+		wren_clear_srq(to_wren_ctx(ibsrq->context), srq->srqn);
+	}
 	wren_buf_free(&srq->buf);
 	wren_pd_release(srq->parent);
 	pthread_spin_destroy(&srq->wq.lock);

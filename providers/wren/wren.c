@@ -56,10 +56,15 @@ static const struct verbs_context_ops wren_ctx_ops = {
 	.post_send = wren_post_send,
 	.post_recv = wren_post_recv,
 	.create_srq = wren_create_srq,
+	.create_srq_ex = wren_create_srq_ex,
+	.get_srq_num = wren_get_srq_num,
 	.modify_srq = wren_modify_srq,
 	.query_srq = wren_query_srq,
 	.destroy_srq = wren_destroy_srq,
 	.post_srq_recv = wren_post_srq_recv,
+	.open_xrcd = wren_open_xrcd,
+	.close_xrcd = wren_close_xrcd,
+	.open_qp = wren_open_qp,
 	.create_ah = wren_create_ah,
 	.destroy_ah = wren_destroy_ah,
 	/* The device's group table is the kernel's to program. */
@@ -114,7 +119,8 @@ static int wren_context_setup(struct wren_context *ctx, int cmd_fd,
 		return err;
 	}
 	wren_clock_map(ctx, cmd_fd, resp);
-	pthread_mutex_init(&ctx->qp_table_mutex, NULL);
+	wren_table_init(&ctx->qp_table);
+	wren_table_init(&ctx->srq_table);
 	verbs_set_ops(&ctx->ibv_ctx, &wren_ctx_ops);
 	return 0;
 }
@@ -184,7 +190,8 @@ static void wren_free_context(struct ibv_context *ibctx)
 
 	wren_clock_unmap(ctx);
 	munmap(ctx->db_page, ctx->db_length);
-	pthread_mutex_destroy(&ctx->qp_table_mutex);
+	wren_table_fini(&ctx->srq_table);
+	wren_table_fini(&ctx->qp_table);
 	verbs_uninit_context(&ctx->ibv_ctx);
 	free(ctx);
 }

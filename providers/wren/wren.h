@@ -28,11 +28,23 @@ struct wren_device {
 };
 
 struct wren_qp;
+struct wren_srq;
 
-/* QPN -> QP, for CQ polling: two levels of 4096 so lookups never lock. */
-#define WREN_QP_TABLE_SHIFT	12
-#define WREN_QP_TABLE_SIZE	(1 << WREN_QP_TABLE_SHIFT)
-#define WREN_QP_TABLE_MASK	(WREN_QP_TABLE_SIZE - 1)
+/*
+ * A 24-bit number -> object map for CQ polling (QPN -> QP, SRQN -> XRC
+ * SRQ): two levels of 4096 so lookups never lock (qp_table.c).
+ */
+#define WREN_TABLE_SHIFT	12
+#define WREN_TABLE_SIZE		(1 << WREN_TABLE_SHIFT)
+#define WREN_TABLE_MASK		(WREN_TABLE_SIZE - 1)
+
+struct wren_table {
+	pthread_mutex_t mutex;		/* held to change it, not to look */
+	struct {
+		void **table;
+		int refcnt;
+	} dir[WREN_TABLE_SIZE];
+};
 
 struct wren_context {
 	struct verbs_context ibv_ctx;
@@ -53,11 +65,8 @@ struct wren_context {
 	uint8_t max_rq_wqe_shift;
 	uint8_t max_wq_log_size;
 	uint8_t max_cq_log_size;
-	pthread_mutex_t qp_table_mutex;
-	struct {
-		struct wren_qp **table;
-		int refcnt;
-	} qp_table[WREN_QP_TABLE_SIZE];
+	struct wren_table qp_table;	/* QPs with rings, by QPN */
+	struct wren_table srq_table;	/* XRC SRQs, by SRQN */
 };
 
 /* A thread domain: its QPs are posted to by one thread at a time. */
@@ -116,7 +125,6 @@ struct wren_cq {
 	/* ibv_cq_ex polling state: the entry being read, and its timestamp. */
 	struct wren_cqe cur;
 	uint64_t cur_ts;
-	struct wren_qp *cur_qp;
 };
 
 /* A work queue ring with its wr_id bookkeeping. */
@@ -150,6 +158,7 @@ struct wren_srq {
 	uint8_t *busy;			/* per slot: in the ring, not completed */
 	struct wren_srq_dbrec *dbrec;
 	struct wren_pd *parent;		/* the parent domain it was made in */
+	struct wren_cq *xrc_cq;		/* an XRC SRQ's CQ; NULL: basic */
 	uint32_t srqn;
 };
 
@@ -166,6 +175,8 @@ struct wren_qp {
 	bool sq_sig_all;
 	bool ud;
 	bool uc;			/* UC: no READ, atomics or SEND_INV */
+	bool xrc_send;			/* XRC initiator: WQEs name an SRQ */
+	bool xrc_recv;			/* XRC target: a handle, no rings */
 	/* ibv_qp_ex: the WQE being built and the session's first error. */
 	struct wren_wqe_ctrl *cur_ctrl;
 	uint8_t *cur_ds;		/* first data segment of cur */
@@ -259,10 +270,15 @@ static inline void wren_ring_db(struct wren_context *ctx, unsigned int offset,
 	mmio_flush_writes();
 }
 
-/* qp_table.c: used by CQ polling to find a CQE's QP. */
+/* qp_table.c: used by CQ polling to find a CQE's QP, or its XRC SRQ. */
+void wren_table_init(struct wren_table *t);
+void wren_table_fini(struct wren_table *t);
 struct wren_qp *wren_find_qp(struct wren_context *ctx, uint32_t qpn);
 int wren_store_qp(struct wren_context *ctx, struct wren_qp *qp);
 void wren_clear_qp(struct wren_context *ctx, uint32_t qpn);
+struct wren_srq *wren_find_srq(struct wren_context *ctx, uint32_t srqn);
+int wren_store_srq(struct wren_context *ctx, struct wren_srq *srq);
+void wren_clear_srq(struct wren_context *ctx, uint32_t srqn);
 
 /* buf.c: queue memory, from @pd's allocator when it has one. */
 int wren_buf_alloc(struct wren_buf *buf, size_t length, size_t page_size,
@@ -316,6 +332,9 @@ int wren_destroy_ah(struct ibv_ah *ah);
 /* srq.c */
 struct ibv_srq *wren_create_srq(struct ibv_pd *pd,
 				struct ibv_srq_init_attr *attr);
+struct ibv_srq *wren_create_srq_ex(struct ibv_context *context,
+				   struct ibv_srq_init_attr_ex *attr);
+int wren_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
 int wren_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr,
 		    int mask);
 int wren_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr);
@@ -331,6 +350,7 @@ int wren_destroy_cq(struct ibv_cq *cq);
 int wren_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 int wren_arm_cq(struct ibv_cq *cq, int solicited_only);
 void wren_cq_clean(struct wren_cq *cq, uint32_t qpn, struct wren_srq *srq);
+void wren_cq_clean_xrc_srq(struct wren_cq *cq, uint32_t srqn);
 
 /* qp.c */
 struct ibv_qp *wren_create_qp(struct ibv_pd *pd,
@@ -341,6 +361,15 @@ int wren_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask);
 int wren_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
 		  struct ibv_qp_init_attr *init_attr);
 int wren_destroy_qp(struct ibv_qp *qp);
+
+/* xrc.c: XRC domains and XRC target QPs (handles without rings). */
+struct ibv_xrcd *wren_open_xrcd(struct ibv_context *context,
+				struct ibv_xrcd_init_attr *attr);
+int wren_close_xrcd(struct ibv_xrcd *xrcd);
+struct ibv_qp *wren_create_xrc_recv_qp(struct ibv_context *context,
+				       struct ibv_qp_init_attr_ex *attr);
+struct ibv_qp *wren_open_qp(struct ibv_context *context,
+			    struct ibv_qp_open_attr *attr);
 
 /* post.c */
 int wren_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr,

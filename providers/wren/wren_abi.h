@@ -22,6 +22,9 @@ DECLARE_DRV_CMD(wren_create_qp, IB_USER_VERBS_CMD_CREATE_QP,
 		wren_ib_create_qp, wren_ib_create_qp_resp);
 DECLARE_DRV_CMD(wren_create_srq, IB_USER_VERBS_CMD_CREATE_SRQ,
 		wren_ib_create_srq, wren_ib_create_srq_resp);
+/* An XRC SRQ: the same ring and doorbell record as a basic one. */
+DECLARE_DRV_CMD(wren_create_xsrq, IB_USER_VERBS_CMD_CREATE_XSRQ,
+		wren_ib_create_srq, wren_ib_create_srq_resp);
 DECLARE_DRV_CMD(wren_modify_srq, IB_USER_VERBS_CMD_MODIFY_SRQ,
 		wren_ib_resize_srq, empty);
 DECLARE_DRV_CMD(wren_create_ah, IB_USER_VERBS_CMD_CREATE_AH,

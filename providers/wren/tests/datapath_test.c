@@ -9,9 +9,10 @@
  * errors, unsignalled completions retired in order, phase wrap-around, SRQ
  * slots freed out of order, the ibv_wr_* and ibv_cq_ex interfaces, CQ
  * arming and memory windows (ibv_bind_mw, IBV_WR_BIND_MW, ibv_wr_bind_mw
- * and their completions), 64-byte CQEs with completion timestamps and
- * the clock page's reader.  Links against the bench's rdma-core build (make rdma-core).
- * TAP output.
+ * and their completions), 64-byte CQEs with completion timestamps, the
+ * clock page's reader, and XRC (an initiator's WQEs naming remote SRQs,
+ * receives polled through the SRQN table, what is refused up front).
+ * Links against the bench's rdma-core build (make rdma-core).  TAP output.
  */
 #include "../wren.c"
 #include "../buf.c"
@@ -23,7 +24,9 @@
 #include "../qp.c"
 #include "../verbs.c"
 #include "../srq.c"
+#include "../xrc.c"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -62,7 +65,8 @@ static void setup(void)
 	ctx.page_size = 4096;
 	ctx.max_inline = 256;
 	ctx.max_sge = 16;
-	pthread_mutex_init(&ctx.qp_table_mutex, NULL);
+	wren_table_init(&ctx.qp_table);
+	wren_table_init(&ctx.srq_table);
 
 	cq.verbs_cq.cq.context = &ctx.ibv_ctx.context;
 	pthread_spin_init(&cq.lock, PTHREAD_PROCESS_PRIVATE);
@@ -95,8 +99,9 @@ static void setup(void)
 /* The device's side: write a CQE at the CQ's next producer slot. */
 static uint32_t dev_cq_pi;
 
-static void dev_cqe(uint8_t opcode, uint8_t status, uint32_t wqe_idx,
-		    uint16_t flags, uint32_t byte_len, uint32_t imm_be)
+static void dev_cqe_qp(uint32_t qpn, uint32_t src_qp, uint8_t opcode,
+		       uint8_t status, uint32_t wqe_idx, uint16_t flags,
+		       uint32_t byte_len, uint32_t imm_be)
 {
 	struct wren_cqe *e = (struct wren_cqe *)
 		(cq.ring + wren_cqe_offset(dev_cq_pi, cq.log_size, cq.stride));
@@ -105,13 +110,21 @@ static void dev_cqe(uint8_t opcode, uint8_t status, uint32_t wqe_idx,
 	memset(e, 0, sizeof(*e) - 1);
 	e->byte_len = htole32(byte_len);
 	e->imm_data = imm_be;
-	e->qpn = htole32(qp.qpn);
+	e->qpn = htole32(qpn);
+	e->src_qp = htole32(src_qp);
 	e->wqe_idx = htole16(wqe_idx);
 	e->flags = htole16(flags);
 	e->opcode = opcode;
 	e->status = status;
 	e->owner = phase;			/* last, as the device does */
 	dev_cq_pi++;
+}
+
+/* A CQE of the test's QP. */
+static void dev_cqe(uint8_t opcode, uint8_t status, uint32_t wqe_idx,
+		    uint16_t flags, uint32_t byte_len, uint32_t imm_be)
+{
+	dev_cqe_qp(qp.qpn, 0, opcode, status, wqe_idx, flags, byte_len, imm_be);
 }
 
 static struct ibv_send_wr send_wr(uint64_t wr_id, enum ibv_wr_opcode op,
@@ -336,6 +349,34 @@ static void test_recv(void)
 	}
 }
 
+/* A 4-entry SRQ in plain memory, as wren_srq_create() lays one out. */
+static void srq_setup(struct wren_srq *srq)
+{
+	srq->wq.entries = 4;
+	srq->wq.log_size = 2;
+	srq->wq.wqe_shift = 6;
+	srq->wq.max_sge = 3;
+	srq->wq.wrid = calloc(4, sizeof(uint64_t));
+	srq->busy = calloc(4, 1);
+	srq->wq.ring = zalloc_pages(4096);
+	srq->dbrec = zalloc_pages(4096);
+	srq->backlog = srq->wq;
+	srq->backlog.wrid = calloc(4, sizeof(uint64_t));
+	srq->backlog.ring = zalloc_pages(4096);
+	pthread_spin_init(&srq->wq.lock, PTHREAD_PROCESS_PRIVATE);
+}
+
+static void srq_teardown(struct wren_srq *srq)
+{
+	pthread_spin_destroy(&srq->wq.lock);
+	free(srq->backlog.ring);
+	free(srq->backlog.wrid);
+	free(srq->wq.ring);
+	free(srq->dbrec);
+	free(srq->busy);
+	free(srq->wq.wrid);
+}
+
 static void test_srq(void)
 {
 	struct wren_srq srq = {};
@@ -344,18 +385,7 @@ static void test_srq(void)
 	struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
 	int i, n = 0;
 
-	srq.wq.entries = 4;
-	srq.wq.log_size = 2;
-	srq.wq.wqe_shift = 6;
-	srq.wq.max_sge = 3;
-	srq.wq.wrid = calloc(4, sizeof(uint64_t));
-	srq.busy = calloc(4, 1);
-	srq.wq.ring = zalloc_pages(4096);
-	srq.dbrec = zalloc_pages(4096);
-	srq.backlog = srq.wq;
-	srq.backlog.wrid = calloc(4, sizeof(uint64_t));
-	srq.backlog.ring = zalloc_pages(4096);
-	pthread_spin_init(&srq.wq.lock, PTHREAD_PROCESS_PRIVATE);
+	srq_setup(&srq);
 
 	for (i = 0; i < 5; i++) {
 		wr.wr_id = 400 + i;
@@ -412,13 +442,7 @@ static void test_srq(void)
 		ok(good, "growing to 8 slots: WQEs 2, 4, 5 and the backlogged 6 at their slots with their wr_ids, the completed 3 not");
 		free(ring);
 	}
-	pthread_spin_destroy(&srq.wq.lock);
-	free(srq.backlog.ring);
-	free(srq.backlog.wrid);
-	free(srq.wq.ring);
-	free(srq.dbrec);
-	free(srq.busy);
-	free(srq.wq.wrid);
+	srq_teardown(&srq);
 }
 
 static void test_wr_api(void)
@@ -1213,6 +1237,379 @@ static void test_mw(void)
 	test_mw_control();
 }
 
+/* ----------------------------------------------------------------- XRC */
+
+/* An XRC initiator: an SQ on the test's CQ, no receive side. */
+static struct wren_qp xqp;
+
+static void xqp_setup(void)
+{
+	xqp.verbs_qp.qp.context = &ctx.ibv_ctx.context;
+	xqp.verbs_qp.qp.send_cq = &cq.verbs_cq.cq;
+	xqp.verbs_qp.qp.qp_type = IBV_QPT_XRC_SEND;
+	xqp.verbs_qp.qp.state = IBV_QPS_RTS;
+	xqp.verbs_qp.qp.qp_num = 0x43;
+	xqp.qpn = 0x43;
+	xqp.xrc_send = true;
+	if (wren_wq_init(&xqp.sq, 8, 7, 15))
+		abort();
+	xqp.sq.max_sge = wren_sq_max_sge(7);
+	xqp.max_inline = wren_sq_max_inline(7);
+	xqp.buf.addr = zalloc_pages(4096);
+	xqp.sq.ring = xqp.buf.addr;
+	xqp.dbrec = (struct wren_qp_dbrec *)((uint8_t *)xqp.buf.addr + 1024);
+	if (wren_store_qp(&ctx, &xqp))
+		abort();
+}
+
+static void test_xrc_post_send(void)
+{
+	struct ibv_sge sge = { .addr = 0x1000, .length = 64, .lkey = 0x55 };
+	struct ibv_send_wr wr[2], *bad = NULL;
+	struct ibv_recv_wr rwr = { .wr_id = 1 }, *rbad = NULL;
+	struct ibv_wc wc;
+	uint8_t *w;
+
+	memset(xqp.sq.ring, 0xa5, 8 << 7);
+	wr[0] = send_wr(800, IBV_WR_SEND, &sge, 0);
+	wr[0].qp_type.xrc.remote_srqn = 0x1234;
+	wr[0].next = &wr[1];
+	wr[1] = send_wr(801, IBV_WR_RDMA_WRITE, &sge, IBV_SEND_SIGNALED);
+	wr[1].wr.rdma.remote_addr = 0x9000;
+	wr[1].wr.rdma.rkey = 0x77;
+	wr[1].qp_type.xrc.remote_srqn = 0xff005678;
+	ok(wren_post_send(&xqp.verbs_qp.qp, wr, &bad) == 0 &&
+	   db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x43, 0, 2),
+	   "XRC_SEND: post a SEND and an RDMA WRITE, one doorbell");
+	w = wren_wq_slot(&xqp.sq, 0);
+	ok(w[0] == WREN_WQE_SEND && w[2] == 1 && wqe32(w, 8) == 0 &&
+	   wqe32(w, 12) == 0x1234 && wqe64(w, 16) == 0x1000,
+	   "XRC_SEND WQE: the remote SRQ in ctrl.xrc_srqn, the SGE after the control segment");
+	w = wren_wq_slot(&xqp.sq, 1);
+	ok(w[0] == WREN_WQE_RDMA_WRITE && wqe32(w, 12) == 0x005678 &&
+	   wqe64(w, 16) == 0x9000 && wqe32(w, 24) == 0x77,
+	   "every WQE names its own SRQ (24 bits), RDMA after it as on RC");
+	dev_cqe_qp(0x43, 0, WREN_WQE_RDMA_WRITE, WREN_CQE_SUCCESS, 1, 0, 0, 0);
+	ok(wren_poll_cq(&cq.verbs_cq.cq, 1, &wc) == 1 && wc.wr_id == 801 &&
+	   wc.qp_num == 0x43 && wc.opcode == IBV_WC_RDMA_WRITE &&
+	   xqp.sq.tail == 2,
+	   "its send completion as an RC QP's, retiring the unsignalled SEND");
+
+	wr[0] = send_wr(802, IBV_WR_BIND_MW, NULL, 0);
+	ok(wren_post_send(&xqp.verbs_qp.qp, wr, &bad) == EINVAL &&
+	   bad == &wr[0] && xqp.sq.pi == 2,
+	   "XRC_SEND: IBV_WR_BIND_MW is refused (the device takes none)");
+	{
+		struct ibv_mw mw = { .context = &ctx.ibv_ctx.context,
+				     .pd = &mw_pd, .rkey = 0x00040000,
+				     .type = IBV_MW_TYPE_1 };
+		struct ibv_mw_bind bind = { .wr_id = 803 };
+
+		ok(wren_bind_mw(&xqp.verbs_qp.qp, &mw, &bind) == EINVAL &&
+		   mw.rkey == 0x00040000 && xqp.sq.pi == 2,
+		   "XRC_SEND: ibv_bind_mw is refused, the key kept");
+	}
+	ok(wren_post_recv(&xqp.verbs_qp.qp, &rwr, &rbad) == EINVAL &&
+	   rbad == &rwr,
+	   "XRC_SEND: post_recv is EINVAL (no receive side)");
+
+	/* Any other QP writes 0 there, whatever the WR's union holds. */
+	qp.sq.tail = qp.sq.pi;
+	memset(wren_wq_slot(&qp.sq, qp.sq.pi), 0xa5, 1 << qp.sq.wqe_shift);
+	w = wren_wq_slot(&qp.sq, qp.sq.pi);
+	wr[0] = send_wr(804, IBV_WR_SEND, &sge, 0);
+	wr[0].qp_type.xrc.remote_srqn = 0x999;
+	ok(wren_post_send(&qp.verbs_qp.qp, wr, &bad) == 0 &&
+	   wqe32(w, 12) == 0,
+	   "an RC QP's WQE has xrc_srqn 0 (the device refuses anything else)");
+	qp.sq.tail = qp.sq.pi;
+}
+
+static void test_xrc_wr_api(void)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.send_ops_flags = IBV_QP_EX_WITH_SEND |
+				  IBV_QP_EX_WITH_RDMA_WRITE,
+	};
+	struct ibv_qp_ex *qpx = &xqp.verbs_qp.qp_ex;
+	uint32_t start = xqp.sq.pi;
+	char data[] = "xrc";
+	uint8_t *w;
+
+	wren_qp_fill_wr_ops(&xqp, &attr);
+	ok(qpx->wr_set_xrc_srqn && !qp.verbs_qp.qp_ex.wr_set_xrc_srqn,
+	   "wr_set_xrc_srqn on an XRC initiator only");
+	memset(xqp.sq.ring, 0xa5, 8 << 7);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 810;
+	qpx->wr_flags = 0;
+	ibv_wr_send(qpx);
+	ibv_wr_set_xrc_srqn(qpx, 0xabc);
+	ibv_wr_set_sge(qpx, 0x33, 0x6000, 16);
+	qpx->wr_id = 811;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(qpx, 0x78, 0xa000);
+	ibv_wr_set_xrc_srqn(qpx, 0xdef);
+	ibv_wr_set_inline_data(qpx, data, 3);
+	qpx->wr_id = 812;
+	ibv_wr_send(qpx);
+	ok(ibv_wr_complete(qpx) == 0 && xqp.sq.pi == start + 3 &&
+	   db_read(&ctx, WREN_DB_SQ) == WREN_DB_VAL(0x43, 0, start + 3),
+	   "wr_send/wr_rdma_write with wr_set_xrc_srqn: 3 WQEs, one doorbell");
+	w = wren_wq_slot(&xqp.sq, start);
+	ok(w[0] == WREN_WQE_SEND && wqe32(w, 12) == 0xabc &&
+	   wqe64(w, 16) == 0x6000,
+	   "wr_set_xrc_srqn names the SRQ of the WQE it follows");
+	w = wren_wq_slot(&xqp.sq, start + 1);
+	ok(w[0] == WREN_WQE_RDMA_WRITE && wqe32(w, 12) == 0xdef &&
+	   wqe32(w, 24) == 0x78 && w[1] == (WREN_WQE_F_SIGNALED |
+					    WREN_WQE_F_INLINE),
+	   "... each its own");
+	ok(wqe32(wren_wq_slot(&xqp.sq, start + 2), 12) == 0,
+	   "a WQE without wr_set_xrc_srqn names SRQ 0");
+	xqp.sq.tail = xqp.sq.pi;
+}
+
+/* An XRC target, made or opened: a handle, no rings. */
+static void test_xrc_recv_qp(void)
+{
+	struct wren_qp tqp = {
+		.verbs_qp.qp = { .context = &ctx.ibv_ctx.context,
+				 .qp_type = IBV_QPT_XRC_RECV,
+				 .state = IBV_QPS_RTS, .qp_num = 0x44 },
+		.qpn = 0x44, .xrc_recv = true,
+	};
+	struct ibv_sge sge = { .addr = 0x1000, .length = 8, .lkey = 0x55 };
+	struct ibv_send_wr wr = send_wr(820, IBV_WR_SEND, &sge, 0), *bad = NULL;
+	struct ibv_recv_wr rwr = { .wr_id = 821 }, *rbad = NULL;
+
+	ok(wren_post_send(&tqp.verbs_qp.qp, &wr, &bad) == EINVAL && bad == &wr,
+	   "XRC_RECV: post_send is EINVAL (no SQ)");
+	ok(wren_post_recv(&tqp.verbs_qp.qp, &rwr, &rbad) == EINVAL &&
+	   rbad == &rwr,
+	   "XRC_RECV: post_recv is EINVAL (it receives through XRC SRQs)");
+}
+
+/* What is refused before the kernel hears of anything. */
+static void test_xrc_control(void)
+{
+	struct ibv_context *ibctx = &ctx.ibv_ctx.context;
+	struct wren_context other = {};
+	struct wren_cq ocq = { .verbs_cq.cq.context = &other.ibv_ctx.context };
+	struct ibv_xrcd xrcd = { .context = ibctx };
+	struct wren_srq srq = { .verbs_srq.srq.context = ibctx,
+				.srqn = 0x1234 };
+	struct ibv_qp_init_attr_ex qattr = {
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = &mw_pd, .qp_type = IBV_QPT_XRC_SEND,
+		.send_cq = &cq.verbs_cq.cq,
+		.cap = { .max_send_sge = 1, .max_recv_wr = 1 << 20 },
+	};
+	struct ibv_qp_init_attr_ex rattr = {
+		.comp_mask = IBV_QP_INIT_ATTR_XRCD, .xrcd = &xrcd,
+		.qp_type = IBV_QPT_XRC_RECV,
+	};
+	struct ibv_srq_init_attr_ex sattr = {
+		.attr = { .max_wr = 8, .max_sge = 1 },
+		.comp_mask = IBV_SRQ_INIT_ATTR_TYPE | IBV_SRQ_INIT_ATTR_PD |
+			     IBV_SRQ_INIT_ATTR_XRCD | IBV_SRQ_INIT_ATTR_CQ,
+		.srq_type = IBV_SRQT_XRC, .pd = &mw_pd, .xrcd = &xrcd,
+		.cq = &cq.verbs_cq.cq,
+	};
+	struct ibv_xrcd_init_attr xattr = {
+		.comp_mask = IBV_XRCD_INIT_ATTR_FD | IBV_XRCD_INIT_ATTR_OFLAGS,
+		.fd = -1, .oflags = O_CREAT,
+	};
+	struct ibv_qp_open_attr oattr = {
+		.comp_mask = IBV_QP_OPEN_ATTR_NUM | IBV_QP_OPEN_ATTR_XRCD |
+			     IBV_QP_OPEN_ATTR_TYPE,
+		.qp_num = 0x44, .xrcd = &xrcd, .qp_type = IBV_QPT_XRC_RECV,
+	};
+	uint64_t caps = ctx.caps;
+	uint32_t n = 0;
+
+	ctx.caps = 0;
+	errno = 0;
+	ok(!wren_open_xrcd(ibctx, &xattr) && errno == EOPNOTSUPP,
+	   "no WREN_CAP_RDMA_XRC: open_xrcd is EOPNOTSUPP");
+	ok(wren_qp_check(&ctx, &qattr) == EOPNOTSUPP,
+	   "... an XRC_SEND QP too");
+	errno = 0;
+	ok(!wren_create_qp_ex(ibctx, &rattr) && errno == EOPNOTSUPP,
+	   "... an XRC_RECV QP too");
+	errno = 0;
+	ok(!wren_open_qp(ibctx, &oattr) && errno == EOPNOTSUPP,
+	   "... open_qp too");
+	errno = 0;
+	ok(!wren_create_srq_ex(ibctx, &sattr) && errno == EOPNOTSUPP,
+	   "... an XRC SRQ too");
+	ok(wren_get_srq_num(&srq.verbs_srq.srq, &n) == EOPNOTSUPP,
+	   "... and get_srq_num");
+
+	ctx.caps = WREN_CAP_RDMA_XRC | WREN_CAP_RDMA_MW;
+	ok(!wren_qp_check(&ctx, &qattr),
+	   "XRC_SEND: a PD and a send CQ, no receive CQ; receive capabilities ignored");
+	qattr.comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	qattr.send_ops_flags = IBV_QP_EX_WITH_RDMA_READ |
+			       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
+			       IBV_QP_EX_WITH_SEND_WITH_INV;
+	ok(!wren_qp_check(&ctx, &qattr), "XRC_SEND takes RC's ibv_wr_* opcodes");
+	qattr.send_ops_flags = IBV_QP_EX_WITH_BIND_MW;
+	ok(wren_qp_check(&ctx, &qattr) == EOPNOTSUPP,
+	   "but not IBV_QP_EX_WITH_BIND_MW");
+	qattr.comp_mask &= ~IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	qattr.srq = &srq.verbs_srq.srq;
+	ok(wren_qp_check(&ctx, &qattr) == EINVAL, "XRC_SEND with an SRQ: EINVAL");
+	qattr.srq = NULL;
+	qattr.send_cq = NULL;
+	ok(wren_qp_check(&ctx, &qattr) == EINVAL,
+	   "XRC_SEND without a send CQ: EINVAL");
+
+	rattr.comp_mask = 0;
+	errno = 0;
+	ok(!wren_create_qp_ex(ibctx, &rattr) && errno == EINVAL,
+	   "XRC_RECV without a domain: EINVAL");
+	rattr.comp_mask = IBV_QP_INIT_ATTR_XRCD |
+			  IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	rattr.send_ops_flags = IBV_QP_EX_WITH_SEND;
+	errno = 0;
+	ok(!wren_create_qp_ex(ibctx, &rattr) && errno == EOPNOTSUPP,
+	   "XRC_RECV with send opcodes: EOPNOTSUPP");
+	oattr.qp_type = IBV_QPT_RC;
+	errno = 0;
+	ok(!wren_open_qp(ibctx, &oattr) && errno == EINVAL,
+	   "open_qp of anything but XRC_RECV: EINVAL");
+
+	sattr.comp_mask &= ~IBV_SRQ_INIT_ATTR_CQ;
+	errno = 0;
+	ok(!wren_create_srq_ex(ibctx, &sattr) && errno == EINVAL,
+	   "an XRC SRQ without a CQ: EINVAL");
+	sattr.comp_mask |= IBV_SRQ_INIT_ATTR_CQ;
+	sattr.cq = &ocq.verbs_cq.cq;
+	errno = 0;
+	ok(!wren_create_srq_ex(ibctx, &sattr) && errno == EINVAL,
+	   "... with another context's CQ: EINVAL");
+	sattr.cq = &cq.verbs_cq.cq;
+	sattr.comp_mask &= ~IBV_SRQ_INIT_ATTR_XRCD;
+	errno = 0;
+	ok(!wren_create_srq_ex(ibctx, &sattr) && errno == EINVAL,
+	   "... without a domain: EINVAL");
+	sattr.comp_mask |= IBV_SRQ_INIT_ATTR_XRCD;
+	sattr.comp_mask &= ~IBV_SRQ_INIT_ATTR_PD;
+	errno = 0;
+	ok(!wren_create_srq_ex(ibctx, &sattr) && errno == EINVAL,
+	   "... without a PD: EINVAL");
+	sattr.comp_mask |= IBV_SRQ_INIT_ATTR_PD | IBV_SRQ_INIT_ATTR_TM;
+	sattr.srq_type = IBV_SRQT_TM;
+	errno = 0;
+	ok(!wren_create_srq_ex(ibctx, &sattr) && errno == EOPNOTSUPP,
+	   "a tag matching SRQ: EOPNOTSUPP");
+	ok(wren_get_srq_num(&srq.verbs_srq.srq, &n) == 0 && n == 0x1234,
+	   "get_srq_num gives the SRQ's number");
+	ctx.caps = caps;
+}
+
+/*
+ * Receives through an XRC SRQ: the CQE names the SRQ (src_qp) and a
+ * target QP this process does not have; polling finds the SRQ in the
+ * context's table, frees its slot and reports the target's number.
+ */
+static void test_xrc_poll(void)
+{
+	struct ibv_cq_init_attr_ex cattr = {
+		.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_QP_NUM |
+			    IBV_WC_EX_WITH_SRC_QP,
+	};
+	struct ibv_cq_ex *cqx = &cq.verbs_cq.cq_ex;
+	struct ibv_poll_cq_attr pattr = {};
+	struct ibv_sge sge = { 0x5000, 32, 4 };
+	struct ibv_recv_wr rwr = { .sg_list = &sge, .num_sge = 1 }, *rbad;
+	struct ibv_send_wr wr = send_wr(830, IBV_WR_SEND, NULL,
+					IBV_SEND_SIGNALED), *bad;
+	struct wren_srq xs = {};
+	struct ibv_wc wc[4];
+	int i, n;
+
+	srq_setup(&xs);
+	xs.verbs_srq.srq.context = &ctx.ibv_ctx.context;
+	xs.srqn = 0x99;
+	xs.xrc_cq = &cq;
+	ok(!wren_store_srq(&ctx, &xs) && wren_find_srq(&ctx, 0x99) == &xs &&
+	   !wren_find_srq(&ctx, 0x98) && !wren_find_qp(&ctx, 0x99),
+	   "an XRC SRQ is found by its number, in a table of its own");
+	for (i = 0; i < 3; i++) {
+		rwr.wr_id = 900 + i;
+		wren_post_srq_recv(&xs.verbs_srq.srq, &rwr, &rbad);
+	}
+
+	dev_cqe_qp(0x5555, 0x99, WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 1,
+		   WREN_CQE_F_XRC | WREN_CQE_F_IMM, 100, htobe32(7));
+	memset(wc, 0xff, sizeof(wc));
+	ok(wren_poll_cq(&cq.verbs_cq.cq, 4, wc) == 1 && wc[0].wr_id == 901 &&
+	   wc[0].status == IBV_WC_SUCCESS && wc[0].opcode == IBV_WC_RECV &&
+	   wc[0].qp_num == 0x5555 && wc[0].byte_len == 100 &&
+	   wc[0].imm_data == htobe32(7) && wc[0].src_qp == 0,
+	   "ibv_poll_cq: an XRC receive gives the SRQ's wr_id and the target QP's number");
+	ok(!xs.busy[1] && xs.busy[0] && xs.outstanding == 2,
+	   "... and frees the SRQ slot it completed, as an RC QP's SRQ receive");
+
+	wren_cq_fill_ops(&cq, &cattr);
+	dev_cqe_qp(0x5556, 0x99, WREN_CQE_OP_RECV, WREN_CQE_WR_FLUSH_ERR, 0,
+		   WREN_CQE_F_XRC, 0, 0);
+	ok(ibv_start_poll(cqx, &pattr) == 0 && cqx->wr_id == 900 &&
+	   cqx->status == IBV_WC_WR_FLUSH_ERR &&
+	   ibv_wc_read_qp_num(cqx) == 0x5556 && ibv_wc_read_src_qp(cqx) == 0 &&
+	   ibv_next_poll(cqx) == ENOENT,
+	   "ibv_start_poll: an XRC receive flushed, its wr_id and target QP");
+	ibv_end_poll(cqx);
+	ok(!xs.busy[0] && xs.outstanding == 1, "its slot freed too");
+
+	dev_cqe_qp(0x5555, 0x98, WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 2,
+		   WREN_CQE_F_XRC, 8, 0);
+	ok(wren_poll_cq(&cq.verbs_cq.cq, 4, wc) == 1 && wc[0].wr_id == 0 &&
+	   wc[0].status == IBV_WC_GENERAL_ERR && wc[0].qp_num == 0x5555 &&
+	   xs.busy[2],
+	   "an XRC receive of an SRQ the context lacks: IBV_WC_GENERAL_ERR, nothing freed");
+	xs.xrc_cq = NULL;
+	dev_cqe_qp(0x5555, 0x99, WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 2,
+		   WREN_CQE_F_XRC, 8, 0);
+	ok(wren_poll_cq(&cq.verbs_cq.cq, 4, wc) == 1 &&
+	   wc[0].status == IBV_WC_GENERAL_ERR && xs.busy[2],
+	   "... so is one on a CQ that is not its SRQ's");
+	xs.xrc_cq = &cq;
+
+	/* Destroying a QP leaves XRC receives; destroying their SRQ not. */
+	xqp.sq.tail = xqp.sq.pi;
+	wren_post_send(&xqp.verbs_qp.qp, &wr, &bad);
+	dev_cqe_qp(0x5555, 0x99, WREN_CQE_OP_RECV, WREN_CQE_SUCCESS, 2,
+		   WREN_CQE_F_XRC, 8, 0);
+	dev_cqe_qp(0x43, 0, WREN_WQE_SEND, WREN_CQE_SUCCESS, xqp.sq.pi - 1, 0,
+		   0, 0);
+	wren_cq_clean(&cq, 0x5555, NULL);
+	wren_cq_clean_xrc_srq(&cq, 0x98);
+	ok(((struct wren_cqe *)wren_cq_cqe(&cq, cq.ci))->qpn == htole32(0x5555),
+	   "cleaning a QP or another SRQ leaves an XRC SRQ's receive alone");
+	wren_cq_clean_xrc_srq(&cq, 0x99);
+	n = wren_poll_cq(&cq.verbs_cq.cq, 4, wc);
+	ok(n == 1 && wc[0].wr_id == 830 && wc[0].qp_num == 0x43 &&
+	   cq.ci == dev_cq_pi,
+	   "cleaning the XRC SRQ drops its receives, not the others'");
+
+	wren_clear_srq(&ctx, 0x99);
+	ok(!wren_find_srq(&ctx, 0x99), "a destroyed XRC SRQ leaves the table");
+	srq_teardown(&xs);
+}
+
+static void test_xrc(void)
+{
+	xqp_setup();
+	test_xrc_post_send();
+	test_xrc_wr_api();
+	test_xrc_recv_qp();
+	test_xrc_control();
+	test_xrc_poll();
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1230,5 +1627,6 @@ int main(void)
 	test_parent_domain();
 	test_thread_domain();
 	test_mw();
+	test_xrc();
 	return tap_done();
 }
