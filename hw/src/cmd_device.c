@@ -67,6 +67,8 @@ struct whw_err whw_cmd_query_device(struct wrenhw *hw, struct whw_cmd *c)
 		a->reserved_lkey = whw_le32(WHW_RESERVED_LKEY);
 	if (hw->caps & WREN_CAP_RDMA_MW)
 		a->max_mw = whw_le32(hw->max_mw);
+	if (hw->caps & WREN_CAP_RDMA_XRC)
+		a->max_xrcd = whw_le32(WHW_MAX_XRCD);
 	if (hw->caps & WREN_CAP_RDMA_MCAST) {
 		a->max_mcast_grp = whw_le32(WHW_MAX_MCAST_GRP);
 		a->max_mcast_qp_attach = whw_le32(WHW_MAX_MCAST_QP_ATTACH);

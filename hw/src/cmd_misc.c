@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Small objects: doorbell pages (UAR), protection domains, address handles
- * and the GID table, plus the address vector checks QPs share with AHs.
+ * Small objects: doorbell pages (UAR), protection domains, XRC domains,
+ * address handles and the GID table, plus the address vector checks QPs
+ * share with AHs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,38 @@ struct whw_err whw_cmd_dealloc_pd(struct wrenhw *hw, struct whw_cmd *c)
 			       WHW_SYND_CMD(u.handle.handle));
 	whw_table_remove(&hw->pds, pd->hdr.id);
 	free(pd);
+	return WHW_OK;
+}
+
+/* An XRC domain holds nothing but its number; SRQs and QPs name it. */
+struct whw_err whw_cmd_alloc_xrcd(struct wrenhw *hw, struct whw_cmd *c)
+{
+	struct whw_xrcd *x = calloc(1, sizeof(*x));
+	int64_t id;
+
+	if (!x)
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	id = whw_table_alloc(&hw->xrcds, &x->hdr);
+	if (id < 0) {
+		free(x);
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	}
+	c->result = (uint64_t)id;
+	return WHW_OK;
+}
+
+struct whw_err whw_cmd_dealloc_xrcd(struct wrenhw *hw, struct whw_cmd *c)
+{
+	struct whw_err err;
+	struct whw_xrcd *x = whw_cmd_handle_obj(c, &hw->xrcds, &err);
+
+	if (!x)
+		return err;
+	if (x->hdr.refs)
+		return WHW_ERR(WREN_AQ_STATUS_BUSY,
+			       WHW_SYND_CMD(u.handle.handle));
+	whw_table_remove(&hw->xrcds, x->hdr.id);
+	free(x);
 	return WHW_OK;
 }
 

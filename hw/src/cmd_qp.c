@@ -2,7 +2,9 @@
 /*
  * Queue pairs: CREATE_QP, MODIFY_QP (the IB state machine with the
  * required and optional attributes of every transition, as ib_core's
- * ib_modify_qp_is_ok() table has them), QUERY_QP and DESTROY_QP.
+ * ib_modify_qp_is_ok() table has them), QUERY_QP and DESTROY_QP.  An XRC
+ * initiator is an RC QP without a receive side; an XRC target has no
+ * queues at all, only a domain (wren_admin.h "XRC").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,54 @@ static struct whw_err check_sizes(const struct wren_create_qp_in *in,
 	return WHW_OK;
 }
 
+/*
+ * An XRC target: only its type and domain, and the RoCE engine's state;
+ * its SRQ, PD and CQ are named by each request (xrc.c).
+ */
+static struct whw_err create_xrc_tgt(struct wrenhw *hw, struct whw_cmd *c,
+				     const struct wren_create_qp_in *in)
+{
+	struct whw_xrcd *xrcd;
+	struct whw_err err;
+	struct whw_qp *qp;
+
+	/* Everything but the type and the domain is zero. */
+	err = whw_check_rsvd_in(c, offsetof(struct wren_create_qp_in, flags),
+				offsetof(struct wren_create_qp_in, xrcdn) -
+				offsetof(struct wren_create_qp_in, flags));
+	if (err.status)
+		return err;
+	xrcd = whw_table_get(&hw->xrcds, whw_le32(in->xrcdn));
+	if (!xrcd)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(xrcdn));
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	if (whw_roce_qp_init(hw, qp)) {
+		free(qp);
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	}
+	if (whw_table_alloc(&hw->qps, &qp->hdr) < 0) {
+		whw_roce_qp_fini(hw, qp);
+		free(qp);
+		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
+	}
+	qp->type = WREN_QPT_XRC_TGT;
+	qp->state = WREN_QPS_RESET;
+	qp->xrcd = xrcd;
+	whw_ref(&xrcd->hdr);
+	c->result = qp->hdr.id;
+	return WHW_OK;
+}
+
+static bool qp_type_known(const struct wrenhw *hw, uint8_t type)
+{
+	if (type == WREN_QPT_XRC_INI || type == WREN_QPT_XRC_TGT)
+		return hw->caps & WREN_CAP_RDMA_XRC;
+	return type == WREN_QPT_RC || type == WREN_QPT_UD ||
+	       type == WREN_QPT_GSI || type == WREN_QPT_UC;
+}
+
 struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 {
 	const struct wren_create_qp_in *in = (const void *)c->in;
@@ -63,7 +113,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 	uint16_t max_inline = whw_le16(in->max_inline);
 	uint64_t sq_bytes, rq_bytes = 0, total;
 	struct whw_srq *srq = NULL;
-	struct whw_cq *scq, *rcq;
+	struct whw_cq *scq, *rcq = NULL;
 	struct whw_uar *uar;
 	struct whw_pd *pd;
 	struct whw_err err;
@@ -73,9 +123,18 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 				sizeof(in->rsvd));
 	if (err.status)
 		return err;
-	if (in->type != WREN_QPT_RC && in->type != WREN_QPT_UD &&
-	    in->type != WREN_QPT_GSI && in->type != WREN_QPT_UC)
+	if (!qp_type_known(hw, in->type))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(type));
+	if (in->type == WREN_QPT_XRC_TGT)
+		return create_xrc_tgt(hw, c, in);
+	if (in->xrcdn)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(xrcdn));
+	/* An XRC initiator has no receive side at all. */
+	if (in->type == WREN_QPT_XRC_INI &&
+	    (use_srq || in->rq_log_size || in->recv_cqn))
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+			       use_srq ? SYND_CQP(flags) : in->rq_log_size ?
+			       SYND_CQP(rq_log_size) : SYND_CQP(recv_cqn));
 	if (in->flags & ~QP_FLAGS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(flags));
 	err = check_sizes(in, use_srq);
@@ -91,9 +150,12 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 	scq = whw_table_get(&hw->cqs, whw_le32(in->send_cqn));
 	if (!scq)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(send_cqn));
-	rcq = whw_table_get(&hw->cqs, whw_le32(in->recv_cqn));
-	if (!rcq)
-		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(recv_cqn));
+	if (in->type != WREN_QPT_XRC_INI) {
+		rcq = whw_table_get(&hw->cqs, whw_le32(in->recv_cqn));
+		if (!rcq)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE,
+				       SYND_CQP(recv_cqn));
+	}
 	if (use_srq) {
 		srq = whw_table_get(&hw->srqs, whw_le32(in->srqn));
 		if (!srq)
@@ -108,7 +170,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 	/* No context may make the device feed another context's queues. */
 	if (scq->uar != uar)
 		return WHW_ERR(WREN_AQ_STATUS_PERM, SYND_CQP(send_cqn));
-	if (rcq->uar != uar)
+	if (rcq && rcq->uar != uar)
 		return WHW_ERR(WREN_AQ_STATUS_PERM, SYND_CQP(recv_cqn));
 	if (srq && srq->uar != uar)
 		return WHW_ERR(WREN_AQ_STATUS_PERM, SYND_CQP(srqn));
@@ -168,7 +230,7 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 	qp->uar = uar;
 	whw_ref(&pd->hdr);
 	whw_ref(&scq->hdr);
-	whw_ref(&rcq->hdr);
+	whw_ref(rcq ? &rcq->hdr : NULL);
 	whw_ref(srq ? &srq->hdr : NULL);
 	whw_ref(&uar->hdr);
 	c->result = qp->hdr.id;
@@ -180,11 +242,16 @@ void whw_qp_free(struct wrenhw *hw, struct whw_qp *qp)
 	whw_mw_unbind_qp(hw, qp->hdr.id);
 	whw_mcast_detach_qp(hw, qp->hdr.id);
 	whw_roce_qp_fini(hw, qp);
-	whw_unref(&qp->pd->hdr);
-	whw_unref(&qp->send_cq->hdr);
-	whw_unref(&qp->recv_cq->hdr);
-	whw_unref(qp->srq ? &qp->srq->hdr : NULL);
-	whw_unref(&qp->uar->hdr);
+	/* A target's srq, pd and recv_cq are only ever bound for a request. */
+	if (qp->type == WREN_QPT_XRC_TGT) {
+		whw_unref(&qp->xrcd->hdr);
+	} else {
+		whw_unref(&qp->pd->hdr);
+		whw_unref(&qp->send_cq->hdr);
+		whw_unref(qp->recv_cq ? &qp->recv_cq->hdr : NULL);
+		whw_unref(qp->srq ? &qp->srq->hdr : NULL);
+		whw_unref(&qp->uar->hdr);
+	}
 	whw_table_remove(&hw->qps, qp->hdr.id);
 	whw_ring_free(hw, &qp->buf);
 	free(qp);
@@ -379,6 +446,27 @@ static void apply_attrs(struct whw_qp *qp, const struct wren_modify_qp_in *in,
 		a->dest_qpn = whw_le32(in->dest_qpn);
 }
 
+/*
+ * XRC's QPs take RC's attributes, less those of the half they lack (as
+ * ib_core's table): an initiator needs no responder resources or RNR
+ * timer for RTR, a target no retry counts or initiator depth for RTS.
+ * Those are still taken where given.
+ */
+static void xrc_relax(uint8_t type, uint8_t cur, uint8_t next,
+		      uint32_t *req, uint32_t *opt)
+{
+	uint32_t relax = 0;
+
+	if (type == WREN_QPT_XRC_INI && cur == WREN_QPS_INIT &&
+	    next == WREN_QPS_RTR)
+		relax = A_MAX_DEST | A_MIN_RNR;
+	else if (type == WREN_QPT_XRC_TGT && cur == WREN_QPS_RTR &&
+		 next == WREN_QPS_RTS)
+		relax = A_RETRY | A_RNR_RETRY | A_MAX_RD;
+	*req &= ~relax;
+	*opt |= relax;
+}
+
 struct whw_err whw_cmd_modify_qp(struct wrenhw *hw, struct whw_cmd *c)
 {
 	const struct wren_modify_qp_in *in = (const void *)c->in;
@@ -420,10 +508,11 @@ struct whw_err whw_cmd_modify_qp(struct wrenhw *hw, struct whw_cmd *c)
 	t = &qp_table[cur][next];
 	if (!t->valid)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_MQP(new_state));
-	kind = qp->type == WREN_QPT_RC ? KIND_RC :
-	       qp->type == WREN_QPT_UC ? KIND_UC : KIND_DATAGRAM;
+	kind = wren_qpt_datagram(qp->type) ? KIND_DATAGRAM :
+	       qp->type == WREN_QPT_UC ? KIND_UC : KIND_RC;
 	req = t->req[kind];
 	opt = t->opt[kind];
+	xrc_relax(qp->type, cur, next, &req, &opt);
 	attrs = mask & ~WREN_QP_ATTR_STATE;
 	if ((attrs & req) != req || (attrs & ~(req | opt)))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_MQP(attr_mask));

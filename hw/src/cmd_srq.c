@@ -3,7 +3,9 @@
  * Shared receive queues: CREATE, MODIFY, QUERY and DESTROY_SRQ, and
  * RESIZE_SRQ (WREN_CAP_SRQ_RESIZE), which only points the SRQ at a new
  * ring and record: the device reads a WQE when it takes it, so the WQEs
- * still to be taken are software's to copy.
+ * still to be taken are software's to copy.  An XRC SRQ (WREN_SRQ_F_XRC)
+ * also names its domain and the CQ its receives complete to; target QPs
+ * find it by number (xrc.c), so nothing holds it but its own refs.
  */
 #include <stdlib.h>
 
@@ -21,16 +23,50 @@
 #define SYND_MSRQ(f)	WHW_SYND_CMD(u.modify_srq.f)
 #define SYND_RSRQ(f)	WHW_SYND_IN(struct wren_resize_srq_in, f)
 
+/* An XRC SRQ's domain and CQ; both NULL (and 0 given) for a plain one. */
+static struct whw_err srq_xrc(struct wrenhw *hw,
+			      const struct wren_create_srq_in *in,
+			      const struct whw_uar *uar, struct whw_xrcd **xrcd,
+			      struct whw_cq **cq)
+{
+	*xrcd = NULL;
+	*cq = NULL;
+	if (!(in->flags & WREN_SRQ_F_XRC)) {
+		if (in->xrcdn)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
+				       SYND_SRQ(xrcdn));
+		if (in->cqn)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_SRQ(cqn));
+		return WHW_OK;
+	}
+	if (!(hw->caps & WREN_CAP_RDMA_XRC))
+		return WHW_ERR(WREN_AQ_STATUS_NOT_SUPPORTED, SYND_SRQ(flags));
+	*xrcd = whw_table_get(&hw->xrcds, whw_le32(in->xrcdn));
+	if (!*xrcd)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_SRQ(xrcdn));
+	*cq = whw_table_get(&hw->cqs, whw_le32(in->cqn));
+	if (!*cq)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_SRQ(cqn));
+	/* No context may make the device feed another context's CQ. */
+	if ((*cq)->uar != uar)
+		return WHW_ERR(WREN_AQ_STATUS_PERM, SYND_SRQ(cqn));
+	return WHW_OK;
+}
+
 struct whw_err whw_cmd_create_srq(struct wrenhw *hw, struct whw_cmd *c)
 {
 	const struct wren_create_srq_in *in = (const void *)c->in;
 	uint64_t dbrec = whw_le64(in->dbrec_addr);
 	uint32_t limit = whw_le32(in->limit);
+	struct whw_xrcd *xrcd;
 	struct whw_err err;
 	struct whw_uar *uar;
 	struct whw_srq *srq;
+	struct whw_cq *cq;
 	struct whw_pd *pd;
 
+	if (in->flags & ~WREN_SRQ_F_XRC)
+		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_SRQ(flags));
 	if (in->rsvd0)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_SRQ(rsvd0));
 	err = whw_check_rsvd_in(c, offsetof(struct wren_create_srq_in, rsvd),
@@ -43,6 +79,9 @@ struct whw_err whw_cmd_create_srq(struct wrenhw *hw, struct whw_cmd *c)
 	uar = whw_lookup_uar(hw, whw_le32(in->uar));
 	if (!uar)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_SRQ(uar));
+	err = srq_xrc(hw, in, uar, &xrcd, &cq);
+	if (err.status)
+		return err;
 	if (in->log_size < 1 || in->log_size > WHW_MAX_QP_LOG_SIZE)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_SIZE, SYND_SRQ(log_size));
 	if (in->wqe_shift < WREN_WQE_SHIFT_MIN ||
@@ -69,8 +108,12 @@ struct whw_err whw_cmd_create_srq(struct wrenhw *hw, struct whw_cmd *c)
 	}
 	srq->pd = pd;
 	srq->uar = uar;
+	srq->xrcd = xrcd;
+	srq->cq = cq;
 	whw_ref(&pd->hdr);
 	whw_ref(&uar->hdr);
+	whw_ref(xrcd ? &xrcd->hdr : NULL);
+	whw_ref(cq ? &cq->hdr : NULL);
 	srq->log_size = in->log_size;
 	srq->wqe_shift = in->wqe_shift;
 	srq->limit = limit;
@@ -83,6 +126,8 @@ void whw_srq_free(struct wrenhw *hw, struct whw_srq *srq)
 {
 	whw_unref(&srq->pd->hdr);
 	whw_unref(&srq->uar->hdr);
+	whw_unref(srq->xrcd ? &srq->xrcd->hdr : NULL);
+	whw_unref(srq->cq ? &srq->cq->hdr : NULL);
 	whw_table_remove(&hw->srqs, srq->hdr.id);
 	whw_ring_free(hw, &srq->buf);
 	free(srq);

@@ -48,6 +48,7 @@ static int tables_init(struct wrenhw *hw)
 	rc |= whw_table_init(&hw->ahs, hw->max_ah, 1);
 	/* Window keys take the indexes above the MRs' (cmd_mw.c). */
 	rc |= whw_table_init(&hw->mws, hw->max_mw, 0);
+	rc |= whw_table_init(&hw->xrcds, WHW_MAX_XRCD, 1);
 	/* UAR 0 is the kernel's doorbell page and always exists. */
 	rc |= whw_table_init(&hw->uars, hw->num_db_pages, 1);
 	rc |= whw_table_init(&hw->txqs, WHW_MAX_ETH_QUEUES, 0);
@@ -65,6 +66,7 @@ static void tables_fini(struct wrenhw *hw)
 	whw_table_fini(&hw->mrs);
 	whw_table_fini(&hw->ahs);
 	whw_table_fini(&hw->mws);
+	whw_table_fini(&hw->xrcds);
 	whw_table_fini(&hw->uars);
 	whw_table_fini(&hw->txqs);
 	whw_table_fini(&hw->rxqs);

@@ -102,7 +102,9 @@ void whw_db_write(struct wrenhw *hw, uint64_t off, uint64_t val,
 	switch (reg) {
 	case WREN_DB_SQ:
 		qp = whw_table_get(&hw->qps, queue);
-		if (!qp || uar_page(qp->uar) != page || flags) {
+		/* An XRC target has no SQ, and no page of its own. */
+		if (!qp || qp->type == WREN_QPT_XRC_TGT ||
+		    uar_page(qp->uar) != page || flags) {
 			whw_db_error(hw, qp ? &qp->db_err_reported : NULL,
 				     queue, page, reg);
 			return;

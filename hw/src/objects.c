@@ -49,6 +49,7 @@ void whw_objects_destroy_all(struct wrenhw *hw)
 			whw_eq_free(hw, o);
 	free_simple(&hw->ahs);
 	free_simple(&hw->pds);
+	free_simple(&hw->xrcds);
 	free_simple(&hw->uars);
 	hw->kernel_uar.hdr.refs = 0;
 	hw->mtt_used = 0;

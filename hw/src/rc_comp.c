@@ -117,7 +117,7 @@ static uint64_t timeout_ns(const struct whw_qp *qp)
 void whw_comp_timer_update(struct wrenhw *hw, struct whw_qp *qp)
 {
 	struct whw_roce_qp *r = qp->roce;
-	bool outstanding = qp->type == WREN_QPT_RC && oldest(qp) &&
+	bool outstanding = wren_qpt_reliable(qp->type) && oldest(qp) &&
 			   (qp->state == WREN_QPS_RTS ||
 			    qp->state == WREN_QPS_SQD);
 
@@ -274,7 +274,7 @@ static void rx_empty_resp(struct wrenhw *hw, struct whw_qp *qp,
 	if (p->psn != w->first_psn)
 		return;		/* stale: not this WQE's response */
 	progress(hw, qp);
-	if (p->opcode != WHW_OP_READ_RESP_ONLY || p->paylen)
+	if (p->op != WHW_OP_READ_RESP_ONLY || p->paylen)
 		wqe_done(qp->roce, w, WREN_CQE_BAD_RESP_ERR, WREN_VERR_BAD_RESP);
 	else
 		wqe_done(qp->roce, w, 0, 0);
@@ -316,11 +316,11 @@ static void rx_read_resp(struct wrenhw *hw, struct whw_qp *qp,
 	 * request is LAST or ONLY, any other FIRST or MIDDLE.
 	 */
 	if (i + 1 == whw_rc_read_req_end(i, w->npkts, whw_rc_read_chunk(mtu)))
-		ok = p->opcode == WHW_OP_READ_RESP_LAST ||
-		     p->opcode == WHW_OP_READ_RESP_ONLY;
+		ok = p->op == WHW_OP_READ_RESP_LAST ||
+		     p->op == WHW_OP_READ_RESP_ONLY;
 	else
-		ok = p->opcode == WHW_OP_READ_RESP_FIRST ||
-		     p->opcode == WHW_OP_READ_RESP_MIDDLE;
+		ok = p->op == WHW_OP_READ_RESP_FIRST ||
+		     p->op == WHW_OP_READ_RESP_MIDDLE;
 	want = w->len - i * mtu < mtu ? w->len - i * mtu : mtu;
 	if (!ok || p->paylen != want) {
 		wqe_done(r, w, WREN_CQE_BAD_RESP_ERR, WREN_VERR_BAD_RESP);
@@ -371,7 +371,7 @@ void whw_comp_rx(struct wrenhw *hw, struct whw_qp *qp,
 	if (whw_psn_diff(p->psn, una) < 0 ||
 	    whw_psn_diff(p->psn, qp->attr.sq_psn) >= 0)
 		return;
-	switch (p->opcode) {
+	switch (p->op) {
 	case WHW_OP_ACK:
 		if ((p->syndrome & 0xe0) == 0) {
 			ack_before(hw, qp, whw_psn_add(p->psn, 1));

@@ -56,7 +56,7 @@ static bool is_local_op(uint8_t op)
 static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
 		      uint8_t op)
 {
-	bool rc = qp->type == WREN_QPT_RC;
+	bool rc = wren_qpt_reliable(qp->type);
 
 	if (wren_qpt_datagram(qp->type))
 		return op == WREN_WQE_NOP || op == WREN_WQE_SEND ||
@@ -80,11 +80,16 @@ static bool opcode_ok(const struct wrenhw *hw, const struct whw_qp *qp,
 	case WREN_WQE_REG_MR:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_FAST_REG);
 	case WREN_WQE_BIND_MW:
-		return whw_roce_cap(hw, WREN_CAP_RDMA_MW);
+		/* A type 2 window belongs to a QP that takes requests. */
+		return qp->type != WREN_QPT_XRC_INI &&
+		       whw_roce_cap(hw, WREN_CAP_RDMA_MW);
+	/* IBA 1.5's verbs have RC opcodes only. */
 	case WREN_WQE_FLUSH:
-		return rc && whw_roce_cap(hw, WREN_CAP_RDMA_FLUSH);
+		return qp->type == WREN_QPT_RC &&
+		       whw_roce_cap(hw, WREN_CAP_RDMA_FLUSH);
 	case WREN_WQE_ATOMIC_WRITE:
-		return rc && whw_roce_cap(hw, WREN_CAP_RDMA_ATOMIC_WRITE);
+		return qp->type == WREN_QPT_RC &&
+		       whw_roce_cap(hw, WREN_CAP_RDMA_ATOMIC_WRITE);
 	default:
 		return false;
 	}
@@ -99,6 +104,10 @@ static bool type_enabled(const struct wrenhw *hw, const struct whw_qp *qp)
 		return whw_roce_cap(hw, WREN_CAP_RDMA_UD);
 	case WREN_QPT_UC:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_UC);
+	case WREN_QPT_XRC_INI:
+	case WREN_QPT_XRC_TGT:
+		return whw_roce_cap(hw, WREN_CAP_RDMA_RC) &&
+		       whw_roce_cap(hw, WREN_CAP_RDMA_XRC);
 	default:
 		return whw_roce_cap(hw, WREN_CAP_RDMA_GSI);
 	}
@@ -193,6 +202,9 @@ static uint8_t decode(struct wrenhw *hw, struct whw_qp *qp,
 	if (whw_le16(c->wqe_idx) != (uint16_t)w->idx)
 		return WREN_VERR_SQ_IDX;
 	memcpy(w->imm, &c->imm_data, 4);
+	w->xrc_srqn = whw_le32(c->xrc_srqn);
+	if (w->xrc_srqn > WREN_QPN_MASK)
+		return WREN_VERR_SQ_RSVD;	/* 24 bits on the wire */
 	fixed = wren_sq_fixed_size(op, wren_qpt_datagram(qp->type)) -
 		sizeof(*c);
 	if (sizeof(*c) + fixed + n * WREN_WQE_DS_SIZE > stride)
@@ -455,7 +467,8 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 	uint32_t half = win / 2 ? win / 2 : 1;
 	const struct wren_av *av;
 	uint32_t dqpn, psn, i = w->sent, off, n;
-	bool rc = qp->type == WREN_QPT_RC, dgram = wren_qpt_datagram(qp->type);
+	bool rc = wren_qpt_reliable(qp->type);
+	bool dgram = wren_qpt_datagram(qp->type);
 	bool last, se, ackreq;
 	struct whw_frame f;
 	uint8_t op, base;
@@ -487,10 +500,9 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		psn = whw_psn_add(w->first_psn, i);
 		last = i + 1 == w->npkts;
 	}
-	/* The headers that follow go by RC's opcode; UC's is one class up. */
+	/* The headers that follow go by RC's opcode; UC's, XRC's class up. */
 	base = op;
-	if (qp->type == WREN_QPT_UC)
-		op |= WHW_OP_CLASS_UC;
+	op |= whw_roce_op_class(qp);
 	se = last && (w->flags & WREN_WQE_F_SOLICITED) &&
 	     w->opcode != WREN_WQE_RDMA_WRITE;
 	/*
@@ -509,6 +521,9 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		fail_wqe(w, WREN_CQE_LOC_QP_OP_ERR, WREN_VERR_SQ_AH);
 		return;
 	}
+	/* XRCETH: the remote XRC SRQ, first of the extension headers. */
+	if (qp->type == WREN_QPT_XRC_INI)
+		whw_wr32be(whw_roce_put(&f, 4), w->xrc_srqn);
 	if (dgram) {
 		h = whw_roce_put(&f, 8);
 		whw_wr32be(h, w->qkey);
@@ -523,7 +538,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		w->done = true;
 		return;
 	}
-	if (op == WHW_OP_READ_REQ) {
+	if (base == WHW_OP_READ_REQ) {
 		/* Responses i .. end - 1: up to the next chunk boundary. */
 		uint32_t end = whw_rc_read_req_end(i, w->npkts,
 						   whw_rc_read_chunk(mtu));
@@ -539,8 +554,8 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		w->sent = end;
 		return;
 	}
-	if (op == WHW_OP_FLUSH || op == WHW_OP_ATOMIC_WRITE) {
-		if (op == WHW_OP_FLUSH) {
+	if (base == WHW_OP_FLUSH || base == WHW_OP_ATOMIC_WRITE) {
+		if (base == WHW_OP_FLUSH) {
 			h = whw_roce_put(&f, 4);
 			memset(h, 0, 4);
 			h[3] = (uint8_t)(w->flush_level << 4 | w->flush_type);
@@ -549,7 +564,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		whw_wr64be(h, w->raddr);
 		whw_wr32be(h + 8, w->rkey);
 		whw_wr32be(h + 12, w->len);
-		if (op == WHW_OP_ATOMIC_WRITE)
+		if (base == WHW_OP_ATOMIC_WRITE)
 			memcpy(whw_roce_put(&f, WREN_ATOMIC_LEN), w->aw_data,
 			       WREN_ATOMIC_LEN);
 		note_psn(hw, r, psn, 1);
@@ -557,7 +572,7 @@ static void send_packet(struct wrenhw *hw, struct whw_qp *qp,
 		w->sent = 1;
 		return;
 	}
-	if (op == WHW_OP_CMP_SWAP || op == WHW_OP_FETCH_ADD) {
+	if (base == WHW_OP_CMP_SWAP || base == WHW_OP_FETCH_ADD) {
 		h = whw_roce_put(&f, 28);
 		whw_wr64be(h, w->raddr);
 		whw_wr32be(h + 8, w->rkey);
@@ -643,7 +658,7 @@ static bool may_send(struct wrenhw *hw, struct whw_qp *qp, struct whw_swqe *w)
 	uint32_t mtu = whw_roce_pmtu(hw, qp), c = whw_rc_read_chunk(mtu);
 	uint32_t n = 1;
 
-	if (qp->type != WREN_QPT_RC)
+	if (!wren_qpt_reliable(qp->type))
 		return true;
 	if (wren_wqe_is_rd_atomic(w->opcode)) {
 		if (rd_reqs_out(qp, c) >= qp->attr.max_rd_atomic)
@@ -717,7 +732,7 @@ void whw_req_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 		    r->sq_fetch - qp->sq_ci >= WHW_SQ_WINDOW || failing ||
 		    r->tx_idx != r->sq_fetch)
 			break;
-		if (qp->type == WREN_QPT_RC)
+		if (wren_qpt_reliable(qp->type))
 			break;	/* RC waits for ACKs to free the window */
 		/*
 		 * UD and UC: another pass only if this one started WQEs.  In SQD,

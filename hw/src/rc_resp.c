@@ -22,6 +22,10 @@
  * (rc_req.c), so no more than a window of responses is ever owed.
  * Responses wait while the port has no room on their priority; ACKs and
  * NAKs never wait (port_sched.c's hard limit bounds them).
+ *
+ * An XRC target QP is this responder too, bound for each request to the
+ * XRC SRQ its XRCETH names (xrc_bind.c), and for each response to the
+ * SRQ of the request that owes it.
  */
 #include <string.h>
 
@@ -202,6 +206,11 @@ static struct whw_rdres *new_res(struct whw_qp *qp)
 	r->res_next = (r->res_next + 1) % n;
 	memset(res, 0, sizeof(*res));
 	res->valid = true;
+	/* An XRC target answers under the SRQ the request named. */
+	if (qp->type == WREN_QPT_XRC_TGT) {
+		res->xrc_srqn = qp->srq->hdr.id;
+		res->xrc_gen = qp->srq->hdr.gen;
+	}
 	return res;
 }
 
@@ -218,7 +227,6 @@ static bool do_read(struct wrenhw *hw, struct whw_qp *qp,
 	struct whw_rdres *res;
 	struct whw_mr *mr;
 
-	hw->cnt_rdma[WREN_RDMA_CNT_RX_READ_REQUESTS]++;
 	if (!qp->attr.max_dest_rd_atomic) {
 		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
 		return false;
@@ -287,7 +295,7 @@ static bool do_atomic(struct wrenhw *hw, struct whw_qp *qp,
 		return false;
 	}
 	v = whw_le64(v);
-	if (p->opcode == WHW_OP_CMP_SWAP)
+	if (p->op == WHW_OP_CMP_SWAP)
 		nv = v == p->cmp ? p->swap : v;
 	else
 		nv = v + p->swap;
@@ -410,6 +418,51 @@ static bool in_order(const struct whw_roce_qp *r, uint32_t info)
 	return (info & WHW_K_FIRST) != 0;
 }
 
+/* Executes the request @p, the next in PSN order; false if it stops. */
+static bool execute(struct wrenhw *hw, struct whw_qp *qp,
+		    const struct whw_pkt *p)
+{
+	if (p->info & WHW_K_READ)
+		return do_read(hw, qp, p);
+	if (p->info & WHW_K_ATOMIC)
+		return do_atomic(hw, qp, p);
+	if (p->info & WHW_K_FLUSH)
+		return do_flush(hw, qp, p);
+	if (p->info & WHW_K_ATOMIC_WRITE)
+		return do_atomic_write(hw, qp, p);
+	if (p->info & WHW_K_SEND)
+		return do_send(hw, qp, p);
+	return do_write(hw, qp, p);
+}
+
+/*
+ * An XRC target takes a request for the XRC SRQ of its own domain that
+ * the XRCETH names, and the rest of a message for the SRQ its first
+ * packet named (the same SRQ, not one made since under its number).
+ */
+static bool xrc_bind_request(struct wrenhw *hw, struct whw_qp *qp,
+			     const struct whw_pkt *p)
+{
+	struct whw_roce_qp *r = qp->roce;
+	struct whw_srq *srq;
+
+	if (p->info & WHW_K_FIRST) {
+		srq = whw_xrc_srq(hw, qp, p->xrc_srqn, NULL);
+		if (!srq)
+			return false;
+		r->xrc_srqn = p->xrc_srqn;
+		r->xrc_gen = srq->hdr.gen;
+	} else {
+		if (p->xrc_srqn != r->xrc_srqn)
+			return false;
+		srq = whw_xrc_srq(hw, qp, r->xrc_srqn, &r->xrc_gen);
+		if (!srq)
+			return false;
+	}
+	whw_xrc_bind(qp, srq);
+	return true;
+}
+
 void whw_resp_rx(struct wrenhw *hw, struct whw_qp *qp,
 		 const struct whw_pkt *p)
 {
@@ -436,18 +489,15 @@ void whw_resp_rx(struct wrenhw *hw, struct whw_qp *qp,
 		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
 		return;
 	}
-	if (p->info & WHW_K_READ)
-		ok = do_read(hw, qp, p);
-	else if (p->info & WHW_K_ATOMIC)
-		ok = do_atomic(hw, qp, p);
-	else if (p->info & WHW_K_FLUSH)
-		ok = do_flush(hw, qp, p);
-	else if (p->info & WHW_K_ATOMIC_WRITE)
-		ok = do_atomic_write(hw, qp, p);
-	else if (p->info & WHW_K_SEND)
-		ok = do_send(hw, qp, p);
-	else
-		ok = do_write(hw, qp, p);
+	if (qp->type != WREN_QPT_XRC_TGT) {
+		ok = execute(hw, qp, p);
+	} else if (xrc_bind_request(hw, qp, p)) {
+		ok = execute(hw, qp, p);
+		whw_xrc_unbind(qp);
+	} else {
+		resp_fail(hw, qp, p->psn, WHW_AETH_NAK_INV);
+		return;
+	}
 	if (!ok)
 		return;
 	qp->attr.rq_psn = whw_psn_add(p->psn, 1);
@@ -483,7 +533,8 @@ static bool send_response(struct wrenhw *hw, struct whw_qp *qp,
 	if (!whw_roce_frame_init(hw, &f, av,
 				 whw_roce_sport(av, qp->hdr.id,
 						qp->attr.dest_qpn),
-				 op, false, qp->attr.dest_qpn, false, psn)) {
+				 op | whw_roce_op_class(qp), false,
+				 qp->attr.dest_qpn, false, psn)) {
 		res->cur = res->npkts;	/* no source GID: nothing can go */
 		return true;
 	}
@@ -522,6 +573,27 @@ static bool send_response(struct wrenhw *hw, struct whw_qp *qp,
 	return true;
 }
 
+/*
+ * An XRC target's response is sent under the SRQ of its request: a READ
+ * checks its memory again with that SRQ's PD, and finds none (a remote
+ * access NAK) once the SRQ is gone.
+ */
+static bool respond(struct wrenhw *hw, struct whw_qp *qp,
+		    struct whw_rdres *res)
+{
+	struct whw_srq *srq;
+	bool ok;
+
+	if (qp->type != WREN_QPT_XRC_TGT)
+		return send_response(hw, qp, res);
+	srq = whw_xrc_srq(hw, qp, res->xrc_srqn, &res->xrc_gen);
+	if (srq)
+		whw_xrc_bind(qp, srq);
+	ok = send_response(hw, qp, res);
+	whw_xrc_unbind(qp);
+	return ok;
+}
+
 void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 {
 	struct whw_roce_qp *r = qp->roce;
@@ -546,7 +618,7 @@ void whw_resp_process(struct wrenhw *hw, struct whw_qp *qp, uint32_t *budget)
 			}
 			if (!whw_rp_may_send(hw, qp))
 				return;	/* DCQCN's rate: its timer kicks us */
-			if (!send_response(hw, qp, res))
+			if (!respond(hw, qp, res))
 				return;
 			(*budget)--;
 		}

@@ -42,11 +42,13 @@
 #define WHW_RQ_FLUSH_NS		10000000ull	/* ERR QPs: RQ looked at */
 
 /*
- * BTH opcodes (IBTA 9.2): RC (0x00..), UC (0x20..) and UD (0x60..).  UC's
- * are RC's SEND and WRITE opcodes (0x00..0x0b) in the UC class.
+ * BTH opcodes (IBTA 9.2): RC (0x00..), UC (0x20..), UD (0x60..) and XRC
+ * (0xa0..).  UC's are RC's SEND and WRITE opcodes (0x00..0x0b) in the UC
+ * class, XRC's all of RC's in the XRC class.
  */
 #define WHW_OP_CLASS		0xe0
 #define WHW_OP_CLASS_UC		0x20
+#define WHW_OP_CLASS_XRC	0xa0
 enum {
 	WHW_OP_SEND_FIRST = 0x00,
 	WHW_OP_SEND_MIDDLE = 0x01,
@@ -103,6 +105,18 @@ enum {
 #define WHW_K_UC	0x80000u		/* UC class (0x20..0x2b) */
 #define WHW_K_FLUSH	0x200000u
 #define WHW_K_ATOMIC_WRITE 0x400000u
+#define WHW_K_XRC	0x800000u		/* XRC class (0xa0..) */
+#define WHW_H_XRCETH	0x1000000u	/* XRC requests: the XRC SRQ */
+
+/* The class bits of @qp's BTH opcodes: RC's (none), UC's or XRC's. */
+static inline uint8_t whw_roce_op_class(const struct whw_qp *qp)
+{
+	if (qp->type == WREN_QPT_UC)
+		return WHW_OP_CLASS_UC;
+	if (qp->type == WREN_QPT_XRC_INI || qp->type == WREN_QPT_XRC_TGT)
+		return WHW_OP_CLASS_XRC;
+	return 0;
+}
 
 uint32_t whw_roce_opinfo(uint8_t opcode);
 /* Bytes of the extension headers that follow the BTH. */
@@ -126,7 +140,8 @@ struct whw_pkt {
 	bool vlan;
 	uint16_t vlan_tci;
 	uint8_t sgid[16], dgid[16];	/* IPv4: v4-mapped */
-	uint8_t opcode;
+	uint8_t opcode;		/* as on the wire */
+	uint8_t op;		/* RC's opcode of the same kind (UC, XRC) */
 	uint32_t info;		/* whw_roce_opinfo() */
 	bool se, ackreq;
 	uint32_t dqpn, psn;
@@ -139,6 +154,7 @@ struct whw_pkt {
 	uint8_t imm[4];		/* as on the wire */
 	uint32_t ieth;
 	uint32_t qkey, src_qpn;
+	uint32_t xrc_srqn;	/* XRCETH */
 	const uint8_t *payload;
 	uint32_t paylen;
 };
@@ -331,6 +347,7 @@ struct whw_swqe {
 	uint8_t flush_type, flush_level;	/* FLUSH; its length is len */
 	uint8_t aw_data[WREN_ATOMIC_LEN];	/* ATOMIC_WRITE */
 	uint32_t dqpn, qkey;
+	uint32_t xrc_srqn;	/* XRC initiators: the remote XRC SRQ */
 	struct wren_av av;	/* UD: the AH's */
 	uint32_t first_psn, npkts;	/* PSNs the WQE uses */
 	/* Packets sent (READ: responses asked for; atomic: request 0/1). */
@@ -348,6 +365,7 @@ struct whw_swqe {
 struct whw_rdres {
 	bool valid, atomic, empty;
 	uint32_t psn, npkts, cur;
+	uint32_t xrc_srqn, xrc_gen;	/* XRC target: its request's SRQ */
 	uint64_t va;
 	uint32_t rkey, len;
 	uint64_t orig;
@@ -415,6 +433,8 @@ struct whw_roce_qp {
 	bool in_send, in_write;
 	bool uc_sending;	/* UC: a SEND is landing in rwqe (in_send) */
 	bool uc_drop;		/* UC: the rest of a message is dropped */
+	/* XRC target: the SRQ the message in progress is for (xrc_bind.c). */
+	uint32_t xrc_srqn, xrc_gen;
 	struct whw_rwqe rwqe;
 	uint32_t rcv_off;
 	uint64_t w_va;
@@ -563,6 +583,16 @@ static inline bool whw_key_is_mw(const struct wrenhw *hw, uint32_t key)
 int whw_rq_fetch(struct wrenhw *hw, struct whw_qp *qp, struct whw_rwqe *w,
 		 uint8_t *vendor);
 void whw_rq_flush(struct wrenhw *hw, struct whw_qp *qp);
+
+/*
+ * xrc_bind.c: an XRC target QP's SRQ, PD and CQ for one request's work.
+ * whw_xrc_srq() finds the XRC SRQ @srqn of the QP's domain (and, with
+ * @gen, only the one that had that generation), or NULL.
+ */
+struct whw_srq *whw_xrc_srq(struct wrenhw *hw, const struct whw_qp *qp,
+			    uint32_t srqn, const uint32_t *gen);
+void whw_xrc_bind(struct whw_qp *qp, struct whw_srq *srq);
+void whw_xrc_unbind(struct whw_qp *qp);
 
 /* roce_cnp.c: a received packet, as the notification point sees it. */
 void whw_np_rx(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p);

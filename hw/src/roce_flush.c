@@ -14,10 +14,27 @@
 #include "whw_services.h"
 #include "whw_timer.h"
 
-/* The receive WQE of a message cut short completes flushed. */
+/*
+ * The receive WQE of a message cut short completes flushed; an XRC
+ * target's to the SRQ it came from, if that still exists.
+ */
 void whw_roce_flush_rwqe(struct wrenhw *hw, struct whw_qp *qp)
 {
+	struct whw_roce_qp *r = qp->roce;
+	struct whw_srq *srq;
+
+	if (qp->type != WREN_QPT_XRC_TGT || qp->srq) {
+		whw_roce_recv_error(hw, qp, WREN_CQE_WR_FLUSH_ERR, 0, 0);
+		return;
+	}
+	srq = whw_xrc_srq(hw, qp, r->xrc_srqn, &r->xrc_gen);
+	if (!srq) {
+		r->in_send = false;	/* lost with its SRQ */
+		return;
+	}
+	whw_xrc_bind(qp, srq);
 	whw_roce_recv_error(hw, qp, WREN_CQE_WR_FLUSH_ERR, 0, 0);
+	whw_xrc_unbind(qp);
 }
 
 static uint8_t sq_opcode(struct wrenhw *hw, struct whw_qp *qp, uint32_t idx)
@@ -73,7 +90,7 @@ void whw_roce_qp_error(struct wrenhw *hw, struct whw_qp *qp)
 		return;
 	qp->state = WREN_QPS_ERR;
 	whw_roce_flush(hw, qp);
-	if (cur != WREN_QPS_ERR && qp->srq)
+	if (cur != WREN_QPS_ERR && qp->srq && qp->type != WREN_QPT_XRC_TGT)
 		whw_aeq_post(hw, WREN_EVENT_QP_LAST_WQE, 0, qp->hdr.id, 0);
 	/* Receives need no doorbell: look for new ones now and then. */
 	if (!qp->srq && qp->rq_log_size && !qp->roce->flush_timer.pending)

@@ -175,9 +175,11 @@ static void service(struct wrenhw *hw, struct whw_qp *qp)
 			whw_roce_flush(hw, qp);
 		return;
 	}
-	if (qp->type == WREN_QPT_RC)
+	/* XRC: an initiator only sends requests, a target only answers. */
+	if (qp->type == WREN_QPT_RC || qp->type == WREN_QPT_XRC_TGT)
 		whw_resp_process(hw, qp, &budget);
-	whw_req_process(hw, qp, &budget);
+	if (qp->type != WREN_QPT_XRC_TGT)
+		whw_req_process(hw, qp, &budget);
 	if (!budget)
 		r->work = true;
 }

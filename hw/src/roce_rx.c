@@ -6,8 +6,9 @@
  * never reaches an Ethernet RX queue (while an RDMA capability is
  * advertised).  A bad ICRC drops it (WREN_RDMA_CNT_RX_ICRC_ERRORS);
  * malformed packets and packets for no QP, a QP in the wrong state or of
- * the wrong type or opcode class, or from another peer than a connected
- * (RC or UC) QP's, are dropped
+ * the wrong type or opcode class (an XRC initiator takes only responses,
+ * a target only requests), or from another peer than a connected (RC,
+ * UC or XRC) QP's, are dropped
  * (WREN_RDMA_CNT_RX_ROCE_DISCARDS).  A CNP goes to its QP's reaction
  * point (roce_rp.c), every other packet past the QP checks to the
  * notification point (roce_cnp.c) first.  Packets for a multicast group
@@ -27,6 +28,30 @@
 
 #define RDMA_CAPS	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | WREN_CAP_RDMA_GSI | \
 			 WREN_CAP_RDMA_UC)
+
+/* Does a connected QP take a packet of @info's class and direction? */
+static bool class_ok(const struct wrenhw *hw, const struct whw_qp *qp,
+		     uint32_t info)
+{
+	bool uc = info & WHW_K_UC, xrc = info & WHW_K_XRC;
+	bool req = info & WHW_K_REQ;
+
+	if (info & WHW_K_UD)
+		return false;
+	switch (qp->type) {
+	case WREN_QPT_RC:
+		return !uc && !xrc && whw_roce_cap(hw, WREN_CAP_RDMA_RC);
+	case WREN_QPT_UC:
+		return uc && whw_roce_cap(hw, WREN_CAP_RDMA_UC);
+	case WREN_QPT_XRC_INI:
+	case WREN_QPT_XRC_TGT:
+		return xrc && req == (qp->type == WREN_QPT_XRC_TGT) &&
+		       whw_roce_cap(hw, WREN_CAP_RDMA_RC) &&
+		       whw_roce_cap(hw, WREN_CAP_RDMA_XRC);
+	default:
+		return false;
+	}
+}
 
 static void discard(struct wrenhw *hw)
 {
@@ -68,7 +93,6 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 {
 	struct whw_pkt p;
 	struct whw_qp *qp;
-	bool uc;
 	int rc;
 
 	if (!(hw->caps & RDMA_CAPS) || !whw_roce_is_ours(hw, f, len))
@@ -111,13 +135,10 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		return true;
 	}
 	/*
-	 * RC and UC: connected to one peer, which must be the sender, and
-	 * only the QP's own class of opcodes.
+	 * RC, UC and XRC: connected to one peer, which must be the sender,
+	 * and only the QP's own class of opcodes.
 	 */
-	uc = qp->type == WREN_QPT_UC;
-	if (!whw_roce_cap(hw, uc ? WREN_CAP_RDMA_UC : WREN_CAP_RDMA_RC) ||
-	    (p.info & WHW_K_UD) || !(p.info & WHW_K_UC) != !uc ||
-	    memcmp(p.sgid, qp->attr.av.dgid, 16)) {
+	if (!class_ok(hw, qp, p.info) || memcmp(p.sgid, qp->attr.av.dgid, 16)) {
 		discard(hw);
 		return true;
 	}
@@ -125,7 +146,7 @@ bool whw_roce_rx(struct wrenhw *hw, const uint8_t *f, uint32_t len,
 		qp->roce->comm_est = true;
 		whw_aeq_post(hw, WREN_EVENT_QP_COMM_EST, 0, qp->hdr.id, 0);
 	}
-	if (uc)
+	if (qp->type == WREN_QPT_UC)
 		whw_uc_rx(hw, qp, &p);
 	else if (p.info & WHW_K_REQ)
 		whw_resp_rx(hw, qp, &p);

@@ -216,8 +216,8 @@ void whw_roce_send_ack(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,
 	if (!whw_roce_frame_init(hw, &f, av,
 				 whw_roce_sport(av, qp->hdr.id,
 						qp->attr.dest_qpn),
-				 WHW_OP_ACK, false, qp->attr.dest_qpn, false,
-				 psn))
+				 WHW_OP_ACK | whw_roce_op_class(qp), false,
+				 qp->attr.dest_qpn, false, psn))
 		return;
 	a = whw_roce_put(&f, 4);
 	a[0] = syndrome;

@@ -105,6 +105,13 @@ void whw_roce_recv_cqe(struct wrenhw *hw, struct whw_qp *qp,
 		       struct wren_cqe *cqe, bool solicited)
 {
 	cqe->qpn = whw_le32(qp->hdr.id);
+	/* An XRC target's receive: the SRQ's CQ, and the SRQ named. */
+	if (qp->type == WREN_QPT_XRC_TGT) {
+		if (!qp->srq)
+			return;
+		cqe->flags = whw_le16(whw_le16(cqe->flags) | WREN_CQE_F_XRC);
+		cqe->src_qp = whw_le32(qp->srq->hdr.id);
+	}
 	whw_cq_post(hw, qp->recv_cq, cqe,
 		    solicited || cqe->status != WREN_CQE_SUCCESS);
 }

@@ -25,6 +25,21 @@ uint32_t whw_roce_opinfo(uint8_t opcode)
 		return opcode <= WHW_OP_WRITE_ONLY_IMM ?
 		       whw_roce_opinfo(opcode) | WHW_K_UC : 0;
 	}
+	/*
+	 * XRC: RC's up to SEND ONLY with invalidate (IBA 1.5's FLUSH and
+	 * ATOMIC WRITE are RC's alone), in XRC's class; requests carry an
+	 * XRCETH.
+	 */
+	if ((opcode & WHW_OP_CLASS) == WHW_OP_CLASS_XRC) {
+		uint32_t info;
+
+		opcode &= (uint8_t)~WHW_OP_CLASS;
+		info = opcode <= WHW_OP_SEND_ONLY_INV ?
+		       whw_roce_opinfo(opcode) : 0;
+		if (!info)
+			return 0;
+		return info | WHW_K_XRC | (info & WHW_K_REQ ? WHW_H_XRCETH : 0);
+	}
 	switch (opcode) {
 	case WHW_OP_SEND_FIRST:
 		return REQ | PAY | WHW_K_SEND | WHW_K_FIRST;
@@ -97,6 +112,8 @@ uint32_t whw_roce_ext_len(uint32_t info)
 {
 	uint32_t n = 0;
 
+	if (info & WHW_H_XRCETH)
+		n += 4;
 	if (info & WHW_H_DETH)
 		n += 8;
 	if (info & WHW_H_FETH)
@@ -188,6 +205,11 @@ static void parse_ext(struct whw_pkt *p, const uint8_t *h)
 {
 	uint32_t info = p->info;
 
+	/* XRCETH: 8 reserved bits, the XRC SRQ's 24-bit number. */
+	if (info & WHW_H_XRCETH) {
+		p->xrc_srqn = whw_rd24be(h + 1);
+		h += 4;
+	}
 	if (info & WHW_H_DETH) {
 		p->qkey = whw_rd32be(h);
 		p->src_qpn = whw_rd24be(h + 5);
@@ -268,6 +290,8 @@ int whw_roce_parse(const uint8_t *f, uint32_t len, struct whw_pkt *p)
 	bth = udp + 8;
 	p->opcode = bth[0];
 	p->info = whw_roce_opinfo(p->opcode);
+	p->op = p->info & (WHW_K_UC | WHW_K_XRC) ?
+		p->opcode & (uint8_t)~WHW_OP_CLASS : p->opcode;
 	if (!p->info || (bth[1] & 0x0f) ||
 	    whw_rd16be(bth + 2) != WHW_ROCE_PKEY)
 		return WHW_PARSE_DROP;	/* unknown opcode, TVer, P_Key */

@@ -32,7 +32,7 @@
 				 WREN_CAP_RDMA_RESERVED_LKEY | \
 				 WREN_CAP_RDMA_UC | WREN_CAP_RDMA_MW | \
 				 WREN_CAP_RDMA_MCAST | WREN_CAP_RDMA_FLUSH | \
-				 WREN_CAP_RDMA_ATOMIC_WRITE)
+				 WREN_CAP_RDMA_ATOMIC_WRITE | WREN_CAP_RDMA_XRC)
 
 /* Any one of these bits admits the DCB and CC settings commands. */
 #define WHW_CAPS_DCB		(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \
@@ -56,6 +56,8 @@
 /* As many windows as MRs; their keys' indexes follow the MRs' (cmd_mw.c). */
 #define WHW_DEF_MAX_MW		4096u
 #define WHW_DEF_MAX_MTT		(1u << 20)
+/* XRC domains (WREN_CAP_RDMA_XRC): a board constant, not configured. */
+#define WHW_MAX_XRCD		256u
 
 /* Hard ceilings, whatever the host configures (guest memory is bounded). */
 #define WHW_CEIL_OBJECTS	(1u << 16)

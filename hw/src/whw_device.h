@@ -122,6 +122,7 @@ struct wrenhw {
 	/* Objects. */
 	struct whw_table eqs, cqs, qps, srqs, pds, mrs, ahs, uars;
 	struct whw_table mws;	/* slot = window index - max_mr */
+	struct whw_table xrcds;	/* XRC domains, from 1 */
 	struct whw_table txqs, rxqs;
 	struct whw_uar kernel_uar;
 	uint32_t mtt_used;

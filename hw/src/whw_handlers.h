@@ -28,6 +28,8 @@ struct whw_err whw_cmd_alloc_uar(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_dealloc_uar(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_alloc_pd(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_dealloc_pd(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_alloc_xrcd(struct wrenhw *hw, struct whw_cmd *c);
+struct whw_err whw_cmd_dealloc_xrcd(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_create_ah(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_destroy_ah(struct wrenhw *hw, struct whw_cmd *c);
 struct whw_err whw_cmd_set_gid(struct wrenhw *hw, struct whw_cmd *c);

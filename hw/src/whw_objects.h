@@ -45,6 +45,11 @@ struct whw_pd {
 	struct whw_obj hdr;
 };
 
+/* An XRC domain: its XRC SRQs and target QPs name it (refs). */
+struct whw_xrcd {
+	struct whw_obj hdr;
+};
+
 struct whw_cq {
 	struct whw_obj hdr;
 	struct whw_ring ring;
@@ -76,6 +81,9 @@ struct whw_srq {
 	uint64_t dbrec_addr;
 	uint32_t ci;		/* WQEs the device consumed */
 	bool db_err_reported;
+	/* XRC SRQs (WREN_SRQ_F_XRC): their domain and their receives' CQ. */
+	struct whw_xrcd *xrcd;
+	struct whw_cq *cq;
 };
 
 struct whw_qp_attrs {
@@ -116,6 +124,7 @@ struct whw_qp {
 	uint32_t sq_pi;		/* last SQ doorbell */
 	uint32_t sq_ci;		/* WQEs the device completed */
 	bool db_err_reported;
+	struct whw_xrcd *xrcd;		/* XRC target QPs: their domain */
 	struct whw_roce_qp *roce;	/* the RoCE engine's state (roce.h) */
 };
 

@@ -30,6 +30,7 @@ int main(void)
 	test_roce_window();
 	test_roce_ud();
 	test_srq_resize();
+	test_xrc();
 	test_roce_uc();
 	test_mw();
 	test_mcast();

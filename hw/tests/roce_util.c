@@ -316,6 +316,7 @@ int64_t ro_qp_create(struct ro_node *n, struct ro_qp *qp,
 {
 	struct wren_create_qp_in in;
 	uint64_t sq_bytes, rq_bytes;
+	bool no_rq;
 	int64_t h;
 
 	memset(qp, 0, sizeof(*qp));
@@ -326,11 +327,13 @@ int64_t ro_qp_create(struct ro_node *n, struct ro_qp *qp,
 	qp->sq_log = o->sq_log ? o->sq_log : 6;
 	qp->sq_shift = 9;
 	qp->srq = o->srq != NULL;
-	qp->rq_log = qp->srq ? 0 : (o->rq_log ? o->rq_log : 6);
-	qp->rq_shift = qp->srq ? 0 : 9;
+	/* An XRC initiator has no receive queue either. */
+	no_rq = qp->srq || o->type == WREN_QPT_XRC_INI;
+	qp->rq_log = no_rq ? 0 : (o->rq_log ? o->rq_log : 6);
+	qp->rq_shift = no_rq ? 0 : 9;
 	sq_bytes = 1ull << (qp->sq_log + qp->sq_shift);
-	rq_bytes = qp->srq ? 0 : 1ull << (qp->rq_log + qp->rq_shift);
-	qp->rq_off = qp->srq ? 0 : (uint32_t)sq_bytes;
+	rq_bytes = no_rq ? 0 : 1ull << (qp->rq_log + qp->rq_shift);
+	qp->rq_off = no_rq ? 0 : (uint32_t)sq_bytes;
 	qp->buf = td_alloc(n->d, sq_bytes + rq_bytes, 4096);
 	qp->dbrec = td_alloc(n->d, 8, 8);
 	in.type = o->type;
@@ -365,8 +368,7 @@ int ro_modify(struct ro_node *n, struct wren_modify_qp_in *m)
 	return r.completed ? r.status : -1;
 }
 
-static void fill_av_to(const struct ro_node *peer, struct wren_av *av,
-		       bool ipv6)
+void ro_fill_av(const struct ro_node *peer, struct wren_av *av, bool ipv6)
 {
 	memset(av, 0, sizeof(*av));
 	av->gid_index = ipv6 ? 1 : 0;
@@ -379,7 +381,7 @@ static void fill_av_to(const struct ro_node *peer, struct wren_av *av,
 static void fill_av(struct ro_pair *p, int side, struct wren_av *av,
 		    bool ipv6)
 {
-	fill_av_to(&p->n[!side], av, ipv6);
+	ro_fill_av(&p->n[!side], av, ipv6);
 }
 
 /* Side 0's SQ starts just below the 24-bit wrap; side 1's low. */
@@ -421,7 +423,7 @@ int ro_connect_to(struct ro_node *n, struct ro_qp *qp,
 		m.attr_mask |= WREN_QP_ATTR_MAX_DEST_RD_ATOMIC |
 			       WREN_QP_ATTR_MIN_RNR_TIMER;
 	m.new_state = WREN_QPS_RTR;
-	fill_av_to(peer, &m.av, c->ipv6);
+	ro_fill_av(peer, &m.av, c->ipv6);
 	m.path_mtu = c->mtu;
 	m.dest_qpn = dest_qpn;
 	m.rq_psn = rq;
@@ -595,6 +597,7 @@ void ro_write_send(struct ro_qp *qp, const struct ro_wqe *w)
 	c->flags = w->flags;
 	c->wqe_idx = (uint16_t)qp->sq_pi;
 	c->imm_data = w->imm;
+	c->xrc_srqn = w->xrc_srqn;
 	if (wren_qpt_datagram(qp->type) && w->opcode != WREN_WQE_NOP) {
 		struct wren_wqe_ud *u = (void *)(buf + off);
 

@@ -148,6 +148,8 @@ int ro_connect(struct ro_pair *p, int side, struct ro_qp *qp,
 int ro_connect_to(struct ro_node *n, struct ro_qp *qp,
 		  const struct ro_node *peer, uint32_t dest_qpn,
 		  uint32_t sq_psn, uint32_t rq_psn, const struct ro_conn *c);
+/* The address vector of a QP on @peer (GID 1 if @ipv6, else 0). */
+void ro_fill_av(const struct ro_node *peer, struct wren_av *av, bool ipv6);
 /* UD/GSI: RESET -> INIT -> RTR -> RTS with @qkey. */
 int ro_ud_ready(struct ro_node *n, struct ro_qp *qp, uint32_t qkey);
 int64_t ro_ah_create(struct ro_pair *p, int side, bool ipv6);
@@ -173,6 +175,7 @@ struct ro_wqe {
 	struct wren_wqe_bind_mw bind;	/* BIND_MW */
 	struct wren_wqe_flush flush;	/* FLUSH */
 	uint8_t aw[8];			/* ATOMIC_WRITE's data */
+	uint32_t xrc_srqn;		/* XRC initiators: the remote SRQ */
 	const void *inl;
 	uint32_t inl_len;
 	uint8_t ds_override;	/* non-zero: ds_count as given */

@@ -66,9 +66,9 @@ static void create_checks(void)
 	struct td_res r;
 
 	env_init(&e);
-	in = qp_in(&e, 5);
+	in = qp_in(&e, 7);
 	expect(create_qp(&e, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(type),
-	       "QP type 5 -> BAD_PARAM");
+	       "QP type 7 -> BAD_PARAM");
 	in = qp_in(&e, WREN_QPT_RC);
 	in.flags = 0x04;
 	expect(create_qp(&e, &in), WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(flags),
@@ -142,9 +142,9 @@ static void create_checks(void)
 	expect(create_qp(&e, &in), WREN_AQ_STATUS_BAD_ADDR, SYND_CQP(buf.addr),
 	       "QP buffer over the AEQ -> BAD_ADDR");
 	in = qp_in(&e, WREN_QPT_RC);
-	in.rsvd[17] = 1;
+	in.rsvd[16] = 1;
 	expect(create_qp(&e, &in), WREN_AQ_STATUS_BAD_PARAM,
-	       SYND_CQP(rsvd) + 68, "QP reserved -> BAD_PARAM");
+	       SYND_CQP(rsvd) + 64, "QP reserved -> BAD_PARAM");
 
 	in = qp_in(&e, WREN_QPT_RC);
 	r = create_qp(&e, &in);

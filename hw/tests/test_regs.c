@@ -27,8 +27,9 @@ static void identity(void)
 	       (uint32_t)((WREN_CAP_RDMA_MW | WREN_CAP_RDMA_MCAST |
 			   WREN_CAP_RDMA_FLUSH |
 			   WREN_CAP_RDMA_ATOMIC_WRITE |
-			   WREN_CAP_TIMESTAMP | WREN_CAP_SRQ_RESIZE) >> 32),
-	       "CAPS_HI advertises windows, multicast, FLUSH, ATOMIC WRITE, timestamps and SRQ resize, nothing else");
+			   WREN_CAP_TIMESTAMP | WREN_CAP_SRQ_RESIZE |
+			   WREN_CAP_RDMA_XRC) >> 32),
+	       "CAPS_HI advertises windows, multicast, FLUSH, ATOMIC WRITE, timestamps, SRQ resize and XRC, nothing else");
 	tap_ok((caps_lo & (WHW_CAPS_DCB | WHW_CAPS_CC)) ==
 	       (WHW_CAPS_DCB | WHW_CAPS_CC),
 	       "CAPS: DCB and ECN/DCQCN");

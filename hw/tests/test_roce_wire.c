@@ -47,6 +47,15 @@ static const struct opref opref[] = {
 	{ 0x23, 4, true }, { 0x24, 0, true }, { 0x25, 4, true },
 	{ 0x26, 16, true }, { 0x27, 0, true }, { 0x28, 0, true },
 	{ 0x29, 4, true }, { 0x2a, 16, true }, { 0x2b, 20, true },
+	/* XRC: RC's to 0x17, an XRCETH before the requests' headers */
+	{ 0xa0, 4, true }, { 0xa1, 4, true }, { 0xa2, 4, true },
+	{ 0xa3, 8, true }, { 0xa4, 4, true }, { 0xa5, 8, true },
+	{ 0xa6, 20, true }, { 0xa7, 4, true }, { 0xa8, 4, true },
+	{ 0xa9, 8, true }, { 0xaa, 20, true }, { 0xab, 24, true },
+	{ 0xac, 20, false }, { 0xad, 4, true }, { 0xae, 0, true },
+	{ 0xaf, 4, true }, { 0xb0, 4, true }, { 0xb1, 4, false },
+	{ 0xb2, 12, false }, { 0xb3, 32, false }, { 0xb4, 32, false },
+	{ 0xb6, 8, true }, { 0xb7, 8, true },
 	{ 0x64, 8, true },
 	{ 0x65, 12, true }, { 0x81, 16, false },
 };

@@ -23,6 +23,7 @@ void test_eq(void);
 void test_objects(void);
 void test_cq_resize(void);
 void test_srq_resize(void);
+void test_xrc(void);
 void test_timestamp(void);
 void test_qp(void);
 void test_mr(void);

@@ -450,6 +450,21 @@ static inline int wren_qpt_datagram(__u8 type)
 	return type == WREN_QPT_UD || type == WREN_QPT_GSI;
 }
 
+/**
+ * wren_qpt_reliable() - whether a QP type runs the reliable transport
+ * @type: enum wren_qp_type
+ *
+ * Return: nonzero for RC and XRC's initiator and target QPs: PSNs are
+ * acknowledged, lost packets retransmitted, READs and atomics answered.
+ * XRC's QPs are RC's two halves: an initiator only sends requests, a
+ * target only answers them.
+ */
+static inline int wren_qpt_reliable(__u8 type)
+{
+	return type == WREN_QPT_RC || type == WREN_QPT_XRC_INI ||
+	       type == WREN_QPT_XRC_TGT;
+}
+
 enum wren_qp_state {
 	WREN_QPS_RESET			= 0,
 	WREN_QPS_INIT			= 1,
@@ -688,7 +703,8 @@ struct wren_query_srq_out {
  *   SQ, a send CQ and a PD, no receive side (no RQ, no SRQ, recv_cqn 0).
  *   Each send WQE names the remote XRC SRQ it is for in
  *   wren_wqe_ctrl.xrc_srqn, and each request packet carries that number
- *   in its XRCETH.  BIND_MW is not taken (WREN_VERR_SQ_OPCODE).
+ *   in its XRCETH.  BIND_MW, FLUSH and ATOMIC_WRITE (IBA 1.5 gives those
+ *   RC opcodes only) are not taken (WREN_VERR_SQ_OPCODE).
  * - An XRC target QP (WREN_QPT_XRC_TGT) is an RC responder alone, of
  *   domain xrcdn: no rings, doorbell record, PD, CQs, SRQ or UAR (all of
  *   create_qp_in but type and xrcdn is zero).  It goes through RC's

@@ -37,6 +37,8 @@ int wren_cmd_alloc_uar(struct wren_core_dev *cdev, u32 *uar);
 int wren_cmd_dealloc_uar(struct wren_core_dev *cdev, u32 uar);
 int wren_cmd_alloc_pd(struct wren_core_dev *cdev, u32 *pdn);
 int wren_cmd_dealloc_pd(struct wren_core_dev *cdev, u32 pdn);
+int wren_cmd_alloc_xrcd(struct wren_core_dev *cdev, u32 *xrcdn);
+int wren_cmd_dealloc_xrcd(struct wren_core_dev *cdev, u32 xrcdn);
 
 int wren_cmd_create_cq(struct wren_core_dev *cdev,
 		       const struct wren_create_cq_in *in, u32 *cqn);
