@@ -78,10 +78,13 @@ static uint64_t wren_qp_send_ops(const struct wren_context *ctx,
 		       IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |
 		       IBV_QP_EX_WITH_SEND_WITH_INV |
 		       IBV_QP_EX_WITH_LOCAL_INV;
-	/* IBA 1.5's FLUSH and ATOMIC WRITE: RC, where the NIC has them. */
-	if (rc && (ctx->caps & WREN_CAP_RDMA_FLUSH))
+	/*
+	 * IBA 1.5's FLUSH and ATOMIC WRITE: RC, where the NIC has them, not
+	 * XRC (IBA 1.5 gives them RC opcodes only; the device refuses them).
+	 */
+	if (type == IBV_QPT_RC && (ctx->caps & WREN_CAP_RDMA_FLUSH))
 		ops |= IBV_QP_EX_WITH_FLUSH;
-	if (rc && (ctx->caps & WREN_CAP_RDMA_ATOMIC_WRITE))
+	if (type == IBV_QPT_RC && (ctx->caps & WREN_CAP_RDMA_ATOMIC_WRITE))
 		ops |= IBV_QP_EX_WITH_ATOMIC_WRITE;
 	/*
 	 * Windows are bound on RC and UC QPs, where the NIC has them; the
