@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Typed admin commands of the RDMA objects (UAR, PD, CQ, QP, SRQ, MR, AH,
- * GID), for wren_ib.ko and for the Ethernet half's CQs.  Each runs through
- * wren_cmd_exec() (AHs possibly through wren_cmd_exec_atomic()); return
- * values are described in include/linux/wren/wren_cmd.h.
+ * Typed admin commands of the RDMA objects (UAR, PD, XRC domain, CQ, QP,
+ * SRQ, MR, AH, GID), for wren_ib.ko and for the Ethernet half's CQs.  Each
+ * runs through wren_cmd_exec() (AHs possibly through
+ * wren_cmd_exec_atomic()); return values are described in
+ * include/linux/wren/wren_cmd.h.
  */
 #include "wren.h"
 
@@ -96,6 +97,34 @@ int wren_cmd_dealloc_pd(struct wren_core_dev *cdev, u32 pdn)
 				false);
 }
 EXPORT_SYMBOL_NS_GPL(wren_cmd_dealloc_pd, WREN_CORE_NS);
+
+/**
+ * wren_cmd_alloc_xrcd() - ALLOC_XRCD
+ * @cdev: the device
+ * @xrcdn: the XRC domain allocated
+ *
+ * Return: 0 or an errno (-EOPNOTSUPP without WREN_CAP_RDMA_XRC).
+ */
+int wren_cmd_alloc_xrcd(struct wren_core_dev *cdev, u32 *xrcdn)
+{
+	return wren_cmd_create(cdev, WREN_AQ_OP_ALLOC_XRCD, NULL, 0, xrcdn);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_alloc_xrcd, WREN_CORE_NS);
+
+/**
+ * wren_cmd_dealloc_xrcd() - DEALLOC_XRCD
+ * @cdev: the device
+ * @xrcdn: the XRC domain
+ *
+ * Return: 0 when the domain is gone (also on a dead device), else an
+ * errno: -EBUSY while an SRQ or QP names it.
+ */
+int wren_cmd_dealloc_xrcd(struct wren_core_dev *cdev, u32 xrcdn)
+{
+	return wren_cmd_destroy(wren_from_core(cdev), WREN_AQ_OP_DEALLOC_XRCD,
+				xrcdn, false);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_dealloc_xrcd, WREN_CORE_NS);
 
 /**
  * wren_cmd_create_cq() - CREATE_CQ
