@@ -107,6 +107,26 @@ static inline struct wren_ib_pd *to_wpd(struct ib_pd *pd)
 	return container_of(pd, struct wren_ib_pd, ibpd);
 }
 
+struct wren_ib_xrcd {
+	struct ib_xrcd ibxrcd;
+	u32 xrcdn;
+};
+
+static inline struct wren_ib_xrcd *to_wxrcd(struct ib_xrcd *xrcd)
+{
+	return container_of(xrcd, struct wren_ib_xrcd, ibxrcd);
+}
+
+/*
+ * XRC (wren_ib_xrcd.c): the device's, and SRQs too, which its receives
+ * land on; the driver offers neither half alone.
+ */
+static inline bool wren_ib_has_xrc(const struct wren_ib_dev *dev)
+{
+	return (dev->caps & WREN_CAP_RDMA_XRC) &&
+	       (dev->caps & WREN_CAP_RDMA_SRQ);
+}
+
 /* A ring in the provider's memory, pinned, and its doorbell record. */
 struct wren_ib_uring {
 	struct ib_umem *umem;
@@ -235,7 +255,7 @@ static inline struct wren_ib_qp *to_wqp(struct ib_qp *qp)
 	return container_of(qp, struct wren_ib_qp, ibqp);
 }
 
-/* UD and GSI: each send names its AH; RC and UC are connected. */
+/* UD and GSI: each send names its AH; RC, UC and XRC are connected. */
 static inline bool wren_ib_qp_datagram(const struct wren_ib_qp *qp)
 {
 	return qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI;
@@ -444,6 +464,12 @@ static inline int wren_ib_res_end(struct sk_buff *msg, struct nlattr *nest,
 	nla_nest_end(msg, nest);
 	return 0;
 }
+
+/* wren_ib_xrcd.c */
+int wren_ib_alloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
+int wren_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
+int wren_ib_create_xrc_tgt(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
+			   struct ib_udata *udata);
 
 /* wren_ib_mw.c */
 int wren_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);

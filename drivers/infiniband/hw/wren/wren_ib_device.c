@@ -61,6 +61,9 @@ int wren_ib_query_device(struct ib_device *ibdev, struct ib_device_attr *props,
 	/* User SRQs grow (kernel ones do not: rdma.rst). */
 	if (caps & WREN_CAP_SRQ_RESIZE)
 		props->device_cap_flags |= IB_DEVICE_SRQ_RESIZE;
+	/* XRC domains, SRQs and QPs, for user space (rdma.rst). */
+	if (wren_ib_has_xrc(dev))
+		props->device_cap_flags |= IB_DEVICE_XRC;
 	if (caps & WREN_CAP_RDMA_MW) {
 		props->device_cap_flags |= IB_DEVICE_MEM_WINDOW |
 					   IB_DEVICE_MEM_WINDOW_TYPE_2B;

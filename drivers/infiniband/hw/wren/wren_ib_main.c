@@ -5,8 +5,9 @@
  * It registers the ib_device "wren_%d" (parent: the PCI function), whose
  * verbs serve user space through ib_uverbs and the libwren provider:
  * contexts with a private doorbell page, PDs, CQs, RC and UD QPs, SRQs,
- * AHs, MRs (of user memory, and pinned dma-buf MRs of memory another
- * device exports), RoCEv2 GIDs, async events and counters.
+ * XRC domains, SRQs and QPs, AHs, MRs (of user memory, and pinned dma-buf
+ * MRs of memory another device exports), RoCEv2 GIDs, async events and
+ * counters.
  *
  * Kernel verbs serve in-kernel consumers (the RDMA CM, nvme-rdma and
  * nvmet-rdma, iSER, SRP, NFS/RDMA): kernel PDs (the reserved lkey as
@@ -100,6 +101,13 @@ static const struct ib_device_ops wren_ib_mw_ops = {
 	.dealloc_mw = wren_ib_dealloc_mw,
 
 	INIT_RDMA_OBJ_SIZE(ib_mw, wren_ib_mw, ibmw),
+};
+
+static const struct ib_device_ops wren_ib_xrc_ops = {
+	.alloc_xrcd = wren_ib_alloc_xrcd,
+	.dealloc_xrcd = wren_ib_dealloc_xrcd,
+
+	INIT_RDMA_OBJ_SIZE(ib_xrcd, wren_ib_xrcd, ibxrcd),
 };
 
 static const struct ib_device_ops wren_ib_mcast_ops = {
@@ -196,6 +204,8 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 		ib_set_device_ops(ibdev, &wren_ib_stats_ops);
 	if (dev->caps & WREN_CAP_RDMA_MW)
 		ib_set_device_ops(ibdev, &wren_ib_mw_ops);
+	if (wren_ib_has_xrc(dev))
+		ib_set_device_ops(ibdev, &wren_ib_xrc_ops);
 	if ((dev->caps & WREN_CAP_RDMA_MCAST) && (dev->caps & WREN_CAP_RDMA_UD))
 		ib_set_device_ops(ibdev, &wren_ib_mcast_ops);
 
@@ -208,12 +218,13 @@ static int wren_ib_probe(struct auxiliary_device *adev,
 		goto err_events;
 	}
 	auxiliary_set_drvdata(adev, dev);
-	ibdev_info(ibdev, "RoCEv2 on %s: RC%s%s%s%s%s, %u completion vectors, %u doorbell pages\n",
+	ibdev_info(ibdev, "RoCEv2 on %s: RC%s%s%s%s%s%s, %u completion vectors, %u doorbell pages\n",
 		   netdev_name(dev->netdev),
 		   dev->caps & WREN_CAP_RDMA_UC ? ", UC" : "",
 		   dev->caps & WREN_CAP_RDMA_UD ? ", UD" : "",
 		   dev->caps & WREN_CAP_RDMA_GSI ? ", GSI" : "",
 		   dev->caps & WREN_CAP_RDMA_SRQ ? ", SRQ" : "",
+		   wren_ib_has_xrc(dev) ? ", XRC" : "",
 		   dev->caps & WREN_CAP_RDMA_ATOMIC ? ", atomics" : "",
 		   ibdev->num_comp_vectors, dev->num_db_pages);
 	return 0;

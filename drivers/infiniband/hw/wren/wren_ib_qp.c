@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Creating and destroying QPs.  For user contexts (RC and UD) the provider
- * chooses the layout of its SQ+RQ buffer (uapi.rst); this file checks that
- * the layout holds what the consumer asked for and fits the device, pins
- * it, and reports the capacities it really has.  Kernel QPs (RC, UD and
- * the GSI QP) are wren_ib_kqp.c's.
+ * Creating and destroying QPs.  For user contexts (RC, UC, UD and XRC
+ * initiators) the provider chooses the layout of its SQ+RQ buffer
+ * (uapi.rst); this file checks that the layout holds what the consumer
+ * asked for and fits the device, pins it, and reports the capacities it
+ * really has.  An XRC initiator has an SQ only, as a QP on an SRQ has.
+ * Kernel QPs (RC, UC, UD and the GSI QP) are wren_ib_kqp.c's, XRC target
+ * QPs, which have no queues, wren_ib_xrcd.c's.
  */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
@@ -49,7 +51,8 @@ static int wren_ib_check_rq(struct wren_ib_dev *dev,
 	u32 dev_sge = le16_to_cpu(a->max_sge);
 	unsigned int stride;
 
-	if (attr->srq) {
+	/* No RQ: a QP on an SRQ, and an XRC initiator, which only sends. */
+	if (attr->srq || attr->qp_type == IB_QPT_XRC_INI) {
 		if (req->rq_wqe_shift || req->rq_log_size || req->rq_offset)
 			return -EINVAL;
 		cap->max_recv_wr = 0;
@@ -90,6 +93,12 @@ static int wren_ib_qp_type(struct wren_ib_dev *dev, enum ib_qp_type type,
 	case IB_QPT_GSI:
 		*wtype = WREN_QPT_GSI;
 		return dev->caps & WREN_CAP_RDMA_GSI ? 0 : -EOPNOTSUPP;
+	case IB_QPT_XRC_INI:
+		*wtype = WREN_QPT_XRC_INI;
+		return wren_ib_has_xrc(dev) ? 0 : -EOPNOTSUPP;
+	case IB_QPT_XRC_TGT:
+		*wtype = WREN_QPT_XRC_TGT;
+		return wren_ib_has_xrc(dev) ? 0 : -EOPNOTSUPP;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -109,6 +118,7 @@ static int __wren_ib_create_qp(struct ib_qp *ibqp,
 	size_t list_size;
 	dma_addr_t list_dma;
 	u32 max_inline;
+	bool has_rq;
 	void *list;
 	int err;
 
@@ -117,9 +127,18 @@ static int __wren_ib_create_qp(struct ib_qp *ibqp,
 		return err;
 	if (attr->create_flags)
 		return -EOPNOTSUPP;
+	/* ib_core's, without udata, PD or CQs, for whichever process. */
+	if (in.type == WREN_QPT_XRC_TGT)
+		return wren_ib_create_xrc_tgt(qp, attr, udata);
+	/* XRC is user space's (rdma.rst). */
+	if (in.type == WREN_QPT_XRC_INI && !udata)
+		return -EOPNOTSUPP;
 	if (attr->srq && !(dev->caps & WREN_CAP_RDMA_SRQ))
 		return -EOPNOTSUPP;
-	if (!attr->send_cq || !attr->recv_cq)
+	/* An XRC initiator only sends: no receive CQ, no SRQ. */
+	if (!attr->send_cq ||
+	    (in.type == WREN_QPT_XRC_INI ? attr->recv_cq || attr->srq :
+					   !attr->recv_cq))
 		return -EINVAL;
 	if (!udata)
 		return wren_ib_create_kqp(qp, attr, in.type);
@@ -139,7 +158,8 @@ static int __wren_ib_create_qp(struct ib_qp *ibqp,
 	err = wren_ib_check_rq(dev, &req, attr, sq_bytes);
 	if (err)
 		return err;
-	bytes = attr->srq ? sq_bytes :
+	has_rq = !attr->srq && in.type != WREN_QPT_XRC_INI;
+	bytes = !has_rq ? sq_bytes :
 		req.rq_offset + BIT_ULL(req.rq_log_size + req.rq_wqe_shift);
 	uctx = rdma_udata_to_drv_context(udata, struct wren_ib_ucontext, ibuctx);
 
@@ -159,11 +179,12 @@ static int __wren_ib_create_qp(struct ib_qp *ibqp,
 	in.max_inline = cpu_to_le16(max_inline);
 	in.pdn = cpu_to_le32(to_wpd(ibqp->pd)->pdn);
 	in.send_cqn = cpu_to_le32(to_wcq(attr->send_cq)->cqn);
-	in.recv_cqn = cpu_to_le32(to_wcq(attr->recv_cq)->cqn);
+	if (attr->recv_cq)
+		in.recv_cqn = cpu_to_le32(to_wcq(attr->recv_cq)->cqn);
 	if (attr->srq) {
 		in.flags |= WREN_QP_F_USE_SRQ;
 		in.srqn = cpu_to_le32(to_wsrq(attr->srq)->srqn);
-	} else {
+	} else if (has_rq) {
 		in.rq_wqe_shift = req.rq_wqe_shift;
 		in.rq_log_size = req.rq_log_size;
 		in.rq_offset = cpu_to_le32(req.rq_offset);
@@ -240,7 +261,7 @@ int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (qp->kernel)
 		wren_ib_destroy_kqp(qp);
 	else
-		wren_ib_uring_put(&qp->ring);
+		wren_ib_uring_put(&qp->ring);	/* none for XRC targets */
 	if (qp->ulp)
 		wren_ib_ulp_put(dev);
 	return 0;
@@ -287,10 +308,11 @@ int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 	if (!nest)
 		return -EMSGSIZE;
 
+	/* An XRC target has no queue, an XRC initiator no RQ: 0 entries. */
 	overflow = rdma_nl_put_driver_u32(msg, "sq_wqe_size",
-					  BIT(qp->sq_wqe_shift)) ||
+					  qp->sq_log_size ? BIT(qp->sq_wqe_shift) : 0) ||
 		   rdma_nl_put_driver_u32(msg, "sq_entries",
-					  BIT(qp->sq_log_size)) ||
+					  qp->sq_log_size ? BIT(qp->sq_log_size) : 0) ||
 		   rdma_nl_put_driver_u32(msg, "rq_wqe_size",
 					  qp->rq_log_size ? BIT(qp->rq_wqe_shift) : 0) ||
 		   rdma_nl_put_driver_u32(msg, "rq_entries",

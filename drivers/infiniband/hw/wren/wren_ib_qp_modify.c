@@ -4,6 +4,8 @@
  * and optional attributes with ib_modify_qp_is_ok() (the same table the
  * device enforces), checks every value against the device's limits, and
  * translates the attributes to MODIFY_QP.  query_qp asks the device.
+ * XRC initiator and target QPs are RC's halves: they take RC's attributes,
+ * as ib_modify_qp_is_ok() lists them for their types.
  */
 #include <linux/lockdep.h>
 #include <rdma/ib_cache.h>
@@ -282,6 +284,7 @@ int wren_ib_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	init_attr->send_cq = ibqp->send_cq;
 	init_attr->recv_cq = ibqp->recv_cq;
 	init_attr->srq = ibqp->srq;
+	init_attr->xrcd = ibqp->xrcd;		/* XRC targets */
 	init_attr->cap = qp->cap;
 	init_attr->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
 						  IB_SIGNAL_REQ_WR;

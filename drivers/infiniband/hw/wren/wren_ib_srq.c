@@ -5,6 +5,9 @@
  * fewer WQEs remain posted, then disarmed; and, with WREN_CAP_SRQ_RESIZE,
  * user SRQs grow (IB_SRQ_MAX_WR: RESIZE_SRQ).  User SRQs live in the
  * provider's memory; kernel SRQs are wren_ib_ksrq.c's, and do not grow.
+ * With XRC (wren_ib_has_xrc()) a user SRQ may be an XRC SRQ: of an XRC
+ * domain, with a CQ of its own on the same doorbell page, which every
+ * receive it completes goes to, whichever target QP took the WQE.
  */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
@@ -61,8 +64,19 @@ static int __wren_ib_create_srq(struct ib_srq *ibsrq,
 
 	if (!(dev->caps & WREN_CAP_RDMA_SRQ))
 		return -EOPNOTSUPP;
-	if (attr->srq_type != IB_SRQT_BASIC)
-		return -EOPNOTSUPP;
+	switch (attr->srq_type) {
+	case IB_SRQT_BASIC:
+		break;
+	case IB_SRQT_XRC:
+		/* XRC is user space's (rdma.rst). */
+		if (!wren_ib_has_xrc(dev) || !udata)
+			return -EOPNOTSUPP;
+		if (!attr->ext.xrc.xrcd || !attr->ext.cq)
+			return -EINVAL;
+		break;
+	default:
+		return -EOPNOTSUPP;	/* tag matching: rdma.rst */
+	}
 	if (!udata)
 		return wren_ib_create_ksrq(srq, attr);
 	err = wren_ib_srq_req(dev, udata, &attr->attr, &req);
@@ -85,12 +99,21 @@ static int __wren_ib_create_srq(struct ib_srq *ibsrq,
 	in.wqe_shift = req.wqe_shift;
 	in.limit = cpu_to_le32(attr->attr.srq_limit);
 	in.dbrec_addr = cpu_to_le64(srq->ring.dbrec_dma);
+	if (attr->srq_type == IB_SRQT_XRC) {
+		/* The device checks that the CQ is on the SRQ's page. */
+		in.flags = WREN_SRQ_F_XRC;
+		in.xrcdn = cpu_to_le32(to_wxrcd(attr->ext.xrc.xrcd)->xrcdn);
+		in.cqn = cpu_to_le32(to_wcq(attr->ext.cq)->cqn);
+	}
 	err = wren_cmd_create_srq(dev->cdev, &in, &srq->srqn);
 	if (err != -ETIMEDOUT)
 		wren_ib_buf_desc_free(dev, list, list_dma, list_size);
 	if (err)
 		goto err_ring;
 
+	/* What ib_core answers for an XRC SRQ: its number, for senders. */
+	if (attr->srq_type == IB_SRQT_XRC)
+		ibsrq->ext.xrc.srq_num = srq->srqn;
 	srq->max_wr = attr->attr.max_wr;
 	srq->max_sge = attr->attr.max_sge;
 	srq->log_size = req.log_size;
