@@ -42,7 +42,13 @@
 #      a dup of the command file (ibv_import_device) with the owner's PD
 #      and MR imported, RDMA WRITE and SEND between a QP of each context,
 #      the importer working on after the owner closed its context; bad
-#      files and handles refused.
+#      files and handles refused;
+#   7. wren_verbs_test xrc (tests/rdma/xrc.c): XRC domains opened through
+#      files, XRC SRQs with CQs of their own, an XRC initiator and target
+#      over the NIC's loopback carrying SEND, WRITE, READ and an atomic
+#      each for the SRQ it names, a second process opening the domain and
+#      the target (ibv_open_qp) and receiving on an SRQ of its own, and a
+#      request for another domain's SRQ refused.
 #
 # After each the device holds what it held before (rdma resource
 # counts); dmesg stays clean and the modules unload.
@@ -57,14 +63,15 @@ bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 res=${WREN_RESULTS:-/tmp}
 big=${WREN_LIMITS_BIG_MR_MIB:-1024}
 # The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c,
-# mcast.c, clock.c, import.c.
+# mcast.c, clock.c, import.c, xrc.c.
 n_limits=26
 n_abuse=69
 n_mw=21
 n_mcast=6
 n_clock=6
 n_import=7
-plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + n_clock + 1 + n_import + 1 + 2))
+n_xrc=9
+plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + n_clock + 1 + n_import + 1 + n_xrc + 1 + 2))
 dmesg -C
 
 if ! rdma_env_check 2>"$res/abuse-env.err" || [ ! -x "$bin" ]; then
@@ -116,6 +123,7 @@ run mw "$n_mw"
 run mcast "$n_mcast"
 run clock "$n_clock"
 run import "$n_import"
+run xrc "$n_xrc"
 
 # Later tests of a shared boot load the modules themselves.
 check "wren_ib.ko and wren.ko unload" wren_unload

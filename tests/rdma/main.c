@@ -43,6 +43,10 @@
  *   wren_verbs_test import [-d DEV] [-g GIDX]
  *       one node: a context, PD and MR imported from a dup of the cmd_fd
  *       and used over a loopback RC pair; see import.c
+ *   wren_verbs_test xrc [-d DEV] [-g GIDX]
+ *       one node: XRC domains through files, XRC SRQs, initiator and
+ *       target QPs over the NIC's loopback, a second process opening the
+ *       domain and the target; see xrc.c
  *
  *   --mem host|gpu-dmabuf|gpu-peer (every mode): where the target's and the
  *       bandwidth buffers live (mem.c); GPU memory is /dev/wren_gpu0's,
@@ -62,7 +66,7 @@ extern int wvt_timeout, wvt_sl, wvt_tclass;
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|faults|abuse|mw|clock|mcast|import (see main.c)\n");
+	fprintf(stderr, "usage: wren_verbs_test count|target|initiator HOST|bw ...|limits|ctlpath|faults|abuse|mw|clock|mcast|import|xrc (see main.c)\n");
 	return 2;
 }
 
@@ -120,6 +124,7 @@ static const struct {
 	{ "clock", clock_run },
 	{ "mcast", mcast_run },
 	{ "import", import_run },
+	{ "xrc", xrc_run },
 };
 
 static int run_on_dev(const char *name, int gidx, int (*run)(struct dev *d))

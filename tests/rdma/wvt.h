@@ -187,6 +187,8 @@ int clock_run(struct dev *d);
 int mcast_run(struct dev *d);
 /* import.c: contexts, PDs and MRs imported from a cmd_fd; TAP, tap_done(). */
 int import_run(struct dev *d);
+/* xrc.c: XRC domains, SRQs and QPs, across processes; TAP, tap_done(). */
+int xrc_run(struct dev *d);
 
 /* ctlpath.c: one node; "ctlpath: NAME VALUE ms" lines on stdout */
 int ctlpath_run(struct dev *d, size_t mr_mib, int qps);
