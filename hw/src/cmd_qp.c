@@ -96,12 +96,15 @@ static struct whw_err create_xrc_tgt(struct wrenhw *hw, struct whw_cmd *c,
 	return WHW_OK;
 }
 
-static bool qp_type_known(const struct wrenhw *hw, uint8_t type)
+static bool qp_type_xrc(uint8_t type)
 {
-	if (type == WREN_QPT_XRC_INI || type == WREN_QPT_XRC_TGT)
-		return hw->caps & WREN_CAP_RDMA_XRC;
+	return type == WREN_QPT_XRC_INI || type == WREN_QPT_XRC_TGT;
+}
+
+static bool qp_type_known(uint8_t type)
+{
 	return type == WREN_QPT_RC || type == WREN_QPT_UD ||
-	       type == WREN_QPT_GSI || type == WREN_QPT_UC;
+	       type == WREN_QPT_GSI || type == WREN_QPT_UC || qp_type_xrc(type);
 }
 
 struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
@@ -123,8 +126,10 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 				sizeof(in->rsvd));
 	if (err.status)
 		return err;
-	if (!qp_type_known(hw, in->type))
+	if (!qp_type_known(in->type))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(type));
+	if (qp_type_xrc(in->type) && !(hw->caps & WREN_CAP_RDMA_XRC))
+		return WHW_ERR(WREN_AQ_STATUS_NOT_SUPPORTED, SYND_CQP(type));
 	if (in->type == WREN_QPT_XRC_TGT)
 		return create_xrc_tgt(hw, c, in);
 	if (in->xrcdn)
@@ -160,6 +165,10 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 		srq = whw_table_get(&hw->srqs, whw_le32(in->srqn));
 		if (!srq)
 			return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE,
+				       SYND_CQP(srqn));
+		/* An XRC SRQ serves its domain's target QPs alone. */
+		if (srq->xrcd)
+			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 				       SYND_CQP(srqn));
 	} else if (in->srqn) {
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CQP(srqn));

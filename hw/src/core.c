@@ -48,7 +48,8 @@ static int tables_init(struct wrenhw *hw)
 	rc |= whw_table_init(&hw->ahs, hw->max_ah, 1);
 	/* Window keys take the indexes above the MRs' (cmd_mw.c). */
 	rc |= whw_table_init(&hw->mws, hw->max_mw, 0);
-	rc |= whw_table_init(&hw->xrcds, WHW_MAX_XRCD, 1);
+	/* Domain 0 is none: WHW_MAX_XRCD from 1. */
+	rc |= whw_table_init(&hw->xrcds, WHW_MAX_XRCD + 1, 1);
 	/* UAR 0 is the kernel's doorbell page and always exists. */
 	rc |= whw_table_init(&hw->uars, hw->num_db_pages, 1);
 	rc |= whw_table_init(&hw->txqs, WHW_MAX_ETH_QUEUES, 0);

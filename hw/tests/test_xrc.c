@@ -10,7 +10,11 @@
  * XRC's opcodes and XRCETH on the wire; a request naming an SRQ of
  * another domain, or one whose PD does not own the rkey, refused; a
  * message cut short flushed to its SRQ's CQ; BIND_MW refused on an
- * initiator, and xrc_srqn refused in an RC WQE.
+ * initiator, and xrc_srqn refused in an RC WQE; and random XRC frames
+ * (opcodes, XRCETHs naming SRQs of either domain or none, PSNs near the
+ * expected one) at both QPs between real traffic, SRQ posts, resets and
+ * destroyed SRQs, after which the model still runs (ASan and UBSan
+ * watch) and a fresh pair still moves data.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -309,12 +313,32 @@ static void commands(void)
 	tap_ok(r.status == WREN_AQ_STATUS_NOT_SUPPORTED,
 	       "XRC: an XRC SRQ without the capability: NOT_SUPPORTED");
 	r = create_tgt(n, 1, 0);
-	tap_ok(r.status == WREN_AQ_STATUS_BAD_PARAM && r.synd == SYND_CQP(type),
-	       "XRC: a target QP without the capability: BAD_PARAM at type");
+	tap_ok(r.status == WREN_AQ_STATUS_NOT_SUPPORTED &&
+	       r.synd == SYND_CQP(type),
+	       "XRC: a target QP without the capability: NOT_SUPPORTED");
 	whw_test_set_caps(hw, hw->caps | WREN_CAP_RDMA_XRC);
 
 	x = alloc_xrcd(n);
 	tap_ok(x >= 1, "XRC: ALLOC_XRCD answers domain %u", x);
+	/* max_xrcd of them, then NO_RESOURCES. */
+	{
+		uint32_t more[WHW_MAX_XRCD], n_more = 0;
+
+		do {
+			r = td_cmd(n->d, WREN_AQ_OP_ALLOC_XRCD, NULL, 0, NULL,
+				   0, NULL, 0);
+			if (r.status == WREN_AQ_STATUS_OK)
+				more[n_more++] = (uint32_t)r.result;
+		} while (r.status == WREN_AQ_STATUS_OK &&
+			 n_more < WHW_MAX_XRCD);
+		tap_ok(n_more + 1 == WHW_MAX_XRCD &&
+		       r.status == WREN_AQ_STATUS_NO_RESOURCES,
+		       "XRC: max_xrcd domains, then NO_RESOURCES (%u more)",
+		       n_more);
+		while (n_more)
+			td_handle_cmd(n->d, WREN_AQ_OP_DEALLOC_XRCD,
+				      more[--n_more], NULL, 0);
+	}
 
 	/* XRC SRQs: every field checked. */
 	memset(&in, 0, sizeof(in));
@@ -380,6 +404,15 @@ static void commands(void)
 
 	/* The domain is busy while an SRQ or a target names it. */
 	tap_ok(xrc_srq(n, &s, n->pd, x, cq.cqn), "XRC SRQ created");
+	qi.type = WREN_QPT_RC;
+	qi.xrcdn = 0;
+	qi.flags = WREN_QP_F_USE_SRQ;
+	qi.srqn = s.srqn;
+	qi.recv_cqn = cq.cqn;
+	r = td_cmd(n->d, WREN_AQ_OP_CREATE_QP, NULL, 0, &qi, sizeof(qi), NULL,
+		   0);
+	tap_ok(r.status == WREN_AQ_STATUS_BAD_PARAM && r.synd == SYND_CQP(srqn),
+	       "RC QP on an XRC SRQ: BAD_PARAM");
 	r = create_tgt(n, x, 0);
 	tgt = (uint32_t)r.result;
 	tap_ok(r.status == WREN_AQ_STATUS_OK, "XRC target created: QP %u",
@@ -563,6 +596,175 @@ static void sq_rules(void)
 	rc_env_fini(&rc);
 }
 
+static uint64_t fz_state = 0x5852432d465a3031ull;	/* "XRC-FZ01" */
+
+static uint32_t fz_rnd(void)
+{
+	fz_state ^= fz_state << 13;
+	fz_state ^= fz_state >> 7;
+	fz_state ^= fz_state << 17;
+	return (uint32_t)(fz_state >> 16);
+}
+
+/* An XRC frame (or, 1 in 8, any class) from node !@to to QP @dqpn of @to. */
+static uint32_t fz_frame(struct x_env *e, int to, uint8_t *f, uint32_t dqpn,
+			 uint32_t psn, uint32_t srqn)
+{
+	uint32_t n = fz_rnd() % 160, l3, icrc;
+	uint8_t *ip = f + 14, *udp = ip + 20, *bth = udp + 8;
+
+	if (fz_rnd() % 4 == 0)
+		n = 4 + fz_rnd() % 2100;
+	l3 = 20 + 8 + 12 + n + 4;
+	memset(f, 0, 14 + l3);
+	memcpy(f, e->p.n[to].mac, 6);
+	memcpy(f + 6, e->p.n[!to].mac, 6);
+	f[12] = 0x08;
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)(l3 >> 8);
+	ip[3] = (uint8_t)l3;
+	ip[8] = 64;
+	ip[9] = 17;
+	memcpy(ip + 12, e->p.n[!to].gid4 + 12, 4);
+	memcpy(ip + 16, e->p.n[to].gid4 + 12, 4);
+	udp[0] = 0xc0;
+	udp[2] = 0x12;
+	udp[3] = 0xb7;
+	udp[4] = (uint8_t)((l3 - 20) >> 8);
+	udp[5] = (uint8_t)(l3 - 20);
+	bth[0] = fz_rnd() % 8 ? (uint8_t)(WHW_OP_CLASS_XRC | fz_rnd() % 0x1e) :
+				(uint8_t)fz_rnd();
+	bth[1] = (uint8_t)(fz_rnd() & 0xb0);
+	bth[2] = bth[3] = 0xff;
+	whw_wr24be(bth + 5, dqpn);
+	bth[8] = (uint8_t)(fz_rnd() & 0x80);
+	whw_wr24be(bth + 9, psn);
+	for (uint32_t i = 0; i < n; i++)
+		bth[12 + i] = (uint8_t)fz_rnd();
+	/* An XRCETH naming @srqn, then now and then a RETH into the MR. */
+	if (n >= 4)
+		whw_wr32be(bth + 12, srqn);
+	if (n >= 20 && fz_rnd() % 2) {
+		whw_wr64be(bth + 16, e->mr[to].iova + fz_rnd() % X_LEN);
+		whw_wr32be(bth + 24, e->mr[to].key);
+		whw_wr32be(bth + 28, fz_rnd() % 9000);
+	}
+	icrc = whw_le32(whw_roce_icrc(ip, true, l3));
+	memcpy(ip + l3 - 4, &icrc, 4);
+	return 14 + l3;
+}
+
+static uint32_t fz_rq_psn(struct ro_node *n, uint32_t qpn)
+{
+	struct whw_qp *qp = whw_table_get(&n->d->h->hw->qps, qpn);
+
+	return qp ? qp->attr.rq_psn : 0;
+}
+
+/* The target back to RTS, from wherever it is. */
+static void fz_reconnect(struct x_env *e)
+{
+	struct wren_modify_qp_in m;
+
+	memset(&m, 0, sizeof(m));
+	m.qpn = e->tgt.qpn;
+	m.attr_mask = WREN_QP_ATTR_STATE;
+	m.new_state = WREN_QPS_RESET;
+	ro_modify(&e->p.n[1], &m);
+	x_connect(&e->p.n[1], e->tgt.qpn, true, &e->p.n[0], e->ini.qpn);
+}
+
+static void fuzz(void)
+{
+	static uint8_t f[2400];
+	struct wren_wqe_sge sg;
+	struct wren_cqe c[16];
+	struct x_env e;
+	unsigned int steps = 4000, frames = 0, resets = 0;
+	uint8_t *want;
+	bool ok;
+
+	x_init(&e);
+	for (unsigned int i = 0; i < steps; i++) {
+		uint32_t k = fz_rnd() % 100, s = fz_rnd() % 5;
+		uint32_t srqn = s < 4 ? e.srq[s].srqn : fz_rnd() & 0xffffff;
+		uint32_t len;
+
+		if (k < 55) {
+			uint32_t psn = fz_rq_psn(&e.p.n[1], e.tgt.qpn) +
+				       fz_rnd() % 4 - 1;
+
+			len = fz_frame(&e, 1, f, fz_rnd() % 16 ? e.tgt.qpn :
+					   e.ini.qpn, psn & 0xffffff, srqn);
+			wrenhw_rx_frame(e.p.n[1].d->h->hw, f, len);
+			frames++;
+		} else if (k < 70) {
+			len = fz_frame(&e, 0, f, e.ini.qpn,
+				       fz_rnd() & 0xffffff, srqn);
+			wrenhw_rx_frame(e.p.n[0].d->h->hw, f, len);
+			frames++;
+		} else if (k < 82) {
+			sg = x_sge(&e, 1, fz_rnd() % (X_LEN / 2), 4096);
+			if (s < 4)
+				ro_srq_post(&e.srq[s], &sg, 1);
+		} else if (k < 92) {
+			static const uint8_t ops[] = {
+				WREN_WQE_SEND, WREN_WQE_SEND_IMM,
+				WREN_WQE_RDMA_WRITE, WREN_WQE_RDMA_READ,
+				WREN_WQE_ATOMIC_FETCH_ADD,
+			};
+
+			x_post(&e, ops[fz_rnd() % sizeof(ops)],
+			       (fz_rnd() % 8) * 8192, 1 + fz_rnd() % 5000,
+			       &e.srq[s < 4 ? s : 0]);
+		} else if (k < 97) {
+			th_advance(e.p.n[fz_rnd() % 2].d->h,
+				   fz_rnd() % 100000000);
+		} else if (k < 99) {
+			fz_reconnect(&e);
+		} else if (s < 2) {
+			/* An SRQ of the domain destroyed, another made. */
+			td_handle_cmd(e.p.n[1].d, WREN_AQ_OP_DESTROY_SRQ,
+				      e.srq[s].srqn, NULL, 0);
+			xrc_srq(&e.p.n[1], &e.srq[s], e.p.n[1].pd, e.xrcd[0],
+				e.rcq[s].cqn);
+		}
+		/* A target refusing a frame breaks: mostly mended soon. */
+		if (fz_rnd() % 4 == 0 &&
+		    ro_qp_state(&e.p.n[1], e.tgt.qpn) == WREN_QPS_ERR) {
+			fz_reconnect(&e);
+			resets++;
+		}
+		ro_step(&e.p, (int)(fz_rnd() % 3) - 1);
+		/* Completions are drained as software would. */
+		ro_cq_drain(&e.scq, c, 16);
+		ro_cq_drain(&e.rcq[0], c, 16);
+		ro_cq_drain(&e.rcq[1], c, 16);
+	}
+	ro_settle(&e.p, 1000000000ull);
+	tap_diag("xrc fuzz: %u steps, %u frames, %u targets mended; node 1 "
+		 "discards %llu, NAKs %llu", steps, frames, resets,
+		 (unsigned long long)ro_counter(&e.p.n[1],
+			WREN_RDMA_CNT_RX_ROCE_DISCARDS),
+		 (unsigned long long)td_aeq_count(e.p.n[1].d,
+			WREN_EVENT_QP_REQ_ERR));
+	x_fini(&e);
+
+	/* A fresh pair afterwards moves data as before. */
+	x_init(&e);
+	want = x_pattern(&e, 0, 0, 3000, 9);
+	sg = x_sge(&e, 1, 0, 4096);
+	ro_srq_post(&e.srq[0], &sg, 1);
+	x_post(&e, WREN_WQE_SEND, 0, 3000, &e.srq[0]);
+	ro_settle(&e.p, 100000000ull);
+	ok = recv_cqe_ok(&e.rcq[0], &e, &e.srq[0], 3000, 0, 0) &&
+	     x_same(&e, 1, 0, want, 3000);
+	tap_ok(e.ok && ok, "XRC fuzz: the model survived %u random frames; "
+	       "a fresh pair moves data", frames);
+	free(want);
+	x_fini(&e);
+}
+
 void test_xrc(void)
 {
 	commands();
@@ -573,4 +775,5 @@ void test_xrc(void)
 		WREN_WQE_RDMA_WRITE, 3, WREN_CQE_REM_ACCESS_ERR);
 	flushed();
 	sq_rules();
+	fuzz();
 }

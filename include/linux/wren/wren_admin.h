@@ -698,7 +698,8 @@ struct wren_query_srq_out {
  * - An XRC SRQ is CREATE_SRQ with WREN_SRQ_F_XRC, a domain (xrcdn) and a
  *   CQ of its own (cqn, bound to the SRQ's UAR, else PERM).  Every
  *   receive it completes goes to that CQ, whichever QP took the WQE.
- *   Without the flag xrcdn and cqn are 0.
+ *   It serves target QPs alone: CREATE_QP on it is BAD_PARAM.  Without
+ *   the flag xrcdn and cqn are 0.
  * - An XRC initiator QP (WREN_QPT_XRC_INI) is an RC requester alone: an
  *   SQ, a send CQ and a PD, no receive side (no RQ, no SRQ, recv_cqn 0).
  *   Each send WQE names the remote XRC SRQ it is for in
