@@ -379,6 +379,53 @@ static void gen_admin(void)
 		save("admin", "srq", &o);
 	}
 
+	/* XRC: a domain, its SRQ (CQ 0), a target and an initiator. */
+	a_base(&o);
+	acmd(&o, WREN_AQ_OP_ALLOC_XRCD, NULL, 0, NULL, 0, 0);
+	{
+		struct wren_create_srq_in s;
+		struct wren_create_qp_in t;
+
+		memset(&s, 0, sizeof(s));
+		s.pdn = 1;
+		s.log_size = 5;
+		s.wqe_shift = 6;
+		s.flags = WREN_SRQ_F_XRC;
+		s.xrcdn = 1;
+		s.buf.addr = P(0x60000);
+		s.buf.page_shift = 12;
+		s.dbrec_addr = P(0x61000);
+		acmd(&o, WREN_AQ_OP_CREATE_SRQ, NULL, 0, &s, sizeof(s), 0);
+		memset(&t, 0, sizeof(t));
+		t.type = WREN_QPT_XRC_TGT;
+		t.xrcdn = 1;
+		acmd(&o, WREN_AQ_OP_CREATE_QP, NULL, 0, &t, sizeof(t), 0);
+		a_modify(&o, 2, WREN_QPS_INIT, WREN_QP_ATTR_ACCESS_FLAGS);
+		a_modify(&o, 2, WREN_QPS_RTR,
+			 WREN_QP_ATTR_AV | WREN_QP_ATTR_PATH_MTU |
+			 WREN_QP_ATTR_DEST_QPN | WREN_QP_ATTR_RQ_PSN |
+			 WREN_QP_ATTR_MAX_DEST_RD_ATOMIC |
+			 WREN_QP_ATTR_MIN_RNR_TIMER);
+		a_modify(&o, 2, WREN_QPS_RTS,
+			 WREN_QP_ATTR_TIMEOUT | WREN_QP_ATTR_SQ_PSN);
+		ahandle(&o, WREN_AQ_OP_QUERY_QP, 2, 256);
+		/* An initiator: an SQ, its CQ and PD, no receive side. */
+		memset(&t, 0, sizeof(t));
+		t.type = WREN_QPT_XRC_INI;
+		t.sq_wqe_shift = 6;
+		t.sq_log_size = 4;
+		t.pdn = 1;
+		t.buf.addr = P(0x30000);
+		t.buf.page_shift = 12;
+		t.dbrec_addr = P(0x31000);
+		acmd(&o, WREN_AQ_OP_CREATE_QP, NULL, 0, &t, sizeof(t), 0);
+		ahandle(&o, WREN_AQ_OP_DEALLOC_XRCD, 1, 0);
+		ahandle(&o, WREN_AQ_OP_DESTROY_QP, 2, 0);
+		ahandle(&o, WREN_AQ_OP_DESTROY_SRQ, 0, 0);
+		ahandle(&o, WREN_AQ_OP_DEALLOC_XRCD, 1, 0);
+		save("admin", "xrc", &o);
+	}
+
 	acmd(&o, WREN_AQ_OP_ALLOC_PD, NULL, 0, NULL, 0, 0);
 	{
 		struct wren_create_mr_in m;
