@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include <stdlib.h>
 
+#include "roce.h"
 #include "roce_util.h"
 #include "wrenhw_int.h"
 
@@ -366,6 +367,66 @@ int ro_modify(struct ro_node *n, struct wren_modify_qp_in *m)
 	if (r.completed && r.status)
 		tap_diag("MODIFY_QP: status %d synd 0x%x", r.status, r.synd);
 	return r.completed ? r.status : -1;
+}
+
+uint8_t *ro_frame_v4(uint8_t *f, uint32_t l3, const uint8_t *dmac,
+		     const uint8_t *smac, const uint8_t *sip,
+		     const uint8_t *dip, uint16_t sport)
+{
+	uint8_t *ip = f + 14, *udp = ip + 20;
+
+	memset(f, 0, 14 + l3);
+	memcpy(f, dmac, 6);
+	memcpy(f + 6, smac, 6);
+	f[12] = 0x08;
+	ip[0] = 0x45;
+	ip[2] = (uint8_t)(l3 >> 8);
+	ip[3] = (uint8_t)l3;
+	ip[8] = 64;
+	ip[9] = 17;
+	memcpy(ip + 12, sip, 4);
+	memcpy(ip + 16, dip, 4);
+	udp[0] = (uint8_t)(sport >> 8);
+	udp[1] = (uint8_t)sport;
+	udp[2] = (uint8_t)(WHW_ROCE_PORT >> 8);
+	udp[3] = (uint8_t)WHW_ROCE_PORT;
+	udp[4] = (uint8_t)((l3 - 20) >> 8);
+	udp[5] = (uint8_t)(l3 - 20);
+	return udp + 8;
+}
+
+struct wren_wqe_sge ro_mr_sge(const struct ro_mr *mr, uint64_t off,
+			      uint32_t len)
+{
+	struct wren_wqe_sge s = {
+		.addr = mr->iova + off,
+		.length = len,
+		.lkey = mr->key,
+	};
+
+	return s;
+}
+
+uint8_t *ro_mr_pattern(struct ro_mr *mr, uint64_t off, uint32_t len,
+		       uint32_t seed)
+{
+	uint8_t *b = malloc(len ? len : 1);
+
+	ro_fill(b, len, seed);
+	ro_mr_write(mr, mr->iova + off, b, len);
+	return b;
+}
+
+bool ro_mr_same(struct ro_mr *mr, uint64_t off, const uint8_t *want,
+		uint32_t len)
+{
+	uint8_t *got = malloc(len ? len : 1);
+	bool same;
+
+	ro_mr_read(mr, mr->iova + off, got, len);
+	same = !memcmp(got, want, len);
+	free(got);
+	return same;
 }
 
 void ro_fill_av(const struct ro_node *peer, struct wren_av *av, bool ipv6)

@@ -160,6 +160,15 @@ int64_t ro_mr_reg(struct ro_node *n, struct ro_mr *mr, uint32_t pd,
 void ro_mr_free(struct ro_mr *mr);
 void ro_mr_write(struct ro_mr *mr, uint64_t addr, const void *b, size_t len);
 void ro_mr_read(struct ro_mr *mr, uint64_t addr, void *b, size_t len);
+/* An SGE of [off, off + len) of @mr's iova range. */
+struct wren_wqe_sge ro_mr_sge(const struct ro_mr *mr, uint64_t off,
+			      uint32_t len);
+/* Fills [off, off + len) of @mr with pattern @seed; returns a copy. */
+uint8_t *ro_mr_pattern(struct ro_mr *mr, uint64_t off, uint32_t len,
+		       uint32_t seed);
+/* Whether [off, off + len) of @mr holds @want. */
+bool ro_mr_same(struct ro_mr *mr, uint64_t off, const uint8_t *want,
+		uint32_t len);
 
 /* A send WQE: fills a stride-sized buffer; returns its bytes. */
 struct ro_wqe {
@@ -194,6 +203,14 @@ void ro_srq_post(struct ro_srq *s, const struct wren_wqe_sge *sge,
 
 uint64_t ro_counter(struct ro_node *n, unsigned int which);
 uint8_t ro_qp_state(struct ro_node *n, uint32_t qpn);
+/*
+ * A RoCEv2 frame over IPv4 whose IP packet (IP header to ICRC) is @l3
+ * bytes: the Ethernet, IP and UDP headers written, the rest zeroed.
+ * Returns the BTH, which the caller fills, and the ICRC.
+ */
+uint8_t *ro_frame_v4(uint8_t *f, uint32_t l3, const uint8_t *dmac,
+		     const uint8_t *smac, const uint8_t *sip,
+		     const uint8_t *dip, uint16_t sport);
 /* Pattern helpers. */
 void ro_fill(uint8_t *b, size_t n, uint32_t seed);
 

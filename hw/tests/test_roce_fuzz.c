@@ -37,28 +37,14 @@ static uint32_t rand_frame(struct rc_env *e, int to, uint8_t *f,
 				       0x65, 0x81, 0x15, 0x20, 0x21, 0x22,
 				       0x23, 0x24, 0x25, 0x26, 0x27, 0x28,
 				       0x29, 0x2a, 0x2b, 0x2c };
-	uint8_t *ip = f + 14, *udp = ip + 20, *bth = udp + 8;
+	uint8_t *ip = f + 14, *bth;
 	uint32_t icrc;
 
 	if (rnd() % 4 == 0)
 		n = rnd() % 4200;
 	l3 = 20 + 8 + 12 + n + 4;
-	memset(f, 0, 14 + l3);
-	memcpy(f, e->p.n[to].mac, 6);
-	memcpy(f + 6, e->p.n[!to].mac, 6);
-	f[12] = 0x08;
-	ip[0] = 0x45;
-	ip[2] = (uint8_t)(l3 >> 8);
-	ip[3] = (uint8_t)l3;
-	ip[8] = 64;
-	ip[9] = 17;
-	memcpy(ip + 12, e->p.n[!to].gid4 + 12, 4);
-	memcpy(ip + 16, e->p.n[to].gid4 + 12, 4);
-	udp[0] = 0xc0;
-	udp[2] = 0x12;
-	udp[3] = 0xb7;
-	udp[4] = (uint8_t)((l3 - 20) >> 8);
-	udp[5] = (uint8_t)(l3 - 20);
+	bth = ro_frame_v4(f, l3, e->p.n[to].mac, e->p.n[!to].mac,
+			  e->p.n[!to].gid4 + 12, e->p.n[to].gid4 + 12, 0xc000);
 	op = ops[rnd() % sizeof(ops)];
 	bth[0] = (uint8_t)op;
 	bth[1] = (uint8_t)(rnd() & 0xb0);

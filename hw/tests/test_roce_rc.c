@@ -64,13 +64,7 @@ void rc_env_fini(struct rc_env *e)
 struct wren_wqe_sge rc_sge(struct rc_env *e, int side, uint64_t off,
 			   uint32_t len)
 {
-	struct wren_wqe_sge s = {
-		.addr = e->mr[side].iova + off,
-		.length = len,
-		.lkey = e->mr[side].key,
-	};
-
-	return s;
+	return ro_mr_sge(&e->mr[side], off, len);
 }
 
 void rc_post_recv(struct rc_env *e, int side, uint64_t off, uint32_t len)
@@ -84,23 +78,13 @@ void rc_post_recv(struct rc_env *e, int side, uint64_t off, uint32_t len)
 uint8_t *rc_pattern(struct rc_env *e, int side, uint64_t off, uint32_t len,
 		    uint32_t seed)
 {
-	uint8_t *b = malloc(len ? len : 1);
-
-	ro_fill(b, len, seed);
-	ro_mr_write(&e->mr[side], e->mr[side].iova + off, b, len);
-	return b;
+	return ro_mr_pattern(&e->mr[side], off, len, seed);
 }
 
 bool rc_same(struct rc_env *e, int side, uint64_t off, const uint8_t *want,
 	     uint32_t len)
 {
-	uint8_t *got = malloc(len ? len : 1);
-	bool same;
-
-	ro_mr_read(&e->mr[side], e->mr[side].iova + off, got, len);
-	same = !memcmp(got, want, len);
-	free(got);
-	return same;
+	return ro_mr_same(&e->mr[side], off, want, len);
 }
 
 bool rc_one_cqe(struct ro_cq *cq, struct wren_cqe *c)

@@ -89,30 +89,13 @@ static uint32_t hand_packet(uint8_t *f, uint8_t op, const uint8_t *ext,
 {
 	uint32_t pad = (4 - (paylen & 3)) & 3;
 	uint32_t l3 = 20 + 8 + 12 + ext_len + paylen + pad + 4;
-	uint8_t *ip = f + 14, *udp = ip + 20, *bth = udp + 8;
+	static const uint8_t dmac[6] = { 2, 0, 0, 0, 0, 2 };
+	static const uint8_t smac[6] = { 2, 0, 0, 0, 0, 1 };
+	static const uint8_t sip[4] = { 10, 0, 0, 1 }, dip[4] = { 10, 0, 0, 2 };
+	uint8_t *ip = f + 14, *bth;
 	uint32_t icrc;
 
-	memset(f, 0, 14 + l3);
-	f[0] = 0x02;
-	f[5] = 0x02;
-	f[6] = 0x02;
-	f[11] = 0x01;
-	f[12] = 0x08;
-	ip[0] = 0x45;
-	ip[2] = (uint8_t)(l3 >> 8);
-	ip[3] = (uint8_t)l3;
-	ip[8] = 64;
-	ip[9] = 17;
-	ip[12] = 10;
-	ip[15] = 1;
-	ip[16] = 10;
-	ip[19] = 2;
-	udp[0] = 0xc0;
-	udp[1] = 0x12;
-	udp[2] = 0x12;
-	udp[3] = 0xb7;
-	udp[4] = (uint8_t)((l3 - 20) >> 8);
-	udp[5] = (uint8_t)(l3 - 20);
+	bth = ro_frame_v4(f, l3, dmac, smac, sip, dip, 0xc012);
 	bth[0] = op;
 	bth[1] = (uint8_t)(0x80 | pad << 4);
 	bth[2] = bth[3] = 0xff;

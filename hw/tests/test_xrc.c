@@ -226,40 +226,6 @@ static void x_fini(struct x_env *e)
 	ro_pair_fini(&e->p);
 }
 
-static struct wren_wqe_sge x_sge(struct x_env *e, int side, uint64_t off,
-				 uint32_t len)
-{
-	struct wren_wqe_sge s = {
-		.addr = e->mr[side].iova + off,
-		.length = len,
-		.lkey = e->mr[side].key,
-	};
-
-	return s;
-}
-
-static uint8_t *x_pattern(struct x_env *e, int side, uint64_t off,
-			  uint32_t len, uint32_t seed)
-{
-	uint8_t *b = malloc(len);
-
-	ro_fill(b, len, seed);
-	ro_mr_write(&e->mr[side], e->mr[side].iova + off, b, len);
-	return b;
-}
-
-static bool x_same(struct x_env *e, int side, uint64_t off, const uint8_t *b,
-		   uint32_t len)
-{
-	uint8_t *got = malloc(len);
-	bool same;
-
-	ro_mr_read(&e->mr[side], e->mr[side].iova + off, got, len);
-	same = !memcmp(got, b, len);
-	free(got);
-	return same;
-}
-
 /* Posts @op of @len bytes at @off on both sides, for SRQ @srq. */
 static void x_post(struct x_env *e, uint8_t op, uint64_t off, uint32_t len,
 		   const struct ro_srq *srq)
@@ -267,7 +233,7 @@ static void x_post(struct x_env *e, uint8_t op, uint64_t off, uint32_t len,
 	struct ro_wqe w = { .opcode = op, .flags = WREN_WQE_F_SIGNALED,
 			    .nsge = 1, .imm = 0x11223344 };
 
-	w.sge[0] = x_sge(e, 0, off, len);
+	w.sge[0] = ro_mr_sge(&e->mr[0], off, len);
 	w.raddr = e->mr[1].iova + off;
 	w.rkey = e->mr[1].key;
 	w.swap = 5;
@@ -471,14 +437,14 @@ static void traffic(void)
 	x_init(&e);
 	tap_ok(e.ok, "XRC: initiator and target connected with ib_core's "
 	       "masks of each half");
-	s1 = x_pattern(&e, 0, 0, 5000, 1);
-	s2 = x_pattern(&e, 0, 8192, 100, 2);
-	w1 = x_pattern(&e, 0, 16384, 3000, 3);
-	r1 = x_pattern(&e, 1, 32768, 6000, 4);
+	s1 = ro_mr_pattern(&e.mr[0], 0, 5000, 1);
+	s2 = ro_mr_pattern(&e.mr[0], 8192, 100, 2);
+	w1 = ro_mr_pattern(&e.mr[0], 16384, 3000, 3);
+	r1 = ro_mr_pattern(&e.mr[1], 32768, 6000, 4);
 	ro_mr_write(&e.mr[1], e.mr[1].iova + 65536, &v, 8);
-	sg = x_sge(&e, 1, 0, 8192);
+	sg = ro_mr_sge(&e.mr[1], 0, 8192);
 	ro_srq_post(&e.srq[0], &sg, 1);
-	sg = x_sge(&e, 1, 8192, 4096);
+	sg = ro_mr_sge(&e.mr[1], 8192, 4096);
 	ro_srq_post(&e.srq[1], &sg, 1);
 
 	x_post(&e, WREN_WQE_SEND_IMM, 0, 5000, &e.srq[0]);
@@ -486,19 +452,19 @@ static void traffic(void)
 	x_post(&e, WREN_WQE_SEND, 8192, 100, &e.srq[1]);
 	ro_settle(&e.p, 100000000ull);
 	tap_ok(recv_cqe_ok(&e.rcq[0], &e, &e.srq[0], 5000, 0, WREN_CQE_F_IMM) &&
-	       x_same(&e, 1, 0, s1, 5000),
+	       ro_mr_same(&e.mr[1], 0, s1, 5000),
 	       "XRC SEND_IMM of 5 packets: SRQ 0's CQ, the SRQ in src_qp");
 	tap_ok(recv_cqe_ok(&e.rcq[1], &e, &e.srq[1], 100, 0, 0) &&
-	       x_same(&e, 1, 8192, s2, 100),
+	       ro_mr_same(&e.mr[1], 8192, s2, 100),
 	       "XRC SEND for SRQ 1: SRQ 1's CQ");
 
 	x_post(&e, WREN_WQE_RDMA_WRITE, 16384, 3000, &e.srq[1]);
 	ro_settle(&e.p, 100000000ull);
-	tap_ok(x_same(&e, 1, 16384, w1, 3000),
+	tap_ok(ro_mr_same(&e.mr[1], 16384, w1, 3000),
 	       "XRC WRITE under the named SRQ's PD: data placed");
 	x_post(&e, WREN_WQE_RDMA_READ, 32768, 6000, &e.srq[0]);
 	ro_settle(&e.p, 100000000ull);
-	tap_ok(x_same(&e, 0, 32768, r1, 6000), "XRC READ of 6 responses");
+	tap_ok(ro_mr_same(&e.mr[0], 32768, r1, 6000), "XRC READ of 6 responses");
 	x_post(&e, WREN_WQE_ATOMIC_FETCH_ADD, 65536, 8, &e.srq[0]);
 	ro_settle(&e.p, 100000000ull);
 	ro_mr_read(&e.mr[0], e.mr[0].iova + 65536, &got, 8);
@@ -530,7 +496,7 @@ static void refused(const char *what, uint8_t op, int srq, uint8_t status)
 	struct wren_cqe c;
 
 	x_init(&e);
-	sg = x_sge(&e, 1, 0, 4096);
+	sg = ro_mr_sge(&e.mr[1], 0, 4096);
 	ro_srq_post(&e.srq[srq], &sg, 1);
 	x_post(&e, op, 0, 100, &e.srq[srq]);
 	ro_settle(&e.p, 100000000ull);
@@ -550,7 +516,7 @@ static void flushed(void)
 	struct wren_cqe c;
 
 	x_init(&e);
-	sg = x_sge(&e, 1, 0, 8192);
+	sg = ro_mr_sge(&e.mr[1], 0, 8192);
 	ro_srq_post(&e.srq[1], &sg, 1);
 	e.p.drop_opcode = WHW_OP_CLASS_XRC | WHW_OP_SEND_LAST;
 	e.p.drop_opcode_n = 1000;
@@ -611,27 +577,13 @@ static uint32_t fz_frame(struct x_env *e, int to, uint8_t *f, uint32_t dqpn,
 			 uint32_t psn, uint32_t srqn)
 {
 	uint32_t n = fz_rnd() % 160, l3, icrc;
-	uint8_t *ip = f + 14, *udp = ip + 20, *bth = udp + 8;
+	uint8_t *ip = f + 14, *bth;
 
 	if (fz_rnd() % 4 == 0)
 		n = 4 + fz_rnd() % 2100;
 	l3 = 20 + 8 + 12 + n + 4;
-	memset(f, 0, 14 + l3);
-	memcpy(f, e->p.n[to].mac, 6);
-	memcpy(f + 6, e->p.n[!to].mac, 6);
-	f[12] = 0x08;
-	ip[0] = 0x45;
-	ip[2] = (uint8_t)(l3 >> 8);
-	ip[3] = (uint8_t)l3;
-	ip[8] = 64;
-	ip[9] = 17;
-	memcpy(ip + 12, e->p.n[!to].gid4 + 12, 4);
-	memcpy(ip + 16, e->p.n[to].gid4 + 12, 4);
-	udp[0] = 0xc0;
-	udp[2] = 0x12;
-	udp[3] = 0xb7;
-	udp[4] = (uint8_t)((l3 - 20) >> 8);
-	udp[5] = (uint8_t)(l3 - 20);
+	bth = ro_frame_v4(f, l3, e->p.n[to].mac, e->p.n[!to].mac,
+			  e->p.n[!to].gid4 + 12, e->p.n[to].gid4 + 12, 0xc000);
 	bth[0] = fz_rnd() % 8 ? (uint8_t)(WHW_OP_CLASS_XRC | fz_rnd() % 0x1e) :
 				(uint8_t)fz_rnd();
 	bth[1] = (uint8_t)(fz_rnd() & 0xb0);
@@ -704,7 +656,7 @@ static void fuzz(void)
 			wrenhw_rx_frame(e.p.n[0].d->h->hw, f, len);
 			frames++;
 		} else if (k < 82) {
-			sg = x_sge(&e, 1, fz_rnd() % (X_LEN / 2), 4096);
+			sg = ro_mr_sge(&e.mr[1], fz_rnd() % (X_LEN / 2), 4096);
 			if (s < 4)
 				ro_srq_post(&e.srq[s], &sg, 1);
 		} else if (k < 92) {
@@ -752,13 +704,13 @@ static void fuzz(void)
 
 	/* A fresh pair afterwards moves data as before. */
 	x_init(&e);
-	want = x_pattern(&e, 0, 0, 3000, 9);
-	sg = x_sge(&e, 1, 0, 4096);
+	want = ro_mr_pattern(&e.mr[0], 0, 3000, 9);
+	sg = ro_mr_sge(&e.mr[1], 0, 4096);
 	ro_srq_post(&e.srq[0], &sg, 1);
 	x_post(&e, WREN_WQE_SEND, 0, 3000, &e.srq[0]);
 	ro_settle(&e.p, 100000000ull);
 	ok = recv_cqe_ok(&e.rcq[0], &e, &e.srq[0], 3000, 0, 0) &&
-	     x_same(&e, 1, 0, want, 3000);
+	     ro_mr_same(&e.mr[1], 0, want, 3000);
 	tap_ok(e.ok && ok, "XRC fuzz: the model survived %u random frames; "
 	       "a fresh pair moves data", frames);
 	free(want);
