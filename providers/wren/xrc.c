@@ -20,6 +20,21 @@ static bool wren_xrc_supported(struct ibv_context *ibctx)
 	return to_wren_ctx(ibctx)->caps & WREN_CAP_RDMA_XRC;
 }
 
+/* A zeroed object of @size for an XRC verb, or NULL with errno set. */
+static void *wren_xrc_obj(struct ibv_context *ibctx, size_t size)
+{
+	void *obj;
+
+	if (!wren_xrc_supported(ibctx)) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	obj = calloc(1, size);
+	if (!obj)
+		errno = ENOMEM;
+	return obj;
+}
+
 /* Domains are ib_core's objects with no driver data either way. */
 struct ibv_xrcd *wren_open_xrcd(struct ibv_context *ibctx,
 				struct ibv_xrcd_init_attr *attr)
@@ -29,15 +44,9 @@ struct ibv_xrcd *wren_open_xrcd(struct ibv_context *ibctx,
 	struct verbs_xrcd *xrcd;
 	int ret;
 
-	if (!wren_xrc_supported(ibctx)) {
-		errno = EOPNOTSUPP;
+	xrcd = wren_xrc_obj(ibctx, sizeof(*xrcd));
+	if (!xrcd)
 		return NULL;
-	}
-	xrcd = calloc(1, sizeof(*xrcd));
-	if (!xrcd) {
-		errno = ENOMEM;
-		return NULL;
-	}
 	ret = ibv_cmd_open_xrcd(ibctx, xrcd, sizeof(*xrcd), attr, &cmd,
 				sizeof(cmd), &resp, sizeof(resp));
 	if (ret) {
@@ -122,18 +131,13 @@ struct ibv_qp *wren_open_qp(struct ibv_context *ibctx,
 	struct wren_qp *qp;
 	int ret;
 
-	if (!wren_xrc_supported(ibctx)) {
-		errno = EOPNOTSUPP;
+	qp = wren_xrc_obj(ibctx, sizeof(*qp));
+	if (!qp)
 		return NULL;
-	}
 	if ((attr->comp_mask & IBV_QP_OPEN_ATTR_TYPE) &&
 	    attr->qp_type != IBV_QPT_XRC_RECV) {
+		free(qp);
 		errno = EINVAL;
-		return NULL;
-	}
-	qp = calloc(1, sizeof(*qp));
-	if (!qp) {
-		errno = ENOMEM;
 		return NULL;
 	}
 	ret = ibv_cmd_open_qp(ibctx, &qp->verbs_qp, sizeof(qp->verbs_qp), attr,
