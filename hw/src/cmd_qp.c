@@ -56,6 +56,18 @@ static struct whw_err check_sizes(const struct wren_create_qp_in *in,
 	return WHW_OK;
 }
 
+/* A QP context with the RoCE engine's state beside it, or NULL. */
+static struct whw_qp *qp_new(struct wrenhw *hw)
+{
+	struct whw_qp *qp = calloc(1, sizeof(*qp));
+
+	if (qp && whw_roce_qp_init(hw, qp)) {
+		free(qp);
+		qp = NULL;
+	}
+	return qp;
+}
+
 /*
  * An XRC target: only its type and domain, and the RoCE engine's state;
  * its SRQ, PD and CQ are named by each request (xrc.c).
@@ -76,13 +88,9 @@ static struct whw_err create_xrc_tgt(struct wrenhw *hw, struct whw_cmd *c,
 	xrcd = whw_table_get(&hw->xrcds, whw_le32(in->xrcdn));
 	if (!xrcd)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_HANDLE, SYND_CQP(xrcdn));
-	qp = calloc(1, sizeof(*qp));
+	qp = qp_new(hw);
 	if (!qp)
 		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
-	if (whw_roce_qp_init(hw, qp)) {
-		free(qp);
-		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
-	}
 	if (whw_table_alloc(&hw->qps, &qp->hdr) < 0) {
 		whw_roce_qp_fini(hw, qp);
 		free(qp);
@@ -198,13 +206,9 @@ struct whw_err whw_cmd_create_qp(struct wrenhw *hw, struct whw_cmd *c)
 	if (in->type == WREN_QPT_GSI && whw_table_get(&hw->qps, QPN_GSI))
 		return WHW_ERR(WREN_AQ_STATUS_EXISTS, SYND_CQP(type));
 
-	qp = calloc(1, sizeof(*qp));
+	qp = qp_new(hw);
 	if (!qp)
 		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
-	if (whw_roce_qp_init(hw, qp)) {
-		free(qp);
-		return WHW_ERR(WREN_AQ_STATUS_NO_RESOURCES, 0);
-	}
 	err = whw_ring_load(hw, &qp->buf, &in->buf, total, SYND_CQP(buf));
 	if (!err.status && whw_ring_overlaps_live(hw, &qp->buf, NULL))
 		err = WHW_ERR(WREN_AQ_STATUS_BAD_ADDR, SYND_CQP(buf.addr));
