@@ -336,6 +336,7 @@ void wren_ib_buf_desc_free(struct wren_ib_dev *dev, void *list,
 
 /* wren_ib_obj.c: lookups from the event path */
 void wren_ib_obj_ref_init(struct wren_ib_obj_ref *ref);
+int wren_ib_qp_publish(struct wren_ib_dev *dev, struct wren_ib_qp *qp);
 void wren_ib_obj_put(struct wren_ib_obj_ref *ref);
 void wren_ib_obj_wait(struct wren_ib_obj_ref *ref);
 

@@ -29,6 +29,28 @@ void wren_ib_obj_ref_init(struct wren_ib_obj_ref *ref)
 	init_completion(&ref->free);
 }
 
+/**
+ * wren_ib_qp_publish() - make a QP the device made findable by number
+ * @dev: its device
+ * @qp: the QP, with its qpn
+ *
+ * Sets up its lock and its reference and puts it into the QP table, where
+ * the event path (and the kernel data path) look QPs up.
+ *
+ * Return: 0, or the errno of the table, with the lock undone.
+ */
+int wren_ib_qp_publish(struct wren_ib_dev *dev, struct wren_ib_qp *qp)
+{
+	int err;
+
+	mutex_init(&qp->lock);
+	wren_ib_obj_ref_init(&qp->ref);
+	err = xa_insert_irq(&dev->qps, qp->qpn, qp, GFP_KERNEL);
+	if (err)
+		mutex_destroy(&qp->lock);
+	return err;
+}
+
 void wren_ib_obj_put(struct wren_ib_obj_ref *ref)
 {
 	if (refcount_dec_and_test(&ref->refs))

@@ -151,11 +151,8 @@ int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->state = IB_QPS_RESET;
 	qp->cap = attr->cap;
-	mutex_init(&qp->lock);
-	wren_ib_obj_ref_init(&qp->ref);
-	err = xa_insert_irq(&dev->qps, qp->qpn, qp, GFP_KERNEL);
+	err = wren_ib_qp_publish(dev, qp);
 	if (err) {
-		mutex_destroy(&qp->lock);
 		if (wren_cmd_destroy_qp(dev->cdev, qp->qpn))
 			return err;
 		goto err_free;

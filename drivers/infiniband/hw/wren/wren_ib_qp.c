@@ -205,9 +205,7 @@ static int __wren_ib_create_qp(struct ib_qp *ibqp,
 	qp->sq_sig_all = attr->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->state = IB_QPS_RESET;
 	qp->cap = attr->cap;
-	mutex_init(&qp->lock);
-	wren_ib_obj_ref_init(&qp->ref);
-	err = xa_insert_irq(&dev->qps, qp->qpn, qp, GFP_KERNEL);
+	err = wren_ib_qp_publish(dev, qp);
 	if (err)
 		goto err_destroy;
 
@@ -220,9 +218,9 @@ static int __wren_ib_create_qp(struct ib_qp *ibqp,
 
 err_erase:
 	xa_erase_irq(&dev->qps, qp->qpn);
+	mutex_destroy(&qp->lock);
 err_destroy:
 	wren_cmd_destroy_qp(dev->cdev, qp->qpn);
-	mutex_destroy(&qp->lock);
 err_ring:
 	wren_ib_uring_put(&qp->ring);
 	return err;

@@ -85,12 +85,8 @@ int wren_ib_create_xrc_tgt(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 	qp->state = IB_QPS_RESET;
 	memset(&attr->cap, 0, sizeof(attr->cap));
 	qp->cap = attr->cap;
-	mutex_init(&qp->lock);
-	wren_ib_obj_ref_init(&qp->ref);
-	err = xa_insert_irq(&dev->qps, qp->qpn, qp, GFP_KERNEL);
-	if (err) {
-		mutex_destroy(&qp->lock);
+	err = wren_ib_qp_publish(dev, qp);
+	if (err)
 		wren_cmd_destroy_qp(dev->cdev, qp->qpn);
-	}
 	return err;
 }
