@@ -144,10 +144,10 @@ if [ "$compile" = 1 ]; then
 	cp "$ccache_log" "$res/pkgi-ccache.log" 2>/dev/null
 	check "the compile here on $(nproc) CPUs: ${hits:-0} compiles found in the host's prime, ${miss:-?} compiled for real" \
 		test "${hits:-0}" -gt 0 -a "${miss:-1}" = 0
-	# The boot's other tests run on one vCPU, as on every other guest:
-	# with a second one busy-polling beside guest 1's, three vCPU threads
-	# shared the host's two cores, and UCX's UD wire-up timed out in two
-	# of three such boots (Documentation/.../apps.rst).
+	# The boot's other tests run on one vCPU, as on every other guest.
+	# Two of three boots that kept the second one lost UCX's UD wire-up
+	# to its timeout, likely from three busy vCPU threads on the host's
+	# two cores (Documentation/networking/device_drivers/wren/apps.rst).
 	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do
 		[ -e "$c" ] || continue
 		echo 0 >"$c" 2>/dev/null || diag "cannot take ${c%/online} offline"
