@@ -170,6 +170,22 @@ static void a_qp(struct out *o, uint8_t type, uint32_t flags, uint64_t buf)
 	acmd(o, WREN_AQ_OP_CREATE_QP, NULL, 0, &q, sizeof(q), 0);
 }
 
+static void a_srq(struct out *o, uint8_t flags, uint32_t xrcdn)
+{
+	struct wren_create_srq_in s;
+
+	memset(&s, 0, sizeof(s));
+	s.pdn = 1;
+	s.log_size = 5;
+	s.wqe_shift = 6;
+	s.flags = flags;
+	s.xrcdn = xrcdn;
+	s.buf.addr = P(0x60000);
+	s.buf.page_shift = 12;
+	s.dbrec_addr = P(0x61000);
+	acmd(o, WREN_AQ_OP_CREATE_SRQ, NULL, 0, &s, sizeof(s), 0);
+}
+
 static void a_modify(struct out *o, uint32_t qpn, uint8_t state, uint32_t mask)
 {
 	struct wren_modify_qp_in m;
@@ -348,19 +364,11 @@ static void gen_admin(void)
 
 	a_base(&o);
 	{
-		struct wren_create_srq_in s;
 		struct wren_aq_modify_srq m = { .srqn = 0,
 						.mask = WREN_MODIFY_SRQ_LIMIT,
 						.limit = 4 };
 
-		memset(&s, 0, sizeof(s));
-		s.pdn = 1;
-		s.log_size = 5;
-		s.wqe_shift = 6;
-		s.buf.addr = P(0x60000);
-		s.buf.page_shift = 12;
-		s.dbrec_addr = P(0x61000);
-		acmd(&o, WREN_AQ_OP_CREATE_SRQ, NULL, 0, &s, sizeof(s), 0);
+		a_srq(&o, 0, 0);
 		acmd(&o, WREN_AQ_OP_MODIFY_SRQ, &m, sizeof(m), NULL, 0, 0);
 		{
 			/* Grown to 64 WQEs in a ring and record of its own. */
@@ -383,19 +391,9 @@ static void gen_admin(void)
 	a_base(&o);
 	acmd(&o, WREN_AQ_OP_ALLOC_XRCD, NULL, 0, NULL, 0, 0);
 	{
-		struct wren_create_srq_in s;
 		struct wren_create_qp_in t;
 
-		memset(&s, 0, sizeof(s));
-		s.pdn = 1;
-		s.log_size = 5;
-		s.wqe_shift = 6;
-		s.flags = WREN_SRQ_F_XRC;
-		s.xrcdn = 1;
-		s.buf.addr = P(0x60000);
-		s.buf.page_shift = 12;
-		s.dbrec_addr = P(0x61000);
-		acmd(&o, WREN_AQ_OP_CREATE_SRQ, NULL, 0, &s, sizeof(s), 0);
+		a_srq(&o, WREN_SRQ_F_XRC, 1);
 		memset(&t, 0, sizeof(t));
 		t.type = WREN_QPT_XRC_TGT;
 		t.xrcdn = 1;
