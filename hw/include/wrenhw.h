@@ -40,8 +40,9 @@ struct wrenhw_host_ops {
 	 */
 	void (*timer_mod)(void *opaque, uint64_t deadline_ns);
 	/*
-	 * Ask the host to call wrenhw_process() soon, outside the current
-	 * MMIO access (a QEMU bottom half), so doorbells return quickly.
+	 * Ask the host to call wrenhw_process() soon, after the current call
+	 * into the model has returned, never from within it (QEMU: in the
+	 * vCPU right after a doorbell write returns, else a bottom half).
 	 * Admin commands run within their doorbell write instead, up to a
 	 * budget; past it, the rest waits for wrenhw_process() too.
 	 */

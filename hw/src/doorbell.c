@@ -57,7 +57,7 @@ static void sq_doorbell(struct wrenhw *hw, struct whw_qp *qp, uint32_t pi)
 		return;
 	}
 	qp->sq_pi = pi;
-	/* WQEs are read in wrenhw_process(), never inside the MMIO write. */
+	/* WQEs are read in wrenhw_process(), never inside wrenhw_mmio_write(). */
 	whw_roce_sq_doorbell(hw, qp);
 }
 

@@ -334,7 +334,7 @@ int wren_ib_buf_desc(struct wren_ib_dev *dev, struct ib_umem *umem, u64 addr,
 void wren_ib_buf_desc_free(struct wren_ib_dev *dev, void *list,
 			   dma_addr_t list_dma, size_t list_size);
 
-/* wren_ib_obj.c: lookups from the event path */
+/* wren_ib_event.c: QPs and objects the event path looks up */
 void wren_ib_obj_ref_init(struct wren_ib_obj_ref *ref);
 int wren_ib_qp_publish(struct wren_ib_dev *dev, struct wren_ib_qp *qp);
 void wren_ib_obj_put(struct wren_ib_obj_ref *ref);

@@ -30,7 +30,7 @@ void wren_ib_obj_ref_init(struct wren_ib_obj_ref *ref)
 }
 
 /**
- * wren_ib_qp_publish() - make a QP the device made findable by number
+ * wren_ib_qp_publish() - make a QP the device created findable by number
  * @dev: its device
  * @qp: the QP, with its qpn
  *
