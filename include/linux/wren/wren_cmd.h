@@ -4,7 +4,8 @@
  * running firmware commands.  One function per command takes the
  * command's parameters (the contract's input structure, or plain values
  * for inline ones) and returns its result; buffers, DMA, timeouts and the
- * mapping of completion status to errno stay inside wren.ko.
+ * mapping of completion status to errno stay inside wren.ko (a caller
+ * fills a struct wren_cmd_inbuf in place, but never sees its address).
  *
  * Every function sleeps unless it says otherwise, and returns 0, the
  * errno of a failed completion status (-EINVAL, -ENOENT, -ENOMEM, -EBUSY,
@@ -28,6 +29,30 @@ struct wren_cmd_mr_result {
 	u32 index;			/* the MR's or window's handle */
 	u32 key;			/* lkey = rkey */
 };
+
+/**
+ * struct wren_cmd_inbuf - an admin command's input buffer, filled in place
+ * @data: where the input goes; NULL once a command through it went
+ *	  unanswered (wren.ko then keeps the buffer until the reset)
+ * @size: its capacity, in bytes
+ * @dma: wren.ko's: the bus address
+ * @cached: wren.ko's: the device's kept buffer, not one allocated
+ *
+ * For a caller that sends many large inputs in turn (WRITE_MTT): it
+ * writes the input straight into device-readable memory, with no copy
+ * and no allocation a command.  wren_cmd_inbuf_get() gives one,
+ * wren_cmd_inbuf_put() takes it back.
+ */
+struct wren_cmd_inbuf {
+	void *data;
+	size_t size;
+	dma_addr_t dma;
+	bool cached;
+};
+
+int wren_cmd_inbuf_get(struct wren_core_dev *cdev, size_t size,
+		       struct wren_cmd_inbuf *buf);
+void wren_cmd_inbuf_put(struct wren_core_dev *cdev, struct wren_cmd_inbuf *buf);
 
 int wren_cmd_query_port(struct wren_core_dev *cdev, struct wren_port_attr *out);
 int wren_cmd_query_counters(struct wren_core_dev *cdev, u8 set, u32 index,
@@ -67,7 +92,7 @@ int wren_cmd_create_mr(struct wren_core_dev *cdev,
 		       const struct wren_create_mr_in *in,
 		       struct wren_cmd_mr_result *res);
 int wren_cmd_write_mtt(struct wren_core_dev *cdev, u32 mr_index, u32 first,
-		       const __le64 *mtt, u32 count);
+		       struct wren_cmd_inbuf *mtt, u32 count);
 int wren_cmd_activate_mr(struct wren_core_dev *cdev, u32 mr_index);
 int wren_cmd_deactivate_mr(struct wren_core_dev *cdev, u32 mr_index);
 int wren_cmd_modify_mr(struct wren_core_dev *cdev,

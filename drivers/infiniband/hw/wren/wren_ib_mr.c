@@ -86,30 +86,39 @@ static void wren_ib_mr_put_umem(struct wren_ib_mr *mr)
 	mr->umem = NULL;
 }
 
+/*
+ * The translation entries go straight into the command layer's input
+ * buffer, WREN_IB_MTT_CHUNK a command: no copy, and one buffer for all
+ * the commands of the MR.
+ */
 static int wren_ib_write_mtt(struct wren_ib_dev *dev, struct wren_ib_mr *mr,
 			     unsigned long pgsz)
 {
-	struct ib_block_iter biter;
 	size_t chunk = min_t(size_t, mr->num_mtt, WREN_IB_MTT_CHUNK);
+	struct wren_cmd_inbuf buf;
+	struct ib_block_iter biter;
 	u32 first = 0, n = 0;
 	__le64 *mtt;
-	int err = 0;
+	int err;
 
-	mtt = kvcalloc(chunk, sizeof(*mtt), GFP_KERNEL);
-	if (!mtt)
-		return -ENOMEM;
+	if (!chunk)
+		return 0;
+	err = wren_cmd_inbuf_get(dev->cdev, chunk * sizeof(*mtt), &buf);
+	if (err)
+		return err;
+	mtt = buf.data;
 	rdma_umem_for_each_dma_block(mr->umem, &biter, pgsz) {
 		mtt[n++] = cpu_to_le64(rdma_block_iter_dma_address(&biter));
 		if (n < chunk && first + n < mr->num_mtt)
 			continue;
-		err = wren_cmd_write_mtt(dev->cdev, mr->index, first, mtt, n);
+		err = wren_cmd_write_mtt(dev->cdev, mr->index, first, &buf, n);
 		if (err)
 			break;
 		first += n;
 		n = 0;
 		cond_resched();
 	}
-	kvfree(mtt);
+	wren_cmd_inbuf_put(dev->cdev, &buf);
 	if (!err && first != mr->num_mtt)
 		err = -EINVAL;
 	return err;

@@ -94,6 +94,15 @@ struct wren_cmd_state {
 	void *atomic_buf;
 	dma_addr_t atomic_dma;
 	bool atomic_orphaned;		/* a command through it timed out */
+	/* One input buffer of the largest size, kept between commands so
+	 * that a run of large inputs (an MR's translation entries) does not
+	 * allocate and zero 64 KiB of coherent memory for each command.
+	 * Whoever holds in_cache_lock owns it; NULL until first used, and
+	 * again after a command through it went unanswered (it is parked).
+	 */
+	struct mutex in_cache_lock;
+	void *in_cache;
+	dma_addr_t in_cache_dma;
 };
 
 /* The pfc_storm health reporter and what the last storm events said. */
@@ -261,6 +270,8 @@ int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 int wren_cmd_exec_atomic(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 			 const void *in, size_t in_len,
 			 struct wren_acq_entry *comp);
+int wren_cmd_exec_inbuf(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+			struct wren_cmd_inbuf *in, size_t in_len);
 bool wren_cmd_died_with_device(struct wren_dev *wdev, int err,
 			       const struct wren_acq_entry *comp);
 int wren_cmd_destroy_quiet(struct wren_dev *wdev, u8 opcode, u32 handle,

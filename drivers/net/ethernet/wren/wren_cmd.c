@@ -15,6 +15,10 @@
  *   device was reset or bus mastering turned off.
  * - Commands from atomic context (address handles, which ib_core's CM
  *   creates under a spinlock) use one preallocated input buffer.
+ * - Other inputs go through one kept buffer of the largest size when no
+ *   other command holds it, else through one allocated for the command:
+ *   registering 1 GiB of 4 KiB pages is 32 WRITE_MTTs of 64 KiB, and
+ *   allocating and zeroing each buffer cost about a quarter of it.
  */
 #include <linux/dma-mapping.h>
 #include <linux/seq_file.h>
@@ -51,6 +55,8 @@ int wren_cmd_init(struct wren_dev *wdev)
 	cs->num_orphans = 0;
 	spin_lock_init(&cs->atomic_lock);
 	cs->atomic_orphaned = false;
+	mutex_init(&cs->in_cache_lock);
+	cs->in_cache = NULL;
 	cs->atomic_buf = dma_alloc_coherent(&wdev->pdev->dev,
 					    WREN_CMD_ATOMIC_BUF_LEN,
 					    &cs->atomic_dma, GFP_KERNEL);
@@ -117,6 +123,11 @@ void wren_cmd_fini(struct wren_dev *wdev)
 		dma_free_coherent(&wdev->pdev->dev, WREN_CMD_ATOMIC_BUF_LEN,
 				  cs->atomic_buf, cs->atomic_dma);
 	cs->atomic_buf = NULL;
+	if (cs->in_cache)
+		dma_free_coherent(&wdev->pdev->dev, WREN_AQ_MAX_BUF_LEN,
+				  cs->in_cache, cs->in_cache_dma);
+	cs->in_cache = NULL;
+	mutex_destroy(&cs->in_cache_lock);
 }
 
 /* The device may still use the buffers: keep them.  Should even the
@@ -147,6 +158,97 @@ static void wren_cmd_orphan(struct wren_dev *wdev, u8 opcode, void *in,
 	spin_unlock(&cs->orphan_lock);
 }
 
+static int wren_cmd_inbuf_alloc(struct wren_dev *wdev, size_t size,
+				struct wren_cmd_inbuf *buf)
+{
+	struct wren_cmd_state *cs = &wdev->cmd;
+	struct device *dev = &wdev->pdev->dev;
+
+	if (!size || size > WREN_AQ_MAX_BUF_LEN)
+		return -EINVAL;
+	/* The kept buffer if it is free; waiting for it would only add. */
+	if (mutex_trylock(&cs->in_cache_lock)) {
+		if (!cs->in_cache)
+			cs->in_cache = dma_alloc_coherent(dev, WREN_AQ_MAX_BUF_LEN,
+							  &cs->in_cache_dma,
+							  GFP_KERNEL);
+		if (cs->in_cache) {
+			buf->data = cs->in_cache;
+			buf->dma = cs->in_cache_dma;
+			buf->size = WREN_AQ_MAX_BUF_LEN;
+			buf->cached = true;
+			return 0;
+		}
+		mutex_unlock(&cs->in_cache_lock);
+	}
+	buf->data = dma_alloc_coherent(dev, size, &buf->dma, GFP_KERNEL);
+	buf->size = size;
+	buf->cached = false;
+	return buf->data ? 0 : -ENOMEM;
+}
+
+/**
+ * wren_cmd_inbuf_get() - an input buffer to fill in place
+ * @cdev: the device
+ * @size: bytes needed, at most WREN_AQ_MAX_BUF_LEN
+ * @buf: receives the buffer; its @size may be larger than asked
+ *
+ * Sleeps.  The buffer serves any number of commands in turn
+ * (wren_cmd_write_mtt()) until wren_cmd_inbuf_put().
+ *
+ * Return: 0, -EINVAL for a size of 0 or above the limit, or -ENOMEM.
+ */
+int wren_cmd_inbuf_get(struct wren_core_dev *cdev, size_t size,
+		       struct wren_cmd_inbuf *buf)
+{
+	might_sleep();
+	return wren_cmd_inbuf_alloc(wren_from_core(cdev), size, buf);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_inbuf_get, WREN_CORE_NS);
+
+static void wren_cmd_inbuf_free(struct wren_dev *wdev,
+				struct wren_cmd_inbuf *buf)
+{
+	if (!buf->data)
+		return;
+	if (buf->cached)
+		mutex_unlock(&wdev->cmd.in_cache_lock);
+	else
+		dma_free_coherent(&wdev->pdev->dev, buf->size, buf->data,
+				  buf->dma);
+	buf->data = NULL;
+}
+
+/**
+ * wren_cmd_inbuf_put() - give back wren_cmd_inbuf_get()'s buffer
+ * @cdev: the device
+ * @buf: the buffer; nothing happens when a command through it went
+ *	 unanswered (wren.ko keeps it until the reset) or it is NULL'ed
+ */
+void wren_cmd_inbuf_put(struct wren_core_dev *cdev, struct wren_cmd_inbuf *buf)
+{
+	wren_cmd_inbuf_free(wren_from_core(cdev), buf);
+}
+EXPORT_SYMBOL_NS_GPL(wren_cmd_inbuf_put, WREN_CORE_NS);
+
+/* A command the device never answered may still read @buf: park it with
+ * the output buffer, and let the next user of the kept one allocate anew.
+ */
+static void wren_cmd_orphan_inbuf(struct wren_dev *wdev, u8 opcode,
+				  struct wren_cmd_inbuf *buf, void *out,
+				  dma_addr_t out_dma, size_t out_len)
+{
+	struct wren_cmd_state *cs = &wdev->cmd;
+
+	wren_cmd_orphan(wdev, opcode, buf->data, buf->dma,
+			buf->data ? buf->size : 0, out, out_dma, out_len);
+	if (buf->data && buf->cached) {
+		cs->in_cache = NULL;
+		mutex_unlock(&cs->in_cache_lock);
+	}
+	buf->data = NULL;
+}
+
 /**
  * wren_cmd_exec() - run an admin command with its buffers
  * @wdev: the device
@@ -170,34 +272,38 @@ int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		  struct wren_acq_entry *comp)
 {
 	struct device *dev = &wdev->pdev->dev;
-	dma_addr_t in_dma = 0, out_dma = 0;
+	struct wren_cmd_inbuf inb = {};
 	struct wren_acq_entry local = {};
-	void *in_buf = NULL, *out_buf = NULL;
+	dma_addr_t out_dma = 0;
+	void *out_buf = NULL;
 	bool unanswered;
-	int err = -ENOMEM;
+	int err;
 
 	might_sleep();
 	if (!comp)
 		comp = &local;
 	if (in_len) {
-		in_buf = dma_alloc_coherent(dev, in_len, &in_dma, GFP_KERNEL);
-		if (!in_buf)
-			return -ENOMEM;
-		memcpy(in_buf, in, in_len);
-		cmd->in_addr = cpu_to_le64(in_dma);
+		err = wren_cmd_inbuf_alloc(wdev, in_len, &inb);
+		if (err)
+			return err;
+		memcpy(inb.data, in, in_len);
+		cmd->in_addr = cpu_to_le64(inb.dma);
 		cmd->in_len = cpu_to_le32(in_len);
 	}
 	if (out_len) {
+		/* Zeroed: the orphans' debugfs counts the device's late bytes. */
 		out_buf = dma_alloc_coherent(dev, out_len, &out_dma, GFP_KERNEL);
-		if (!out_buf)
+		if (!out_buf) {
+			err = -ENOMEM;
 			goto out;
+		}
 		cmd->out_addr = cpu_to_le64(out_dma);
 		cmd->out_len = cpu_to_le32(out_len);
 	}
 	err = wren_aq_exec(wdev, cmd, comp, &unanswered);
 	if (unanswered) {
-		wren_cmd_orphan(wdev, cmd->opcode, in_buf, in_dma, in_len,
-				out_buf, out_dma, out_len);
+		wren_cmd_orphan_inbuf(wdev, cmd->opcode, &inb, out_buf, out_dma,
+				      out_len);
 		return err;
 	}
 	if (!err && out_len) {
@@ -206,9 +312,43 @@ int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 		memcpy(out, out_buf, got);
 		memset(out + got, 0, out_len - got);
 	}
+	if (out_buf)
+		dma_free_coherent(dev, out_len, out_buf, out_dma);
 out:
-	wren_cmd_free_bufs(dev, in_buf, in_dma, in_len, out_buf, out_dma,
-			   out_len);
+	wren_cmd_inbuf_free(wdev, &inb);
+	return err;
+}
+
+/**
+ * wren_cmd_exec_inbuf() - run an admin command whose input is in place
+ * @wdev: the device
+ * @cmd: as for wren_cmd_exec()
+ * @in: the input, from wren_cmd_inbuf_get()
+ * @in_len: its length, at most @in->size
+ *
+ * Sleeps.  When the device never answered, @in is parked as
+ * wren_cmd_exec() parks its buffers, and @in->data becomes NULL.
+ *
+ * Return: as wren_cmd_exec(); -EIO after such a command, -EINVAL for a
+ * length of 0 or beyond the buffer.
+ */
+int wren_cmd_exec_inbuf(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
+			struct wren_cmd_inbuf *in, size_t in_len)
+{
+	struct wren_acq_entry comp = {};
+	bool unanswered;
+	int err;
+
+	might_sleep();
+	if (!in->data)
+		return -EIO;
+	if (!in_len || in_len > in->size)
+		return -EINVAL;
+	cmd->in_addr = cpu_to_le64(in->dma);
+	cmd->in_len = cpu_to_le32(in_len);
+	err = wren_aq_exec(wdev, cmd, &comp, &unanswered);
+	if (unanswered)
+		wren_cmd_orphan_inbuf(wdev, cmd->opcode, in, NULL, 0, 0);
 	return err;
 }
 

@@ -345,21 +345,22 @@ EXPORT_SYMBOL_NS_GPL(wren_cmd_create_mr, WREN_CORE_NS);
  * @cdev: the device
  * @mr_index: the MR
  * @first: the first of its translation entries to write
- * @mtt: @count bus addresses
+ * @mtt: @count bus addresses (__le64), written in place
  * @count: how many
  *
- * Return: 0 or an errno.
+ * Return: 0 or an errno; -EIO also when an earlier command through @mtt
+ * went unanswered.
  */
 int wren_cmd_write_mtt(struct wren_core_dev *cdev, u32 mr_index, u32 first,
-		       const __le64 *mtt, u32 count)
+		       struct wren_cmd_inbuf *mtt, u32 count)
 {
 	struct wren_aq_cmd cmd = { .opcode = WREN_AQ_OP_WRITE_MTT };
 
 	cmd.u.write_mtt.mr_index = cpu_to_le32(mr_index);
 	cmd.u.write_mtt.first = cpu_to_le32(first);
 	cmd.u.write_mtt.count = cpu_to_le32(count);
-	return wren_cmd_exec(wren_from_core(cdev), &cmd, mtt,
-			     count * sizeof(*mtt), NULL, 0, NULL);
+	return wren_cmd_exec_inbuf(wren_from_core(cdev), &cmd, mtt,
+				   (size_t)count * sizeof(__le64));
 }
 EXPORT_SYMBOL_NS_GPL(wren_cmd_write_mtt, WREN_CORE_NS);
 
