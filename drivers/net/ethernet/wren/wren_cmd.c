@@ -158,15 +158,29 @@ static void wren_cmd_orphan(struct wren_dev *wdev, u8 opcode, void *in,
 	spin_unlock(&cs->orphan_lock);
 }
 
-static int wren_cmd_inbuf_alloc(struct wren_dev *wdev, size_t size,
-				struct wren_cmd_inbuf *buf)
+/**
+ * wren_cmd_inbuf_get() - an input buffer to fill in place
+ * @cdev: the device
+ * @size: bytes needed, at most WREN_AQ_MAX_BUF_LEN
+ * @buf: receives the buffer; its @size may be larger than asked
+ *
+ * Sleeps.  The device's kept buffer when no other command holds it
+ * (waiting for it would only add), else one allocated for the caller.
+ * It serves any number of commands in turn (wren_cmd_write_mtt()) until
+ * wren_cmd_inbuf_put().
+ *
+ * Return: 0, -EINVAL for a size of 0 or above the limit, or -ENOMEM.
+ */
+int wren_cmd_inbuf_get(struct wren_core_dev *cdev, size_t size,
+		       struct wren_cmd_inbuf *buf)
 {
+	struct wren_dev *wdev = wren_from_core(cdev);
 	struct wren_cmd_state *cs = &wdev->cmd;
 	struct device *dev = &wdev->pdev->dev;
 
+	might_sleep();
 	if (!size || size > WREN_AQ_MAX_BUF_LEN)
 		return -EINVAL;
-	/* The kept buffer if it is free; waiting for it would only add. */
 	if (mutex_trylock(&cs->in_cache_lock)) {
 		if (!cs->in_cache)
 			cs->in_cache = dma_alloc_coherent(dev, WREN_AQ_MAX_BUF_LEN,
@@ -186,38 +200,7 @@ static int wren_cmd_inbuf_alloc(struct wren_dev *wdev, size_t size,
 	buf->cached = false;
 	return buf->data ? 0 : -ENOMEM;
 }
-
-/**
- * wren_cmd_inbuf_get() - an input buffer to fill in place
- * @cdev: the device
- * @size: bytes needed, at most WREN_AQ_MAX_BUF_LEN
- * @buf: receives the buffer; its @size may be larger than asked
- *
- * Sleeps.  The buffer serves any number of commands in turn
- * (wren_cmd_write_mtt()) until wren_cmd_inbuf_put().
- *
- * Return: 0, -EINVAL for a size of 0 or above the limit, or -ENOMEM.
- */
-int wren_cmd_inbuf_get(struct wren_core_dev *cdev, size_t size,
-		       struct wren_cmd_inbuf *buf)
-{
-	might_sleep();
-	return wren_cmd_inbuf_alloc(wren_from_core(cdev), size, buf);
-}
 EXPORT_SYMBOL_NS_GPL(wren_cmd_inbuf_get, WREN_CORE_NS);
-
-static void wren_cmd_inbuf_free(struct wren_dev *wdev,
-				struct wren_cmd_inbuf *buf)
-{
-	if (!buf->data)
-		return;
-	if (buf->cached)
-		mutex_unlock(&wdev->cmd.in_cache_lock);
-	else
-		dma_free_coherent(&wdev->pdev->dev, buf->size, buf->data,
-				  buf->dma);
-	buf->data = NULL;
-}
 
 /**
  * wren_cmd_inbuf_put() - give back wren_cmd_inbuf_get()'s buffer
@@ -227,7 +210,16 @@ static void wren_cmd_inbuf_free(struct wren_dev *wdev,
  */
 void wren_cmd_inbuf_put(struct wren_core_dev *cdev, struct wren_cmd_inbuf *buf)
 {
-	wren_cmd_inbuf_free(wren_from_core(cdev), buf);
+	struct wren_dev *wdev = wren_from_core(cdev);
+
+	if (!buf->data)
+		return;
+	if (buf->cached)
+		mutex_unlock(&wdev->cmd.in_cache_lock);
+	else
+		dma_free_coherent(&wdev->pdev->dev, buf->size, buf->data,
+				  buf->dma);
+	buf->data = NULL;
 }
 EXPORT_SYMBOL_NS_GPL(wren_cmd_inbuf_put, WREN_CORE_NS);
 
@@ -240,8 +232,8 @@ static void wren_cmd_orphan_inbuf(struct wren_dev *wdev, u8 opcode,
 {
 	struct wren_cmd_state *cs = &wdev->cmd;
 
-	wren_cmd_orphan(wdev, opcode, buf->data, buf->dma,
-			buf->data ? buf->size : 0, out, out_dma, out_len);
+	wren_cmd_orphan(wdev, opcode, buf->data, buf->dma, buf->size, out,
+			out_dma, out_len);
 	if (buf->data && buf->cached) {
 		cs->in_cache = NULL;
 		mutex_unlock(&cs->in_cache_lock);
@@ -283,7 +275,7 @@ int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	if (!comp)
 		comp = &local;
 	if (in_len) {
-		err = wren_cmd_inbuf_alloc(wdev, in_len, &inb);
+		err = wren_cmd_inbuf_get(&wdev->core, in_len, &inb);
 		if (err)
 			return err;
 		memcpy(inb.data, in, in_len);
@@ -315,7 +307,7 @@ int wren_cmd_exec(struct wren_dev *wdev, struct wren_aq_cmd *cmd,
 	if (out_buf)
 		dma_free_coherent(dev, out_len, out_buf, out_dma);
 out:
-	wren_cmd_inbuf_free(wdev, &inb);
+	wren_cmd_inbuf_put(&wdev->core, &inb);
 	return err;
 }
 
