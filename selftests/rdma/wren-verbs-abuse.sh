@@ -48,7 +48,10 @@
 #      over the NIC's loopback carrying SEND, WRITE, READ and an atomic
 #      each for the SRQ it names, a second process opening the domain and
 #      the target (ibv_open_qp) and receiving on an SRQ of its own, and a
-#      request for another domain's SRQ refused.
+#      request for another domain's SRQ refused;
+#   8. wren_verbs_test ctlpath (tests/rdma/ctlpath.c), make bench-rdma's
+#      control-path timer, small and untimed: a 64 MiB MR on its 2 MiB
+#      aligned buffer and 100 RC QPs made and freed, its figures printed.
 #
 # After each the device holds what it held before (rdma resource
 # counts); dmesg stays clean and the modules unload.
@@ -71,7 +74,7 @@ n_mcast=6
 n_clock=6
 n_import=7
 n_xrc=9
-plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + n_clock + 1 + n_import + 1 + n_xrc + 1 + 2))
+plan $((1 + n_limits + 1 + n_abuse + 2 + n_mw + 1 + n_mcast + 1 + n_clock + 1 + n_import + 1 + n_xrc + 1 + 1 + 2))
 dmesg -C
 
 if ! rdma_env_check 2>"$res/abuse-env.err" || [ ! -x "$bin" ]; then
@@ -124,6 +127,19 @@ run mcast "$n_mcast"
 run clock "$n_clock"
 run import "$n_import"
 run xrc "$n_xrc"
+# Not TAP: it exits 1 when a verb fails; the figures' lines must be there.
+ctlpath_ok() {
+	local o=$res/ctlpath.out
+	if "$bin" ctlpath -d "$RDMA_WREN_DEV" --big-mr-mib 64 --qps 100 >"$o" 2>&1 &&
+	   grep -q '^ctlpath: reg_mr_64_mib [0-9.]* ms$' "$o" &&
+	   grep -q '^ctlpath: create_destroy_100_rc_qps [0-9.]* ms$' "$o" &&
+	   grep -q '^reg_mr: the 64 MiB buffer is 2 MiB aligned' "$o"; then
+		return 0
+	fi
+	tail -n 20 "$o"
+	return 1
+}
+check "ctlpath: a 64 MiB MR and 100 RC QPs made and freed, figures printed" ctlpath_ok
 
 # Later tests of a shared boot load the modules themselves.
 check "wren_ib.ko and wren.ko unload" wren_unload
