@@ -37,6 +37,10 @@ struct wrenhw_host_ops {
 	/*
 	 * Arm the model's single timer to call wrenhw_timer_expired() at
 	 * @deadline_ns (absolute, same clock as now_ns).  UINT64_MAX cancels.
+	 * The model counts on an armed timer firing; the host cancels it on
+	 * its own only around wrenhw_reset().  It may be armed earlier than
+	 * the model needs (it only moves it earlier): such an expiry does
+	 * nothing but re-arm it.
 	 */
 	void (*timer_mod)(void *opaque, uint64_t deadline_ns);
 	/*

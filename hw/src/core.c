@@ -201,6 +201,8 @@ void whw_state_reset(struct wrenhw *hw)
 	memset(hw->cnt_pfc, 0, sizeof(hw->cnt_pfc));
 	hw->status = WREN_STATUS_READY |
 		     (hw->port.phys_up ? WREN_STATUS_LINK_UP : 0);
+	/* QEMU drops its timer on a reset: arm it from scratch. */
+	whw_timer_host_expired(hw);
 	whw_timer_rearm(hw);
 }
 

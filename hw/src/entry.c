@@ -17,6 +17,7 @@ void wrenhw_timer_expired(struct wrenhw *hw)
 {
 	uint64_t now = whw_now(hw);
 
+	whw_timer_host_expired(hw);
 	whw_port_timer(hw, now);
 	whw_timers_run(hw, now);
 	whw_timer_rearm(hw);

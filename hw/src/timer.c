@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The host lends the model a single timer (ops->timer_mod).  Engines that
- * need deadlines of their own (CQ interrupt moderation, later RDMA
- * retransmission) embed a struct whw_timer and register it here; the list
- * is kept sorted so the host timer is always armed for the earliest one.
+ * need deadlines of their own (interrupt moderation, RC ACK and RNR
+ * timeouts, DCQCN, pause, the port scheduler) embed a struct whw_timer and
+ * register it here; the list is kept sorted so the host timer is always
+ * armed no later than the earliest one.
+ *
+ * Moving the host timer later is left undone: an RC QP pushes its ACK
+ * timeout out with every request it sends, and QEMU wakes its main loop
+ * each time its earliest timer changes, one host thread wake-up a message.
+ * A timer armed too early fires, finds nothing due and is armed again for
+ * the real deadline, once a timeout at most.
  */
 #include "whw_device.h"
 #include "whw_timer.h"
@@ -70,6 +77,15 @@ void whw_timer_rearm(struct wrenhw *hw)
 		deadline = hw->port.flap_until_ns;
 	if (whw_timers_next(hw) < deadline)
 		deadline = whw_timers_next(hw);
+	if (hw->host_timer_armed && hw->host_timer_ns <= deadline)
+		return;
+	hw->host_timer_armed = deadline != UINT64_MAX;
+	hw->host_timer_ns = deadline;
 	if (hw->ops->timer_mod)
 		hw->ops->timer_mod(hw->opaque, deadline);
+}
+
+void whw_timer_host_expired(struct wrenhw *hw)
+{
+	hw->host_timer_armed = false;
 }

@@ -145,6 +145,9 @@ struct wrenhw {
 	struct whw_dcb dcb;
 	struct whw_rxbuf rxbuf;	/* receive buffers, pause generation */
 	struct whw_timer *timers;	/* sorted by deadline */
+	/* What the host's one timer is armed for (timer.c), if it is. */
+	bool host_timer_armed;
+	uint64_t host_timer_ns;
 	struct whw_sched sched;		/* port_sched.c */
 	struct whw_pause pause;		/* pause.c */
 

@@ -28,8 +28,16 @@ void whw_timer_del(struct wrenhw *hw, struct whw_timer *t);
 /* Runs every timer whose deadline is <= now (each one at most once). */
 void whw_timers_run(struct wrenhw *hw, uint64_t now);
 uint64_t whw_timers_next(const struct wrenhw *hw);
-/* Arms the host timer for the earliest deadline (a link flap's too). */
+/*
+ * Arms the host timer for the earliest deadline (a link flap's too), unless
+ * it is armed for that or earlier already.
+ */
 void whw_timer_rearm(struct wrenhw *hw);
+/*
+ * The host timer is not armed: it fired, or the host cancelled it (a
+ * reset).  The next whw_timer_rearm() arms it, or cancels it for good.
+ */
+void whw_timer_host_expired(struct wrenhw *hw);
 
 #define WHW_CONTAINER_OF(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))

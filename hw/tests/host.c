@@ -154,7 +154,10 @@ static uint64_t op_now(void *opaque)
 
 static void op_timer_mod(void *opaque, uint64_t deadline)
 {
-	((struct th *)opaque)->timer_deadline = deadline;
+	struct th *h = opaque;
+
+	h->timer_deadline = deadline;
+	h->timer_mods++;
 }
 
 static void op_schedule(void *opaque)

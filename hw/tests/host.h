@@ -38,6 +38,7 @@ struct th {
 	struct wrenhw_config cfg;
 	uint64_t now_ns;
 	uint64_t timer_deadline;
+	unsigned int timer_mods;	/* calls of ops->timer_mod */
 	bool scheduled;
 	unsigned int irqs[TH_MAX_VECTORS];
 	unsigned int tx_frames;		/* all sent; the first TH_MAX_TX kept */

@@ -119,6 +119,84 @@ static void seq_nak(void)
 	rc_env_fini(&e);
 }
 
+static void lazy_write(struct rc_env *e, uint32_t i)
+{
+	struct ro_wqe w = { .opcode = WREN_WQE_RDMA_WRITE,
+			    .flags = WREN_WQE_F_SIGNALED, .nsge = 1 };
+
+	w.sge[0] = rc_sge(e, 0, i * 64, 64);
+	w.raddr = e->mr[1].iova + i * 64;
+	w.rkey = e->mr[1].key;
+	ro_post_send(&e->qp[0], &w);
+}
+
+static void both_advance(struct rc_env *e, uint64_t ns)
+{
+	th_advance(e->p.n[0].d->h, ns);
+	th_advance(e->p.n[1].d->h, ns);
+}
+
+/*
+ * Each request re-arms its QP's ACK timeout later; the host timer is only
+ * ever moved earlier (timer.c), so a stream of acknowledged messages costs
+ * the host no timer calls, and a timer left armed too early fires, does
+ * nothing and is armed for the real deadline.
+ */
+static void lazy_ack_timer(void)
+{
+	struct rc_env e;
+	struct th *h;
+	struct wren_cqe c;
+	uint64_t t0, timeout, armed;
+	unsigned int mods, ok = 0;
+
+	rc_env_init(&e, NULL);
+	h = e.p.n[0].d->h;
+	t0 = h->now_ns;
+	mods = h->timer_mods;
+	lazy_write(&e, 0);
+	ro_settle(&e.p, 0);
+	ok += rc_one_cqe(&e.cq[0], &c) && c.status == 0;
+	armed = h->timer_deadline;
+	timeout = armed - t0;
+	for (uint32_t i = 1; i <= 20; i++) {
+		both_advance(&e, 1000000);
+		lazy_write(&e, i);
+		ro_settle(&e.p, 0);
+		ok += rc_one_cqe(&e.cq[0], &c) && c.status == 0;
+	}
+	tap_ok(armed != UINT64_MAX && ok == 21 &&
+	       h->timer_mods == mods + 1 && h->timer_deadline == armed,
+	       "21 acknowledged WRITEs 1 ms apart: the host timer armed once, "
+	       "for the first one's ACK timeout (%u calls, %llu us)",
+	       h->timer_mods - mods, (unsigned long long)(timeout / 1000));
+
+	both_advance(&e, 1000000);
+	e.p.drop_next = 1;
+	t0 = h->now_ns;
+	lazy_write(&e, 21);
+	ro_settle(&e.p, 0);
+	both_advance(&e, armed - h->now_ns);
+	th_run(h);
+	tap_ok(e.p.qlen == 0 && h->timer_deadline == t0 + timeout &&
+	       ro_counter(&e.p.n[0], WREN_RDMA_CNT_RETRANSMITS) == 0,
+	       "a lost WRITE: the early host timer fires, resends nothing and "
+	       "is armed for the WRITE's own timeout");
+	both_advance(&e, t0 + timeout - 1 - h->now_ns);
+	th_run(h);
+	ok = e.p.qlen == 0 &&
+	     ro_counter(&e.p.n[0], WREN_RDMA_CNT_RETRANSMITS) == 0;
+	both_advance(&e, 1);
+	th_run(h);
+	ok = ok && e.p.qlen == 1 &&
+	     ro_counter(&e.p.n[0], WREN_RDMA_CNT_RETRANSMITS) == 1;
+	ro_settle(&e.p, 1000000000ull);
+	tap_ok(ok && rc_one_cqe(&e.cq[0], &c) && c.status == 0,
+	       "... which resends it at that timeout, not before, and it "
+	       "completes");
+	rc_env_fini(&e);
+}
+
 static void read_reexec(void)
 {
 	struct rc_env e;
@@ -291,6 +369,7 @@ void test_roce_loss(void)
 {
 	sq_drain();
 	seq_nak();
+	lazy_ack_timer();
 	read_reexec();
 	atomic_replay();
 	rd_atomic_limit();
