@@ -83,11 +83,23 @@ static void wren_model_enter(WrenState *s)
 	s->model_depth++;
 }
 
-/* Leaving the model writes what it sent, all frames in one go. */
+/*
+ * Leaving the model writes what it sent, all frames in one go, without the
+ * BQL (wren_wire.c).  The model has returned, so the other thread may enter
+ * the device meanwhile; the re-entrancy guard, engaged by this MMIO access
+ * or bottom half, would turn its doorbell write away instead.
+ */
 static void wren_model_leave(WrenState *s)
 {
-	if (!--s->model_depth && s->wire_path)
-		wren_wire_flush(&s->wire);
+	MemReentrancyGuard *guard = &DEVICE(s)->mem_reentrancy_guard;
+	bool engaged;
+
+	if (--s->model_depth || !s->wire_path)
+		return;
+	engaged = guard->engaged_in_io;
+	guard->engaged_in_io = false;
+	wren_wire_flush(&s->wire);
+	guard->engaged_in_io = engaged;
 }
 
 /* ---- host ops handed to libwrenhw ---- */

@@ -16,6 +16,16 @@
  * model makes to a batch of received frames (ACKs) go out together after
  * the batch.  Nothing is delayed: a queue is written as soon as the model
  * returns.
+ *
+ * The write itself runs without the BQL.  It is a system call of 10-20 us
+ * on the bench's host, made by the vCPU after a doorbell or by the main
+ * loop after received frames, and the other thread wanted the lock in that
+ * time (the next received frame, the next doorbell) about once a message:
+ * it slept on it and had to be woken, a second host wake-up in a
+ * message's path (bench.rst).  One thread writes at a time; frames queued
+ * meanwhile go behind and the writer sends them before it returns; the
+ * queue is a ring, so nothing moves under it; and the socket is not closed
+ * under it (wren_wire_wait_idle()).
  */
 
 #include "qemu/osdep.h"
@@ -33,11 +43,14 @@
 /* What the fabric and -netdev stream accept as one frame. */
 #define WREN_WIRE_MAX_FRAME	65536
 /*
- * Frames waiting for the socket.  The fabric drains a port at its link
- * rate; this only absorbs bursts (4 MiB is 4,000 frames of 1 KiB), and a
- * frame that finds it full is lost, as on a congested wire.
+ * Frames waiting for the socket, a ring (a power of two).  The fabric
+ * drains a port at its link rate; this only absorbs bursts (4 MiB is
+ * 4,000 frames of 1 KiB), and a frame that finds it full is lost, as on a
+ * congested wire.  A ring, so that frames queued while another thread
+ * writes never move what it is writing.
  */
 #define WREN_WIRE_TX_BYTES	(4 * 1024 * 1024)
+QEMU_BUILD_BUG_ON(WREN_WIRE_TX_BYTES & (WREN_WIRE_TX_BYTES - 1));
 /* One read, plus room for the partial frame left over from the last. */
 #define WREN_WIRE_RX_BYTES	(256 * 1024)
 #define WREN_WIRE_RX_CAP	(WREN_WIRE_RX_BYTES + WREN_WIRE_LEN_BYTES + \
@@ -52,15 +65,25 @@ static void wren_wire_set_handlers(WrenWire *w)
 			    w->write_armed ? wren_wire_writable : NULL, w);
 }
 
+/* Until no other thread writes to the socket, the BQL released meanwhile. */
+static void wren_wire_wait_idle(WrenWire *w)
+{
+	while (w->flushing)
+		qemu_cond_wait_iothread(&w->idle);
+}
+
 static void wren_wire_drop(WrenWire *w, const char *why)
 {
+	g_autofree char *reason = g_strdup(why);
+
+	wren_wire_wait_idle(w);
 	if (w->fd < 0)
 		return;
-	warn_report("wren: wire closed: %s", why);
+	warn_report("wren: wire closed: %s", reason);
 	qemu_set_fd_handler(w->fd, NULL, NULL, NULL);
 	close(w->fd);
 	w->fd = -1;
-	w->tx_start = w->tx_end = 0;
+	w->tx_tail = w->tx_head = 0;
 	w->rx_start = w->rx_end = 0;
 	w->write_armed = false;
 	w->rx_paused = false;
@@ -167,6 +190,7 @@ bool wren_wire_connect(WrenWire *w, const char *path, WrenWireRxFn *rx_fn,
 		close(fd);
 		return false;
 	}
+	qemu_cond_init(&w->idle);
 	w->tx = g_malloc(WREN_WIRE_TX_BYTES);
 	w->rx = g_malloc(WREN_WIRE_RX_CAP);
 	w->fd = fd;
@@ -188,6 +212,17 @@ bool wren_wire_connected(const WrenWire *w)
 	return w->fd >= 0;
 }
 
+/* Copy @len bytes in at tx_head, across the ring's end if need be. */
+static void wren_wire_tx_put(WrenWire *w, const void *src, size_t len)
+{
+	size_t off = w->tx_head & (WREN_WIRE_TX_BYTES - 1);
+	size_t first = MIN(len, WREN_WIRE_TX_BYTES - off);
+
+	memcpy(w->tx + off, src, first);
+	memcpy(w->tx, (const uint8_t *)src + first, len - first);
+	w->tx_head += len;
+}
+
 /**
  * wren_wire_queue() - queue one frame for the fabric
  * @w: the wire
@@ -202,21 +237,46 @@ bool wren_wire_connected(const WrenWire *w)
 void wren_wire_queue(WrenWire *w, const void *frame, size_t len)
 {
 	size_t need = WREN_WIRE_LEN_BYTES + len;
+	uint8_t hdr[WREN_WIRE_LEN_BYTES];
 
 	if (w->fd < 0 || !len || len > WREN_WIRE_MAX_FRAME)
 		return;
-	if (WREN_WIRE_TX_BYTES - w->tx_end < need && w->tx_start) {
-		memmove(w->tx, w->tx + w->tx_start, w->tx_end - w->tx_start);
-		w->tx_end -= w->tx_start;
-		w->tx_start = 0;
-	}
-	if (WREN_WIRE_TX_BYTES - w->tx_end < need) {
+	if (WREN_WIRE_TX_BYTES - (w->tx_head - w->tx_tail) < need) {
 		w->tx_dropped++;
 		return;
 	}
-	stl_be_p(w->tx + w->tx_end, (uint32_t)len);
-	memcpy(w->tx + w->tx_end + WREN_WIRE_LEN_BYTES, frame, len);
-	w->tx_end += need;
+	stl_be_p(hdr, (uint32_t)len);
+	wren_wire_tx_put(w, hdr, sizeof(hdr));
+	wren_wire_tx_put(w, frame, len);
+}
+
+/* One sendmsg() of what is queued, without the BQL: bytes, or -errno. */
+static ssize_t wren_wire_send_unlocked(WrenWire *w)
+{
+	bool bql = qemu_mutex_iothread_locked();
+	/* Others append behind tx_head meanwhile: what is queued now. */
+	size_t off = w->tx_tail & (WREN_WIRE_TX_BYTES - 1);
+	size_t len = w->tx_head - w->tx_tail;
+	size_t first = MIN(len, WREN_WIRE_TX_BYTES - off);
+	struct iovec iov[2] = {
+		{ .iov_base = w->tx + off, .iov_len = first },
+		{ .iov_base = w->tx, .iov_len = len - first },
+	};
+	struct msghdr msg = {
+		.msg_iov = iov,
+		.msg_iovlen = len > first ? 2 : 1,
+	};
+	int fd = w->fd;
+	ssize_t n;
+
+	if (bql)
+		qemu_mutex_unlock_iothread();
+	n = sendmsg(fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n < 0)
+		n = -errno;
+	if (bql)
+		qemu_mutex_lock_iothread();
+	return n;
 }
 
 /**
@@ -225,37 +285,40 @@ void wren_wire_queue(WrenWire *w, const void *frame, size_t len)
  *
  * As much as the socket takes now, the rest when it becomes writable; in
  * the middle of handing over received frames, after the last of them.
+ * The BQL is released while the socket is written (see above): the caller
+ * must be outside the model, which the other threads may enter meanwhile.
+ * While another thread writes, the frames are left to it.
  */
 void wren_wire_flush(WrenWire *w)
 {
 	bool armed = w->write_armed;
+	ssize_t n = 0;
 
-	if (w->fd < 0 || w->delivering)
+	if (w->fd < 0 || w->delivering || w->flushing)
 		return;
-	while (w->tx_start < w->tx_end) {
-		ssize_t n = send(w->fd, w->tx + w->tx_start,
-				 w->tx_end - w->tx_start,
-				 MSG_DONTWAIT | MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
+	w->flushing = true;
+	while (w->tx_tail != w->tx_head) {
+		n = wren_wire_send_unlocked(w);
+		if (n == -EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		if (n < 0)
 			break;
-		if (n < 0) {
-			wren_wire_drop(w, strerror(errno));
-			return;
-		}
-		w->tx_start += (size_t)n;
+		w->tx_tail += (uint64_t)n;
 	}
-	if (w->tx_start == w->tx_end) {
-		w->tx_start = w->tx_end = 0;
+	w->flushing = false;
+	qemu_cond_broadcast(&w->idle);
+	if (n < 0 && n != -EAGAIN && n != -EWOULDBLOCK) {
+		wren_wire_drop(w, strerror((int)-n));
+		return;
+	}
+	if (w->tx_tail == w->tx_head) {
 		if (w->tx_dropped) {
 			warn_report("wren: wire: %" PRIu64 " frames lost while the fabric was not reading",
 				    w->tx_dropped);
 			w->tx_dropped = 0;
 		}
 	}
-	w->write_armed = w->tx_start < w->tx_end;
+	w->write_armed = w->tx_tail != w->tx_head;
 	if (w->write_armed != armed)
 		wren_wire_set_handlers(w);
 }
@@ -279,11 +342,14 @@ void wren_wire_rx_resume(WrenWire *w)
  */
 void wren_wire_close(WrenWire *w)
 {
+	wren_wire_wait_idle(w);
 	if (w->fd >= 0) {
 		qemu_set_fd_handler(w->fd, NULL, NULL, NULL);
 		close(w->fd);
 		w->fd = -1;
 	}
+	if (w->tx)
+		qemu_cond_destroy(&w->idle);
 	g_free(w->tx);
 	g_free(w->rx);
 	w->tx = w->rx = NULL;

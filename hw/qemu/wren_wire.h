@@ -2,7 +2,8 @@
 /*
  * The Wren port's cable to wren-fabric when the device owns it
  * (`-device wren,wire=<unix socket>`): frames batched per call into the
- * model instead of one system call each.  See wren_wire.c.
+ * model instead of one system call each, written without the BQL.  See
+ * wren_wire.c.
  */
 #ifndef WREN_WIRE_H
 #define WREN_WIRE_H
@@ -17,11 +18,21 @@ typedef struct WrenWire {
 	WrenWireRxFn *rx_fn;
 	WrenWireDownFn *down_fn;
 	void *opaque;
-	/* Frames queued for the fabric: [tx_start, tx_end) of tx. */
+	/*
+	 * Frames queued for the fabric: a ring of WREN_WIRE_TX_BYTES, bytes
+	 * [tx_tail, tx_head) of the stream (free-running counts).
+	 */
 	uint8_t *tx;
-	size_t tx_start;
-	size_t tx_end;
+	uint64_t tx_tail;
+	uint64_t tx_head;
 	bool write_armed;
+	/*
+	 * A thread is writing from tx_tail without the BQL; others append
+	 * behind it and leave the writing to it.  idle is signalled
+	 * when it is done.
+	 */
+	bool flushing;
+	QemuCond idle;
 	/* Bytes read but not yet handed over: [rx_start, rx_end) of rx. */
 	uint8_t *rx;
 	size_t rx_start;
