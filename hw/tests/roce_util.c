@@ -252,6 +252,12 @@ void ro_settle(struct ro_pair *p, uint64_t max_ns)
 	}
 }
 
+void ro_advance(struct ro_pair *p, uint64_t ns)
+{
+	th_advance(p->n[0].d->h, ns);
+	th_advance(p->n[1].d->h, ns);
+}
+
 static int64_t res_handle(struct td_res r)
 {
 	if (!r.completed)

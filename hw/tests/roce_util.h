@@ -106,6 +106,8 @@ void ro_pair_fini(struct ro_pair *p);
 /* Delivers frames and runs both models until quiet (timers included,
  * up to @max_ns of simulated time). */
 void ro_settle(struct ro_pair *p, uint64_t max_ns);
+/* Both nodes' clocks @ns on, firing their timers; delivers nothing. */
+void ro_advance(struct ro_pair *p, uint64_t ns);
 /* One step in an order of the test's choosing: every queued frame
  * delivered (no loss, marks or watch), then one wrenhw_process() call of
  * @node if it asked for one (-1: no node's). */

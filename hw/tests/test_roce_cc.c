@@ -176,8 +176,7 @@ static void settle_us(struct rc_env *e, uint64_t us)
 
 static void advance_us(struct rc_env *e, uint64_t us)
 {
-	th_advance(e->p.n[0].d->h, us * 1000);
-	th_advance(e->p.n[1].d->h, us * 1000);
+	ro_advance(&e->p, us * 1000);
 	settle_us(e, 1);
 }
 

@@ -130,12 +130,6 @@ static void lazy_write(struct rc_env *e, uint32_t i)
 	ro_post_send(&e->qp[0], &w);
 }
 
-static void both_advance(struct rc_env *e, uint64_t ns)
-{
-	th_advance(e->p.n[0].d->h, ns);
-	th_advance(e->p.n[1].d->h, ns);
-}
-
 /*
  * Each request re-arms its QP's ACK timeout later; the host timer is only
  * ever moved earlier (timer.c), so a stream of acknowledged messages costs
@@ -160,7 +154,7 @@ static void lazy_ack_timer(void)
 	armed = h->timer_deadline;
 	timeout = armed - t0;
 	for (uint32_t i = 1; i <= 20; i++) {
-		both_advance(&e, 1000000);
+		ro_advance(&e.p, 1000000);
 		lazy_write(&e, i);
 		ro_settle(&e.p, 0);
 		ok += rc_one_cqe(&e.cq[0], &c) && c.status == 0;
@@ -171,22 +165,22 @@ static void lazy_ack_timer(void)
 	       "for the first one's ACK timeout (%u calls, %llu us)",
 	       h->timer_mods - mods, (unsigned long long)(timeout / 1000));
 
-	both_advance(&e, 1000000);
+	ro_advance(&e.p, 1000000);
 	e.p.drop_next = 1;
 	t0 = h->now_ns;
 	lazy_write(&e, 21);
 	ro_settle(&e.p, 0);
-	both_advance(&e, armed - h->now_ns);
+	ro_advance(&e.p, armed - h->now_ns);
 	th_run(h);
 	tap_ok(e.p.qlen == 0 && h->timer_deadline == t0 + timeout &&
 	       ro_counter(&e.p.n[0], WREN_RDMA_CNT_RETRANSMITS) == 0,
 	       "a lost WRITE: the early host timer fires, resends nothing and "
 	       "is armed for the WRITE's own timeout");
-	both_advance(&e, t0 + timeout - 1 - h->now_ns);
+	ro_advance(&e.p, t0 + timeout - 1 - h->now_ns);
 	th_run(h);
 	ok = e.p.qlen == 0 &&
 	     ro_counter(&e.p.n[0], WREN_RDMA_CNT_RETRANSMITS) == 0;
-	both_advance(&e, 1);
+	ro_advance(&e.p, 1);
 	th_run(h);
 	ok = ok && e.p.qlen == 1 &&
 	     ro_counter(&e.p.n[0], WREN_RDMA_CNT_RETRANSMITS) == 1;
