@@ -649,6 +649,14 @@ def check_gpu_dma(t, switch, iommu):
 
 
 
+def hot_remove(q, dev_id, slot):
+    """device_del, then the eject the guest's ACPI code would do (pc):
+    whether the wren is gone."""
+    q.qmp("device_del", id=dev_id)
+    q.cmd("outl 0xae08 0x%x" % (1 << slot))   # ACPI PCI eject register
+    return poll(q, lambda: "wren" not in qom_devices(q), tries=20)
+
+
 def check_hotplug(t, rounds=3):
     """Hot-add and hot-remove (ACPI PCI hotplug on pc, the eject done here as
     the guest's ACPI code would), so realize and exit run in pairs."""
@@ -660,9 +668,7 @@ def check_hotplug(t, rounds=3):
             q.qmp("device_add", driver="wren", id="hp", bus="pci.0",
                   addr="0x%x" % slot, netdev="n0")
             added = q.cfg_read(slot << 3, PCI_VENDOR_ID) & 0xffff
-            q.qmp("device_del", id="hp")
-            q.cmd("outl 0xae08 0x%x" % (1 << slot))   # ACPI PCI eject register
-            gone = poll(q, lambda: "wren" not in qom_devices(q), tries=20)
+            gone = hot_remove(q, "hp", slot)
             if added != C["WREN_PCI_VENDOR_ID"] or not gone:
                 break
         t.result(added == C["WREN_PCI_VENDOR_ID"] and gone,
@@ -811,9 +817,50 @@ def check_wire(t):
             t.result(q.proc.returncode == 0 and "wire closed" in err,
                      "wire (%s): QEMU says why the wire closed, exits 0" % end,
                      "rc %s: %s" % (q.proc.returncode, err.strip()))
+    check_wire_unplug(t, srv, path)
     srv.close()
     os.unlink(path)
     os.rmdir(tmp)
+
+
+def read_to_eof(conn):
+    """Whether the peer closes conn within TIMEOUT (what it sends is read)."""
+    conn.settimeout(TIMEOUT)
+    try:
+        while conn.recv(65536):
+            pass
+        return True
+    except OSError:
+        return False
+
+
+def check_wire_unplug(t, srv, path, rounds=2, slot=6):
+    """Hot-remove a wired NIC while the fabric is still sending: the wire's
+    reading thread ends (QEMU waits for it) and the socket is closed."""
+    name = "wire (unplug)"
+    q = QTest(["-machine", "pc"], qmp=True)
+    closed = gone = False
+    try:
+        for i in range(rounds):
+            q.qmp("device_add", driver="wren", id="hp", bus="pci.0",
+                  addr="0x%x" % slot, wire=path)
+            conn, _ = srv.accept()
+            # Frames the model drops, in flight while the device goes.
+            conn.sendall(stream_record(bytes(60)) * 2000)
+            gone = hot_remove(q, "hp", slot)
+            closed = read_to_eof(conn)
+            conn.close()
+            if not gone or not closed:
+                break
+        t.result(gone and closed,
+                 "%s: %d rounds of device_add/device_del, the socket closed each time"
+                 % (name, rounds),
+                 "round %d: removed %s, closed %s" % (i, gone, closed))
+    except Exception as e:
+        t.result(False, "%s: qtest session ran to the end" % name, e)
+    finally:
+        q.close()
+    t.eq(q.proc.returncode, 0, "%s: QEMU exited cleanly" % name)
 
 
 def check_cli(t):

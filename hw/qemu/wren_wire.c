@@ -26,14 +26,23 @@
  * meanwhile go behind and the writer sends them before it returns; the
  * queue is a ring, so nothing moves under it; and the socket is not closed
  * under it (wren_wire_wait_idle()).
+ *
+ * Reading has a thread of its own, which sleeps in poll() on the socket
+ * alone and takes the BQL only to hand the frames over.  Like a vCPU's
+ * doorbell, the frames and the work they start then run the model in that
+ * thread, not in the main loop, which the guest's timers, the bottom half
+ * and every other device share.
  */
 
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "qemu/error-report.h"
 #include "qemu/main-loop.h"
+#include "qemu/rcu.h"
+#include "qemu/thread.h"
 #include "qapi/error.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -56,12 +65,12 @@ QEMU_BUILD_BUG_ON(WREN_WIRE_TX_BYTES & (WREN_WIRE_TX_BYTES - 1));
 #define WREN_WIRE_RX_CAP	(WREN_WIRE_RX_BYTES + WREN_WIRE_LEN_BYTES + \
 				 WREN_WIRE_MAX_FRAME)
 
-static void wren_wire_readable(void *opaque);
 static void wren_wire_writable(void *opaque);
 
+/* The main loop only waits for room in the socket (wren_wire_rx_thread()). */
 static void wren_wire_set_handlers(WrenWire *w)
 {
-	qemu_set_fd_handler(w->fd, w->rx_paused ? NULL : wren_wire_readable,
+	qemu_set_fd_handler(w->fd, NULL,
 			    w->write_armed ? wren_wire_writable : NULL, w);
 }
 
@@ -72,29 +81,43 @@ static void wren_wire_wait_idle(WrenWire *w)
 		qemu_cond_wait_iothread(&w->idle);
 }
 
+/*
+ * The connection is gone.  The socket stays open, shut down, until
+ * wren_wire_close(): the reading thread may be waiting on it, which the
+ * shutdown wakes, and it must not find the number reused for another file.
+ */
 static void wren_wire_drop(WrenWire *w, const char *why)
 {
 	g_autofree char *reason = g_strdup(why);
 
 	wren_wire_wait_idle(w);
-	if (w->fd < 0)
+	if (!w->up)
 		return;
 	warn_report("wren: wire closed: %s", reason);
+	w->up = false;
 	qemu_set_fd_handler(w->fd, NULL, NULL, NULL);
-	close(w->fd);
-	w->fd = -1;
+	shutdown(w->fd, SHUT_RDWR);
 	w->tx_tail = w->tx_head = 0;
-	w->rx_start = w->rx_end = 0;
 	w->write_armed = false;
-	w->rx_paused = false;
 	w->down_fn(w->opaque);
+}
+
+/* Whether a whole frame waits in rx (its length is checked on delivery). */
+static bool wren_wire_rx_whole(const WrenWire *w)
+{
+	size_t have = w->rx_end - w->rx_start;
+
+	return have >= WREN_WIRE_LEN_BYTES &&
+	       have >= WREN_WIRE_LEN_BYTES + (size_t)ldl_be_p(w->rx + w->rx_start);
 }
 
 /* Hand over every whole frame read so far, then write the replies. */
 static void wren_wire_deliver(WrenWire *w)
 {
+	bool any = false;
+
 	w->delivering = true;
-	while (w->fd >= 0 && !w->rx_paused) {
+	while (w->up && !w->rx_paused) {
 		size_t have = w->rx_end - w->rx_start;
 		uint32_t len;
 
@@ -111,38 +134,100 @@ static void wren_wire_deliver(WrenWire *w)
 		if (!w->rx_fn(w->opaque, w->rx + w->rx_start + WREN_WIRE_LEN_BYTES,
 			      len)) {
 			w->rx_paused = true;
-			wren_wire_set_handlers(w);
 			break;
 		}
 		w->rx_start += WREN_WIRE_LEN_BYTES + len;
+		any = true;
 	}
+	if (any && w->up)
+		w->batch_fn(w->opaque);
 	w->delivering = false;
 	wren_wire_flush(w);
 }
 
-static void wren_wire_readable(void *opaque)
+/*
+ * Handles what one recv() returned, under the BQL: false when the thread
+ * is to end.  Frames the device refuses for now are kept, and the thread
+ * waits until wren_wire_rx_resume() (the rest of QEMU runs meanwhile).
+ */
+static bool wren_wire_received(WrenWire *w, ssize_t n, int err)
 {
-	WrenWire *w = opaque;
-	ssize_t n;
-
-	if (w->rx_start) {
-		memmove(w->rx, w->rx + w->rx_start, w->rx_end - w->rx_start);
-		w->rx_end -= w->rx_start;
-		w->rx_start = 0;
-	}
-	n = recv(w->fd, w->rx + w->rx_end, WREN_WIRE_RX_CAP - w->rx_end,
-		 MSG_DONTWAIT);
+	if (w->stopping || !w->up)
+		return false;
 	if (n == 0) {
 		wren_wire_drop(w, "the fabric closed the connection");
-		return;
+		return false;
 	}
 	if (n < 0) {
-		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-			wren_wire_drop(w, strerror(errno));
-		return;
+		if (err == EINTR || err == EAGAIN)
+			return true;
+		wren_wire_drop(w, strerror(err));
+		return false;
 	}
 	w->rx_end += (size_t)n;
-	wren_wire_deliver(w);
+	/*
+	 * Until only part of a frame is left.  The device can resume while
+	 * the replies are written, the BQL released, so the pause is looked
+	 * at afterwards.
+	 */
+	for (;;) {
+		wren_wire_deliver(w);
+		if (!w->up || w->stopping)
+			return false;
+		if (w->rx_paused)
+			qemu_cond_wait_iothread(&w->resumed);
+		else if (!wren_wire_rx_whole(w))
+			break;
+	}
+	/* What is left is less than one frame: room for the next read. */
+	memmove(w->rx, w->rx + w->rx_start, w->rx_end - w->rx_start);
+	w->rx_end -= w->rx_start;
+	w->rx_start = 0;
+	return true;
+}
+
+/*
+ * Waits for bytes and reads them.  Not a blocking recv() alone: a thread
+ * asleep in one is woken by everything that wakes the socket, including
+ * the room each of our own writes leaves once the fabric reads it (a
+ * stream socket's wait for data takes any wake-up, where poll() takes
+ * only the events asked for); that was a spurious wake-up of this thread
+ * for most frames sent.
+ */
+static ssize_t wren_wire_recv(WrenWire *w)
+{
+	struct pollfd pfd = { .fd = w->fd, .events = POLLIN };
+
+	while (poll(&pfd, 1, -1) < 0) {
+		if (errno != EINTR)
+			return -1;
+	}
+	return recv(w->fd, w->rx + w->rx_end, WREN_WIRE_RX_CAP - w->rx_end,
+		    MSG_DONTWAIT);
+}
+
+/*
+ * The reading thread: waits and reads without the BQL, everything the
+ * socket holds up to the buffer's end, then hands the frames to the
+ * device with it.  Only this thread touches rx.
+ */
+static void *wren_wire_rx_thread(void *opaque)
+{
+	WrenWire *w = opaque;
+	bool more = true;
+
+	/* The model's DMA goes through address spaces, read under RCU. */
+	rcu_register_thread();
+	while (more) {
+		ssize_t n = wren_wire_recv(w);
+		int err = errno;
+
+		qemu_mutex_lock_iothread();
+		more = wren_wire_received(w, n, err);
+		qemu_mutex_unlock_iothread();
+	}
+	rcu_unregister_thread();
+	return NULL;
 }
 
 static void wren_wire_writable(void *opaque)
@@ -156,14 +241,17 @@ static void wren_wire_writable(void *opaque)
  * @path: the fabric port's socket
  * @rx_fn: gets each frame read; returning false holds it (and what follows)
  *	until wren_wire_rx_resume()
+ * @batch_fn: called after the frames of one read are handed over, before
+ *	the replies they made are written
  * @down_fn: called once if the connection is lost afterwards
- * @opaque: handed to both
+ * @opaque: handed to all three
  * @errp: why not, when it returns false
  *
  * Return: true when connected; the link is then up.
  */
 bool wren_wire_connect(WrenWire *w, const char *path, WrenWireRxFn *rx_fn,
-		       WrenWireDownFn *down_fn, void *opaque, Error **errp)
+		       WrenWireBatchFn *batch_fn, WrenWireDownFn *down_fn,
+		       void *opaque, Error **errp)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	int fd;
@@ -185,19 +273,20 @@ bool wren_wire_connect(WrenWire *w, const char *path, WrenWireRxFn *rx_fn,
 		close(fd);
 		return false;
 	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
-		error_setg_errno(errp, errno, "wire=%s: O_NONBLOCK", path);
-		close(fd);
-		return false;
-	}
+	/* Left blocking: every send() and recv() is MSG_DONTWAIT. */
 	qemu_cond_init(&w->idle);
+	qemu_cond_init(&w->resumed);
 	w->tx = g_malloc(WREN_WIRE_TX_BYTES);
 	w->rx = g_malloc(WREN_WIRE_RX_CAP);
 	w->fd = fd;
+	w->up = true;
 	w->rx_fn = rx_fn;
+	w->batch_fn = batch_fn;
 	w->down_fn = down_fn;
 	w->opaque = opaque;
-	wren_wire_set_handlers(w);
+	/* It delivers nothing before the caller, holding the BQL, returns. */
+	qemu_thread_create(&w->rx_thread, "wren-wire-rx", wren_wire_rx_thread,
+			   w, QEMU_THREAD_JOINABLE);
 	return true;
 }
 
@@ -209,7 +298,7 @@ bool wren_wire_connect(WrenWire *w, const char *path, WrenWireRxFn *rx_fn,
  */
 bool wren_wire_connected(const WrenWire *w)
 {
-	return w->fd >= 0;
+	return w->up;
 }
 
 /* Copy @len bytes in at tx_head, across the ring's end if need be. */
@@ -239,7 +328,7 @@ void wren_wire_queue(WrenWire *w, const void *frame, size_t len)
 	size_t need = WREN_WIRE_LEN_BYTES + len;
 	uint8_t hdr[WREN_WIRE_LEN_BYTES];
 
-	if (w->fd < 0 || !len || len > WREN_WIRE_MAX_FRAME)
+	if (!w->up || !len || len > WREN_WIRE_MAX_FRAME)
 		return;
 	if (WREN_WIRE_TX_BYTES - (w->tx_head - w->tx_tail) < need) {
 		w->tx_dropped++;
@@ -294,7 +383,7 @@ void wren_wire_flush(WrenWire *w)
 	bool armed = w->write_armed;
 	ssize_t n = 0;
 
-	if (w->fd < 0 || w->delivering || w->flushing)
+	if (!w->up || w->delivering || w->flushing)
 		return;
 	w->flushing = true;
 	while (w->tx_tail != w->tx_head) {
@@ -326,30 +415,40 @@ void wren_wire_flush(WrenWire *w)
 /**
  * wren_wire_rx_resume() - hand over frames held by a refusing rx_fn
  * @w: the wire
+ *
+ * The reading thread hands them over once it has the BQL again.
  */
 void wren_wire_rx_resume(WrenWire *w)
 {
-	if (w->fd < 0 || !w->rx_paused)
+	if (!w->up || !w->rx_paused)
 		return;
 	w->rx_paused = false;
-	wren_wire_set_handlers(w);
-	wren_wire_deliver(w);
+	qemu_cond_signal(&w->resumed);
 }
 
 /**
  * wren_wire_close() - unplug the cable; no callback runs afterwards
  * @w: the wire
+ *
+ * Waits, the BQL released, for the reading thread to end.
  */
 void wren_wire_close(WrenWire *w)
 {
+	if (!w->tx)
+		return;
 	wren_wire_wait_idle(w);
-	if (w->fd >= 0) {
-		qemu_set_fd_handler(w->fd, NULL, NULL, NULL);
-		close(w->fd);
-		w->fd = -1;
-	}
-	if (w->tx)
-		qemu_cond_destroy(&w->idle);
+	w->stopping = true;
+	w->up = false;
+	qemu_set_fd_handler(w->fd, NULL, NULL, NULL);
+	shutdown(w->fd, SHUT_RDWR);
+	qemu_cond_broadcast(&w->resumed);
+	qemu_mutex_unlock_iothread();
+	qemu_thread_join(&w->rx_thread);
+	qemu_mutex_lock_iothread();
+	close(w->fd);
+	w->fd = -1;
+	qemu_cond_destroy(&w->idle);
+	qemu_cond_destroy(&w->resumed);
 	g_free(w->tx);
 	g_free(w->rx);
 	w->tx = w->rx = NULL;

@@ -2,20 +2,28 @@
 /*
  * The Wren port's cable to wren-fabric when the device owns it
  * (`-device wren,wire=<unix socket>`): frames batched per call into the
- * model instead of one system call each, written without the BQL.  See
- * wren_wire.c.
+ * model instead of one system call each, written without the BQL, read by
+ * a thread of their own.  See wren_wire.c.
  */
 #ifndef WREN_WIRE_H
 #define WREN_WIRE_H
 
 /* Called for each whole frame read; false keeps it and what follows. */
 typedef bool WrenWireRxFn(void *opaque, const uint8_t *frame, size_t len);
+/* Called after a batch of frames, before their replies are written. */
+typedef void WrenWireBatchFn(void *opaque);
 /* Called when the connection goes away (peer closed, protocol error). */
 typedef void WrenWireDownFn(void *opaque);
 
 typedef struct WrenWire {
+	/* Open from connect to close, shut down when the connection is lost. */
 	int fd;
+	bool up;
+	/* wren_wire_close() is ending the reading thread. */
+	bool stopping;
+	QemuThread rx_thread;
 	WrenWireRxFn *rx_fn;
+	WrenWireBatchFn *batch_fn;
 	WrenWireDownFn *down_fn;
 	void *opaque;
 	/*
@@ -33,11 +41,16 @@ typedef struct WrenWire {
 	 */
 	bool flushing;
 	QemuCond idle;
-	/* Bytes read but not yet handed over: [rx_start, rx_end) of rx. */
+	/*
+	 * Bytes read but not yet handed over: [rx_start, rx_end) of rx, the
+	 * reading thread's alone.  rx_paused: the device refused a frame,
+	 * and the thread waits on resumed.
+	 */
 	uint8_t *rx;
 	size_t rx_start;
 	size_t rx_end;
 	bool rx_paused;
+	QemuCond resumed;
 	/* Handing received frames over: replies wait for the batch's end. */
 	bool delivering;
 	/* Frames lost to a full queue since it last drained. */
@@ -45,7 +58,8 @@ typedef struct WrenWire {
 } WrenWire;
 
 bool wren_wire_connect(WrenWire *w, const char *path, WrenWireRxFn *rx_fn,
-		       WrenWireDownFn *down_fn, void *opaque, Error **errp);
+		       WrenWireBatchFn *batch_fn, WrenWireDownFn *down_fn,
+		       void *opaque, Error **errp);
 bool wren_wire_connected(const WrenWire *w);
 void wren_wire_queue(WrenWire *w, const void *frame, size_t len);
 void wren_wire_flush(WrenWire *w);
