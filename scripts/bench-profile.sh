@@ -97,10 +97,26 @@ snapshot() {
 	echo "frames $(frames)"
 	echo "time $(date +%s%N)"
 }
+# switches: each thread's times asleep (voluntary context switches: it
+# waited and was woken) and preempted, "PID TID COMM VOLUNTARY PREEMPTED".
+switches() {
+	local p t
+	for p in "${qemus[@]}" "$fabric"; do
+		for t in /proc/"$p"/task/*; do
+			awk -v p="$p" -v t="${t##*/}" -v c="$(cat "$t/comm" 2>/dev/null)" '
+				$1 == "voluntary_ctxt_switches:" { v = $2 }
+				$1 == "nonvoluntary_ctxt_switches:" { n = $2 }
+				END { gsub(/ /, "_", c); print p, t, c, v + 0, n + 0 }' \
+				"$t/status" 2>/dev/null
+		done
+	done
+}
 
+switches >"$out/switches.before"
 snapshot >"$out/before"
 perf record -a -F 499 -o "$out/perf.data" -- sleep "$secs" >"$out/perf-record.log" 2>&1
 snapshot >"$out/after"
+switches >"$out/switches.after"
 wait "$bench"
 rc=$?
 
@@ -123,6 +139,18 @@ awk -v hz="$hz" -v procs="$out/procs" '
 		}
 		printf "%-14s %6.2f CPU s, %7.0f ns a frame\n", "total", total, f ? total * 1e9 / f : 0
 	}' "$out/names" "$out/before" "$out/after" | while read -r l; do say "$l"; done
+
+# Wake-ups: how often each thread slept (and so was woken) or was
+# preempted, per frame, for the threads that did either in the window.
+say "sleeps and preemptions a frame, by thread (threads that did either):"
+frames_in=$(awk '$1 == "frames" { f[FILENAME] = $2 } END { for (k in f) if (k ~ /after$/) a = f[k]; else b = f[k]; print a - b }' \
+	"$out/before" "$out/after")
+awk -v f="$frames_in" -v names="$out/names" '
+	BEGIN { while ((getline l < names) > 0) { split(l, w, " "); nm[w[1]] = w[2] } }
+	FILENAME ~ /before$/ { v[$2] = $4; n[$2] = $5; next }
+	($2 in v) && f > 0 && ($4 > v[$2] || $5 > n[$2]) {
+		printf "  %-14s %-16s %6.3f asleep %6.3f preempted\n", nm[$1], $3, ($4 - v[$2]) / f, ($5 - n[$2]) / f
+	}' "$out/switches.before" "$out/switches.after" | while read -r l; do say "  $l"; done
 
 # Per process: its threads, then its symbols above 1% of its own
 # samples, each also as ns a frame (its share of the process's CPU time
