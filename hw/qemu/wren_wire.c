@@ -59,6 +59,8 @@
  * writes never move what it is writing.
  */
 #define WREN_WIRE_TX_BYTES	(4 * 1024 * 1024)
+/* The socket's send buffer asked for (the kernel doubles what it grants). */
+#define WREN_WIRE_SNDBUF	(1024 * 1024)
 QEMU_BUILD_BUG_ON(WREN_WIRE_TX_BYTES & (WREN_WIRE_TX_BYTES - 1));
 /* One read, plus room for the partial frame left over from the last. */
 #define WREN_WIRE_RX_BYTES	(256 * 1024)
@@ -273,6 +275,15 @@ bool wren_wire_connect(WrenWire *w, const char *path, WrenWireRxFn *rx_fn,
 		close(fd);
 		return false;
 	}
+	/*
+	 * A unix stream socket holds what its reader has not taken up to the
+	 * writer's send buffer, 208 KiB by default: less than the four passes
+	 * a batch of received frames may run, so a READ responder's replies
+	 * met a full socket and waited for the main loop.  The kernel caps the
+	 * request at net.core.wmem_max; a smaller buffer is no error.
+	 */
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &(int){ WREN_WIRE_SNDBUF },
+		   sizeof(int));
 	/* Left blocking: every send() and recv() is MSG_DONTWAIT. */
 	qemu_cond_init(&w->idle);
 	qemu_cond_init(&w->resumed);

@@ -209,6 +209,9 @@ static void conn_accept(struct server *s, unsigned port)
 
 	if (fd < 0)
 		return;
+	/* room for a burst towards a guest busy elsewhere (server.h) */
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &(int){ SERVER_SNDBUF },
+		   sizeof(int));
 	/* a reconnecting guest replaces the old connection */
 	if (c->fd >= 0)
 		conn_drop(s, port, false);

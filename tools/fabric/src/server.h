@@ -20,6 +20,13 @@
 #define SERVER_OUT_SOFT_LIMIT (256u * 1024)
 /* ...and refuse even PHY frames past this (a peer that never reads). */
 #define SERVER_OUT_HARD_LIMIT (4u * 1024 * 1024)
+/*
+ * Send buffer asked for each guest's socket (the kernel caps it at
+ * net.core.wmem_max and doubles it): what a guest busy elsewhere has not
+ * read yet waits there, paced, instead of in the fabric's queues behind
+ * SERVER_OUT_SOFT_LIMIT, and the fabric wakes less often to write it.
+ */
+#define SERVER_SNDBUF (1024 * 1024)
 /* A control client that does not read its answers is not read either. */
 #define SERVER_CTL_OUT_LIMIT (1024u * 1024)
 
