@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # make bench-profile: where the host's CPU goes for each RoCE frame of a
-# Wren RDMA WRITE stream between the two bench guests.  Boots them through
+# Wren RDMA WRITE stream (or the READ or SEND stream of BENCH_RDMA_PROFILE_TEST
+# in APPEND) between the two bench guests.  Boots them through
 # `make bench-rdma` in its profile mode (Wren's ib_write_bw 64 KiB alone,
 # selftests/bench/rdma-bench.sh BENCH_RDMA_PROFILE=1); once guest 0's
 # client starts (and WARMUP seconds later), for SECS seconds:
@@ -11,11 +12,13 @@
 #     model, QEMU and wren-fabric are plain C with symbols; code QEMU's
 #     TCG generated for the guests shows as perf's [unknown]);
 #   - the CPU time each QEMU and the Wren fabric used (/proc/PID/stat);
-#   - the frames the Wren fabric forwarded (`wren-fabric ctl stats`).
+#   - the frames the Wren fabric forwarded (`wren-fabric ctl stats`);
+#   - each thread's voluntary and involuntary context switches
+#     (/proc/PID/task/TID/status).
 #
-# Prints frames/s, host CPU ns a frame by process, and each process's
-# threads and symbols above 1% of its samples, as ns a frame too; all of
-# it is kept in OUT.
+# Prints frames/s, host CPU ns a frame by process, each thread's sleeps
+# and preemptions a frame, and each process's threads and symbols above
+# 1% of its samples, as ns a frame too; all of it is kept in OUT.
 #
 # usage: bench-profile.sh OUT_DIR RUN_DIR [SECS] [WARMUP]
 #   the caller's environment has MAKE, KVER and what `make bench-rdma`

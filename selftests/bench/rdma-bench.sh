@@ -27,8 +27,9 @@
 #   BENCH_RDMA_LAT_ITERS iterations of the latency test (1000)
 #   BENCH_RDMA_CTL_MR_MIB, BENCH_RDMA_CTL_QPS  the control path's MR size
 #                        (1024 MiB) and QP count (1000); 0 skips either
-#   BENCH_RDMA_PROFILE   1: Wren's ib_write_bw alone, one run of
-#                        BENCH_RDMA_BW_SECS, for `make bench-profile`
+#   BENCH_RDMA_PROFILE   1: Wren's ib_write_bw (or BENCH_RDMA_PROFILE_TEST,
+#                        a perftest bandwidth test) of 64 KiB alone, one
+#                        run of BENCH_RDMA_BW_SECS, for `make bench-profile`
 #                        (scripts/bench-profile.sh), which profiles the
 #                        host while it runs; guest 0 creates profile.go in
 #                        its results as its client starts
@@ -83,7 +84,11 @@ wait_for 300 test -e "$peer_res/ready" -o -e "$peer_res/abort"
 # The tests of one round, "NAME SIZE ARGS..." each.
 tests=("ib_write_bw 65536 -D $bw_secs" "ib_send_lat 8 -n $lat_iters"
 	"ib_read_bw 65536 -D $bw_secs")
-[ "$profile" = 1 ] && tests=("ib_write_bw 65536 -D $bw_secs")
+case ${BENCH_RDMA_PROFILE_TEST:-ib_write_bw} in
+ib_write_bw | ib_read_bw | ib_send_bw) ;;
+*) die "BENCH_RDMA_PROFILE_TEST=$BENCH_RDMA_PROFILE_TEST: not a perftest bandwidth test" ;;
+esac
+[ "$profile" = 1 ] && tests=("${BENCH_RDMA_PROFILE_TEST:-ib_write_bw} 65536 -D $bw_secs")
 
 # active_mtu DEV: the port's active MTU as ibv_devinfo prints it (4096).
 active_mtu() {
