@@ -355,13 +355,23 @@ def check_q35(t):
     t.eq(q.proc.returncode, 0, "q35: QEMU exited cleanly")
 
 
-def poll(q, fn, tries=200):
+def poll(q, fn, tries=200, secs=10):
     """Let the device work (bottom halves run between qtest commands, timers
-    need virtual time) until fn() is true; returns fn()'s last value."""
-    for _ in range(tries):
+    need virtual time) until fn() is true; returns fn()'s last value.
+    Frames from a wire= socket arrive through the wire's reading thread,
+    in wall time, not between qtest commands: on a loaded host the tries
+    can be spent before it runs, so polling goes on, 1 ms apart, for up
+    to secs more."""
+    deadline = None
+    for n in range(tries + secs * 1000):
         v = fn()
         if v:
             return v
+        if n >= tries:
+            deadline = deadline or time.monotonic() + secs
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.001)
         q.cmd("clock_step 100000")
     return fn()
 
