@@ -8,6 +8,7 @@
 #                                    [RXE=i]  guest i: virtio-net + rdma_rxe on the Wren fabric
 #                                    [GPU=1]  NIC and a wren-gpu under one PCIe switch
 #                                    [DCB=0] NICs without DCB and ECN/DCQCN (dcb=off)
+#                                    [HANG_DUMP=S] state of a hung run in RUN_DIR/hang/
 #   make vmtest T=dir/test [KVER=] [N=2] [IOMMU=1]  selftests/<dir>/<test> in the guests,
 #                                    through kselftest's runner (selftests/Makefile)
 #   make vmtest B=boot               one guest pair of selftests/plan (its kernel,
@@ -34,7 +35,7 @@ BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	KERNEL_ENV="$(KERNEL_ENV)" FABRIC="$(BUILD)/fabric/wren-fabric" \
 	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" GPU="$(or $(GPU),0)" DCB="$(or $(DCB),1)" PKG="$(or $(PKG),0)" SMP="$(or $(SMP),1)" MEM="$(or $(MEM),1024)" CPU="$(CPU)" \
-	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" APPEND="$(APPEND)" KARGS="$(KARGS)" RXE="$(RXE)" \
+	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" HANG_DUMP="$(HANG_DUMP)" APPEND="$(APPEND)" KARGS="$(KARGS)" RXE="$(RXE)" \
 	GUEST_ENV="$(GUEST_ENV)" KSFT_INSTALL="$(KSFT_INSTALL)"
 
 .PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest vmtest-deps vmtest-plan \

@@ -11,6 +11,7 @@ include/linux/wren/wren_regs.h, parsed here, so there is one source of truth.
 TAP goes to stdout and to $BUILD/check/qemu.tap; exit status 1 on any failure.
 """
 
+import json
 import os
 import re
 import socket
@@ -122,7 +123,6 @@ class QTest:
         return int(words[1], 0) if len(words) > 1 else None
 
     def qmp(self, command, **arguments):
-        import json
         if not hasattr(self, "qmp_sock"):
             for _ in range(100):
                 try:
@@ -896,12 +896,46 @@ def check_cli(t):
                  "rc %d: %s" % (r.returncode, r.stderr.strip()))
 
 
+def check_qmp_virtio(t):
+    """vmrun.sh's HANG_DUMP reads a hung guest's virtio queues with
+    tools/testbench/qmp-virtio.py: it must keep working with our QEMU."""
+    tool = os.path.join(TOP, "tools", "testbench", "qmp-virtio.py")
+    q = QTest(["-machine", "q35", "-device", "virtio-net-pci"], qmp=True)
+    try:
+        for _ in range(100):
+            if os.path.exists(q.qmp_path):
+                break
+            time.sleep(0.05)
+        r = subprocess.run([sys.executable, tool, q.qmp_path],
+                           capture_output=True, text=True, timeout=TIMEOUT)
+        lines = [json.loads(line) for line in r.stdout.splitlines()]
+        queues = [x for x in lines if "queue" in x]
+        t.result(r.returncode == 0 and lines and "query-status" in lines[0],
+                 "qmp-virtio.py: QEMU's run state over QMP", r.stderr)
+        t.result(any(x.get("device", {}).get("name") == "virtio-net"
+                     for x in lines),
+                 "qmp-virtio.py: the virtio-net device and its status",
+                 r.stdout)
+        t.eq(sorted((x["queue"], "last-avail-idx" in x["status"].get("return", {}))
+                    for x in queues),
+             [(0, True), (1, True), (2, True)],
+             "qmp-virtio.py: each virtio-net queue's indices (rx, tx, ctrl)")
+    finally:
+        q.close()
+    r = subprocess.run([sys.executable, tool, os.path.join(q.tmp, "none")],
+                       capture_output=True, text=True, timeout=TIMEOUT)
+    t.result(r.returncode == 1 and "qmp-virtio:" in r.stderr,
+             "qmp-virtio.py: no QMP socket is exit 1 with a message",
+             "rc %d: %s" % (r.returncode, r.stderr))
+
+
 def main():
     t = Tap()
     if not os.access(QEMU, os.X_OK):
         t.result(False, "QEMU binary %s exists (make qemu)" % QEMU)
     else:
         check_cli(t)
+        check_qmp_virtio(t)
         check_q35(t)
         check_wire(t)
         check_admin_queue(t)

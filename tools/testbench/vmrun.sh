@@ -37,6 +37,12 @@
 #                      batched by the device, hw/qemu/wren_wire.c) or
 #                      netdev (`-netdev stream`, a system call a frame;
 #                      for comparing the two)
+#   HANG_DUMP=S        S seconds before TIMEOUT, if a guest still runs,
+#                      write what a hang leaves to RUN_DIR/hang/: both
+#                      fabrics' port stats, each QEMU's virtio queues
+#                      (qmp-virtio.py over a QMP socket each guest then
+#                      has) and, with gdb installed, the backtrace of
+#                      every thread of the QEMUs and fabrics
 #   PKG=1              a package boot: the guests' /usr and module
 #                      directory are writable (tmpfs overlays), for tests
 #                      that install the .debs of `make deb` with dpkg;
@@ -118,6 +124,7 @@ start_fabric() {
 	fi
 	"$FABRIC" "${args[@]}" >"$RUN_DIR/fabric-$name.log" 2>&1 &
 	pids+=($!)
+	fabric_pids+=($!)
 	for ((i = 0; i < 100; i++)); do
 		[ -S "$dir/port$((N - 1)).sock" ] && return 0
 		sleep 0.1
@@ -125,6 +132,7 @@ start_fabric() {
 	echo "vmrun: fabric $name did not come up, see $RUN_DIR/fabric-$name.log" >&2
 	exit 1
 }
+fabric_pids=()
 start_fabric wren
 start_fabric virtio
 
@@ -304,6 +312,7 @@ start_guest() {
 	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}" -smp "$(guest_smp "$i")" -m "${MEM:-1024}"
 		-nodefaults -no-reboot -display none -nographic -monitor none
 		-name "guest$i,debug-threads=on"
+		${HANG_DUMP:+-qmp "unix:$sockdir/qmp$i.sock,server=on,wait=off"}
 		-chardev "file,id=con,path=$RUN_DIR/guest$i.log" -serial chardev:con
 		-kernel "${VMLINUX:-$VMLINUZ}" -initrd "$initrd")
 	if [ "$IOMMU" = 1 ]; then
@@ -368,6 +377,44 @@ for ((i = 0; i < N; i++)); do
 	write_guest_env "$i"
 	start_guest "$i"
 done
+
+# hang_dump: the state of everything a guest's I/O goes through, while
+# it still runs (HANG_DUMP above).  Each part is bounded by a timeout,
+# and a part that fails leaves its error in its file, not the others.
+hang_dump() {
+	local d=$RUN_DIR/hang name p i comm
+	mkdir -p "$d"
+	echo "vmrun: a guest still runs ${HANG_DUMP}s before the timeout; its state goes to $d"
+	for name in wren virtio; do
+		for ((p = 0; p < N; p++)); do
+			timeout 20 "$FABRIC" ctl "$sockdir/$name" stats "$p" 2>&1 || true
+		done >"$d/fabric-$name.stats"
+	done
+	for ((i = 0; i < N; i++)); do
+		timeout 30 python3 "$here/qmp-virtio.py" "$sockdir/qmp$i.sock" \
+			>"$d/guest$i.virtio.json" 2>&1 || true
+	done
+	command -v gdb >/dev/null || return 0
+	for p in "${qemu_pids[@]}" "${fabric_pids[@]}"; do
+		comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+		# timeout(1) runs each QEMU: its child is the QEMU
+		if [ "$comm" = timeout ]; then
+			p=$(pgrep -P "$p" || true)
+			p=${p%%$'\n'*}
+			[ -n "$p" ] || continue
+			comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+		fi
+		timeout 60 gdb -batch -p "$p" -ex "thread apply all bt" \
+			>"$d/$comm-$p.bt" 2>&1 || true
+	done
+}
+if [ -n "${HANG_DUMP:-}" ] && [ "$HANG_DUMP" -lt "$TIMEOUT" ]; then
+	{
+		sleep $((TIMEOUT - HANG_DUMP))
+		hang_dump
+	} &
+	pids+=($!)
+fi
 
 # guest<i>.result: one word (and detail) for tools that summarise runs.
 failed=0

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Print the state of every virtio device of a running QEMU, over QMP.
+
+usage: qmp-virtio.py QMP_SOCKET
+
+For vmrun.sh's HANG_DUMP: when a guest hangs, whether QEMU still takes
+the buffers of a queue (last_avail_idx and used_idx against the guest's
+avail index) tells a device that stopped from a guest that stopped.
+Prints one JSON object a line: the run state, the netdevs ("info
+network"), then each device's status and each of its queues' status.  Exits 1 when QMP cannot be reached.
+"""
+import json
+import socket
+import sys
+
+TIMEOUT_S = 10
+
+
+class Qmp:
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(TIMEOUT_S)
+        self.sock.connect(path)
+        self.buf = b""
+        self._reply()  # the greeting
+        self.cmd("qmp_capabilities")
+
+    def _reply(self):
+        while True:
+            while b"\n" not in self.buf:
+                data = self.sock.recv(65536)
+                if not data:
+                    raise ConnectionError("QMP closed the connection")
+                self.buf += data
+            line, self.buf = self.buf.split(b"\n", 1)
+            msg = json.loads(line)
+            if "event" not in msg:
+                return msg
+
+    def cmd(self, name, **args):
+        req = {"execute": name}
+        if args:
+            req["arguments"] = args
+        self.sock.sendall(json.dumps(req).encode() + b"\n")
+        return self._reply()
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    try:
+        qmp = Qmp(sys.argv[1])
+    except (OSError, ValueError, ConnectionError) as e:
+        print(f"qmp-virtio: {sys.argv[1]}: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps({"query-status": qmp.cmd("query-status")}))
+    # the netdevs and their links: a stream netdev whose peer went away
+    print(json.dumps({"info network": qmp.cmd(
+        "human-monitor-command", **{"command-line": "info network"})}))
+    devices = qmp.cmd("x-query-virtio").get("return", [])
+    for dev in devices:
+        path = dev["path"]
+        st = qmp.cmd("x-query-virtio-status", path=path)
+        print(json.dumps({"device": dev, "status": st}))
+        for q in range(st.get("return", {}).get("num-vqs", 0)):
+            qs = qmp.cmd("x-query-virtio-queue-status", path=path, queue=q)
+            print(json.dumps({"path": path, "queue": q, "status": qs}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
