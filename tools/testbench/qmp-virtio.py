@@ -8,7 +8,8 @@ For vmrun.sh's HANG_DUMP: when a guest hangs, whether QEMU still takes
 the buffers of a queue (last_avail_idx and used_idx against the guest's
 avail index) tells a device that stopped from a guest that stopped.
 Prints one JSON object a line: the run state, the netdevs ("info
-network"), then each device's status and each of its queues' status.  Exits 1 when QMP cannot be reached.
+network"), then each device's status and each of its queues' status.
+Exits 1 when QMP cannot be reached or stops answering.
 """
 import json
 import socket
@@ -46,16 +47,8 @@ class Qmp:
         return self._reply()
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
-    try:
-        qmp = Qmp(sys.argv[1])
-    except (OSError, ValueError, ConnectionError) as e:
-        print(f"qmp-virtio: {sys.argv[1]}: {e}", file=sys.stderr)
-        return 1
-    print(json.dumps({"query-status": qmp.cmd("query-status")}))
+def dump(qmp):
+    print(json.dumps({"query-status": qmp.cmd("query-status")}), flush=True)
     # the netdevs and their links: a stream netdev whose peer went away
     print(json.dumps({"info network": qmp.cmd(
         "human-monitor-command", **{"command-line": "info network"})}))
@@ -66,7 +59,19 @@ def main():
         print(json.dumps({"device": dev, "status": st}))
         for q in range(st.get("return", {}).get("num-vqs", 0)):
             qs = qmp.cmd("x-query-virtio-queue-status", path=path, queue=q)
-            print(json.dumps({"path": path, "queue": q, "status": qs}))
+            print(json.dumps({"path": path, "queue": q, "status": qs}),
+                  flush=True)
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    try:
+        dump(Qmp(sys.argv[1]))
+    except (OSError, ValueError, ConnectionError) as e:
+        print(f"qmp-virtio: {sys.argv[1]}: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
