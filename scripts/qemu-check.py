@@ -11,6 +11,7 @@ include/linux/wren/wren_regs.h, parsed here, so there is one source of truth.
 TAP goes to stdout and to $BUILD/check/qemu.tap; exit status 1 on any failure.
 """
 
+import importlib.util
 import json
 import os
 import re
@@ -46,6 +47,20 @@ def contract():
 
 
 C = contract()
+
+
+def load_tool(name):
+    """A tool of the tree that is a script, not a module (its name has a
+    dash), loaded as one."""
+    path = os.path.join(TOP, "tools", "testbench", name)
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_"), path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# The QMP client of vmrun.sh's HANG_DUMP serves the checks here too.
+QMP_VIRTIO = load_tool("qmp-virtio.py")
 
 
 def layout():
@@ -123,24 +138,13 @@ class QTest:
         return int(words[1], 0) if len(words) > 1 else None
 
     def qmp(self, command, **arguments):
-        if not hasattr(self, "qmp_sock"):
+        if not hasattr(self, "qmp_conn"):
             for _ in range(100):
-                try:
-                    self.qmp_sock = socket.socket(socket.AF_UNIX)
-                    self.qmp_sock.connect(self.qmp_path)
+                if os.path.exists(self.qmp_path):
                     break
-                except OSError:
-                    time.sleep(0.05)
-            self.qmp_file = self.qmp_sock.makefile("rw")
-            json.loads(self.qmp_file.readline())  # greeting
-            self.qmp("qmp_capabilities")
-        self.qmp_file.write(json.dumps({"execute": command,
-                                        "arguments": arguments}) + "\n")
-        self.qmp_file.flush()
-        while True:
-            reply = json.loads(self.qmp_file.readline())
-            if "event" not in reply:
-                break
+                time.sleep(0.05)
+            self.qmp_conn = QMP_VIRTIO.Qmp(self.qmp_path)
+        reply = self.qmp_conn.cmd(command, **arguments)
         if "error" in reply:
             raise RuntimeError("QMP %s: %s" % (command, reply["error"]))
         return reply["return"]
@@ -899,7 +903,7 @@ def check_cli(t):
 def check_qmp_virtio(t):
     """vmrun.sh's HANG_DUMP reads a hung guest's virtio queues with
     tools/testbench/qmp-virtio.py: it must keep working with our QEMU."""
-    tool = os.path.join(TOP, "tools", "testbench", "qmp-virtio.py")
+    tool = QMP_VIRTIO.__file__
     q = QTest(["-machine", "q35", "-device", "virtio-net-pci"], qmp=True)
     try:
         for _ in range(100):

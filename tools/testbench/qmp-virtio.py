@@ -39,8 +39,9 @@ class Qmp:
             if "event" not in msg:
                 return msg
 
-    def cmd(self, name, **args):
-        req = {"execute": name}
+    def cmd(self, command, /, **args):
+        # positional-only: QMP commands have arguments called "name" too
+        req = {"execute": command}
         if args:
             req["arguments"] = args
         self.sock.sendall(json.dumps(req).encode() + b"\n")
