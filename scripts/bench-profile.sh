@@ -123,14 +123,18 @@ switches >"$out/switches.after"
 wait "$bench"
 rc=$?
 
+# The frames the window saw, the divisor of every figure below.
+snap() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+frames_in=$(($(snap frames "$out/after") - $(snap frames "$out/before")))
+
 # The figures: per process, CPU seconds in the window and ns per frame.
 : >"$out/procs"
-awk -v hz="$hz" -v procs="$out/procs" '
+awk -v hz="$hz" -v procs="$out/procs" -v f="$frames_in" '
 	FILENAME ~ /names$/ { nm[$1] = $2; next }
 	FILENAME ~ /before$/ { b[$1] = $2; next }
 	{ a[$1] = $2 }
 	END {
-		ns = a["time"] - b["time"]; f = a["frames"] - b["frames"]
+		ns = a["time"] - b["time"]
 		printf "window %.1f s, %d frames through the Wren fabric (%.0f/s)\n", ns / 1e9, f, f / (ns / 1e9)
 		total = 0
 		for (p in a) {
@@ -146,8 +150,6 @@ awk -v hz="$hz" -v procs="$out/procs" '
 # Wake-ups: how often each thread slept (and so was woken) or was
 # preempted, per frame, for the threads that did either in the window.
 say "sleeps and preemptions a frame, by thread (threads that did either):"
-frames_in=$(awk '$1 == "frames" { f[FILENAME] = $2 } END { for (k in f) if (k ~ /after$/) a = f[k]; else b = f[k]; print a - b }' \
-	"$out/before" "$out/after")
 awk -v f="$frames_in" -v names="$out/names" '
 	BEGIN { while ((getline l < names) > 0) { split(l, w, " "); nm[w[1]] = w[2] } }
 	FILENAME ~ /before$/ { v[$2] = $4; n[$2] = $5; next }
