@@ -111,11 +111,30 @@ set_mtu() {
 	done
 }
 
+# The Wren port counters that say a run lost or repeated something.
+wren_err_names="retransmits local_ack_timeout_err packet_seq_err out_of_sequence
+	duplicate_request implied_nak_seq_err rnr_nak_received rnr_nak_sent
+	rx_roce_discards rx_icrc_errors"
+# wren_errs: those counters of this guest's Wren port, "NAME VALUE" a line.
+wren_errs() {
+	rdma statistic show link "$RDMA_WREN_DEV/1" 2>/dev/null | tr ' ' '\n' |
+		paste -d ' ' - - | awk -v names="$wren_err_names" '
+		BEGIN { n = split(names, a); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+		want[$1] { print $1, $2 }'
+}
+# wren_errs_moved BEFORE AFTER: the counters that moved, "NAME +N ...".
+wren_errs_moved() {
+	awk 'NR == FNR { b[$1] = $2; next }
+	     $2 != b[$1] { printf "%s%s +%d", sep, $1, $2 - b[$1]; sep = " " }' \
+		<(printf '%s\n' "$1") <(printf '%s\n' "$2")
+}
+
 # run ROUND PATH TEST...: one pair; guest 1 serves, guest 0 connects.
-# Output in $res/<mtu>-<round>-<path>-<name>.out (and .cpu on the server).
+# Output in $res/<mtu>-<round>-<path>-<name>.out (and .cpu on the server);
+# for Wren also .errs, the counters above that moved during the pair.
 port=18800
 run() {
-	local round=$1 path=$2 name=$3 size=$4 dev gid host key out
+	local round=$1 path=$2 name=$3 size=$4 dev gid host key out rc before
 	if [ "$path" = wren ]; then
 		dev=$RDMA_WREN_DEV gid=$RDMA_WREN_GID host=$WREN_PEER_VIRTIO_IP
 	else
@@ -126,11 +145,19 @@ run() {
 	out=$res/$key.out
 	shift 4
 	local cmd=("$name" -d "$dev" -x "$gid" -p "$port" -F -s "$size" "$@")
+	rm -f "$out.errs"
+	[ "$path" = wren ] && before=$(wren_errs)
 	if [ "$me" = 1 ]; then
 		perftest_server "$key" "$out" "${cmd[@]}"
 	else
 		perftest_client "$key" "$out" "$host" "${cmd[@]}"
 	fi
+	rc=$?
+	if [ "$path" = wren ]; then
+		wren_errs_moved "$before" "$(wren_errs)" >"$out.errs.tmp"
+		mv -f "$out.errs.tmp" "$out.errs"
+	fi
+	return "$rc"
 }
 
 if [ "$me" = 1 ]; then
@@ -181,7 +208,7 @@ line() {
 # pass MTU: every round of every test at this MTU, then its summary.
 pass() {
 	local mtu=$1 round t name size args path key rc fig unit extra
-	local busy soft secs wbw rbw wlat rlat wrd rrd n m
+	local busy soft secs wbw rbw wlat rlat wrd rrd n m e0 e1
 	declare -A sum=() cnt=()
 	set_mtu "$mtu" || { echo "bench-rdma: MTU $mtu: the RDMA ports did not follow"; failed=1; return; }
 	echo "bench-rdma: MTU $mtu: path MTU $(active_mtu "$RDMA_WREN_DEV") (Wren), $(active_mtu "$RDMA_RXE_DEV") (rxe)"
@@ -211,6 +238,13 @@ pass() {
 					read -r busy soft secs <"$peer_res/$key.out.cpu" 2>/dev/null
 					extra="  [passive side (guest 1) CPU busy ${busy:-?}% (irq+softirq ${soft:-?}%) over ${secs:-?} s]"
 					sum[$path-$name-cpu]=$(awk -v a="${sum[$path-$name-cpu]:-0}" -v b="${busy:-0}" 'BEGIN { print a + b }')
+				fi
+				if [ "$path" = wren ]; then
+					wait_for 30 test -e "$peer_res/$key.out.errs"
+					e0=$(cat "$res/$key.out.errs" 2>/dev/null)
+					e1=$(cat "$peer_res/$key.out.errs" 2>/dev/null)
+					[ -n "$e0$e1" ] &&
+						extra="$extra  [counters moved: guest 0 ${e0:-none}; guest 1 ${e1:-none}]"
 				fi
 				printf 'bench-rdma: MTU %s round %s %-4s %-11s %6s B: %9.2f %s%s\n' \
 					"$mtu" "$round" "$path" "$name" "$size" "$fig" "$unit" "$extra"
