@@ -409,10 +409,16 @@ hang_dump() {
 	done
 }
 if [ -n "${HANG_DUMP:-}" ] && [ "$HANG_DUMP" -lt "$TIMEOUT" ]; then
-	{
-		sleep $((TIMEOUT - HANG_DUMP))
-		hang_dump
-	} &
+	# cleanup() kills this subshell when the guests are done: its sleep
+	# goes with it, or the orphan would hold our stdout open until the
+	# timeout and with it a pipe the caller reads (make bench-rdma | tee).
+	(
+		sp=
+		trap '[ -z "$sp" ] || kill "$sp" 2>/dev/null; exit 0' TERM
+		sleep $((TIMEOUT - HANG_DUMP)) &
+		sp=$!
+		wait "$sp" && hang_dump
+	) &
 	pids+=($!)
 fi
 
