@@ -134,10 +134,13 @@ set_mtu() {
 wren_err_names="retransmits local_ack_timeout_err packet_seq_err out_of_sequence
 	duplicate_request implied_nak_seq_err rnr_nak_received rnr_nak_sent
 	rx_roce_discards rx_icrc_errors"
+# wren_stats: this guest's Wren port counters, "NAME VALUE" a line.
+wren_stats() {
+	rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1 | tr ' ' '\n' | paste -d ' ' - -
+}
 # wren_errs: those counters of this guest's Wren port, "NAME VALUE" a line.
 wren_errs() {
-	rdma statistic show link "$RDMA_WREN_DEV/1" 2>/dev/null | tr ' ' '\n' |
-		paste -d ' ' - - | awk -v names="$wren_err_names" '
+	wren_stats | awk -v names="$wren_err_names" '
 		BEGIN { n = split(names, a); for (i = 1; i <= n; i++) want[a[i]] = 1 }
 		want[$1] { print $1, $2 }'
 }
@@ -318,8 +321,7 @@ if [ "$profile" != 1 ]; then
 fi
 # Why Wren's figures are what they are: its retransmissions, and frames
 # the fabric dropped (queue full, send failures) during the whole run.
-echo "bench-rdma: $RDMA_WREN_DEV counters (guest 0): $(rdma statistic show link "$RDMA_WREN_DEV/1" 2>&1 |
-	tr ' ' '\n' | paste -d ' ' - - | grep -E '^(tx_roce_packets|rx_roce_packets|retransmits|local_ack_timeout_err|packet_seq_err|out_of_sequence|implied_nak_seq_err|rnr_nak_received) ' |
+echo "bench-rdma: $RDMA_WREN_DEV counters (guest 0): $(wren_stats | grep -E '^(tx_roce_packets|rx_roce_packets|retransmits|local_ack_timeout_err|packet_seq_err|out_of_sequence|implied_nak_seq_err|rnr_nak_received) ' |
 	tr '\n' ' ')"
 . "$WREN_TOP/selftests/lib/fabric.sh"
 for p in 0 1; do
