@@ -14,6 +14,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/selftests/lib/tap.sh"
+. "$top/selftests/lib/perftest.sh"
 vmrun=$top/tools/testbench/vmrun.sh
 out=${BENCH_OUT:?BENCH_OUT not set}
 kver=${KVER:-6.1}
@@ -24,6 +25,41 @@ guest_tap() {
 	tap_relay "g$2/$3: " "$1/guest$2.out" 2>/dev/null
 	[ "$TAP_RELAY_COUNT" -gt 0 ] || not_ok "g$2/$3: guest produced TAP results"
 }
+
+# 0. On the host: how the bench reads perftest's output (perftest.sh), on
+# the lines perftest 4.5 printed in bench guests.  A run perftest could not
+# time reports 0 MB/s; counted, it halved a mean (bench.rst).
+pt=$out/perftest-parse
+mkdir -p "$pt"
+pt_bw() { # pt_bw FILE BW [PREAMBLE]: a bandwidth test's output
+	{
+		[ -n "${3:-}" ] && echo "$3"
+		echo " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]"
+		echo " 65536      1525             0.00               $2  		   0.000508"
+		echo "---------------------------------------------------------------------------------------"
+	} >"$pt/$1"
+}
+pt_bw timed.out 31.73
+pt_bw untimed.out 0.00 "Correlation coefficient r^2: 0.878717 < 0.9"
+pt_bw zero.out 0.00
+cat >"$pt/lat.out" <<'PT'
+ #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]
+ 8       1000          261.92         214649.85      960.09   	       3009.28     	-nan   		22108.73 		214649.85
+---------------------------------------------------------------------------------------
+PT
+printf 'Correlation coefficient r^2: 0.61 < 0.9\n' | cat - "$pt/lat.out" >"$pt/lat-untimed.out"
+pt_timed() { ! perftest_untimed "$@"; }
+check "perftest: the BW average of a bandwidth run" \
+	test "$(perftest_figure "$pt/timed.out" ib_write_bw)" = 31.73
+check "perftest: t_typical of a latency run" \
+	test "$(perftest_figure "$pt/lat.out" ib_send_lat)" = 960.09
+check "perftest: a timed run is a figure" pt_timed "$pt/timed.out" ib_read_bw
+check "perftest: a run whose clock fit failed is no figure" \
+	perftest_untimed "$pt/untimed.out" ib_write_bw
+check "perftest: a bandwidth of 0 is no figure" \
+	perftest_untimed "$pt/zero.out" ib_read_bw
+check "perftest: a latency run whose clock fit failed is no figure" \
+	perftest_untimed "$pt/lat-untimed.out" ib_send_lat
 
 # 1. Two guests run the basic checks and ping each other.
 run=$out/basics

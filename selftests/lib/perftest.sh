@@ -21,6 +21,9 @@
 # from /proc/stat, and writes "BUSY_PCT SOFTIRQ_PCT SECONDS" to OUT.cpu:
 # for READ and atomics the server is the passive side.
 #
+#   perftest_figure OUT NAME         the run's figure (bandwidth or latency)
+#   perftest_untimed OUT NAME        true when perftest could not time it
+#
 # PERFTEST_TIMEOUT bounds one run (s, default 300); PERFTEST_CONNECT_WAIT how
 # long a client retries to reach its server (s, default 120).
 
@@ -111,4 +114,27 @@ perftest_client() {
 # "#bytes" header) of a perftest output, empty if there is none.
 perftest_field() {
 	awk -v n="$2" 'f && NF >= n && $1 ~ /^[0-9]+$/ { print $n; exit } /#bytes/ { f = 1 }' "$1"
+}
+
+# perftest_figure OUT NAME: what a run of test NAME (ib_write_bw, ...)
+# measured: BW average (MB/s) of a bandwidth test, t_typical (us) of a
+# latency test; empty if there is none.
+perftest_figure() {
+	case $2 in
+	*_bw) perftest_field "$1" 4 ;;
+	*) perftest_field "$1" 5 ;;
+	esac
+}
+
+# perftest_untimed OUT NAME: did perftest fail to time a run that moved
+# its data?  It fits the TSC's rate against gettimeofday() over a few
+# milliseconds as it starts; when the vCPU is descheduled meanwhile (a TCG
+# guest on a busy host) the fit fails, perftest says "Correlation
+# coefficient r^2: ... < 0.9", takes the clock for 0 MHz and reports
+# 0 MB/s, or no latency, for the whole run: no figure at all.
+perftest_untimed() {
+	local fig
+	grep -q "Correlation coefficient" "$1" && return 0
+	fig=$(perftest_figure "$1" "$2")
+	[ -n "$fig" ] && awk -v f="$fig" 'BEGIN { exit !(f + 0 == 0) }'
 }
