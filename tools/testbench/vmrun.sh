@@ -41,8 +41,10 @@
 #                      write what a hang leaves to RUN_DIR/hang/: both
 #                      fabrics' port stats, each QEMU's virtio queues
 #                      (qmp-virtio.py over a QMP socket each guest then
-#                      has) and, with gdb installed, the backtrace of
-#                      every thread of the QEMUs and fabrics
+#                      has), the unix sockets' queues (ss) and, with
+#                      gdb installed, the backtrace of every thread of
+#                      the QEMUs and fabrics and each QEMU's net clients
+#                      and virtio-net rings (qemu-net.gdb)
 #   PKG=1              a package boot: the guests' /usr and module
 #                      directory are writable (tmpfs overlays), for tests
 #                      that install the .debs of `make deb` with dpkg;
@@ -394,6 +396,8 @@ hang_dump() {
 		timeout 30 python3 "$here/qmp-virtio.py" "$sockdir/qmp$i.sock" \
 			>"$d/guest$i.virtio.json" 2>&1 || true
 	done
+	# The unix sockets' queues: frames a process has not read yet.
+	ss -xpm >"$d/sockets.txt" 2>&1 || true
 	command -v gdb >/dev/null || return 0
 	for p in "${qemu_pids[@]}" "${fabric_pids[@]}"; do
 		comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue
@@ -406,6 +410,9 @@ hang_dump() {
 		fi
 		timeout 60 gdb -batch -p "$p" -ex "thread apply all bt" \
 			>"$d/$comm-$p.bt" 2>&1 || true
+		[ "$comm" = wren-fabric ] ||
+			timeout 60 gdb -batch -p "$p" -x "$here/qemu-net.gdb" \
+				>"$d/$comm-$p.net" 2>&1 || true
 	done
 }
 if [ -n "${HANG_DUMP:-}" ] && [ "$HANG_DUMP" -lt "$TIMEOUT" ]; then
