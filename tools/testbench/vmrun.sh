@@ -10,7 +10,8 @@
 #   KVER N IOMMU       kernel series, guest count (2), intel-iommu on (1)
 #   SMP                vCPUs per guest (1), or a comma list of one count
 #                      per guest index (SMP=2,1: guest 0 two, guest 1 one;
-#                      guests past the list get its last count)
+#                      guests past the list get its last count); maxcpus
+#                      is at least 2 (see start_guest)
 #   MEM                guest memory in MiB (1024)
 #   CPU                QEMU -cpu model (max without AVX: see start_guest)
 #   TIMEOUT            seconds before a guest is killed (600)
@@ -304,14 +305,30 @@ start_guest() {
 	# with ASLR every exec translated ld.so, libc and the program afresh
 	# at their new addresses; without it they are found again (a fork and
 	# exec of /bin/true 43-51 ms -> 18-23 ms, nm --version 86 -> 32 ms).
-	local append="console=ttyS0 quiet panic=-1 mitigations=off init_on_alloc=0 norandmaps wren.guest=$i"
+	local ncpu
+	ncpu=$(guest_smp "$i")
+	local append="console=ttyS0 quiet panic=-1 mitigations=off init_on_alloc=0 norandmaps nr_cpus=$ncpu wren.guest=$i"
 	# Named threads (debug-threads: "CPU 0/TCG", "worker", ...) let a
 	# profile (make bench-profile) tell the vCPUs from the main loop.
 	# -cpu max without AVX: glibc's string and memory functions then
 	# take their SSE2 paths, which TCG emulates faster than the 256-bit
 	# ones (d61 190-198 s instead of 211-214 s).  Turning off SSE4 and
 	# SSSE3 as well crashed the guest kernel's crypto self-tests.
-	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}" -smp "$(guest_smp "$i")" -m "${MEM:-1024}"
+	#
+	# maxcpus of at least 2, even for one vCPU: with a single possible
+	# CPU, TCG takes the guest for a uniprocessor and drops its memory
+	# barriers (QEMU 7.2's tcg_gen_mb() emits none without CF_PARALLEL,
+	# and a LOCK-prefixed instruction becomes a plain load and store).
+	# The devices run in other host threads, though.  A guest's
+	# smp_mb() between publishing a virtqueue's avail index and reading
+	# the device's avail_event then orders nothing, and now and then a
+	# kick is lost: the rxe/virtio-net hang (bench.rst).  The kernel is
+	# told nr_cpus= the vCPUs: a second possible CPU would make Linux
+	# keep the LOCK prefixes of every atomic (each a TCG helper call
+	# now) and, on this AMD model without an invariant TSC, mark the
+	# TSC unstable, leaving clock_gettime() to system calls and HPET.
+	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}"
+		-smp "$ncpu,maxcpus=$((ncpu > 1 ? ncpu : 2))" -m "${MEM:-1024}"
 		-nodefaults -no-reboot -display none -nographic -monitor none
 		-name "guest$i,debug-threads=on"
 		${HANG_DUMP:+-qmp "unix:$sockdir/qmp$i.sock,server=on,wait=off"}
