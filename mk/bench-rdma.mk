@@ -17,10 +17,9 @@
 # figures are printed and kept in $(BUILD)/bench/bench-rdma-$(KVER).txt.
 # A run that hangs leaves the fabrics' and QEMUs' state in its run
 # directory's hang/, a minute before the guests' timeout (vmrun.sh's
-# HANG_DUMP): now and then an rxe stream at MTU 9000 stops guest 0's
-# virtio-net for good, in QEMU between its stream netdev and the receive
-# queue (bench.rst).  BENCH_RDMA_TESTS=ib_write_bw BENCH_RDMA_MTUS=9000
-# and many rounds is the reproducer: one stream in 197 at stop 44.
+# HANG_DUMP).  BENCH_RDMA_TESTS=ib_write_bw BENCH_RDMA_MTUS=9000 and many
+# rounds is the stress that found a lost virtio-net kick (one rxe stream
+# in about 150 before vmrun.sh kept the guests' barriers, bench.rst).
 
 BENCH_RDMA_ROUNDS    ?= 2
 BENCH_RDMA_BW_SECS   ?= 5

@@ -28,7 +28,8 @@
 #   BENCH_RDMA_TESTS   the tests of a round, comma separated
 #                      (ib_write_bw,ib_send_lat,ib_read_bw); with
 #                      ib_write_bw alone and many rounds at MTU 9000 the
-#                      reproducer of the rxe/virtio-net hang (bench.rst)
+#                      stress that found the lost virtio-net kick
+#                      (bench.rst)
 #   BENCH_RDMA_CTL_MR_MIB, BENCH_RDMA_CTL_QPS  the control path's MR size
 #                        (1024 MiB) and QP count (1000); 0 skips either
 #   BENCH_RDMA_PROFILE   1: Wren's ib_write_bw (or BENCH_RDMA_PROFILE_TEST,

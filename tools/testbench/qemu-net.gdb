@@ -11,6 +11,15 @@
 # main loop polls.  Reads only; needs QEMU's debug information.
 set pagination off
 set print pretty off
+# vq_state NAME VQ: a split virtqueue, QEMU's indices, then the ring's own
+# in guest memory (avail ring: flags, idx, ring[num], used_event; used
+# ring: flags, idx, ring[num] of 8 bytes, avail_event).
+define vq_state
+  set $q = $arg1
+  set $c = $q->vring.caches
+  printf "  %s_vq notification=%d num=%u shadow_avail=%u last_avail=%u used=%u signalled=%u inuse=%u\n", "$arg0", $q->notification, $q->vring.num, $q->shadow_avail_idx, $q->last_avail_idx, $q->used_idx, $q->signalled_used, $q->inuse
+  printf "  %s ring: avail.idx=%u avail.flags=%u used_event=%u used.idx=%u avail_event=%u\n", "$arg0", *(unsigned short *)((char *)$c->avail.ptr + 2), *(unsigned short *)$c->avail.ptr, *(unsigned short *)((char *)$c->avail.ptr + 4 + 2 * $q->vring.num), *(unsigned short *)((char *)$c->used.ptr + 2), *(unsigned short *)((char *)$c->used.ptr + 4 + 8 * $q->vring.num)
+end
 set $nc = net_clients.tqh_first
 while $nc
   printf "nc %s type=%d queue_index=%d receive_disabled=%d link_down=%d peer=%s\n", $nc->name, $nc->info->type, $nc->queue_index, $nc->receive_disabled, $nc->link_down, $nc->peer ? $nc->peer->name : "-"
@@ -22,14 +31,9 @@ while $nc
   if $nc->info->type == NET_CLIENT_DRIVER_NIC && $nc->queue_index == 0
     set $nic = (NICState *)((char *)$nc - $nc->info->size)
     set $n = (VirtIONet *)$nic->opaque
-    set $q = $n->vqs[0].rx_vq
-    set $c = $q->vring.caches
-    printf "  rx_vq notification=%d num=%u shadow_avail=%u last_avail=%u used=%u signalled=%u inuse=%u\n", $q->notification, $q->vring.num, $q->shadow_avail_idx, $q->last_avail_idx, $q->used_idx, $q->signalled_used, $q->inuse
-    printf "  rx ring: avail.idx=%u avail.flags=%u used_event=%u used.idx=%u avail_event=%u\n", *(unsigned short *)((char *)$c->avail.ptr + 2), *(unsigned short *)$c->avail.ptr, *(unsigned short *)((char *)$c->avail.ptr + 4 + 2 * $q->vring.num), *(unsigned short *)((char *)$c->used.ptr + 2), *(unsigned short *)((char *)$c->used.ptr + 4 + 8 * $q->vring.num)
-    set $q = $n->vqs[0].tx_vq
-    set $c = $q->vring.caches
-    printf "  tx_vq notification=%d shadow_avail=%u last_avail=%u used=%u signalled=%u inuse=%u tx_waiting=%d async_elem=%p\n", $q->notification, $q->shadow_avail_idx, $q->last_avail_idx, $q->used_idx, $q->signalled_used, $q->inuse, $n->vqs[0].tx_waiting, $n->vqs[0].async_tx.elem
-    printf "  tx ring: avail.idx=%u used_event=%u used.idx=%u avail_event=%u\n", *(unsigned short *)((char *)$c->avail.ptr + 2), *(unsigned short *)((char *)$c->avail.ptr + 4 + 2 * $q->vring.num), *(unsigned short *)((char *)$c->used.ptr + 2), *(unsigned short *)((char *)$c->used.ptr + 4 + 8 * $q->vring.num)
+    vq_state rx $n->vqs[0].rx_vq
+    vq_state tx $n->vqs[0].tx_vq
+    printf "  tx_waiting=%d async_elem=%p\n", $n->vqs[0].tx_waiting, $n->vqs[0].async_tx.elem
   end
   set $nc = $nc->next.tqe_next
 end

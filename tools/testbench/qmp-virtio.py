@@ -5,8 +5,10 @@
 usage: qmp-virtio.py QMP_SOCKET
 
 For vmrun.sh's HANG_DUMP: when a guest hangs, whether QEMU still takes
-the buffers of a queue (last_avail_idx and used_idx against the guest's
-avail index) tells a device that stopped from a guest that stopped.
+the buffers of a queue.  QMP gives QEMU's own indices only
+(shadow-avail-idx is QEMU's last read of the guest's avail index, not
+the index now); the rings' own indices in guest memory, avail_event
+and used_event are in qemu-net.gdb's reading beside it.
 Prints one JSON object a line: the run state, the netdevs ("info
 network"), then each device's status and each of its queues' status.
 Exits 1 when QMP cannot be reached or stops answering.
