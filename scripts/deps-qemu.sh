@@ -6,7 +6,7 @@
 # option ROMs) that the blob-stripped Debian source does not carry.
 set -eu
 
-pkgs="dpkg-dev meson ninja-build pkg-config python3 python3-venv gcc make
+pkgs="dpkg-dev patch meson ninja-build pkg-config python3 python3-venv gcc make
 flex bison libglib2.0-dev libpixman-1-dev zlib1g-dev libfdt-dev libslirp-dev
 libcap-ng-dev libattr1-dev seabios ipxe-qemu qemu-system-data"
 

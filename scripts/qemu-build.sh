@@ -3,8 +3,9 @@
 #
 # Build qemu-system-x86_64 (Debian's QEMU 7.2 plus the Wren device) into
 # $BUILD/qemu/.  Two caches outside the clone keep this cheap:
-#   tree-<K1>/  the unpacked, configured QEMU tree; K1 = QEMU version and
-#               qemu-tree.sh (which holds the configure flags and the hook).
+#   tree-<K1>/  the unpacked, patched, configured QEMU tree; K1 = QEMU
+#               version, qemu-tree.sh (which holds the configure flags and
+#               the hook) and hw/qemu/patches/.
 #               A warm run re-syncs our device files into it and lets ninja
 #               recompile only what changed.
 #   bin-<K2>/   the finished binary; K2 = K1, every device source, this
@@ -125,8 +126,8 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 stage_device "$stage"
 
-k1=$( (echo "$ver"; [ -z "$pfx" ] || echo "$pfx"; cat "$scripts/qemu-tree.sh") |
-      sha256sum | cut -c1-16)
+k1=$( (echo "$ver"; [ -z "$pfx" ] || echo "$pfx"; cat "$scripts/qemu-tree.sh" \
+	"$TOP"/hw/qemu/patches/*.patch) | sha256sum | cut -c1-16)
 # The binary also depends on the compiler and the -dev packages it was built
 # against; ninja notices their header changes in the tree, this key makes
 # a changed toolchain miss the binary cache so that ninja gets to run.

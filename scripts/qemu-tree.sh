@@ -3,10 +3,11 @@
 #
 # Prepare a configured QEMU build tree in DIR for Debian source version VER:
 # fetch the source with apt (Debian's patches applied by dpkg-source -x),
-# hook hw/net/wren/ into the build (meson subdir + Kconfig symbol), and run
-# configure.  The caller (qemu-build.sh) keys DIR by a hash of VER and of this
-# file, so everything that shapes the configured tree - the flags, the hook -
-# lives here and nowhere else.
+# apply our fixes to QEMU itself (hw/qemu/patches/, in name order), hook
+# hw/net/wren/ into the build (meson subdir + Kconfig symbol), and run
+# configure.  The caller (qemu-build.sh) keys DIR by a hash of VER, of this
+# file and of the patches, so everything that shapes the configured tree -
+# the flags, the fixes, the hook - lives here and nowhere else.
 #
 # usage: qemu-tree.sh DIR VER DEVICE
 #   DEVICE: our files as qemu-build.sh stages them (src/, hw-include/,
@@ -47,6 +48,16 @@ dpkg-source --no-check -x "$dsc" "$dir/src" >unpack.log 2>&1 || {
 rm -f ./*.tar.* ./*.dsc "$dir"/*.tar.*
 
 cd "$dir/src"
+patches=$(cd "$(dirname "$0")/../hw/qemu/patches" && pwd)
+for p in "$patches"/*.patch; do
+	[ -f "$p" ] || continue
+	patch -p1 --forward --no-backup-if-mismatch <"$p" >patch.log 2>&1 || {
+		cat patch.log >&2
+		echo "qemu-tree: $(basename "$p") does not apply to qemu $ver" >&2
+		exit 1
+	}
+done
+rm -f patch.log
 # Hook the device in.  The include directories are declared here, once, and
 # never change: sourceset dependencies apply to every file of libcommon, so
 # adding them later would recompile hundreds of QEMU files.  src/meson.build
