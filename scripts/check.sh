@@ -50,6 +50,9 @@ for layer in $LAYERS; do
 			"$layer" "$layer" "$rc" "$log" >"$CHECK/$layer-exit.tap"
 	fi
 	printf 'check: %-8s rc=%d %4ds\n' "$layer" "$rc" "$secs"
+	# A QEMU that crashed: vmrun.sh's report, the crashing thread's
+	# backtrace, here where CI's log shows it.
+	sed -n '/QEMU died of signal/,/^----$/p' "$log"
 done
 
 tap_count "$CHECK"

@@ -65,9 +65,15 @@
 # (the script's exit status, written by the guest), guest<i>.out (its stdout),
 # guest<i>.boot (seconds from kernel start to the script), guest<i>.result
 # ("ok", "failed RC", "timeout ...", "error ...", "crashed ..."), g<i>/ (the
-# script's WREN_RESULTS), with GPU=1 gpu<i>.mem (the GPU's memory, sparse).  Exit status: 0 only if every guest's script
-# exited 0 within TIMEOUT.
+# script's WREN_RESULTS), with GPU=1 gpu<i>.mem (the GPU's memory, sparse);
+# a QEMU that died of a signal leaves guest<i>.core (when core_pattern is a
+# plain file name: QEMU runs in guest<i>.cwd/) and guest<i>.qemu-bt.txt
+# (gdb's backtrace of every thread).  Exit status: 0 only if every guest's
+# script exited 0 within TIMEOUT.
 set -euo pipefail
+# A QEMU that crashes leaves a core (crash_report), as far as the hard
+# limit allows.
+ulimit -c unlimited 2>/dev/null || ulimit -c "$(ulimit -H -c)" 2>/dev/null || true
 
 script=$(realpath "${1:?usage: vmrun.sh SCRIPT}")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -327,7 +333,10 @@ start_guest() {
 	# keep the LOCK prefixes of every atomic (each a TCG helper call
 	# now) and, on this AMD model without an invariant TSC, mark the
 	# TSC unstable, leaving clock_gettime() to system calls and HPET.
-	local qargs=(-accel tcg -machine q35 -cpu "${CPU:-$cpu_fast}"
+	# dump-guest-core=off: a crashed QEMU's core (crash_report) holds
+	# QEMU's own memory, not the guest's RAM as well.
+	local machine=q35,dump-guest-core=off
+	local qargs=(-accel tcg -machine "$machine" -cpu "${CPU:-$cpu_fast}"
 		-smp "$ncpu,maxcpus=$((ncpu > 1 ? ncpu : 2))" -m "${MEM:-1024}"
 		-nodefaults -no-reboot -display none -nographic -monitor none
 		-name "guest$i,debug-threads=on"
@@ -383,9 +392,12 @@ start_guest() {
 			-device "virtio-blk-pci,drive=mods")
 	kargs=${KARGS:-}
 	append+=" ${APPEND:-} ${kargs//,/ }"
-	mkdir -p "$RUN_DIR/g$i"
-	timeout --kill-after=10 "$TIMEOUT" "$QEMU" "${fw_args[@]}" "${qargs[@]}" \
-		-append "$append" >"$RUN_DIR/guest$i.qemu.log" 2>&1 &
+	mkdir -p "$RUN_DIR/g$i" "$RUN_DIR/guest$i.cwd"
+	# Its own working directory: where a core_pattern of a plain file
+	# name puts the core if it crashes (crash_report).
+	(cd "$RUN_DIR/guest$i.cwd" &&
+		exec timeout --kill-after=10 "$TIMEOUT" "$QEMU" "${fw_args[@]}" "${qargs[@]}" \
+			-append "$append") >"$RUN_DIR/guest$i.qemu.log" 2>&1 &
 	qemu_pids[i]=$!
 	pids+=($!)
 }
@@ -446,11 +458,39 @@ if [ -n "${HANG_DUMP:-}" ] && [ "$HANG_DUMP" -lt "$TIMEOUT" ]; then
 	pids+=($!)
 fi
 
+# crash_report I STATUS: QEMU I died of a signal (exit 128 + signal, as
+# timeout(1) passes it on).  Keep its core as guest<i>.core and the
+# backtrace of every thread in guest<i>.qemu-bt.txt, and print the
+# crashing thread's, so that a crash in CI is diagnosed from its log.
+crash_report() {
+	local i=$1 sig=$(($2 - 128)) cwd=$RUN_DIR/guest$1.cwd core pattern
+	pattern=$(cat /proc/sys/kernel/core_pattern 2>/dev/null || echo '?')
+	core=$(find "$cwd" -maxdepth 1 -name 'core*' -type f 2>/dev/null | head -n 1)
+	if [ -z "$core" ]; then
+		echo "vmrun: guest$i's QEMU died of signal $sig; no core in $cwd (core_pattern '$pattern', ulimit -c $(ulimit -c))"
+		return 0
+	fi
+	mv "$core" "$RUN_DIR/guest$i.core"
+	echo "vmrun: guest$i's QEMU died of signal $sig; core in $RUN_DIR/guest$i.core"
+	command -v gdb >/dev/null || { echo "vmrun: no gdb for its backtrace"; return 0; }
+	timeout 120 gdb -batch -ex 'echo == the thread that crashed\n' -ex bt \
+		-ex 'echo == every thread\n' -ex 'thread apply all bt' \
+		"$QEMU" "$RUN_DIR/guest$i.core" >"$RUN_DIR/guest$i.qemu-bt.txt" 2>&1 || true
+	echo "---- the crashing thread (all threads: $RUN_DIR/guest$i.qemu-bt.txt)"
+	sed -n '/^== the thread that crashed/,/^== every thread/p' "$RUN_DIR/guest$i.qemu-bt.txt" |
+		grep -E '^#|^\[Current thread|^Program terminated' | head -n 30
+	echo "----"
+}
+
 # guest<i>.result: one word (and detail) for tools that summarise runs.
 failed=0
 for ((i = 0; i < N; i++)); do
 	qrc=0
 	wait "${qemu_pids[i]}" || qrc=$?
+	case $qrc in
+	132 | 133 | 134 | 135 | 136 | 139) crash_report "$i" "$qrc" ;;
+	esac
+	rmdir "$RUN_DIR/guest$i.cwd" 2>/dev/null || true
 	rcfile=$RUN_DIR/guest$i.rc
 	boot=$(cat "$RUN_DIR/guest$i.boot" 2>/dev/null || echo '?')
 	if [ $qrc = 124 ] || [ $qrc = 137 ]; then
