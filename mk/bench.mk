@@ -18,6 +18,8 @@
 #                                    VMTEST_DEPS=0 skips those checks (about 8 s
 #                                    a boot), as the check layers do
 #   make check-bench [KVER=]         the bench's own test, TAP in check/bench.tap
+#   make remap-race [BOOTS=10] [RACE_SECONDS=20]  guests of two vCPUs whose
+#                                    QEMU rebuilds the memory map under MMIO
 #
 # QEMU defaults to our own build (mk/qemu.mk); QEMU=/path on the command line
 # uses another binary and skips building ours.
@@ -39,7 +41,7 @@ BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	GUEST_ENV="$(GUEST_ENV)" KSFT_INSTALL="$(KSFT_INSTALL)"
 
 .PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest vmtest-deps vmtest-plan \
-	vmtest-run check-bench
+	vmtest-run check-bench remap-race
 
 # Always asked again (cheap once cached): apt metadata decides the ABI.  The
 # script rewrites the file only when its content changes.
@@ -57,6 +59,12 @@ kernel-info: $(KERNEL_ENV)
 $(BUILD)/tools/wren-pattern: $(TOP)/tools/pattern/wren-pattern.c
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+
+# QEMU rebuilding the memory map under a vCPU's MMIO, BOOTS boots of a
+# guest of two vCPUs for RACE_SECONDS each (tools/testbench/remap-race.sh;
+# the guest program comes with the other guest tests, mk/rdma-tests.mk).
+remap-race: $(BENCH_DEPS) $(BUILD)/tests/qemu/remap_race
+	$(BENCH_ENV) $(BENCH_DIR)/remap-race.sh $(or $(BOOTS),10) $(or $(RACE_SECONDS),20)
 
 bench-deps:
 	@$(TOP)/scripts/deps-bench.sh

@@ -10,7 +10,9 @@
 #                      NIC, selftests/rdma/wren-gpudirect.sh) and the host's
 #                      $(BUILD)/tests/gpu/gpu_mem_check (the GPU memory file) and
 #                      $(BUILD)/tests/hostile/wren_hostile (the BARs from userspace,
-#                      selftests/driver/wren-hostile.sh)
+#                      selftests/driver/wren-hostile.sh) and
+#                      $(BUILD)/tests/qemu/remap_race (memory-map changes under
+#                      MMIO, selftests/bench/qemu-remap-race.sh)
 #   make check-rdma    selftests/rdma/wren-rdma.sh in two 6.1 guests: data
 #                      integrity per opcode and size, protection, no syscalls on
 #                      the data path, passive CPU idle, loss recovery, killed
@@ -28,6 +30,9 @@ DMABUF_TEST_SRC := $(TOP)/tests/dmabuf/wren_dmabuf_test.c
 HOSTILE_BIN := $(BUILD)/tests/hostile/wren_hostile
 HOSTILE_SRC := $(TOP)/tests/hostile/wren_hostile.c
 
+REMAP_RACE_BIN := $(BUILD)/tests/qemu/remap_race
+REMAP_RACE_SRC := $(TOP)/tests/qemu/remap_race.c
+
 NCCL_CHECK_BIN := $(BUILD)/tests/gpu/wren_nccl_check
 GPU_MEM_CHECK_BIN := $(BUILD)/tests/gpu/gpu_mem_check
 GPU_UAPI := $(TOP)/tests/gpu/wren_test_gpu.h
@@ -36,7 +41,7 @@ GPU_UAPI := $(TOP)/tests/gpu/wren_test_gpu.h
 
 rdma-tests: rdma-core
 	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN) $(DMABUF_TEST_BIN) \
-		$(NCCL_CHECK_BIN) $(GPU_MEM_CHECK_BIN) $(HOSTILE_BIN)
+		$(NCCL_CHECK_BIN) $(GPU_MEM_CHECK_BIN) $(HOSTILE_BIN) $(REMAP_RACE_BIN)
 
 # The rpath lets it run without rdma-env.sh; the guests set
 # LD_LIBRARY_PATH to the same directory anyway.
@@ -48,6 +53,10 @@ $(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env $(
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
 # No verbs: the BARs from userspace, with no driver bound.
+$(REMAP_RACE_BIN): $(REMAP_RACE_SRC)
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread -o $@ $(REMAP_RACE_SRC)
+
 $(HOSTILE_BIN): $(HOSTILE_SRC) $(wildcard $(TOP)/include/linux/wren/*.h) $(TAP_DEPS)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
