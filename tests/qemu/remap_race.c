@@ -12,14 +12,19 @@
  * A TCG vCPU's TLB entry for an MMIO page holds an index into the memory
  * map it was filled from.  QEMU 7.2 as released switched a vCPU to the
  * new map while it was still executing from the old TLB, so an access
- * could look its index up in the new map: another region, or one past
- * the end, and QEMU crashed (hw/qemu/patches/0001-*).  The accesses are
- * harmless to the device (the register ignores writes), so a QEMU that
- * keeps each vCPU's map and TLB together runs this to the end.
+ * could look its index up in the new map: another region, where a read
+ * returns what that region holds, or one past the end, where QEMU
+ * crashed (hw/qemu/patches/0001-*).  Each page read here answers one of
+ * two values, the one it gave with decode on and the one with decode
+ * off, both read before the race; any other is a stray read, an access
+ * that reached another region.  The accesses are harmless to the NIC
+ * (the register ignores writes).
  *
  * usage: remap_race SECONDS SYSFS_PCI_DIR
- * Prints "toggles N accesses M" and exits 0 when the time is up.
+ * Prints "toggles N accesses M stray S" when the time is up, then the
+ * first stray reads; exits 0 if there were none, 1 if there were.
  */
+
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -35,17 +40,26 @@
 
 #include <linux/pci_regs.h>
 
+/* BAR 0 (read and written), the first pages of BARs 2 and 4 (read). */
+#define NPAGES		3
+#define MAX_STRAYS	8
+
+static const int bar_of_page[NPAGES] = { 0, 2, 4 };
+static volatile uint32_t *page[NPAGES];
+static uint32_t value_on[NPAGES], value_off[NPAGES];
+
 static volatile int stop;
-static unsigned long toggles, accesses;
-static volatile uint32_t *bar;
-/* The first pages of the doorbell and MSI-X BARs, only read. */
-static volatile uint32_t *other_bars[2];
+static unsigned long toggles, accesses, strays;
+static struct {
+	int page;
+	uint32_t value;
+} stray_log[MAX_STRAYS];
 static int config_fd;
 
 static void die(const char *what)
 {
 	fprintf(stderr, "remap_race: %s: %s\n", what, strerror(errno));
-	exit(1);
+	exit(2);
 }
 
 static void pin(int cpu)
@@ -79,30 +93,38 @@ static void *remap_thread(void *arg)
 	return NULL;
 }
 
-/* CPU 1: MMIO through the TLB, to a page of each BAR (each its own
- * region, so its own index in the map), several accesses a loop, so that
- * most of a translation block's time is spent in them.
+static void check_read(int p, uint32_t v)
+{
+	if (v == value_on[p] || v == value_off[p])
+		return;
+	if (strays < MAX_STRAYS) {
+		stray_log[strays].page = p;
+		stray_log[strays].value = v;
+	}
+	strays++;
+}
+
+/*
+ * CPU 1: MMIO through the TLB to each page (each BAR its own region, so
+ * its own index in the map), several accesses a loop, so that most of a
+ * translation block's time is spent in them.
  */
 static void *access_thread(void *arg)
 {
-	uint32_t sink = 0;
-
 	(void)arg;
 	pin(1);
 	while (!stop) {
 		for (int i = 0; i < 4; i++) {
-			bar[0] = 0;
-			sink += bar[0];
-			for (int b = 0; b < 2; b++)
-				if (other_bars[b])
-					sink += other_bars[b][0];
+			page[0][0] = 0;
+			for (int p = 0; p < NPAGES; p++)
+				check_read(p, page[p][0]);
 		}
-		accesses += 16;
+		accesses += 4 * (NPAGES + 1);
 	}
-	return (void *)(uintptr_t)sink;
+	return NULL;
 }
 
-static volatile uint32_t *map_bar(const char *dir, int bar_no, int prot)
+static volatile uint32_t *map_page(const char *dir, int bar_no, int prot)
 {
 	char path[512];
 	void *p;
@@ -141,14 +163,21 @@ int main(int argc, char **argv)
 		die(path);
 	if (pread(config_fd, &cmd, sizeof(cmd), PCI_COMMAND) != sizeof(cmd))
 		die("read PCI_COMMAND");
-	/* sysfs' resource0 mmap needs decode on; the kernel leaves it off
+	/* sysfs' resource mmap needs decode on; the kernel leaves it off
 	 * for a device no driver has enabled.
 	 */
 	cmd |= PCI_COMMAND_MEMORY;
 	write_command(cmd);
-	bar = map_bar(argv[2], 0, PROT_READ | PROT_WRITE);
-	other_bars[0] = map_bar(argv[2], 2, PROT_READ);
-	other_bars[1] = map_bar(argv[2], 4, PROT_READ);
+	for (int p = 0; p < NPAGES; p++) {
+		page[p] = map_page(argv[2], bar_of_page[p],
+				   PROT_READ | (p == 0 ? PROT_WRITE : 0));
+		value_on[p] = page[p][0];
+	}
+	/* One thread, nothing racing: what the pages read with decode off. */
+	write_command(cmd & ~PCI_COMMAND_MEMORY);
+	for (int p = 0; p < NPAGES; p++)
+		value_off[p] = page[p][0];
+	write_command(cmd);
 
 	errno = pthread_create(&access, NULL, access_thread, NULL);
 	if (errno)
@@ -160,6 +189,10 @@ int main(int argc, char **argv)
 	stop = 1;
 	pthread_join(remap, NULL);
 	pthread_join(access, NULL);
-	printf("toggles %lu accesses %lu\n", toggles, accesses);
-	return 0;
+	printf("toggles %lu accesses %lu stray %lu\n", toggles, accesses, strays);
+	for (unsigned long i = 0; i < strays && i < MAX_STRAYS; i++)
+		printf("stray read of BAR %d: 0x%08x (decode on 0x%08x, off 0x%08x)\n",
+		       bar_of_page[stray_log[i].page], stray_log[i].value,
+		       value_on[stray_log[i].page], value_off[stray_log[i].page]);
+	return strays ? 1 : 0;
 }
