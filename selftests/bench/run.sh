@@ -75,16 +75,31 @@ for g in 0 1; do
 	[ -s "$run/guest$g.boot" ] && diag "g$g booted to the script in $(cat "$run/guest$g.boot") s"
 done
 
-# 2. A failing script and a hanging one must both make vmrun and vmtest
-# fail, and vmtest must file "not ok" lines for them (in a private check
-# directory: these failures are expected, the summary must not count them).
-# The timeout is what the hanging guest costs the check: guest 0 boots,
-# fails and powers off in about 7 s.
+# 2. A failing script, a hanging one and a QEMU that crashes must each make
+# vmrun and vmtest fail, and vmtest must file "not ok" lines for them (in a
+# private check directory: these failures are expected, the summary must
+# not count them).  The timeout is what the hanging guest costs the check:
+# guest 0 boots, fails and powers off in about 7 s.  Guest 2's QEMU gets
+# SIGSEGV from here once its script runs: the crash report (vmrun.sh)
+# must keep its core and backtrace.
 mkdir -p "$out/failure-check"
-N=2 IOMMU=0 TIMEOUT=18 BUILD=$out/failure-build "$top/tools/testbench/vmtest.sh" \
+run=$out/failure-build/bench/vmtest-$kver-bench_guest-fail.sh
+rm -rf "$run"
+(
+	for ((i = 0; i < 180; i++)); do
+		if [ -e "$run/g2/crash-me" ]; then
+			pkill -SEGV -f -- "path=$run/guest2.log"
+			exit 0
+		fi
+		sleep 0.1
+	done
+) &
+crasher=$!
+N=3 IOMMU=0 TIMEOUT=18 BUILD=$out/failure-build "$top/tools/testbench/vmtest.sh" \
 	bench/guest-fail.sh "$out/failure-check" >"$out/failure.log" 2>&1
 rc=$?
-run=$out/failure-build/bench/vmtest-$kver-bench_guest-fail.sh
+kill "$crasher" 2>/dev/null
+wait "$crasher" 2>/dev/null
 diag "$(cat "$out/failure.log")"
 check "vmrun/vmtest exit non-zero when a guest's script fails" test $rc != 0
 check "kselftest's runner reports the failing script's status (3)" \
@@ -97,6 +112,24 @@ check "vmtest keeps the guest's own result, prefixed" grep -qx "ok 1 - g0/$kver:
 check "vmtest files a failing exit status as not ok" grep -q "^not ok .*exited with status 3" "$tap0"
 check "vmtest files an unmet plan as not ok" grep -q "^not ok .*planned 3 results" "$tap0"
 check "vmtest files a hang as not ok" grep -q "^not ok .*did not finish: timeout" "$tap1"
+check "a QEMU that crashed is reported as such" \
+	grep -q 'guest2 gave no exit status (QEMU exit 139' "$out/failure.log"
+case $(cat /proc/sys/kernel/core_pattern) in
+*/* | "|"*)
+	why="core_pattern '$(cat /proc/sys/kernel/core_pattern)' sends cores elsewhere"
+	skip "the crashed QEMU's core is kept" "$why"
+	skip "its backtrace is kept, every thread" "$why"
+	skip "the crashing thread's backtrace is printed" "$why"
+	;;
+*)
+	check "the crashed QEMU's core is kept" test -s "$run/guest2.core"
+	check "its backtrace is kept, every thread" grep -q '^Thread 1 ' "$run/guest2.qemu-bt.txt"
+	check "the crashing thread's backtrace is printed" \
+		grep -q -- '^---- the crashing thread' "$out/failure.log"
+	;;
+esac
+# About 400 MB that nothing reads after this.
+rm -f "$run/guest2.core"
 
 # 3. IOMMU=1: the basics again in one guest, with intel-iommu active.
 run=$out/iommu
