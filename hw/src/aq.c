@@ -7,12 +7,12 @@
  */
 #include <string.h>
 
+#include "whw_byteorder.h"
 #include "whw_cmd.h"
 #include "whw_control.h"
 #include "whw_device.h"
 #include "whw_err.h"
 #include "whw_events.h"
-#include "whw_le.h"
 #include "whw_ring.h"
 #include "whw_roce_api.h"
 #include "whw_services.h"

@@ -6,17 +6,13 @@
  * DSCP picks its priority through the port's map, as a peer switch
  * trusting DSCP would classify it.
  */
+#include "whw_byteorder.h"
 #include "whw_classify.h"
 #include "whw_device.h"
 
 #define ETH_P_8021Q	0x8100
 #define ETH_P_IP	0x0800
 #define ETH_P_IPV6	0x86dd
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 bool whw_trust_dscp(const struct wrenhw *hw)
 {
@@ -35,10 +31,10 @@ bool whw_frame_dscp(const uint8_t *f, size_t len, uint8_t *dscp)
 
 	if (len < 18)
 		return false;
-	proto = rd16(f + 12);
+	proto = whw_rd16be(f + 12);
 	if (proto == ETH_P_8021Q) {
 		l3 = 18;
-		proto = rd16(f + 16);
+		proto = whw_rd16be(f + 16);
 		if (len < l3 + 2)
 			return false;
 	}

@@ -4,12 +4,12 @@
  * host's time, or since the value SET_CLOCK gave it.  The registers of
  * its BAR0 page and the 64-byte CQEs read it here.
  */
+#include "whw_byteorder.h"
 #include "whw_clock.h"
 #include "whw_cmd.h"
 #include "whw_device.h"
 #include "whw_err.h"
 #include "whw_handlers.h"
-#include "whw_le.h"
 #include "whw_services.h"
 
 uint64_t whw_clock(struct wrenhw *hw)

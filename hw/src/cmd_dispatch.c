@@ -8,11 +8,11 @@
 #include <stdlib.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_cmd.h"
 #include "whw_device.h"
 #include "whw_err.h"
 #include "whw_handlers.h"
-#include "whw_le.h"
 
 struct whw_op {
 	whw_cmd_fn fn;

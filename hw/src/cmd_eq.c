@@ -2,12 +2,12 @@
 /* Completion event queues: CREATE_EQ and DESTROY_EQ. */
 #include <stdlib.h>
 
+#include "whw_byteorder.h"
 #include "whw_cmd.h"
 #include "whw_device.h"
 #include "whw_err.h"
 #include "whw_events.h"
 #include "whw_handlers.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_table.h"

@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_cmd.h"
 #include "whw_device.h"
 #include "whw_err.h"
 #include "whw_handlers.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_table.h"

@@ -4,9 +4,9 @@
  * object an inline handle names.  A leaf below the cmd_*.c handlers, so
  * that they never call back into the dispatcher.
  */
+#include "whw_byteorder.h"
 #include "whw_cmd.h"
 #include "whw_err.h"
-#include "whw_le.h"
 #include "whw_table.h"
 
 bool whw_all_zero(const void *p, size_t len, size_t *first_nonzero)

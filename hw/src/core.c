@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_clock.h"
 #include "whw_control.h"
 #include "whw_device.h"
@@ -117,9 +118,7 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 		hw->caps &= ~(uint64_t)(WHW_CAPS_DCB | WHW_CAPS_CC);
 	hw->lb = calloc(WHW_LB_FRAMES, sizeof(*hw->lb));
 	/* "WREN" in the top half, the NIC-specific part of the MAC below. */
-	hw->serial = (uint64_t)WREN_MAGIC << 32 |
-		     (uint32_t)hw->mac[2] << 24 | (uint32_t)hw->mac[3] << 16 |
-		     (uint32_t)hw->mac[4] << 8 | hw->mac[5];
+	hw->serial = (uint64_t)WREN_MAGIC << 32 | whw_rd32be(hw->mac + 2);
 	hw->port.phys_up = false;
 	hw->port.phys_speed = hw->link_speed;
 	if (!hw->lb || tables_init(hw)) {

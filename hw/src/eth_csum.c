@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "whw_byteorder.h"
 #include "whw_eth.h"
 
 #define IPPROTO_TCP_	6
@@ -84,17 +85,13 @@ uint64_t whw_csum_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
 	if (ipv6) {
 		/* Source and destination, then length (32 bit) and next. */
 		sum = whw_csum_add(0, ip + 8, 32);
-		tail[0] = (uint8_t)(l4_len >> 24);
-		tail[1] = (uint8_t)(l4_len >> 16);
-		tail[2] = (uint8_t)(l4_len >> 8);
-		tail[3] = (uint8_t)l4_len;
+		whw_wr32be(tail, l4_len);
 		tail[7] = proto;
 		return whw_csum_add(sum, tail, 8);
 	}
 	sum = whw_csum_add(0, ip + 12, 8);
 	tail[1] = proto;
-	tail[2] = (uint8_t)(l4_len >> 8);
-	tail[3] = (uint8_t)l4_len;
+	whw_wr16be(tail + 2, (uint16_t)l4_len);
 	return whw_csum_add(sum, tail, 4);
 }
 

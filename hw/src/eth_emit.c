@@ -10,18 +10,12 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_sched.h"
-
-static void wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
 
 /*
  * Under DSCP trust an untagged IP packet goes by its DSCP, as the peer
@@ -49,8 +43,8 @@ void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q,
 		/* The caller left WHW_VLAN_HLEN bytes of headroom. */
 		frame -= WHW_VLAN_HLEN;
 		memmove(frame, frame + WHW_VLAN_HLEN, 12);
-		wr16(frame + 12, 0x8100);
-		wr16(frame + 14, vlan_tci);
+		whw_wr16be(frame + 12, 0x8100);
+		whw_wr16be(frame + 14, vlan_tci);
 		len += WHW_VLAN_HLEN;
 	} else {
 		prio = frame_prio(hw, frame, len, prio);

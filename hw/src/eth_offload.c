@@ -15,15 +15,10 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_eth.h"
-#include "whw_le.h"
 #include "whw_objects.h"
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 /*
  * Validates the offsets of a packet that asks for checksums or TSO;
@@ -75,8 +70,8 @@ static uint32_t l4_length(const uint8_t *pkt, uint32_t len,
 			  const struct whw_l34 *h)
 {
 	const uint8_t *ip = pkt + h->l3;
-	uint32_t end = h->ipv6 ? h->l3 + 40u + rd16(ip + 4)
-			       : h->l3 + rd16(ip + 2);
+	uint32_t end = h->ipv6 ? h->l3 + 40u + whw_rd16be(ip + 4)
+			       : h->l3 + whw_rd16be(ip + 2);
 
 	if (end > len || end < h->l4 + h->l4_hlen)
 		return 0;

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_events.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_services.h"

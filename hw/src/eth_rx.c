@@ -17,14 +17,14 @@
  */
 #include <string.h>
 
+#include "eth_rx.h"
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_eth.h"
-#include "whw_le.h"
 #include "whw_mcast.h"
 #include "whw_objects.h"
 #include "whw_roce_api.h"
-#include "eth_rx.h"
 
 static bool mac_eq(const uint8_t *a, const uint8_t *b)
 {
@@ -163,7 +163,7 @@ bool whw_eth_rx(struct wrenhw *hw, const uint8_t *f, size_t flen)
 	memset(&ri, 0, sizeof(ri));
 	if (tagged) {
 		/* Strip: addresses, then everything after the tag. */
-		ri.vlan_tci = (uint16_t)(f[14] << 8 | f[15]);
+		ri.vlan_tci = whw_rd16be(f + 14);
 		ri.flags |= WREN_ETH_RX_F_VLAN;
 		memcpy(hw->rx_buf, f, 12);
 		memcpy(hw->rx_buf + 12, f + 16, len - 16);

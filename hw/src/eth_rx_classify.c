@@ -18,20 +18,16 @@
  */
 #include <string.h>
 
+#include "eth_rx.h"
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_objects.h"
 #include "whw_table.h"
-#include "eth_rx.h"
 
 #define IPPROTO_TCP_	6
 #define IPPROTO_UDP_	17
-
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 static bool l4_csum_ok(const uint8_t *ip, bool ipv6, uint8_t proto,
 		       const uint8_t *l4, uint32_t l4_len)
@@ -73,7 +69,7 @@ static void classify_ipv4(struct whw_rx_info *ri, const uint8_t *ip,
 
 	if (len < 20 || (ip[0] >> 4) != 4 || ihl < 20 || ihl > len)
 		return;
-	tot = rd16(ip + 2);
+	tot = whw_rd16be(ip + 2);
 	if (tot < ihl || tot > len)
 		return;
 	ri->flags |= WREN_ETH_RX_F_IPV4;
@@ -85,7 +81,7 @@ static void classify_ipv4(struct whw_rx_info *ri, const uint8_t *ip,
 	else
 		ri->flags |= WREN_ETH_RX_F_CSUM_BAD;
 	/* Fragments: no L4 header to trust (MF set or offset non-zero). */
-	if (rd16(ip + 6) & 0x3fff)
+	if (whw_rd16be(ip + 6) & 0x3fff)
 		return;
 	classify_l4(ri, ip, false, ip[9], ip + ihl, tot - ihl);
 }
@@ -97,7 +93,7 @@ static void classify_ipv6(struct whw_rx_info *ri, const uint8_t *ip,
 
 	if (len < 40 || (ip[0] >> 4) != 6)
 		return;
-	plen = rd16(ip + 4);
+	plen = whw_rd16be(ip + 4);
 	if (40 + plen > len)
 		return;
 	ri->flags |= WREN_ETH_RX_F_IPV6;
@@ -108,7 +104,7 @@ static void classify_ipv6(struct whw_rx_info *ri, const uint8_t *ip,
 
 void whw_rx_classify(struct whw_rx_info *ri, const uint8_t *f, uint32_t len)
 {
-	uint16_t type = rd16(f + 12);
+	uint16_t type = whw_rd16be(f + 12);
 
 	ri->addrs = NULL;
 	ri->ports = NULL;

@@ -14,34 +14,14 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_eth.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 
 #define TCP_FIN		0x01
 #define TCP_PSH		0x08
 #define TCP_CWR		0x80
-
-static void wr16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
 		    const struct wren_eth_tx_desc *d, const struct whw_l34 *h,
@@ -58,8 +38,8 @@ uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
 		return WREN_WQ_SYND_BAD_WQE;
 	payload = len - hdr;
 	nseg = payload ? (payload + mss - 1) / mss : 1;
-	seq0 = rd32(pkt + h->l4 + 4);
-	id0 = (uint32_t)pkt[h->l3 + 4] << 8 | pkt[h->l3 + 5];
+	seq0 = whw_rd32be(pkt + h->l4 + 4);
+	id0 = whw_rd16be(pkt + h->l3 + 4);
 	tcp_flags = pkt[h->l4 + 13];
 	for (uint32_t i = 0; i < nseg; i++) {
 		uint32_t off = i * mss;
@@ -70,13 +50,15 @@ uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
 		memcpy(seg, pkt, hdr);
 		memcpy(seg + hdr, pkt + hdr + off, plen);
 		if (h->ipv6) {
-			wr16(seg + h->l3 + 4, seg_len - h->l3 - 40);
+			whw_wr16be(seg + h->l3 + 4,
+				   (uint16_t)(seg_len - h->l3 - 40));
 		} else {
-			wr16(seg + h->l3 + 2, seg_len - h->l3);
-			wr16(seg + h->l3 + 4, (id0 + i) & 0xffff);
+			whw_wr16be(seg + h->l3 + 2,
+				   (uint16_t)(seg_len - h->l3));
+			whw_wr16be(seg + h->l3 + 4, (uint16_t)(id0 + i));
 			whw_ipv4_csum(seg + h->l3);
 		}
-		wr32(seg + h->l4 + 4, seq0 + off);
+		whw_wr32be(seg + h->l4 + 4, seq0 + off);
 		if (i + 1 < nseg)
 			f &= (uint8_t)~(TCP_FIN | TCP_PSH);
 		if (i)

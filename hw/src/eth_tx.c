@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_eth.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_sched.h"
 #include "whw_table.h"

@@ -6,24 +6,14 @@
  */
 #include <string.h>
 
+#include "whw_byteorder.h"
 #include "whw_mac_ctrl.h"
 
 static const uint8_t pause_da[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x01 };
 
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static void wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
 bool whw_mac_ctrl_is(const uint8_t *f, size_t len)
 {
-	return len >= 14 && rd16(f + 12) == WHW_ETH_P_MAC_CTRL;
+	return len >= 14 && whw_rd16be(f + 12) == WHW_ETH_P_MAC_CTRL;
 }
 
 int whw_mac_ctrl_parse(const uint8_t *f, size_t len,
@@ -35,19 +25,19 @@ int whw_mac_ctrl_parse(const uint8_t *f, size_t len,
 	/* Pause frames go to the reserved group address only (31B.1). */
 	if (memcmp(f, pause_da, 6))
 		return -1;
-	req->opcode = rd16(f + 14);
+	req->opcode = whw_rd16be(f + 14);
 	if (req->opcode == WHW_MAC_CTRL_PAUSE) {
 		req->enable = 0xff;
 		for (unsigned int i = 0; i < 8; i++)
-			req->quanta[i] = rd16(f + 16);
+			req->quanta[i] = whw_rd16be(f + 16);
 		return 0;
 	}
 	if (req->opcode != WHW_MAC_CTRL_PFC || len < 14 + 4 + 16)
 		return -1;
 	/* The vector's upper octet is reserved (802.1Qbb 36.1.3.1). */
-	req->enable = (uint8_t)rd16(f + 16);
+	req->enable = (uint8_t)whw_rd16be(f + 16);
 	for (unsigned int i = 0; i < 8; i++)
-		req->quanta[i] = rd16(f + 18 + 2 * i);
+		req->quanta[i] = whw_rd16be(f + 18 + 2 * i);
 	return 0;
 }
 
@@ -57,11 +47,12 @@ size_t whw_mac_ctrl_build_pfc(uint8_t *f, const uint8_t *src_mac,
 	memset(f, 0, WHW_MAC_CTRL_FRAME_LEN);
 	memcpy(f, pause_da, 6);
 	memcpy(f + 6, src_mac, 6);
-	wr16(f + 12, WHW_ETH_P_MAC_CTRL);
-	wr16(f + 14, WHW_MAC_CTRL_PFC);
-	wr16(f + 16, enable);
+	whw_wr16be(f + 12, WHW_ETH_P_MAC_CTRL);
+	whw_wr16be(f + 14, WHW_MAC_CTRL_PFC);
+	whw_wr16be(f + 16, enable);
 	for (unsigned int i = 0; i < 8; i++)
-		wr16(f + 18 + 2 * i, (enable & (1u << i)) ? quanta[i] : 0);
+		whw_wr16be(f + 18 + 2 * i,
+			   (enable & (1u << i)) ? quanta[i] : 0);
 	return WHW_MAC_CTRL_FRAME_LEN;
 }
 
@@ -71,9 +62,9 @@ size_t whw_mac_ctrl_build_pause(uint8_t *f, const uint8_t *src_mac,
 	memset(f, 0, WHW_MAC_CTRL_FRAME_LEN);
 	memcpy(f, pause_da, 6);
 	memcpy(f + 6, src_mac, 6);
-	wr16(f + 12, WHW_ETH_P_MAC_CTRL);
-	wr16(f + 14, WHW_MAC_CTRL_PAUSE);
-	wr16(f + 16, quanta);
+	whw_wr16be(f + 12, WHW_ETH_P_MAC_CTRL);
+	whw_wr16be(f + 14, WHW_MAC_CTRL_PAUSE);
+	whw_wr16be(f + 16, quanta);
 	return WHW_MAC_CTRL_FRAME_LEN;
 }
 

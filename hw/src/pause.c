@@ -16,9 +16,9 @@
  */
 #include <string.h>
 
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_events.h"
-#include "whw_le.h"
 #include "whw_mac_ctrl.h"
 #include "whw_sched.h"
 #include "whw_services.h"

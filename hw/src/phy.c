@@ -11,6 +11,7 @@
  */
 #include <string.h>
 
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_eth.h"
 
@@ -25,7 +26,7 @@ static const uint8_t phy_dst[6] = { 0x02, 0x57, 0x52, 0x45, 0x4e, 0x00 };
 static bool is_phy_frame(const uint8_t *f, size_t len)
 {
 	return len >= PHY_HDR_LEN && !memcmp(f, phy_dst, sizeof(phy_dst)) &&
-	       ((uint32_t)f[12] << 8 | f[13]) == PHY_ETHERTYPE;
+	       whw_rd16be(f + 12) == PHY_ETHERTYPE;
 }
 
 bool whw_phy_frame(struct wrenhw *hw, const uint8_t *f, size_t len)
@@ -40,8 +41,7 @@ bool whw_phy_frame(struct wrenhw *hw, const uint8_t *f, size_t len)
 		hw->cnt_port[WREN_CNT_RX_ERRORS_LENGTH]++;
 		return true;	/* consumed: it was for the PHY, malformed */
 	}
-	speed = (uint32_t)b[8] << 24 | (uint32_t)b[9] << 16 |
-		(uint32_t)b[10] << 8 | b[11];
+	speed = whw_rd32be(b + 8);
 	wrenhw_set_link(hw, b[5], speed);
 	return true;
 }

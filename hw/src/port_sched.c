@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "whw_byteorder.h"
 #include "whw_device.h"
-#include "whw_le.h"
 #include "whw_sched.h"
 #include "whw_services.h"
 #include "whw_timer.h"

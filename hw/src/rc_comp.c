@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_events.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_services.h"
 #include "whw_timer.h"

@@ -13,8 +13,8 @@
 
 #include "roce.h"
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_table.h"
 

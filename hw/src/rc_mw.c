@@ -10,8 +10,8 @@
  * the window as it was and is WREN_CQE_MW_BIND_ERR.
  */
 #include "roce.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 
 #define MW_RIGHTS	(WREN_ACCESS_REMOTE_WRITE | WREN_ACCESS_REMOTE_READ | \

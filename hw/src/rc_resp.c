@@ -31,11 +31,11 @@
 
 #include "roce.h"
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_events.h"
-#include "whw_le.h"
-#include "whw_sched.h"
 #include "whw_objects.h"
+#include "whw_sched.h"
 #include "whw_table.h"
 
 static void queue_ack(struct wrenhw *hw, struct whw_qp *qp, uint32_t psn,

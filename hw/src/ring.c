@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_err.h"
-#include "whw_le.h"
 #include "whw_ring.h"
 
 #define SYND_DESC(base, field) \

@@ -13,6 +13,7 @@
 #define WRENHW_ROCE_H
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_dcqcn.h"
 #include "whw_device.h"
 #include "whw_objects.h"
@@ -189,53 +190,6 @@ bool whw_test_crc32_force(const char *impl);
 /* ICRC of the packet whose IP header is at @l3 (@total bytes to its end,
  * ICRC included); the value as stored little-endian on the wire. */
 uint32_t whw_roce_icrc(const uint8_t *l3, bool ipv4, uint32_t total);
-
-/* Big-endian helpers. */
-static inline uint16_t whw_rd16be(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t whw_rd24be(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
-
-static inline uint32_t whw_rd32be(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline uint64_t whw_rd64be(const uint8_t *p)
-{
-	return (uint64_t)whw_rd32be(p) << 32 | whw_rd32be(p + 4);
-}
-
-static inline void whw_wr16be(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void whw_wr24be(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 16);
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)v;
-}
-
-static inline void whw_wr32be(uint8_t *p, uint32_t v)
-{
-	whw_wr16be(p, (uint16_t)(v >> 16));
-	whw_wr16be(p + 2, (uint16_t)v);
-}
-
-static inline void whw_wr64be(uint8_t *p, uint64_t v)
-{
-	whw_wr32be(p, (uint32_t)(v >> 32));
-	whw_wr32be(p + 4, (uint32_t)v);
-}
 
 /* PSN arithmetic modulo 2^24: a - b as a signed distance. */
 static inline int32_t whw_psn_diff(uint32_t a, uint32_t b)

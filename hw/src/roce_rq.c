@@ -10,9 +10,9 @@
 
 #include "roce.h"
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_events.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 

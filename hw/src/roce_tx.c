@@ -13,10 +13,10 @@
 
 #include "roce.h"
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
-#include "whw_le.h"
 #include "whw_mcast.h"
 #include "whw_objects.h"
 #include "whw_sched.h"

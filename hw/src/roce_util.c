@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_events.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 
 bool whw_roce_cap(const struct wrenhw *hw, uint64_t cap)

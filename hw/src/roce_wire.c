@@ -9,8 +9,8 @@
 
 #include "roce.h"
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
-#include "whw_le.h"
 #include "whw_mcast.h"
 
 #define REQ	(WHW_K_VALID | WHW_K_REQ)

@@ -7,12 +7,12 @@
  * network byte order; at most 36 bytes (IPv6 4-tuple), so the 40-byte key
  * always has the 32 bits of window the last input bit needs.
  */
+#include "whw_byteorder.h"
 #include "whw_eth.h"
 
 uint32_t whw_toeplitz(const uint8_t *key, const uint8_t *in, size_t len)
 {
-	uint32_t window = (uint32_t)key[0] << 24 | (uint32_t)key[1] << 16 |
-			  (uint32_t)key[2] << 8 | key[3];
+	uint32_t window = whw_rd32be(key);
 	uint32_t hash = 0;
 
 	if (len > WREN_RSS_KEY_SIZE - 4)

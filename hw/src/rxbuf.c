@@ -15,25 +15,20 @@
 #include <string.h>
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
-#include "whw_le.h"
 #include "whw_rxbuf.h"
 #include "whw_services.h"
 #include "whw_timer.h"
 
 #define ETH_P_8021Q	0x8100
 
-static uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 /* The priority of a received frame: DSCP under DSCP trust, else PCP. */
 static uint8_t classify(const struct wrenhw *hw, const uint8_t *f, size_t len)
 {
-	bool tagged = len >= 18 && rd16(f + 12) == ETH_P_8021Q;
+	bool tagged = len >= 18 && whw_rd16be(f + 12) == ETH_P_8021Q;
 	uint8_t dscp;
 
 	/* SET_TRUST: DSCP trust classifies IP by DSCP, the rest by PCP. */

@@ -11,9 +11,9 @@
  * Control frames go straight to the wire: they bypass the transmit
  * scheduler and count only in the pause counters, not in tx_packets.
  */
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_eth.h"
-#include "whw_le.h"
 #include "whw_mac_ctrl.h"
 #include "whw_rxbuf.h"
 #include "whw_services.h"

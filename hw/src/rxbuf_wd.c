@@ -8,9 +8,9 @@
  * frames drop at a full buffer like a lossy priority's.  It comes back
  * after recovery_ms in which its buffer never rose above XOFF.
  */
+#include "whw_byteorder.h"
 #include "whw_device.h"
 #include "whw_events.h"
-#include "whw_le.h"
 #include "whw_rxbuf.h"
 
 static uint64_t timeout_ns(const struct wrenhw *hw)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "roce.h"
+#include "whw_byteorder.h"
 #include "whw_device.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 
 void whw_ud_rx(struct wrenhw *hw, struct whw_qp *qp, const struct whw_pkt *p)

@@ -12,6 +12,7 @@
 #define WRENHW_INT_H
 
 #include "whw_board.h"
+#include "whw_byteorder.h"
 #include "whw_cmd.h"
 #include "whw_control.h"
 #include "whw_device.h"
@@ -19,7 +20,6 @@
 #include "whw_eth.h"
 #include "whw_events.h"
 #include "whw_handlers.h"
-#include "whw_le.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_roce_api.h"
