@@ -7,8 +7,8 @@
  * trusting DSCP would classify it.
  */
 #include "whw_byteorder.h"
-#include "whw_classify.h"
 #include "whw_device.h"
+#include "whw_port.h"
 
 #define ETH_P_8021Q	0x8100
 #define ETH_P_IP	0x0800

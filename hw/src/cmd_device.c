@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Device-wide commands: NOP, QUERY_DEVICE, QUERY_PORT, SET_PORT, the
- * counter sets and DIAG_FAULT.
+ * counter sets, DIAG_FAULT and SET_CLOCK (the clock itself runs in
+ * services.c).
  */
 #include <string.h>
 
 #include "whw_board.h"
 #include "whw_byteorder.h"
 #include "whw_cmd.h"
-#include "whw_control.h"
 #include "whw_device.h"
 #include "whw_err.h"
 #include "whw_handlers.h"
 #include "whw_objects.h"
+#include "whw_port.h"
 #include "whw_rxbuf.h"
 #include "whw_sched.h"
 #include "whw_services.h"
@@ -307,4 +308,19 @@ struct whw_err whw_cmd_diag_fault(struct wrenhw *hw, struct whw_cmd *c)
 	default:
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_DIAG(fault));
 	}
+}
+
+struct whw_err whw_cmd_set_clock(struct wrenhw *hw, struct whw_cmd *c)
+{
+	const struct wren_aq_set_clock *s = &c->cmd->u.set_clock;
+	struct whw_err err;
+
+	err = whw_check_rsvd_cmd(c, offsetof(struct wren_aq_cmd,
+					     u.set_clock.rsvd),
+				 sizeof(s->rsvd));
+	if (err.status)
+		return err;
+	hw->clock_base = whw_le64(s->ns);
+	hw->clock_set_ns = whw_now(hw);
+	return WHW_OK;
 }

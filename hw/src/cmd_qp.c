@@ -70,7 +70,7 @@ static struct whw_qp *qp_new(struct wrenhw *hw)
 
 /*
  * An XRC target: only its type and domain, and the RoCE engine's state;
- * its SRQ, PD and CQ are named by each request (xrc.c).
+ * its SRQ, PD and CQ are named by each request (roce_rq.c).
  */
 static struct whw_err create_xrc_tgt(struct wrenhw *hw, struct whw_cmd *c,
 				     const struct wren_create_qp_in *in)

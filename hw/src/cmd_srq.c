@@ -5,7 +5,7 @@
  * ring and record: the device reads a WQE when it takes it, so the WQEs
  * still to be taken are software's to copy.  An XRC SRQ (WREN_SRQ_F_XRC)
  * also names its domain and the CQ its receives complete to; target QPs
- * find it by number (xrc.c), so nothing holds it but its own refs.
+ * find it by number (roce_rq.c), so nothing holds it but its own refs.
  */
 #include <stdlib.h>
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The device's life: creation from a board configuration, power-on/reset
- * state and destruction.  The running device's entry points are entry.c's;
- * log, time and interrupts are services.c's.
+ * state and destruction (both tear every object down).  The running
+ * device's entry points are entry.c's; log, time and interrupts are
+ * services.c's.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "whw_board.h"
 #include "whw_byteorder.h"
-#include "whw_clock.h"
 #include "whw_control.h"
 #include "whw_device.h"
 #include "whw_objects.h"
@@ -74,6 +74,57 @@ static void tables_fini(struct wrenhw *hw)
 	whw_table_fini(&hw->rxqs);
 }
 
+static void free_simple(struct whw_table *t)
+{
+	for (uint32_t i = 0; i < t->size; i++) {
+		if (t->slots[i])
+			t->gens[i]++;
+		free(t->slots[i]);
+		t->slots[i] = NULL;
+	}
+	t->used = 0;
+	t->hint = t->first;
+}
+
+/* Every object, users before what they use (reset, destroy). */
+static void objects_destroy_all(struct wrenhw *hw)
+{
+	void *o;
+
+	for (uint32_t i = 0; i < hw->qps.size; i++)
+		if ((o = whw_table_slot(&hw->qps, i)))
+			whw_qp_free(hw, o);
+	for (uint32_t i = 0; i < hw->srqs.size; i++)
+		if ((o = whw_table_get(&hw->srqs, i)))
+			whw_srq_free(hw, o);
+	for (uint32_t i = 0; i < hw->txqs.size; i++)
+		if ((o = whw_table_get(&hw->txqs, i)))
+			whw_eth_q_free(hw, o);
+	for (uint32_t i = 0; i < hw->rxqs.size; i++)
+		if ((o = whw_table_get(&hw->rxqs, i)))
+			whw_eth_q_free(hw, o);
+	/* Windows before the MRs they are bound to. */
+	for (uint32_t i = 0; i < hw->mws.size; i++)
+		if ((o = whw_table_get(&hw->mws, i)))
+			whw_mw_free(hw, o);
+	for (uint32_t i = 0; i < hw->mrs.size; i++)
+		if ((o = whw_table_get(&hw->mrs, i)))
+			whw_mr_free(hw, o);
+	for (uint32_t i = 0; i < hw->cqs.size; i++)
+		if ((o = whw_table_get(&hw->cqs, i)))
+			whw_cq_free(hw, o);
+	for (uint32_t i = 0; i < hw->eqs.size; i++)
+		if ((o = whw_table_get(&hw->eqs, i)))
+			whw_eq_free(hw, o);
+	free_simple(&hw->ahs);
+	free_simple(&hw->pds);
+	free_simple(&hw->xrcds);
+	free_simple(&hw->uars);
+	hw->kernel_uar.hdr.refs = 0;
+	hw->mtt_used = 0;
+	hw->rss_table_size = 0;
+}
+
 struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 			     const struct wrenhw_host_ops *ops, void *opaque)
 {
@@ -135,7 +186,7 @@ void wrenhw_destroy(struct wrenhw *hw)
 {
 	if (!hw)
 		return;
-	whw_objects_destroy_all(hw);
+	objects_destroy_all(hw);
 	whw_ring_free(hw, &hw->aq.ring);
 	whw_ring_free(hw, &hw->acq.ring);
 	whw_ring_free(hw, &hw->aeq.ring);
@@ -148,7 +199,7 @@ void wrenhw_destroy(struct wrenhw *hw)
 /* Everything back to power-on, except the board and the wire's state. */
 void whw_state_reset(struct wrenhw *hw)
 {
-	whw_objects_destroy_all(hw);
+	objects_destroy_all(hw);
 	whw_ring_free(hw, &hw->aq.ring);
 	whw_ring_free(hw, &hw->acq.ring);
 	whw_ring_free(hw, &hw->aeq.ring);

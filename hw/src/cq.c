@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "whw_byteorder.h"
-#include "whw_clock.h"
 #include "whw_device.h"
 #include "whw_events.h"
 #include "whw_objects.h"
 #include "whw_ring.h"
+#include "whw_services.h"
 
 static void cq_error(struct wrenhw *hw, struct whw_cq *cq, uint8_t synd)
 {

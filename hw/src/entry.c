@@ -7,10 +7,10 @@
 #include "whw_control.h"
 #include "whw_device.h"
 #include "whw_eth.h"
+#include "whw_port.h"
 #include "whw_roce_api.h"
 #include "whw_services.h"
 #include "whw_timer.h"
-#include "wrenhw.h"
 #include "wrenhw.h"
 
 void wrenhw_timer_expired(struct wrenhw *hw)

@@ -6,6 +6,10 @@
  * event that finds its queue full is dropped, counted, and an EQ_OVERRUN
  * event says so.  Interrupt arming is one-shot.
  *
+ * A completion EQ's interrupt may be moderated (WREN_CAP_CQ_MODERATION):
+ * the same two CREATE_EQ fields as a CQ's (moderation.c), counted in
+ * EQEs, for the EQ's MSI-X vector.
+ *
  * Fatal errors live here too: the device's last word is a DEVICE_FATAL
  * event, and an AEQ write that fails is itself fatal, so the two call each
  * other.
@@ -18,6 +22,7 @@
 #include "whw_objects.h"
 #include "whw_ring.h"
 #include "whw_services.h"
+#include "whw_timer.h"
 
 static void fill_eqe(struct wren_eqe *e, uint8_t type, uint8_t sub,
 		     const uint32_t *data, uint32_t pi, uint32_t log_size)
@@ -105,6 +110,48 @@ void whw_aeq_doorbell(struct wrenhw *hw, uint32_t val)
 		else
 			q->armed = true;
 	}
+}
+
+static void eq_fire(struct wrenhw *hw, struct whw_eq *eq)
+{
+	eq->armed = false;
+	eq->mod_pending = 0;
+	whw_timer_del(hw, &eq->mod_timer);
+	whw_irq(hw, eq->vector);
+}
+
+static void eq_mod_expired(struct wrenhw *hw, struct whw_timer *t)
+{
+	struct whw_eq *eq = WHW_CONTAINER_OF(t, struct whw_eq, mod_timer);
+
+	if (eq->armed && eq->mod_pending)
+		eq_fire(hw, eq);
+}
+
+void whw_eq_mod_init(struct whw_eq *eq)
+{
+	eq->mod_timer.fn = eq_mod_expired;
+}
+
+void whw_eq_mod_fini(struct wrenhw *hw, struct whw_eq *eq)
+{
+	whw_timer_del(hw, &eq->mod_timer);
+}
+
+void whw_eq_pending(struct wrenhw *hw, struct whw_eq *eq, uint32_t n)
+{
+	if (!eq->moderation_usec) {
+		eq_fire(hw, eq);
+		return;
+	}
+	eq->mod_pending += n;
+	if (eq->moderation_count && eq->mod_pending >= eq->moderation_count) {
+		eq_fire(hw, eq);
+		return;
+	}
+	if (!eq->mod_timer.pending)
+		whw_timer_add(hw, &eq->mod_timer,
+			      whw_now(hw) + eq->moderation_usec * 1000ull);
 }
 
 void whw_eq_post(struct wrenhw *hw, struct whw_eq *eq, uint8_t type,

@@ -11,10 +11,10 @@
 
 #include "whw_board.h"
 #include "whw_byteorder.h"
-#include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_objects.h"
+#include "whw_port.h"
 #include "whw_sched.h"
 
 /*

@@ -17,7 +17,6 @@
  */
 #include <string.h>
 
-#include "eth_rx.h"
 #include "whw_board.h"
 #include "whw_byteorder.h"
 #include "whw_device.h"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * What the RX engine learns from a received frame (its VLAN tag already
- * stripped): packet type, checksum verdicts and the RSS hash that picks
- * its RX queue.
+ * stripped): packet type, checksum verdicts and the RSS hash (Toeplitz's)
+ * that picks its RX queue.
  *
  * Checksums: the IPv4 header checksum (L3_CSUM_OK or CSUM_BAD), and the
  * TCP/UDP checksum of unfragmented IPv4 packets and of IPv6 packets whose
@@ -18,7 +18,6 @@
  */
 #include <string.h>
 
-#include "eth_rx.h"
 #include "whw_board.h"
 #include "whw_byteorder.h"
 #include "whw_device.h"
@@ -149,6 +148,33 @@ static size_t rss_input(const struct wrenhw *hw, const struct whw_rx_info *ri,
 	if (t & (v6 ? WREN_RSS_HASH_IPV6 : WREN_RSS_HASH_IPV4))
 		return ri->addr_len;
 	return 0;
+}
+
+/*
+ * The Toeplitz hash of Microsoft's RSS specification: for every set bit
+ * of the input (most significant first), XOR in the 32-bit window of the
+ * key that starts at that bit position.  The input is source address,
+ * destination address, then (4-tuple) source and destination port, all in
+ * network byte order; at most 36 bytes (IPv6 4-tuple), so the 40-byte key
+ * always has the 32 bits of window the last input bit needs.
+ */
+uint32_t whw_toeplitz(const uint8_t *key, const uint8_t *in, size_t len)
+{
+	uint32_t window = whw_rd32be(key);
+	uint32_t hash = 0;
+
+	if (len > WREN_RSS_KEY_SIZE - 4)
+		len = WREN_RSS_KEY_SIZE - 4;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t next = key[i + 4];
+
+		for (int bit = 7; bit >= 0; bit--) {
+			if (in[i] & (1u << bit))
+				hash ^= window;
+			window = window << 1 | ((next >> bit) & 1);
+		}
+	}
+	return hash;
 }
 
 struct whw_eth_q *whw_rx_pick_queue(struct wrenhw *hw,

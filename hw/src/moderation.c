@@ -11,8 +11,8 @@
  * arming is never delayed: it exists to wake a consumer at once.
  *
  * Completion EQs take the same two fields (CREATE_EQ) for their MSI-X
- * interrupt, counted in EQEs: eq_moderation.c, below the event code that
- * this file posts to.  Both kinds use the model's timer list.
+ * interrupt, counted in EQEs: eq.c, the event code that this file posts
+ * to.  Both kinds use the model's timer list.
  */
 #include "whw_device.h"
 #include "whw_events.h"

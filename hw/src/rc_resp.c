@@ -24,7 +24,7 @@
  * NAKs never wait (port_sched.c's hard limit bounds them).
  *
  * An XRC target QP is this responder too, bound for each request to the
- * XRC SRQ its XRCETH names (xrc_bind.c), and for each response to the
+ * XRC SRQ its XRCETH names (roce_rq.c), and for each response to the
  * SRQ of the request that owes it.
  */
 #include <string.h>

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "whw_board.h"
-#include "whw_clock.h"
 #include "whw_control.h"
 #include "whw_device.h"
 #include "whw_err.h"

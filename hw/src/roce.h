@@ -387,7 +387,7 @@ struct whw_roce_qp {
 	bool in_send, in_write;
 	bool uc_sending;	/* UC: a SEND is landing in rwqe (in_send) */
 	bool uc_drop;		/* UC: the rest of a message is dropped */
-	/* XRC target: the SRQ the message in progress is for (xrc_bind.c). */
+	/* XRC target: the SRQ the message in progress is for (roce_rq.c). */
 	uint32_t xrc_srqn, xrc_gen;
 	struct whw_rwqe rwqe;
 	uint32_t rcv_off;
@@ -539,7 +539,7 @@ int whw_rq_fetch(struct wrenhw *hw, struct whw_qp *qp, struct whw_rwqe *w,
 void whw_rq_flush(struct wrenhw *hw, struct whw_qp *qp);
 
 /*
- * xrc_bind.c: an XRC target QP's SRQ, PD and CQ for one request's work.
+ * roce_rq.c: an XRC target QP's SRQ, PD and CQ for one request's work.
  * whw_xrc_srq() finds the XRC SRQ @srqn of the QP's domain (and, with
  * @gen, only the one that had that generation), or NULL.
  */

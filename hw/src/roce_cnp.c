@@ -13,9 +13,9 @@
 
 #include "roce.h"
 #include "whw_byteorder.h"
-#include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_objects.h"
+#include "whw_port.h"
 #include "whw_services.h"
 
 #define ECN_CE		3u

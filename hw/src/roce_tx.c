@@ -14,11 +14,11 @@
 #include "roce.h"
 #include "whw_board.h"
 #include "whw_byteorder.h"
-#include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
 #include "whw_mcast.h"
 #include "whw_objects.h"
+#include "whw_port.h"
 #include "whw_sched.h"
 
 /*

@@ -16,9 +16,9 @@
 
 #include "whw_board.h"
 #include "whw_byteorder.h"
-#include "whw_classify.h"
 #include "whw_device.h"
 #include "whw_eth.h"
+#include "whw_port.h"
 #include "whw_rxbuf.h"
 #include "whw_services.h"
 #include "whw_timer.h"
@@ -168,7 +168,7 @@ bool whw_rxbuf_rx(struct wrenhw *hw, const uint8_t *f, size_t len)
 	if (!rb->drain_mbps && !rb->count)
 		return whw_eth_rx(hw, f, len);
 	if (len > WHW_ETH_MAX_FRAME)
-		return false;	/* rx.c allows no more; never trust it */
+		return false;	/* port.c allows no more; never trust it */
 	if (!enqueue(hw, f, (uint32_t)len))
 		return false;
 	whw_rxbuf_fc_update(hw);

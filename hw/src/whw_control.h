@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * The control path's entries below the host's: registers (regs.c), the
- * admin queue engine (aq.c), doorbells (doorbell.c) and the port (port.c).
+ * admin queue engine (aq.c) and doorbells (doorbell.c).
  */
 #ifndef WHW_CONTROL_H
 #define WHW_CONTROL_H
@@ -29,9 +29,5 @@ void whw_db_error(struct wrenhw *hw, bool *reported, uint32_t queue,
 		  uint32_t page, uint32_t db_off);
 void whw_eq_doorbell(struct wrenhw *hw, struct whw_eq *eq, uint32_t ci,
 		     bool arm);
-
-/* port.c */
-void whw_port_update(struct wrenhw *hw);
-void whw_port_timer(struct wrenhw *hw, uint64_t now);
 
 #endif

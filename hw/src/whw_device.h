@@ -101,7 +101,7 @@ struct wrenhw {
 	uint32_t aq_error;
 	uint32_t heartbeat_frozen;
 	uint64_t epoch_ns;
-	uint64_t clock_base;	/* device clock at clock_set_ns (clock.c) */
+	uint64_t clock_base;	/* device clock at clock_set_ns (services.c) */
 	uint64_t clock_set_ns;
 	struct whw_regq aq, acq, aeq;
 	uint64_t aeq_dropped;

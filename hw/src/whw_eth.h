@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The Ethernet engine's pieces: checksums, Toeplitz, queue descriptors
- * and completions, TX offloads and segmentation, and the receive side's
- * entries (rx.c, phy.c).
+ * The Ethernet engine's pieces: checksums, queue descriptors and
+ * completions, TX offloads and segmentation, and the receive side: the
+ * RX engine (eth_rx.c) and its classifier (eth_rx_classify.c).
  */
 #ifndef WHW_ETH_H
 #define WHW_ETH_H
@@ -22,9 +22,6 @@ uint16_t whw_csum_fold(uint64_t sum);	/* not inverted */
 /* Sum of the TCP/UDP pseudo-header for the IP header at @ip. */
 uint64_t whw_csum_pseudo(const uint8_t *ip, bool ipv6, uint8_t proto,
 			 uint32_t l4_len);
-
-/* rss.c */
-uint32_t whw_toeplitz(const uint8_t *key, const uint8_t *in, size_t len);
 
 /* eth_queue.c: descriptor reads and completions shared by TX and RX. */
 const void *whw_ethq_desc(struct wrenhw *hw, struct whw_eth_q *q,
@@ -64,8 +61,24 @@ void whw_tcp_udp_csum(uint8_t *pkt, const struct whw_l34 *h,
 		      uint32_t l4_len);
 void whw_ipv4_csum(uint8_t *ip);
 
-/* rx.c / phy.c */
-bool whw_phy_frame(struct wrenhw *hw, const uint8_t *f, size_t len);
+/* eth_rx.c: a frame the receive buffers hand on; false if dropped. */
 bool whw_eth_rx(struct wrenhw *hw, const uint8_t *f, size_t len);
+
+/* What the RX engine learns from a frame (eth_rx_classify.c). */
+struct whw_rx_info {
+	uint16_t flags;		/* WREN_ETH_RX_F_* */
+	uint16_t vlan_tci;
+	uint32_t hash;
+	const uint8_t *addrs;	/* source then destination address */
+	uint32_t addr_len;	/* 8 (IPv4) or 32 (IPv6) */
+	const uint8_t *ports;	/* source then destination port, or NULL */
+};
+
+/* @f is an untagged frame of @len >= WHW_ETH_HLEN bytes. */
+void whw_rx_classify(struct whw_rx_info *ri, const uint8_t *f, uint32_t len);
+struct whw_eth_q *whw_rx_pick_queue(struct wrenhw *hw,
+				    struct whw_rx_info *ri);
+/* The Toeplitz hash of RSS over @len bytes of @in with @key. */
+uint32_t whw_toeplitz(const uint8_t *key, const uint8_t *in, size_t len);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Events and completions: AEQ and EQ posting and the fatal stop (eq.c),
- * CQE writes (cq.c), and the interrupt moderation of CQs (moderation.c)
- * and EQs (eq_moderation.c).
+ * Events and completions: AEQ and EQ posting, the EQs' interrupt
+ * moderation and the fatal stop (eq.c), CQE writes (cq.c), and the
+ * completion events and interrupt moderation of CQs (moderation.c).
  */
 #ifndef WHW_EVENTS_H
 #define WHW_EVENTS_H
@@ -34,7 +34,7 @@ void whw_cq_arm(struct wrenhw *hw, struct whw_cq *cq, uint32_t ci,
 void whw_cq_mod_init(struct whw_cq *cq);
 void whw_cq_mod_fini(struct wrenhw *hw, struct whw_cq *cq);
 
-/* eq_moderation.c */
+/* eq.c: EQ interrupt moderation */
 /* @n EQEs are pending on an armed EQ: interrupt now or when moderated. */
 void whw_eq_pending(struct wrenhw *hw, struct whw_eq *eq, uint32_t n);
 void whw_eq_mod_init(struct whw_eq *eq);

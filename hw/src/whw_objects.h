@@ -193,7 +193,6 @@ struct whw_eth_q {
 /* Defined by the cmd_*.c of each object, used across them. */
 struct whw_err whw_check_av(struct wrenhw *hw, const struct wren_av *av,
 			    uint32_t synd_base);
-void whw_objects_destroy_all(struct wrenhw *hw);
 struct whw_uar *whw_lookup_uar(struct wrenhw *hw, uint32_t page);
 void whw_cq_free(struct wrenhw *hw, struct whw_cq *cq);
 void whw_eq_free(struct wrenhw *hw, struct whw_eq *eq);

@@ -21,6 +21,7 @@
 #include "whw_events.h"
 #include "whw_handlers.h"
 #include "whw_objects.h"
+#include "whw_port.h"
 #include "whw_ring.h"
 #include "whw_roce_api.h"
 #include "whw_services.h"

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The port's trust rule (SET_TRUST) in one place (classify.c): which
- * priority a DSCP means, and where a raw frame's DSCP is.
+ * The port as the rest of the model sees it: its link state (port.c) and
+ * the trust rule (SET_TRUST) in one place (classify.c): which priority a
+ * DSCP means, and where a raw frame's DSCP is.
  */
-#ifndef WHW_CLASSIFY_H
-#define WHW_CLASSIFY_H
+#ifndef WHW_PORT_H
+#define WHW_PORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "wrenhw.h"
+
+/* port.c: the link, admin or flap state changed; post what it means. */
+void whw_port_update(struct wrenhw *hw);
+/* port.c: a DIAG link flap that has run its time ends at @now. */
+void whw_port_timer(struct wrenhw *hw, uint64_t now);
 
 /* True while the port classifies IP packets by their DSCP. */
 bool whw_trust_dscp(const struct wrenhw *hw);
