@@ -28,9 +28,13 @@ BENCH_ENGINE_RUN   = $(BUILD)/bench/bench-engine
 BENCH_ENGINE_SMOKE := $(BUILD)/hw/engine-bench-smoke
 
 BENCH_ENGINE_SRC  := $(wildcard $(BENCH_ENGINE_HW)/bench/*.c)
+# The model: hw/src and its block folders.
+BENCH_ENGINE_MODEL := $(wildcard $(BENCH_ENGINE_HW)/src/*.c \
+				 $(BENCH_ENGINE_HW)/src/*/*.c)
 # The parts of hw/tests it reuses: test host, driver, RC pair harness, TAP.
 BENCH_ENGINE_HOST := host drv roce_util tap
-BENCH_ENGINE_HDR  := $(wildcard $(BENCH_ENGINE_HW)/src/*.h) \
+BENCH_ENGINE_HDR  := $(wildcard $(BENCH_ENGINE_HW)/src/*.h \
+			       $(BENCH_ENGINE_HW)/src/*/*.h) \
 		     $(BENCH_ENGINE_HW)/include/wrenhw.h \
 		     $(wildcard $(TOP)/include/linux/wren/*.h) \
 		     $(wildcard $(BENCH_ENGINE_HW)/tests/*.h) \
@@ -43,13 +47,13 @@ BENCH_ENGINE_CFLAGS = -std=c11 $(HW_WARN) -D_DEFAULT_SOURCE -DWHW_TEST_HOOKS \
 
 BENCH_ENGINE_OBJ := \
 	$(patsubst $(BENCH_ENGINE_HW)/src/%.c,$(BENCH_ENGINE_OUT)/src/%.o, \
-		   $(wildcard $(BENCH_ENGINE_HW)/src/*.c)) \
+		   $(BENCH_ENGINE_MODEL)) \
 	$(patsubst %,$(BENCH_ENGINE_OUT)/tests/%.o,$(BENCH_ENGINE_HOST)) \
 	$(patsubst $(BENCH_ENGINE_HW)/bench/%.c,$(BENCH_ENGINE_OUT)/bench/%.o, \
 		   $(BENCH_ENGINE_SRC))
 BENCH_ENGINE_SMOKE_OBJ := \
 	$(patsubst $(BENCH_ENGINE_HW)/src/%.c,$(BUILD)/hw/tobj/src/%.o, \
-		   $(wildcard $(BENCH_ENGINE_HW)/src/*.c)) \
+		   $(BENCH_ENGINE_MODEL)) \
 	$(patsubst %,$(BUILD)/hw/tobj/tests/%.o,$(BENCH_ENGINE_HOST)) \
 	$(patsubst $(BENCH_ENGINE_HW)/bench/%.c,$(BUILD)/hw/tobj/bench/%.o, \
 		   $(BENCH_ENGINE_SRC))

@@ -38,7 +38,7 @@ FUZZ_CFLAGS   = -std=c11 $(HW_WARN) -D_DEFAULT_SOURCE -O1 -g \
 # few captured frames keep creating and destroying it cheap.
 FUZZ_HOST_DEFS := -DTH_TABLE_SLOTS=8192 -DTH_MAX_TX=4
 # The model: coverage (fuzzer-no-link) and sanitizers.
-FUZZ_SRC     := $(wildcard $(FUZZ_HW)/src/*.c)
+FUZZ_SRC     := $(wildcard $(FUZZ_HW)/src/*.c $(FUZZ_HW)/src/*/*.c)
 FUZZ_OBJ     := $(patsubst $(FUZZ_HW)/src/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_SRC))
 # The host side: the test host and driver of hw/tests and the shared
 # harness code, sanitized but not steering the fuzzer.
@@ -47,7 +47,8 @@ FUZZ_HOST_SRC := $(FUZZ_HW)/tests/host.c $(FUZZ_HW)/tests/drv.c \
 		 $(filter-out $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/gen_seeds.c, \
 			      $(wildcard $(FUZZ_DIR)/*.c))
 FUZZ_HOST_OBJ := $(patsubst %.c,$(FUZZ_OUT)/host/%.o,$(notdir $(FUZZ_HOST_SRC)))
-FUZZ_MODEL_HDR := $(wildcard $(FUZZ_HW)/src/*.h) $(FUZZ_HW)/include/wrenhw.h \
+FUZZ_MODEL_HDR := $(wildcard $(FUZZ_HW)/src/*.h $(FUZZ_HW)/src/*/*.h) \
+		$(FUZZ_HW)/include/wrenhw.h \
 		$(wildcard $(TOP)/include/linux/wren/*.h)
 FUZZ_HDR     := $(FUZZ_MODEL_HDR) $(FUZZ_HW)/tests/host.h $(FUZZ_HW)/tests/drv.h \
 		$(FUZZ_HW)/tests/ref_icrc.h \

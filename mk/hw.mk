@@ -7,11 +7,17 @@
 # hw/src is also compiled into QEMU by hw/qemu's build, so it is built here
 # with QEMU's stricter warnings too (missing prototypes, old-style
 # definitions, ...) and must not define main.
+#
+# hw/src has one folder per block of the NIC (core, cmd, eth, port, roce)
+# under the headers every block shares; its files include each other by
+# paths relative to themselves, so no -I reaches into it.  The host tests
+# name its headers from hw/src (-I$(HW_DIR)/src).
 
 HW_DIR     := $(TOP)/hw
 HW_OUT     := $(BUILD)/hw
-HW_SRC     := $(wildcard $(HW_DIR)/src/*.c)
-HW_HDR     := $(wildcard $(HW_DIR)/src/*.h) $(HW_DIR)/include/wrenhw.h \
+HW_SRC     := $(wildcard $(HW_DIR)/src/*.c $(HW_DIR)/src/*/*.c)
+HW_HDR     := $(wildcard $(HW_DIR)/src/*.h $(HW_DIR)/src/*/*.h) \
+	      $(HW_DIR)/include/wrenhw.h \
 	      $(wildcard $(TOP)/include/linux/wren/*.h)
 HW_TEST_SRC := $(wildcard $(HW_DIR)/tests/*.c)
 HW_TEST_HDR := $(wildcard $(HW_DIR)/tests/*.h)

@@ -62,12 +62,18 @@ qemu_version() {
 
 # Lay our device out as it goes into hw/net/wren/ of the QEMU tree (whose
 # own meson.build, from qemu-tree.sh, adds hw-include/ and include/ to the
-# include path and descends into src/).
+# include path and descends into src/).  hw/src keeps its block folders
+# (core/, cmd/, ...) under src/: its files include each other by paths
+# relative to themselves, which need no include directory of their own.
 stage_device() {
 	st=$1
 	mkdir -p "$st/src" "$st/hw-include" "$st/include/linux/wren"
-	for f in "$TOP"/hw/qemu/*.[ch] "$TOP"/hw/src/*.[ch]; do
+	for f in "$TOP"/hw/qemu/*.[ch]; do
 		[ -f "$f" ] && cp "$f" "$st/src/"
+	done
+	(cd "$TOP/hw/src" && find . -name '*.[ch]') | while read -r f; do
+		mkdir -p "$st/src/$(dirname "$f")"
+		cp "$TOP/hw/src/$f" "$st/src/$f"
 	done
 	for f in "$TOP"/hw/include/*.h; do
 		[ -f "$f" ] && cp "$f" "$st/hw-include/"

@@ -763,7 +763,7 @@ def qom_devices(q):
 
 
 def phy_frame(up, speed=100000):
-    """The fabric's PHY status frame (hw/src/port.c)."""
+    """The fabric's PHY status frame (hw/src/port/port.c)."""
     return (bytes([0x02, 0x57, 0x52, 0x45, 0x4e, 0x00]) + bytes(6) +
             b"\x88\xb6" + b"WPHY" + bytes([1, 1 if up else 0, 0, 0]) +
             speed.to_bytes(4, "big"))

@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "bench.h"
-#include "roce.h"
+#include "roce/whw_roce.h"
 
 struct job {
 	uint8_t *src, *dst;

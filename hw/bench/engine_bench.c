@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "roce.h"
+#include "roce/whw_roce.h"
 
 #define TAG		"bench-engine: "
 #define MTU_1024	3		/* WREN_MTU_*: 256 << (code - 1) */

@@ -75,7 +75,7 @@
 #define WHW_QPN_TAGS		255u
 
 #define WHW_MAX_GID		128u
-/* The multicast table (mcast.c): groups, and UD QPs in each. */
+/* The multicast table (cmd_mcast.c): groups, and UD QPs in each. */
 #define WHW_MAX_MCAST_GRP	256u
 #define WHW_MAX_MCAST_QP_ATTACH	16u
 #define WHW_MAX_ETH_QUEUES	16u

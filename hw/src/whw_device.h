@@ -12,17 +12,17 @@
 
 #include <linux/wren/wren_hw.h>
 
+#include "cmd/whw_mcast.h"
+#include "core/whw_ring.h"
+#include "core/whw_table.h"
+#include "core/whw_timer.h"
+#include "port/whw_rxbuf.h"
+#include "port/whw_sched.h"
 #include "whw_board.h"
-#include "whw_mcast.h"
 #include "whw_objects.h"
-#include "whw_ring.h"
-#include "whw_rxbuf.h"
-#include "whw_sched.h"
-#include "whw_table.h"
-#include "whw_timer.h"
 #include "wrenhw.h"
 
-struct whw_roce_qp;	/* roce.h: the RoCE state of a QP */
+struct whw_roce_qp;	/* whw_roce.h: the RoCE state of a QP */
 
 /* The loopback ring: frames to our own MAC wait here for roce_rx.c. */
 #define WHW_LB_FRAMES		64u
@@ -180,7 +180,7 @@ struct wrenhw {
 	uint64_t cnt_pfc[WREN_NUM_PRIO][WREN_NUM_PFC_COUNTERS];
 };
 
-/* core.c: everything back to power-on but the board and the wire. */
+/* device.c: everything back to power-on but the board and the wire. */
 void whw_state_reset(struct wrenhw *hw);
 
 #ifdef WHW_TEST_HOOKS

@@ -11,11 +11,11 @@
 
 #include <linux/wren/wren_hw.h>
 
+#include "core/whw_ring.h"
+#include "core/whw_table.h"
+#include "core/whw_timer.h"
 #include "whw_board.h"
 #include "whw_err.h"
-#include "whw_ring.h"
-#include "whw_table.h"
-#include "whw_timer.h"
 #include "wrenhw.h"
 
 struct whw_eq {
@@ -125,7 +125,7 @@ struct whw_qp {
 	uint32_t sq_ci;		/* WQEs the device completed */
 	bool db_err_reported;
 	struct whw_xrcd *xrcd;		/* XRC target QPs: their domain */
-	struct whw_roce_qp *roce;	/* the RoCE engine's state (roce.h) */
+	struct whw_roce_qp *roce;	/* RoCE engine state (whw_roce.h) */
 };
 
 struct whw_mr {
@@ -146,7 +146,7 @@ struct whw_mr {
 };
 
 /*
- * A memory window (cmd_mw.c; bound by rc_mw.c): its key's index is
+ * A memory window (cmd_mw.c; bound by roce_mw_bind.c): its key's index is
  * max_mr + its slot.  While VALID it is bound to [addr, addr + length)
  * of `mr`, an address in the MR's iova space, with `access`
  * (WREN_ACCESS_REMOTE_* only), and `mr->mw_bound` counts it.  A type 2

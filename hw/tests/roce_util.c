@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include <stdlib.h>
 
-#include "roce.h"
+#include "roce/whw_roce.h"
 #include "roce_util.h"
 #include "wrenhw_int.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include <stdlib.h>
 
+#include "port/whw_mac_ctrl.h"
+#include "port/whw_sched.h"
 #include "sched_util.h"
-#include "whw_mac_ctrl.h"
-#include "whw_sched.h"
 #include "wrenhw_int.h"
 
 #define STEP_NS	20000ull	/* sources look at the port this often */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "ref_icrc.h"
-#include "roce.h"
+#include "roce/whw_roce.h"
 #include "tests.h"
 
 #define SMALL_MAX	1024

@@ -10,8 +10,8 @@
  * microsecond (eager) and at every input (lazy).  A few values are also
  * worked out by hand, so that both cannot be wrong the same way.
  */
+#include "roce/whw_dcqcn.h"
 #include "tests.h"
-#include "whw_dcqcn.h"
 
 #define US	1000ull
 

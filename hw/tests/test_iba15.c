@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "roce.h"
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
 #include "whw_device.h"
 

@@ -11,8 +11,8 @@
  */
 #include <stdlib.h>
 
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
 #include "whw_device.h"
 
 #define SETTLE		1000000000ull

@@ -7,10 +7,10 @@
  */
 #include <stdlib.h>
 
-#include "roce.h"
+#include "port/whw_sched.h"
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
 #include "sched_util.h"
-#include "whw_sched.h"
 #include "wrenhw_int.h"
 
 #define US	1000ull

@@ -11,8 +11,8 @@
  */
 #include <stdlib.h>
 
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
 
 #define MTU4K_FRAMES	16u		/* a 64 KiB WRITE at MTU 4096 */
 

@@ -11,8 +11,8 @@
  */
 #include <stdlib.h>
 
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
 #include "wrenhw_int.h"
 
 static uint64_t rng_state;

@@ -9,8 +9,8 @@
  */
 #include <stdlib.h>
 
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
 
 /* A mix of SENDs, WRITEs and READs of @len each under @drop_every loss. */
 static void lossy_mix(unsigned int drop_every, unsigned int corrupt,

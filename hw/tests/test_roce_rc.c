@@ -7,9 +7,9 @@
  */
 #include <stdlib.h>
 
-#include "roce_util.h"
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
+#include "roce_util.h"
 #include "whw_device.h"
 
 #define ALL_ACCESS	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \

@@ -10,8 +10,8 @@
  */
 #include <stdlib.h>
 
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
 
 #define MIB	(1u << 20)
 

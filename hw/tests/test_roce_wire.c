@@ -10,8 +10,8 @@
 #include <stdlib.h>
 
 #include "ref_icrc.h"
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
 
 static void crc_vectors(void)
 {

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 
 #include "eth_util.h"
+#include "port/whw_sched.h"
 #include "roce_tests.h"
 #include "roce_util.h"
 #include "sched_util.h"
-#include "whw_sched.h"
 #include "wrenhw_int.h"
 
 #define MS	1000000ull

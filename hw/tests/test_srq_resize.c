@@ -9,8 +9,8 @@
  */
 #include <stdlib.h>
 
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
 #include "wrenhw_int.h"
 
 #define SYND_RZ(f)	SYND_IN(struct wren_resize_srq_in, f)

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce/whw_roce.h"
 #include "roce_tests.h"
-#include "roce.h"
 #include "wrenhw_int.h"
 
 #define X_ACCESS	(WREN_ACCESS_LOCAL_WRITE | WREN_ACCESS_REMOTE_WRITE | \

@@ -164,9 +164,9 @@ class Key:
         self.default, self.doc = default, doc
 
 
-# The NIC's power-on state (hw/src/cmd_dcb.c whw_dcb_defaults and
-# cc_defaults, hw/src/core.c): what a device without a feature behaves
-# like, and what profiles/default.conf sets.
+# The NIC's power-on state (hw/src/cmd/cmd_dcb.c whw_dcb_defaults and
+# cc_defaults, hw/src/core/device.c): what a device without a feature
+# behaves like, and what profiles/default.conf sets.
 _BUF0 = 512 * 1024
 KEYS = [Key(*k) for k in [
     ("description", "meta", str, "", "one line shown by wren-qos list"),
