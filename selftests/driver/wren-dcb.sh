@@ -6,7 +6,7 @@
 # are set and read back (every GET reads the NIC, QUERY_DCB); bad values
 # are refused with the right errno (wren_dcb_nl.py) and leave the NIC's
 # state as it was; dmesg stays clean.  Then what ethtool, devlink and
-# rdma add to DCB (issue 12): PFC and 802.3x pause refuse each other both
+# rdma add to DCB: PFC and 802.3x pause refuse each other both
 # ways (EBUSY, a message, state unchanged); the pfc-prevention-tout
 # tunable (each valid class, refusals, read back); the per-priority pause
 # counters in ethtool -S; every DCQCN devlink param set and read back,

@@ -289,8 +289,8 @@ snapshot before || bail "counter snapshot (fabric stats)"
 barrier cnt-ping
 # One ping per exec, each waiting up to 10 s for its reply: a single
 # `ping -c N` waits only about two round trips for the last reply and
-# counted it lost when a loaded host held a guest for a second (CI, stop
-# 31), which also left that frame out of the counts below.
+# counted it lost when a loaded host held a guest for a second (seen in
+# CI), which also left that frame out of the counts below.
 lost=0
 slow=''
 for ((i = 1; i <= npings; i++)); do

@@ -19,8 +19,8 @@
 # (the PCI core's reset_prepare/reset_done) brings the device back too.
 # Finally both modules unload with nothing left behind.
 #
-# With 20 cycles or more (WREN_RECOVER_CYCLES=100 for issue 14's long
-# run) the kernel's unreclaimable memory (SUnreclaim, Percpu,
+# With 20 cycles or more (WREN_RECOVER_CYCLES=100 for the long run)
+# the kernel's unreclaimable memory (SUnreclaim, Percpu,
 # VmallocUsed) after cycle 10 and after the last must not have grown by
 # more than 4 KiB a recovery: a ring, a page of an EQ or a DMA buffer
 # lost per cycle is at least that.  Fewer cycles only print the figures.

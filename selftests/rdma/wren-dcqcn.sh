@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest test, run by both guests at once (N=2): ECN,
-# CNPs and DCQCN on the wire (issue 12, item 5).  Both NICs trust DSCP
+# CNPs and DCQCN on the wire.  Both NICs trust DSCP
 # (24 -> priority 3, CNPs' 48 -> 6) and run ECN, the notification point
 # and the reaction point on priority 3 (devlink cc_ecn_enable,
 # cc_np_enable, cc_rp_enable = 8).  Guest 1 sends RDMA WRITEs to guest 0

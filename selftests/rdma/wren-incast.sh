@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest test for a boot of three guests (N=3): a 2:1 incast (issue 12).
+# Guest test for a boot of three guests (N=3): a 2:1 incast.
 # Guests 1 and 2 each send a stream of RDMA WRITEs on priority 3 (DSCP 24)
 # to guest 0, whose fabric port is the bottleneck (100 Mb/s); each sender
 # has its own NIC, fabric ingress port and DCQCN reaction point, guest 0's

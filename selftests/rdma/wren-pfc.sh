@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest test, run by both guests at once (N=2): PFC on
-# the wire between the Wren NICs and the lossless fabric (issue 12, item
-# 5).  Both NICs trust DSCP (DSCP 24 -> priority 3, 8 -> 1) with PFC on
+# the wire between the Wren NICs and the lossless fabric.  Both NICs
+# trust DSCP (DSCP 24 -> priority 3, 8 -> 1) with PFC on
 # priority 3; the fabric makes priority 3 lossless on every port and
 # guest 0's port the bottleneck.  Guest 1 sends RDMA WRITEs (wren_verbs_test
 # bw, data verified by guest 0), guest 1 drives the fabric.

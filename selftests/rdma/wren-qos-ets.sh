@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest test, run by both guests at once (N=2): the
-# NIC's transmit scheduler on a rate-limited link (issue 12, item 5).
+# NIC's transmit scheduler on a rate-limited link.
 # Guest 1 sends two RDMA WRITE flows to guest 0, on priorities 1 and 2
 # (SL 1 and 2 under PCP trust; DSCP 8 and 16 for the fabric), mapped to
 # TC 1 and TC 2.  The fabric tells guest 1's NIC its link runs at

@@ -38,7 +38,7 @@ pair_init wf "wire fault"
 bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 # 32 MiB an operation: at MTU 1024 some 330 frames lost and as many
 # corrupted on guest 0's link each way, and four times that duplicated or
-# reordered; 64 MiB took 4 s more an operation (stop 37) for no more kinds.
+# reordered; 64 MiB took 4 s more an operation for no more kinds.
 mib=${WREN_FAULT_MIB:-32}
 atomics=${WREN_FAULT_ATOMICS:-16384}
 loss=${WREN_FAULT_LOSS:-1%}

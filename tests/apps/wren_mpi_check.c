@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * wren_mpi_check - MPI collectives and one-sided operations over any
- * number of ranks, every result checked exactly (issue 13: Open MPI over
- * Wren between the bench guests).
+ * number of ranks, every result checked exactly (Open MPI over Wren
+ * between the bench guests).
  *
  *   - MPI_Allreduce, sum of int64 and of double arrays from 1 element to
  *     1 MiB.  Each element a rank contributes is a hash of (rank, index),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The control path's cost (issue 15): how long one process takes to
+ * The control path's cost: how long one process takes to
  * register (and deregister) a large MR, and to create and destroy many RC
  * QPs, on whatever device it is given - make bench-rdma runs it on Wren
  * and on rdma_rxe in the same boot and prints the ratios.  The MR's
