@@ -10,7 +10,7 @@
 # Boots the two bench guests once and runs selftests/bench/rdma-bench.sh:
 # perftest's ib_write_bw (64 KiB), ib_send_lat (8 B) and ib_read_bw (64 KiB)
 # over Wren (wren_0) and over rdma_rxe on virtio-net between the same two
-# guests, at each netdev MTU, the ratios Wren/rxe against issue 15's
+# guests, at each netdev MTU, the ratios Wren/rxe against the bench's
 # targets (write >= 20x, read >= 15x, latency <= 1/5) and the passive
 # side's CPU use during the bandwidth runs,
 # then the control path (a 1 GiB MR, 1000 RC QPs: 2 GiB guests).  The

@@ -6,7 +6,7 @@
 # network), with the same tool (iperf3, one stream), the same duration
 # and both directions.  Guest 1 serves; guest 0 runs the clients and
 # prints the figures, their ratio and whether Wren reaches the target of
-# 1.0 of virtio-net (issue 15: at least as fast).  Run through
+# 1.0 of virtio-net (at least as fast).  Run through
 # `make bench-eth` (mk/bench-eth.mk).
 #
 # Environment (kernel command-line words through make's APPEND):

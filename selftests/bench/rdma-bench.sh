@@ -8,7 +8,7 @@
 # Guest 1 serves, guest 0 runs the clients and prints, at each netdev MTU
 # (1500, then 9000: path MTU 1024 and 4096):
 #   ib_write_bw 64 KiB and ib_read_bw 64 KiB bandwidth and ib_send_lat 8 B
-#   latency (t_typical), their ratios Wren/rxe against issue 15's targets
+#   latency (t_typical), their ratios Wren/rxe against the bench's targets
 #   (write >= 20x rxe's, read >= 15x, latency <= 1/5 of rxe's); for the
 #   bandwidth tests also the passive side's (guest 1's) CPU use from the
 #   moment the connection is up until its perftest exits, from /proc/stat;
@@ -306,7 +306,7 @@ pass() {
 	wbw=$(mean wren ib_write_bw) rbw=$(mean rxe ib_write_bw)
 	wlat=$(mean wren ib_send_lat) rlat=$(mean rxe ib_send_lat)
 	wrd=$(mean wren ib_read_bw) rrd=$(mean rxe ib_read_bw)
-	# Issue 15's targets.
+	# The targets: write >= 20x rxe's, read >= 15x, latency <= 1/5.
 	ran ib_write_bw && line "MTU $mtu ib_write_bw 64 KiB bandwidth" "$wbw" "$rbw" MB/s ">=" 20
 	ran ib_read_bw && line "MTU $mtu ib_read_bw 64 KiB bandwidth" "$wrd" "$rrd" MB/s ">=" 15
 	ran ib_send_lat && line "MTU $mtu ib_send_lat 8 B latency (typical)" "$wlat" "$rlat" us "<=" 0.2
