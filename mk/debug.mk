@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# The debug kernel and the tests on it (issue 14):
+# The debug kernel and the tests on it:
 #
 #   make debug-kernel        tools/testbench/kernel-debug-build.sh: Debian's
 #                            linux-source-6.1 with KASAN, UBSAN, lockdep,

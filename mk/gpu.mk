@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# GPUDirect test pieces (issue 11): the emulated GPU's test driver and
+# GPUDirect test pieces: the emulated GPU's test driver and
 # NVIDIA's nvidia-peermem on Wren's peer-memory registry.
 #
 #   make gpu-modules KVER=6.1|6.12  $(BUILD)/gpu/$(KVER)/wren_test_gpu.ko, and

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Wren on the wire (issue 5):
+# Wren on the wire:
 #
 #   make check-interop [INTEROP_KVERS="6.1 6.12"]
 #       RoCEv2 traffic of every kind between two Wren guests, captured by

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Our own RDMA tests between two guests (issue 4):
+# Our own RDMA tests between two guests:
 #
 #   make rdma-tests    $(BUILD)/tests/rdma/wren_verbs_test, built against the
 #                      bench's rdma-core (headers and libibverbs of `make rdma-core`)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# check-interop: Wren on the wire (issue 5).  First the host test of the
+# check-interop: Wren on the wire.  First the host test of the
 # capture checker (roce-pcap-check-test.py), then the guest pairs of the
 # interop layer of selftests/plan (INTEROP_BOOTS overrides them), each
 # followed by the check of its fabric captures:
