@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Build the debug guest kernel (issue 14): Debian's linux-source-6.1 with
+# Build the debug guest kernel: Debian's linux-source-6.1 with
 # Debian's own configuration for that release, trimmed by localmodconfig
 # to the modules the guests load (debug-kernel.modules) and with the
 # checkers of debug-kernel.config on (KASAN, UBSAN, lockdep, kmemleak,

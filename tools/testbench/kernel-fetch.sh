@@ -25,7 +25,7 @@ fi
 
 case "$kver" in
 6.1 | 6.12) ;;
-# The debug kernel is built here rather than fetched (issue 14).
+# The debug kernel is built here rather than fetched.
 *-debug) exec "$here/kernel-debug-build.sh" "${kver%-debug}" "$envfile" ;;
 *) echo "kernel-fetch: unsupported KVER=$kver (6.1, 6.12 or 6.1-debug)" >&2; exit 1 ;;
 esac
