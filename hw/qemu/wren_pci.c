@@ -398,7 +398,8 @@ static bool wren_wire_rx(void *opaque, const uint8_t *frame, size_t len)
  * (bench.rst).  Unlike the vCPU, whose guest waits for its doorbell
  * write, the thread goes on past the model's budget: a pass that left
  * work handed it to the bottom half, and the main loop, woken for it,
- * then fought this thread and the vCPU for the BQL (bench.rst, stop 43).
+ * then fought this thread and the vCPU for the BQL (bench.rst, what each
+ * thread does a frame).
  * What is left after WREN_WIRE_RX_PASSES goes to the bottom half.
  */
 static void wren_wire_rx_batch(void *opaque)
