@@ -10,6 +10,9 @@
 # python3-docutils and python3-sphinx for it): a python3 earlier in PATH,
 # such as a pyenv build, does not see Debian's modules.
 # check-contract.py then holds the pages against include/linux/wren/.
+# The last test covers every file git tracks, not only Documentation/:
+# no comment, string or page names an issue or a stop (a work session)
+# by its number; the text says what the work was instead (refs_check).
 # Usage: Documentation/check-docs.sh [output dir for the sphinx build]
 set -eu
 
@@ -22,20 +25,100 @@ else
 	trap 'rm -rf "$out"' EXIT
 fi
 py=/usr/bin/python3
+top=$(cd "$docs/.." && pwd)
+
+# refs_check N: TAP test N, "ok" when no file of `git ls-files` names an
+# issue or a stop by its number ("issue", "issues", "stop" or "stops",
+# blanks or a '#', then digits; also wrapped onto the next line past a
+# comment leader). "stop", a number and a unit of time is not one. It
+# fails when it scanned no file (not a git checkout) and when its pattern
+# misses its own samples, so that it cannot pass by checking nothing.
+refs_check() {
+	if [ ! -x "$py" ]; then
+		echo "not ok $1 - no issue or stop numbers in the tree: $py not found"
+		return 1
+	fi
+	$py - "$top" "$1" <<'PY'
+import os, re, subprocess, sys
+
+top, num = sys.argv[1], sys.argv[2]
+name = "no issue or stop numbers in the tree"
+sep = r"(?:[ \t]+#?|#|[ \t]*\n[ \t]*(?:#+|\*|//|;+|--)?[ \t]*#?)"
+ref = re.compile(r"\b(?:issues?|stops?)" + sep + r"[0-9]+(?![0-9])"
+                 r"(?![ \t]*(?:s|ms|us|ns|seconds?|minutes?)\b)", re.I)
+
+# The samples are put together here so that this file holds none.
+word = {"i": "iss" + "ue", "s": "st" + "op"}
+hits_wanted = [word["i"] + " 12", "(" + word["s"].title() + " 44's run)",
+               word["i"] + "s #5 and 6", "at " + word["s"] + "\n# 31",
+               "the " + word["i"] + "\n * 14 tests"]
+misses_wanted = [word["s"] + " 1 s later", word["s"] + "s 30 ms",
+                 "t" + word["i"] + " 12", word["s"] + "_12", "non" + word["s"] + " 4"]
+bad = [t for t in hits_wanted if not ref.search(t)] + \
+      [t for t in misses_wanted if ref.search(t)]
+if bad:
+    print(f"not ok {num} - {name}: the pattern gets its samples wrong")
+    for t in bad:
+        print(f"# {t!r}")
+    sys.exit(1)
+
+try:
+    out = subprocess.run(["git", "-C", top, "ls-files", "-z"],
+                         capture_output=True, check=True).stdout
+except (OSError, subprocess.CalledProcessError):
+    out = b""
+scanned = binary = unread = 0
+found = []
+for f in out.decode("utf-8", "replace").split("\0"):
+    if not f:
+        continue
+    try:
+        with open(os.path.join(top, f), "rb") as fh:
+            data = fh.read()
+    except OSError:
+        # removed in the work tree, a submodule, a link to a directory
+        unread += 1
+        continue
+    if b"\0" in data:
+        binary += 1
+        continue
+    scanned += 1
+    text = data.decode("utf-8", "replace")
+    for m in ref.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        found.append(f"{f}:{line}: {' '.join(m.group(0).split())}")
+
+what = f"{name} ({scanned} files scanned, {binary} binary, {unread} unread)"
+if scanned == 0:
+    print(f"not ok {num} - {what}: nothing scanned, is {top} a git checkout?")
+    sys.exit(1)
+if found:
+    print(f"not ok {num} - {what}: {len(found)} found")
+    print("# say what the work was instead (DEVELOPERS.md, Commits)")
+    for h in found:
+        print(f"# {h}")
+    sys.exit(1)
+print(f"ok {num} - {what}")
+PY
+}
 
 if ! $py -c 'import docutils' 2>/dev/null; then
-	echo "1..0 # SKIP python3-docutils not installed (scripts/deps-docs.sh)"
+	echo "1..2"
+	echo "ok 1 - docutils # SKIP python3-docutils not installed (scripts/deps-docs.sh)"
+	refs_check 2 || exit 1
 	exit 0
 fi
 
 files=$(find "$docs" -name '*.rst' | sort)
 n=$(echo "$files" | wc -l)
 # Two more tests compare the contract pages with the headers (layouts
-# through the C compiler, and WREN_* names); one more is sphinx-build.
+# through the C compiler, and WREN_* names); one more is sphinx-build;
+# the last is refs_check.
 plan=$((n + 2))
 if $py -c 'import sphinx' 2>/dev/null; then
 	plan=$((plan + 1))
 fi
+plan=$((plan + 1))
 echo "1..$plan"
 
 failed=0
@@ -88,4 +171,6 @@ if $py -c 'import sphinx' 2>/dev/null; then
 		failed=1
 	fi
 fi
+
+refs_check "$plan" || failed=1
 exit $failed

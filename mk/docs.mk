@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Documentation/: rst syntax (docutils, and sphinx -W when installed).
+# Documentation/: rst syntax (docutils, and sphinx -W when installed), the
+# contract pages against the headers; and over every tracked file, no issue
+# or stop (work session) named by its number.
 
 .PHONY: check-docs
 check-docs:
