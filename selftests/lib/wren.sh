@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # shellcheck shell=bash
 #
-# Helpers for the tests that run in the bench guests and load wren.ko
-# (moved here from selftests/driver/wren-lib.sh): where the modules are,
-# the NIC's PCI address and netdev, its registers, and the checks every
-# such test ends with.  Needs tap.sh (the check_* helpers) and wait.sh
+# Helpers for the tests that run in the bench guests and load wren.ko:
+# where the modules are, the NIC's PCI address and netdev, its registers,
+# and the checks every such test ends with.  Needs tap.sh (the check_* helpers) and wait.sh
 # (wren_netdev) sourced.
 
 # wren_next_second: nap until just after the wall clock's next second.
