@@ -6,6 +6,10 @@
  * else under DSCP trust an IP packet's DSCP's; else the descriptor's
  * WREN_ETH_TX_F_PRIO or the queue's); the port and priority counters
  * count it on the wire.
+ *
+ * The descriptor's priority comes down from the TX engine (eth_tx.c),
+ * which reads it once a packet to find room on the port, so that this
+ * step, which the engine calls, never calls back up into it.
  */
 #include <string.h>
 
@@ -32,12 +36,11 @@ static uint8_t frame_prio(const struct wrenhw *hw, const uint8_t *frame,
 }
 
 void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q,
-		  const struct wren_eth_tx_desc *d, uint8_t *frame,
-		  uint32_t len)
+		  const struct wren_eth_tx_desc *d, uint8_t prio,
+		  uint8_t *frame, uint32_t len)
 {
 	uint16_t flags = whw_le16(d->flags);
 	uint16_t vlan_tci = whw_le16(d->vlan_tci);
-	uint8_t prio = whw_eth_desc_prio(q, d);
 
 	if (flags & WREN_ETH_TX_F_VLAN) {
 		/* The caller left WHW_VLAN_HLEN bytes of headroom. */

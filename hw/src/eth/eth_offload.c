@@ -79,8 +79,8 @@ static uint32_t l4_length(const uint8_t *pkt, uint32_t len,
 }
 
 uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,
-			   const struct wren_eth_tx_desc *d, uint8_t *pkt,
-			   uint32_t len)
+			   const struct wren_eth_tx_desc *d, uint8_t prio,
+			   uint8_t *pkt, uint32_t len)
 {
 	uint16_t flags = whw_le16(d->flags);
 	bool l4 = flags & (WREN_ETH_TX_F_CSUM | WREN_ETH_TX_F_TSO);
@@ -94,7 +94,7 @@ uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,
 		if (!parse_l34(d, pkt, len, l4, &h))
 			return WREN_WQ_SYND_BAD_WQE;
 		if (flags & WREN_ETH_TX_F_TSO)
-			return whw_eth_tso(hw, q, d, &h, pkt, len);
+			return whw_eth_tso(hw, q, d, prio, &h, pkt, len);
 		if (flags & WREN_ETH_TX_F_CSUM) {
 			l4_len = l4_length(pkt, len, &h);
 			if (!l4_len)
@@ -105,6 +105,6 @@ uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,
 			whw_ipv4_csum(pkt + h.l3);
 		q->counters[WREN_ETHQ_CNT_CSUM_OFFLOADED]++;
 	}
-	whw_eth_emit(hw, q, d, pkt, len);
+	whw_eth_emit(hw, q, d, prio, pkt, len);
 	return WREN_WQ_SYND_NONE;
 }

@@ -24,8 +24,8 @@
 #define TCP_CWR		0x80
 
 uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
-		    const struct wren_eth_tx_desc *d, const struct whw_l34 *h,
-		    uint8_t *pkt, uint32_t len)
+		    const struct wren_eth_tx_desc *d, uint8_t prio,
+		    const struct whw_l34 *h, uint8_t *pkt, uint32_t len)
 {
 	uint32_t mss = whw_le16(d->mss);
 	uint32_t hdr = d->hdr_len;
@@ -67,7 +67,7 @@ uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
 		whw_tcp_udp_csum(seg, h, seg_len - h->l4);
 		q->counters[WREN_ETHQ_CNT_CSUM_OFFLOADED]++;
 		q->counters[WREN_ETHQ_CNT_TSO_SEGMENTS]++;
-		whw_eth_emit(hw, q, d, seg, seg_len);
+		whw_eth_emit(hw, q, d, prio, seg, seg_len);
 	}
 	return WREN_WQ_SYND_NONE;
 }

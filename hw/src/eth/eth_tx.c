@@ -66,8 +66,13 @@ static bool desc_ok(const struct wrenhw *hw, const struct wren_eth_tx_desc *d)
 	return d->len && !(flags & ~known) && !d->rsvd1 && !d->rsvd2;
 }
 
-uint8_t whw_eth_desc_prio(const struct whw_eth_q *q,
-			  const struct wren_eth_tx_desc *d)
+/*
+ * The priority a packet is scheduled on, from its first descriptor alone:
+ * the tag's PCP, else WREN_ETH_TX_F_PRIO's prio, else the queue's.  Under
+ * DSCP trust whw_eth_emit() may still pick the IP packet's DSCP's.
+ */
+static uint8_t desc_prio(const struct whw_eth_q *q,
+			 const struct wren_eth_tx_desc *d)
 {
 	uint16_t flags = whw_le16(d->flags);
 
@@ -106,7 +111,8 @@ static enum tx_step tx_collect(struct wrenhw *hw, struct whw_eth_q *q,
 }
 
 static uint8_t tx_packet(struct wrenhw *hw, struct whw_eth_q *q,
-			 const struct wren_eth_tx_desc *d, uint32_t n)
+			 const struct wren_eth_tx_desc *d, uint32_t n,
+			 uint8_t prio)
 {
 	uint16_t flags = whw_le16(d[0].flags);
 	uint32_t limit = (flags & WREN_ETH_TX_F_TSO) ? WHW_TSO_MAX_PACKET
@@ -136,7 +142,7 @@ static uint8_t tx_packet(struct wrenhw *hw, struct whw_eth_q *q,
 			return WREN_WQ_SYND_DMA;
 		total += len;
 	}
-	return whw_eth_tx_offload(hw, q, &d[0], pkt, total);
+	return whw_eth_tx_offload(hw, q, &d[0], prio, pkt, total);
 }
 
 static enum tx_step tx_one(struct wrenhw *hw, struct whw_eth_q *q)
@@ -144,15 +150,16 @@ static enum tx_step tx_one(struct wrenhw *hw, struct whw_eth_q *q)
 	struct wren_eth_tx_desc d[WHW_TX_MAX_DESCS];
 	enum tx_step step;
 	uint32_t n = 0;
-	uint8_t status;
+	uint8_t status, prio;
 
 	step = tx_collect(hw, q, d, &n);
 	if (step != TX_DONE)
 		return step;
 	/* Room on the priority it will most likely leave on. */
-	if (!whw_port_tx_room(hw, whw_eth_desc_prio(q, &d[0])))
+	prio = desc_prio(q, &d[0]);
+	if (!whw_port_tx_room(hw, prio))
 		return TX_WAIT;
-	status = tx_packet(hw, q, d, n);
+	status = tx_packet(hw, q, d, n, prio);
 	tx_complete(hw, q, q->ci + n - 1, status);
 	q->ci += n;
 	return TX_DONE;

@@ -31,21 +31,20 @@ void whw_ethq_complete(struct wrenhw *hw, struct whw_eth_q *q,
 		       struct wren_eth_cqe *cqe);
 bool whw_link_active(const struct wrenhw *hw);
 
-/* eth_tx.c, eth_offload.c, eth_emit.c */
+/*
+ * eth_tx.c, eth_offload.c, eth_emit.c.  @prio is what the TX engine read
+ * from the packet's first descriptor (the tag's PCP, else
+ * WREN_ETH_TX_F_PRIO's prio, else the queue's) and carries down with the
+ * packet; under DSCP trust whw_eth_emit() may still pick an untagged IP
+ * packet's DSCP's.
+ */
 void whw_eth_tx_process(struct wrenhw *hw);
 uint8_t whw_eth_tx_offload(struct wrenhw *hw, struct whw_eth_q *q,
-			   const struct wren_eth_tx_desc *d, uint8_t *pkt,
-			   uint32_t len);
-/*
- * The priority a packet is scheduled on, from its first descriptor alone:
- * the tag's PCP, else WREN_ETH_TX_F_PRIO's prio, else the queue's.  Under
- * DSCP trust whw_eth_emit() may still pick the IP packet's DSCP's.
- */
-uint8_t whw_eth_desc_prio(const struct whw_eth_q *q,
-			  const struct wren_eth_tx_desc *d);
+			   const struct wren_eth_tx_desc *d, uint8_t prio,
+			   uint8_t *pkt, uint32_t len);
 void whw_eth_emit(struct wrenhw *hw, struct whw_eth_q *q,
-		  const struct wren_eth_tx_desc *d, uint8_t *frame,
-		  uint32_t len);
+		  const struct wren_eth_tx_desc *d, uint8_t prio,
+		  uint8_t *frame, uint32_t len);
 
 /* Offsets of a TX packet's headers, validated (eth_offload.c). */
 struct whw_l34 {
@@ -55,8 +54,8 @@ struct whw_l34 {
 };
 
 uint8_t whw_eth_tso(struct wrenhw *hw, struct whw_eth_q *q,
-		    const struct wren_eth_tx_desc *d, const struct whw_l34 *h,
-		    uint8_t *pkt, uint32_t len);
+		    const struct wren_eth_tx_desc *d, uint8_t prio,
+		    const struct whw_l34 *h, uint8_t *pkt, uint32_t len);
 void whw_tcp_udp_csum(uint8_t *pkt, const struct whw_l34 *h,
 		      uint32_t l4_len);
 void whw_ipv4_csum(uint8_t *ip);
