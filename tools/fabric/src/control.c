@@ -178,7 +178,7 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 		   pcap_is_open(&p->pcap) ? "on" : "off");
 	for (int qi = 0; qi < FABRIC_PRIOS; qi++) {
 		const struct egress_queue *q = &p->egress.q[qi];
-		const struct pfc_prio *pp = &p->pfc[qi];
+		const struct pfc_prio *pp = &p->pfc.prio[qi];
 		const struct { const char *key; uint64_t val; } qrows[] = {
 			{ "depth_frames", q->depth_frames },
 			{ "depth_bytes", q->depth_bytes },
@@ -192,7 +192,7 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 			{ "drop_full_frames", q->st.drop_full_frames },
 			{ "drop_full_bytes", q->st.drop_full_bytes },
 			{ "drop_flush_frames", q->st.drop_flush_frames },
-			{ "ingress_bytes", p->ingress_bytes[qi] },
+			{ "ingress_bytes", p->pfc.ingress_bytes[qi] },
 			{ "ingress_max_bytes", pp->ingress_max_bytes },
 			{ "drop_lossless_frames", pp->drop_lossless_frames },
 			{ "drop_lossless_bytes", pp->drop_lossless_bytes },
@@ -200,7 +200,8 @@ static void print_port_stats(struct ctl_ctx *c, const struct fabric_port *p)
 			{ "pfc_tx_xon", pp->tx_xon },
 			{ "pfc_tx_refresh", pp->tx_refresh },
 			{ "pfc_tx_active", pp->xoff_active },
-			{ "tx_pause_us", pfc_tx_pause_ns(p, qi, now) / 1000u },
+			{ "tx_pause_us",
+			  pfc_tx_pause_ns(&p->pfc, qi, now) / 1000u },
 			{ "pfc_rx_xoff", q->st.pfc_rx_xoff },
 			{ "pfc_rx_xon", q->st.pfc_rx_xon },
 			{ "rx_paused", egress_queue_paused(q, now) },
@@ -495,7 +496,8 @@ static int cmd_pfc(struct ctl_ctx *c, int argc, char **argv)
 	for (int pass = 0; pass < 2; pass++) {
 		for (unsigned i = first; i <= last; i++) {
 			for (unsigned p = pfirst; p <= plast; p++) {
-				struct pfc_prio *pp = &c->f->ports[i].pfc[p];
+				struct pfc_prio *pp =
+					&c->f->ports[i].pfc.prio[p];
 				uint64_t nxoff = have_xoff ? xoff : pp->xoff;
 				uint64_t nxon = have_xon ? xon : pp->xon;
 				uint64_t nhead = have_head ? headroom :
@@ -643,7 +645,7 @@ static int cmd_qos(struct ctl_ctx *c, int argc, char **argv)
 		return -1;
 	for (unsigned i = first; i <= last; i++) {
 		for (int q = 0; q < FABRIC_PRIOS; q++) {
-			const struct pfc_prio *pp = &c->f->ports[i].pfc[q];
+			const struct pfc_prio *pp = &c->f->ports[i].pfc.prio[q];
 			const struct egress_queue *eq =
 				&c->f->ports[i].egress.q[q];
 			const struct { const char *key; uint64_t val; } rows[] = {

@@ -8,6 +8,9 @@
 #include "pfc.h"
 #include "pfc_frame.h"
 
+_Static_assert(PFC_MAX_PORTS >= FABRIC_MAX_PORTS,
+	       "every port of the fabric is a port of its PFC");
+
 void fabric_config_default(struct fabric_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -67,13 +70,13 @@ void fabric_set_lossless(struct fabric *f, unsigned port, unsigned prio,
 			 bool on, uint64_t xoff, uint64_t xon,
 			 uint64_t headroom)
 {
-	struct pfc_prio *pp = &f->ports[port].pfc[prio];
+	struct pfc_prio *pp = &f->ports[port].pfc.prio[prio];
 
 	pp->lossless = on;
 	pp->xoff = xoff;
 	pp->xon = xon;
 	pp->headroom = headroom;
-	pfc_evaluate(f, port, f->io.now_ns(f->io.ctx));
+	pfc_evaluate(&f->pfc, port, f->io.now_ns(f->io.ctx));
 }
 
 static int pcap_open_port(struct fabric *f, unsigned port, bool truncate)
@@ -88,9 +91,45 @@ static int pcap_open_port(struct fabric *f, unsigned port, bool truncate)
 	return pcap_open(&f->ports[port].pcap, path, truncate);
 }
 
+static void capture(struct fabric *f, struct fabric_port *p,
+		    const uint8_t *frame, uint32_t len)
+{
+	if (pcap_is_open(&p->pcap))
+		pcap_write(&p->pcap, frame, len, f->io.realtime_ns(f->io.ctx));
+}
+
+static uint64_t pfc_now_ns(void *ctx)
+{
+	struct fabric *f = ctx;
+
+	return f->io.now_ns(f->io.ctx);
+}
+
+static void pfc_send(void *ctx, unsigned port, const uint8_t *frame,
+		     uint32_t len)
+{
+	struct fabric *f = ctx;
+	struct fabric_port *p = &f->ports[port];
+
+	if (!fabric_port_operational(p))
+		return;
+	capture(f, p, frame, len);
+	/* like a switch's MAC control, it bypasses the data queues */
+	if (f->io.send(f->io.ctx, port, frame, len))
+		p->st.tx_pfc_frames++;
+	else
+		p->st.tx_pfc_fail++;
+}
+
 int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 		const struct fabric_io *io, char *err, size_t errlen)
 {
+	const struct pfc_ops pfc_ops = {
+		.ctx = f,
+		.now_ns = pfc_now_ns,
+		.send = pfc_send,
+	};
+
 	if (cfg->nports < 1 || cfg->nports > FABRIC_MAX_PORTS) {
 		snprintf(err, errlen, "ports must be 1..%d", FABRIC_MAX_PORTS);
 		return -1;
@@ -126,6 +165,7 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 	memset(f, 0, sizeof(*f));
 	f->nports = cfg->nports;
 	f->io = *io;
+	pfc_init(&f->pfc, &pfc_ops);
 	mac_table_init(&f->macs, cfg->mac_age_ns);
 	dscp_map_default(f->dscp_map);
 	if (cfg->pcap_dir)
@@ -141,9 +181,10 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 		p->reorder = cfg->reorder;
 		egress_init(&p->egress, cfg->rate_mbps);
 		egress_set_weights(&p->egress, cfg->ets_weight);
+		pfc_add_port(&f->pfc, &p->pfc, &p->egress);
 		for (int q = 0; q < FABRIC_PRIOS; q++) {
 			struct egress_queue *eq = &p->egress.q[q];
-			struct pfc_prio *pp = &p->pfc[q];
+			struct pfc_prio *pp = &p->pfc.prio[q];
 
 			eq->limit_frames = cfg->queue_limit_frames;
 			eq->limit_bytes = cfg->queue_limit_bytes;
@@ -178,7 +219,8 @@ int fabric_init(struct fabric *f, const struct fabric_config *cfg,
 void fabric_destroy(struct fabric *f)
 {
 	for (unsigned i = 0; i < f->nports; i++) {
-		egress_flush(&f->ports[i].egress, pfc_ingress_release_quiet, f);
+		egress_flush(&f->ports[i].egress, pfc_ingress_release_quiet,
+			     &f->pfc);
 		frame_free(f->ports[i].held);
 		f->ports[i].held = NULL;
 		pcap_close(&f->ports[i].pcap);
@@ -196,13 +238,6 @@ void fabric_reseed(struct fabric *f, uint64_t seed)
 		/* RED draws from its own stream: marking never shifts faults */
 		prng_seed(&f->ports[i].egress.red_prng, ~s);
 	}
-}
-
-static void capture(struct fabric *f, struct fabric_port *p,
-		    const uint8_t *frame, uint32_t len)
-{
-	if (pcap_is_open(&p->pcap))
-		pcap_write(&p->pcap, frame, len, f->io.realtime_ns(f->io.ctx));
 }
 
 static void send_phy_status(struct fabric *f, struct fabric_port *p)
@@ -246,7 +281,7 @@ static void enqueue_to(struct fabric *f, unsigned out, struct frame *fr,
 		frame_free(fr);
 		return;
 	}
-	if (!pfc_ingress_admit(f, fr)) {
+	if (!pfc_ingress_admit(&f->pfc, fr)) {
 		frame_free(fr);
 		return;
 	}
@@ -259,7 +294,7 @@ static void enqueue_to(struct fabric *f, unsigned out, struct frame *fr,
 	default: /* RED and watchdog drops are counted by their queue */
 		return;
 	}
-	pfc_ingress_charge(f, fr);
+	pfc_ingress_charge(&f->pfc, fr);
 	fabric_service_port(f, out);
 }
 
@@ -319,6 +354,25 @@ static void group_frame(struct fabric *f, unsigned in, struct frame *fr,
 	send_to_ports(f, in, fr, members, now);
 }
 
+/* Count a MAC control frame the guest sent; false if @kind is none. */
+static bool count_mac_ctrl(struct fabric_port *p, enum mac_ctrl_kind kind)
+{
+	switch (kind) {
+	case MAC_CTRL_NONE:
+		return false;
+	case MAC_CTRL_OTHER:
+		p->st.rx_mac_ctrl_other++;
+		break;
+	case MAC_CTRL_PFC:
+		p->st.rx_pfc_frames++;
+		break;
+	case MAC_CTRL_PAUSE:
+		p->st.rx_pause_frames++;
+		break;
+	}
+	return true;
+}
+
 void fabric_receive(struct fabric *f, unsigned port, const uint8_t *data,
 		    uint32_t len)
 {
@@ -347,7 +401,7 @@ void fabric_receive(struct fabric *f, unsigned port, const uint8_t *data,
 		p->st.drop_rx_loss++;
 		return;
 	}
-	if (pfc_receive(f, port, data, len, now)) {
+	if (count_mac_ctrl(p, pfc_receive(&f->pfc, port, data, len, now))) {
 		/* an XON may have let a queue go */
 		fabric_service_port(f, port);
 		return;
@@ -420,7 +474,7 @@ void fabric_service_port(struct fabric *f, unsigned port)
 		fr = egress_dequeue(&p->egress, now);
 		if (!fr)
 			break;
-		pfc_ingress_release(f, fr);
+		pfc_ingress_release(&f->pfc, fr);
 		/* loss on the wire: the frame used its wire time, then died */
 		if (prng_chance(&p->prng, p->loss)) {
 			p->st.drop_tx_loss++;
@@ -449,7 +503,7 @@ void fabric_service_port(struct fabric *f, unsigned port)
 
 uint64_t fabric_service(struct fabric *f)
 {
-	uint64_t next = pfc_timers(f, f->io.now_ns(f->io.ctx));
+	uint64_t next = pfc_timers(&f->pfc, f->io.now_ns(f->io.ctx));
 
 	for (unsigned i = 0; i < f->nports; i++) {
 		struct fabric_port *p = &f->ports[i];
@@ -471,13 +525,13 @@ uint64_t fabric_service(struct fabric *f)
 static void port_went_away(struct fabric *f, struct fabric_port *p)
 {
 	p->st.drop_tx_link_down += egress_flush(&p->egress, pfc_ingress_release,
-						f);
+						&f->pfc);
 	if (p->held) {
 		frame_free(p->held);
 		p->held = NULL;
 		p->st.drop_tx_link_down++;
 	}
-	pfc_port_reset(f, p->index, f->io.now_ns(f->io.ctx));
+	pfc_port_reset(&p->pfc, f->io.now_ns(f->io.ctx));
 	mac_table_flush_port(&f->macs, (int)p->index);
 }
 

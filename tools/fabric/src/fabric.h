@@ -16,6 +16,7 @@
 #include "mac_table.h"
 #include "mcast_snoop.h"
 #include "pcap.h"
+#include "pfc.h"
 #include "prng.h"
 
 #define FABRIC_MAX_PORTS 64
@@ -78,30 +79,6 @@ struct port_stats {
 	uint64_t tx_pfc_fail;       /* ... that the guest's buffer refused */
 };
 
-/*
- * Lossless configuration and PFC transmit state of one (ingress port,
- * priority): the guest on this port is paused when what it sent at this
- * priority occupies xoff bytes, resumed at xon, and frames beyond
- * xoff + headroom (the hard limit) are dropped and counted.
- */
-struct pfc_prio {
-	bool lossless;
-	uint64_t xoff;
-	uint64_t xon;
-	uint64_t headroom;
-	uint16_t quanta;         /* pause time sent with XOFF */
-	bool xoff_active;        /* an XOFF is outstanding */
-	uint64_t xoff_since_ns;
-	uint64_t refresh_at_ns;  /* resend the XOFF before it expires */
-	uint64_t tx_pause_ns;    /* closed XOFF..XON intervals */
-	uint64_t tx_xoff;        /* XOFF frames naming this priority */
-	uint64_t tx_xon;
-	uint64_t tx_refresh;     /* XOFFs that refreshed a running pause */
-	uint64_t drop_lossless_frames; /* beyond the hard limit: a bug */
-	uint64_t drop_lossless_bytes;
-	uint64_t ingress_max_bytes;
-};
-
 #define PFC_DEFAULT_XOFF (64u * 1024)
 #define PFC_DEFAULT_XON (32u * 1024)
 /*
@@ -127,13 +104,7 @@ struct fabric_port {
 	bool held_overtaken;
 	struct prng prng;
 	struct egress_port egress;
-	/*
-	 * Bytes that entered through this port and wait in some egress queue,
-	 * per priority: the ingress buffer occupancy that PFC XOFF/XON
-	 * thresholds will be compared against.
-	 */
-	uint64_t ingress_bytes[FABRIC_PRIOS];
-	struct pfc_prio pfc[FABRIC_PRIOS];
+	struct pfc_port pfc; /* its ingress buffer, PFC both ways */
 	struct port_stats st;
 	struct pcap_writer pcap;
 };
@@ -169,6 +140,7 @@ struct fabric {
 	struct snoop_table snoop; /* IGMP/MLD: multicast group members */
 	uint8_t dscp_map[DSCP_COUNT];
 	struct fabric_io io;
+	struct pfc pfc; /* over ports[i].pfc, sending through io */
 	char pcap_dir[512];
 };
 

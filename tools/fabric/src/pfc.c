@@ -3,7 +3,20 @@
 
 #include <string.h>
 
-#include "pfc_frame.h"
+void pfc_init(struct pfc *pfc, const struct pfc_ops *ops)
+{
+	memset(pfc, 0, sizeof(*pfc));
+	pfc->ops = *ops;
+}
+
+void pfc_add_port(struct pfc *pfc, struct pfc_port *pp,
+		  struct egress_port *ep)
+{
+	memset(pp, 0, sizeof(*pp));
+	pp->index = pfc->nports;
+	pp->egress = ep;
+	pfc->ports[pfc->nports++] = pp;
+}
 
 void pfc_port_mac(unsigned port, uint8_t mac[ETH_ALEN])
 {
@@ -13,10 +26,15 @@ void pfc_port_mac(unsigned port, uint8_t mac[ETH_ALEN])
 	mac[5] = (uint8_t)port;
 }
 
-bool pfc_ingress_admit(struct fabric *f, struct frame *fr)
+static uint64_t now_ns(const struct pfc *pfc)
 {
-	struct fabric_port *in = &f->ports[fr->ingress_port];
-	struct pfc_prio *pp = &in->pfc[fr->prio];
+	return pfc->ops.now_ns(pfc->ops.ctx);
+}
+
+bool pfc_ingress_admit(struct pfc *pfc, struct frame *fr)
+{
+	struct pfc_port *in = pfc->ports[fr->ingress_port];
+	struct pfc_prio *pp = &in->prio[fr->prio];
 
 	if (!pp->lossless)
 		return true;
@@ -29,26 +47,19 @@ bool pfc_ingress_admit(struct fabric *f, struct frame *fr)
 	return true;
 }
 
-static uint64_t pause_ns(const struct fabric_port *p, uint16_t quanta)
+static uint64_t pause_ns(const struct pfc_port *p, uint16_t quanta)
 {
-	return pfc_quanta_ns(quanta, p->egress.rate_mbps);
+	return pfc_quanta_ns(quanta, p->egress->rate_mbps);
 }
 
-static void send_pfc(struct fabric *f, struct fabric_port *p, uint8_t cev,
+static void send_pfc(struct pfc *pfc, struct pfc_port *p, uint8_t cev,
 		     const uint16_t quanta[FABRIC_PRIOS])
 {
 	uint8_t frame[PFC_FRAME_LEN], src[ETH_ALEN];
 
 	pfc_port_mac(p->index, src);
 	pfc_frame_build(frame, src, cev, quanta);
-	if (pcap_is_open(&p->pcap))
-		pcap_write(&p->pcap, frame, sizeof(frame),
-			   f->io.realtime_ns(f->io.ctx));
-	/* like a switch's MAC control, it bypasses the data queues */
-	if (f->io.send(f->io.ctx, p->index, frame, sizeof(frame)))
-		p->st.tx_pfc_frames++;
-	else
-		p->st.tx_pfc_fail++;
+	pfc->ops.send(pfc->ops.ctx, p->index, frame, sizeof(frame));
 }
 
 static void xoff_close(struct pfc_prio *pp, uint64_t now_ns)
@@ -59,23 +70,23 @@ static void xoff_close(struct pfc_prio *pp, uint64_t now_ns)
 	pp->xoff_active = false;
 }
 
-uint64_t pfc_tx_pause_ns(const struct fabric_port *p, unsigned prio,
+uint64_t pfc_tx_pause_ns(const struct pfc_port *p, unsigned prio,
 			 uint64_t now_ns)
 {
-	const struct pfc_prio *pp = &p->pfc[prio];
+	const struct pfc_prio *pp = &p->prio[prio];
 
 	return pp->tx_pause_ns +
 	       (pp->xoff_active ? now_ns - pp->xoff_since_ns : 0);
 }
 
-void pfc_evaluate(struct fabric *f, unsigned port, uint64_t now_ns)
+void pfc_evaluate(struct pfc *pfc, unsigned port, uint64_t now_ns)
 {
-	struct fabric_port *p = &f->ports[port];
+	struct pfc_port *p = pfc->ports[port];
 	uint16_t quanta[FABRIC_PRIOS] = { 0 };
 	uint8_t cev = 0;
 
 	for (unsigned prio = 0; prio < FABRIC_PRIOS; prio++) {
-		struct pfc_prio *pp = &p->pfc[prio];
+		struct pfc_prio *pp = &p->prio[prio];
 		uint64_t occ = p->ingress_bytes[prio];
 
 		if (pp->xoff_active && (!pp->lossless || occ <= pp->xon)) {
@@ -99,60 +110,51 @@ void pfc_evaluate(struct fabric *f, unsigned port, uint64_t now_ns)
 			cev |= (uint8_t)(1u << prio);
 		}
 	}
-	if (cev && fabric_port_operational(p))
-		send_pfc(f, p, cev, quanta);
+	/* the fabric sends it only while the port is operational */
+	if (cev)
+		send_pfc(pfc, p, cev, quanta);
 }
 
-void pfc_ingress_charge(struct fabric *f, const struct frame *fr)
+void pfc_ingress_charge(struct pfc *pfc, const struct frame *fr)
 {
-	struct fabric_port *in = &f->ports[fr->ingress_port];
-	struct pfc_prio *pp = &in->pfc[fr->prio];
+	struct pfc_port *in = pfc->ports[fr->ingress_port];
+	struct pfc_prio *pp = &in->prio[fr->prio];
 
 	in->ingress_bytes[fr->prio] += fr->len;
 	if (in->ingress_bytes[fr->prio] > pp->ingress_max_bytes)
 		pp->ingress_max_bytes = in->ingress_bytes[fr->prio];
 	if (pp->lossless && !pp->xoff_active &&
 	    in->ingress_bytes[fr->prio] >= pp->xoff)
-		pfc_evaluate(f, fr->ingress_port, f->io.now_ns(f->io.ctx));
+		pfc_evaluate(pfc, fr->ingress_port, now_ns(pfc));
 }
 
 void pfc_ingress_release_quiet(void *ctx, const struct frame *fr)
 {
-	struct fabric *f = ctx;
+	struct pfc *pfc = ctx;
 
-	f->ports[fr->ingress_port].ingress_bytes[fr->prio] -= fr->len;
+	pfc->ports[fr->ingress_port]->ingress_bytes[fr->prio] -= fr->len;
 }
 
 void pfc_ingress_release(void *ctx, const struct frame *fr)
 {
-	struct fabric *f = ctx;
-	struct fabric_port *in = &f->ports[fr->ingress_port];
-	struct pfc_prio *pp = &in->pfc[fr->prio];
+	struct pfc *pfc = ctx;
+	struct pfc_port *in = pfc->ports[fr->ingress_port];
+	struct pfc_prio *pp = &in->prio[fr->prio];
 
 	pfc_ingress_release_quiet(ctx, fr);
 	if (pp->xoff_active && in->ingress_bytes[fr->prio] <= pp->xon)
-		pfc_evaluate(f, fr->ingress_port, f->io.now_ns(f->io.ctx));
+		pfc_evaluate(pfc, fr->ingress_port, now_ns(pfc));
 }
 
-bool pfc_receive(struct fabric *f, unsigned port, const uint8_t *frame,
-		 uint32_t len, uint64_t now_ns)
+enum mac_ctrl_kind pfc_receive(struct pfc *pfc, unsigned port,
+			       const uint8_t *frame, uint32_t len,
+			       uint64_t now_ns)
 {
-	struct fabric_port *p = &f->ports[port];
+	struct pfc_port *p = pfc->ports[port];
 	struct mac_ctrl c = mac_ctrl_parse(frame, len);
 
-	switch (c.kind) {
-	case MAC_CTRL_NONE:
-		return false;
-	case MAC_CTRL_OTHER:
-		p->st.rx_mac_ctrl_other++;
-		return true;
-	case MAC_CTRL_PFC:
-		p->st.rx_pfc_frames++;
-		break;
-	case MAC_CTRL_PAUSE:
-		p->st.rx_pause_frames++;
-		break;
-	}
+	if (c.kind == MAC_CTRL_NONE || c.kind == MAC_CTRL_OTHER)
+		return c.kind;
 	/* the guest on @port asks us to stop sending to it */
 	for (unsigned prio = 0; prio < FABRIC_PRIOS; prio++) {
 		uint64_t ns = pause_ns(p, c.quanta[prio]);
@@ -162,16 +164,16 @@ bool pfc_receive(struct fabric *f, unsigned port, const uint8_t *frame,
 		/* a quantum shorter than a nanosecond is still a pause */
 		if (c.quanta[prio] && !ns)
 			ns = 1;
-		egress_pause(&p->egress, prio, ns, now_ns);
+		egress_pause(p->egress, prio, ns, now_ns);
 	}
-	return true;
+	return c.kind;
 }
 
 /* One queue's watchdog; returns when it next needs to look. */
-static uint64_t watchdog(struct fabric *f, struct fabric_port *p, unsigned qi,
+static uint64_t watchdog(struct pfc *pfc, struct pfc_port *p, unsigned qi,
 			 uint64_t now_ns)
 {
-	struct egress_queue *q = &p->egress.q[qi];
+	struct egress_queue *q = &p->egress->q[qi];
 
 	if (!q->wd.detect_ns) {
 		q->storm = false; /* turned off: nothing to restore from */
@@ -198,24 +200,25 @@ static uint64_t watchdog(struct fabric *f, struct fabric_port *p, unsigned qi,
 	q->storm = true;
 	q->st.wd_storms++;
 	if (q->wd.action == PFCWD_DROP)
-		egress_flush_queue(&p->egress, qi, true, pfc_ingress_release, f);
+		egress_flush_queue(p->egress, qi, true, pfc_ingress_release,
+				   pfc);
 	return q->last_xoff_ns + q->wd.restore_ns;
 }
 
-uint64_t pfc_timers(struct fabric *f, uint64_t now_ns)
+uint64_t pfc_timers(struct pfc *pfc, uint64_t now_ns)
 {
 	uint64_t next = UINT64_MAX, t;
 
-	for (unsigned i = 0; i < f->nports; i++) {
-		struct fabric_port *p = &f->ports[i];
+	for (unsigned i = 0; i < pfc->nports; i++) {
+		struct pfc_port *p = pfc->ports[i];
 
-		pfc_evaluate(f, i, now_ns);
+		pfc_evaluate(pfc, i, now_ns);
 		for (unsigned prio = 0; prio < FABRIC_PRIOS; prio++) {
-			const struct pfc_prio *pp = &p->pfc[prio];
+			const struct pfc_prio *pp = &p->prio[prio];
 
 			if (pp->xoff_active && pp->refresh_at_ns < next)
 				next = pp->refresh_at_ns;
-			t = watchdog(f, p, prio, now_ns);
+			t = watchdog(pfc, p, prio, now_ns);
 			if (t < next)
 				next = t;
 		}
@@ -223,14 +226,12 @@ uint64_t pfc_timers(struct fabric *f, uint64_t now_ns)
 	return next;
 }
 
-void pfc_port_reset(struct fabric *f, unsigned port, uint64_t now_ns)
+void pfc_port_reset(struct pfc_port *p, uint64_t now_ns)
 {
-	struct fabric_port *p = &f->ports[port];
-
 	for (unsigned prio = 0; prio < FABRIC_PRIOS; prio++) {
-		struct egress_queue *q = &p->egress.q[prio];
+		struct egress_queue *q = &p->egress->q[prio];
 
-		xoff_close(&p->pfc[prio], now_ns);
+		xoff_close(&p->prio[prio], now_ns);
 		if (egress_queue_paused(q, now_ns)) {
 			q->st.pause_ns += now_ns - q->pause_start_ns;
 			q->pause_open = false;

@@ -582,9 +582,9 @@ static void test_queue_depth(void)
 	tap_ok(q->depth_frames == 3 && q->st.drop_full_frames == 1 &&
 	       F.ports[1].egress.q[0].st.drop_full_frames == 6,
 	       "queue: byte limit is per queue and independent of others");
-	tap_ok(F.ports[0].ingress_bytes[0] == 400 &&
-	       F.ports[0].ingress_bytes[5] == 3000 &&
-	       F.ports[1].ingress_bytes[0] == 0,
+	tap_ok(F.ports[0].pfc.ingress_bytes[0] == 400 &&
+	       F.ports[0].pfc.ingress_bytes[5] == 3000 &&
+	       F.ports[1].pfc.ingress_bytes[0] == 0,
 	       "ingress buffer: queued bytes are charged to ingress port and priority");
 
 	fk.blocked[1] = false;
@@ -592,7 +592,8 @@ static void test_queue_depth(void)
 	fabric_service(&F);
 	tap_ok(delivered_to(1) == 7 && egress_depth_bytes(&F.ports[1].egress) == 0,
 	       "queue: queued frames drain once the peer reads again");
-	tap_ok(F.ports[0].ingress_bytes[0] == 0 && F.ports[0].ingress_bytes[5] == 0,
+	tap_ok(F.ports[0].pfc.ingress_bytes[0] == 0 &&
+	       F.ports[0].pfc.ingress_bytes[5] == 0,
 	       "ingress buffer: released when frames leave");
 	tap_ok(fk.nlog == 7 && fk.log[0].len == 1000 && fk.log[3].len == 100,
 	       "scheduler: strict priority sends queue 5 before queue 0");
@@ -1049,7 +1050,7 @@ static void test_link_state(void)
 	fabric_set_link(&F, 1, false);
 	tap_ok(egress_depth_bytes(&F.ports[1].egress) == 0 &&
 	       F.ports[1].st.drop_tx_link_down == 5 &&
-	       F.ports[0].ingress_bytes[0] == 0,
+	       F.ports[0].pfc.ingress_bytes[0] == 0,
 	       "link: frames queued for a port are dropped when it goes down");
 	fabric_set_link(&F, 1, true);
 	fk.blocked[1] = false;
@@ -1302,7 +1303,7 @@ static bool buffers_consistent(void)
 		uint64_t charged = 0, queued = 0;
 
 		for (unsigned i = 0; i < F.nports; i++) {
-			charged += F.ports[i].ingress_bytes[prio];
+			charged += F.ports[i].pfc.ingress_bytes[prio];
 			queued += F.ports[i].egress.q[prio].depth_bytes;
 		}
 		if (charged != queued)
@@ -1422,9 +1423,10 @@ static void random_traffic(bool dcb)
 				red += p->egress.q[q].st.ecn_marked +
 				       p->egress.q[q].st.drop_red_frames;
 				storms += p->egress.q[q].st.wd_storms;
-				if (p->pfc[q].lossless &&
-				    p->pfc[q].ingress_max_bytes >
-				    p->pfc[q].xoff + p->pfc[q].headroom)
+				if (p->pfc.prio[q].lossless &&
+				    p->pfc.prio[q].ingress_max_bytes >
+				    p->pfc.prio[q].xoff +
+				    p->pfc.prio[q].headroom)
 					bounded = false;
 			}
 		}
@@ -1440,7 +1442,7 @@ static void random_traffic(bool dcb)
 
 		for (unsigned i = 0; i < F.nports; i++)
 			for (int p = 0; p < FABRIC_PRIOS; p++)
-				zero &= F.ports[i].ingress_bytes[p] == 0;
+				zero &= F.ports[i].pfc.ingress_bytes[p] == 0;
 		tap_ok(zero, "random traffic%s: all buffers are released when links go down",
 		       dcb ? " (lossless, RED, watchdog)" : "");
 	}
@@ -1654,8 +1656,8 @@ static void test_lossless_overload(void)
 
 	/* 20 us reaction: a few frames still arrive after each XOFF */
 	r = overload(true, 1000, 20000);
-	p0 = &F.ports[0].pfc[3];
-	p1 = &F.ports[1].pfc[3];
+	p0 = &F.ports[0].pfc.prio[3];
+	p1 = &F.ports[1].pfc.prio[3];
 	tap_ok(r.sent == 2000 && r.delivered == r.sent,
 	       "lossless: 2:1 overload loses nothing (%u of %u delivered)",
 	       r.delivered, r.sent);
@@ -1665,7 +1667,7 @@ static void test_lossless_overload(void)
 	       (unsigned long long)p0->tx_xoff, (unsigned long long)p1->tx_xoff);
 	tap_ok(count_pfc(0, 3, false) && count_pfc(1, 3, false) &&
 	       !p0->xoff_active && !p1->xoff_active &&
-	       F.ports[0].ingress_bytes[3] == 0,
+	       F.ports[0].pfc.ingress_bytes[3] == 0,
 	       "lossless: XON sent after draining");
 	max = p0->ingress_max_bytes > p1->ingress_max_bytes ?
 	      p0->ingress_max_bytes : p1->ingress_max_bytes;
@@ -1717,7 +1719,7 @@ static void test_lossless_overload(void)
 			build_ipv4(fr, b, a, 24, sizeof(fr));
 			fabric_receive(&F, 0, fr, sizeof(fr));
 		}
-		tap_ok(F.ports[0].pfc[3].drop_lossless_frames == 4 &&
+		tap_ok(F.ports[0].pfc.prio[3].drop_lossless_frames == 4 &&
 		       F.ports[1].egress.q[3].depth_frames == 6 &&
 		       F.ports[1].st.drop_queue_full == 0 &&
 		       ctl("stats 0", reply, sizeof(reply)) &&
@@ -1760,14 +1762,15 @@ static void test_lossless_overload(void)
 			last = fk.log[i].at_ns;
 		}
 		tap_ok(n >= 200000000ull / pause * 2 && gap < pause &&
-		       F.ports[0].pfc[3].tx_refresh == n - 1 &&
+		       F.ports[0].pfc.prio[3].tx_refresh == n - 1 &&
 		       !count_pfc(0, 3, false),
 		       "lossless: XOFF refreshed %u times, largest gap %llu us < pause %llu us",
 		       n, (unsigned long long)gap / 1000,
 		       (unsigned long long)pause / 1000);
-		tap_ok(pfc_tx_pause_ns(&F.ports[0], 3, fk.now) >= 199000000ull,
+		tap_ok(pfc_tx_pause_ns(&F.ports[0].pfc, 3, fk.now) >=
+		       199000000ull,
 		       "lossless: tx pause time counts the whole XOFF (%llu us)",
-		       (unsigned long long)pfc_tx_pause_ns(&F.ports[0], 3,
+		       (unsigned long long)pfc_tx_pause_ns(&F.ports[0].pfc, 3,
 							   fk.now) / 1000);
 		fabric_destroy(&F);
 	}
@@ -2135,13 +2138,15 @@ static void test_dcb_control(void)
 	setup(2);
 	tap_ok(ctl("pfc all 3 on xoff 20000 xon 10000 headroom 100000 quanta 500",
 		   reply, sizeof(reply)) &&
-	       F.ports[0].pfc[3].lossless && F.ports[1].pfc[3].xoff == 20000 &&
-	       F.ports[1].pfc[3].xon == 10000 &&
-	       F.ports[0].pfc[3].headroom == 100000 &&
-	       F.ports[0].pfc[3].quanta == 500 && !F.ports[0].pfc[2].lossless,
+	       F.ports[0].pfc.prio[3].lossless &&
+	       F.ports[1].pfc.prio[3].xoff == 20000 &&
+	       F.ports[1].pfc.prio[3].xon == 10000 &&
+	       F.ports[0].pfc.prio[3].headroom == 100000 &&
+	       F.ports[0].pfc.prio[3].quanta == 500 &&
+	       !F.ports[0].pfc.prio[2].lossless,
 	       "ctl: pfc all 3 on with thresholds");
 	tap_ok(!ctl("pfc 0 3 on xon 30000", reply, sizeof(reply)) &&
-	       F.ports[0].pfc[3].xon == 10000,
+	       F.ports[0].pfc.prio[3].xon == 10000,
 	       "ctl: pfc refuses xon >= xoff and changes nothing");
 	tap_ok(!ctl("pfc 0 3 on xoff", reply, sizeof(reply)) &&
 	       !ctl("pfc 0 3 on speed 1", reply, sizeof(reply)) &&
