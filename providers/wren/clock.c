@@ -1,43 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The device clock (WREN_CAP_TIMESTAMP): its BAR0 page, mapped read-only
- * once per context, read without a syscall for ibv_query_rt_values_ex.
- * The clock counts nanoseconds (WREN_CLOCK_KHZ) and wren.ko sets it to
- * real time when it brings the device up.
+ * The device clock (WREN_CAP_TIMESTAMP): its BAR0 page, which wren.c maps
+ * read-only once per context beside the doorbell page, read here without
+ * a syscall for ibv_query_rt_values_ex.  The clock counts nanoseconds
+ * (WREN_CLOCK_KHZ) and wren.ko sets it to real time when it brings the
+ * device up.
  */
 #include <errno.h>
-#include <string.h>
-#include <sys/mman.h>
 
 #include <linux/wren/wren_regs.h>
 
 #include "wren.h"
-#include "wren_abi.h"
-
-void wren_clock_map(struct wren_context *ctx, int cmd_fd,
-		    const struct wren_ib_alloc_ucontext_resp *resp)
-{
-	void *page;
-
-	if (!(resp->comp_mask & WREN_IB_UCTX_RESP_CLOCK) ||
-	    resp->clock_mmap_length != WREN_DB_PAGE_SIZE)
-		return;
-	page = mmap(NULL, resp->clock_mmap_length, PROT_READ, MAP_SHARED,
-		    cmd_fd, resp->clock_mmap_offset);
-	if (page == MAP_FAILED) {
-		verbs_warn(&ctx->ibv_ctx, "wren: cannot map the clock page: %s\n",
-			   strerror(errno));
-		return;
-	}
-	ctx->clock_page = page;
-	ctx->clock_length = resp->clock_mmap_length;
-}
-
-void wren_clock_unmap(struct wren_context *ctx)
-{
-	if (ctx->clock_page)
-		munmap((void *)ctx->clock_page, ctx->clock_length);
-}
 
 static uint32_t wren_clock_reg(const struct wren_context *ctx, uint32_t reg)
 {

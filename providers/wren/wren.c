@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * libwren device and context: matching the ib device, opening a context
- * or importing one from its cmd_fd (its doorbell page mapped once here),
- * and the table of its verbs.
+ * or importing one from its cmd_fd (its doorbell page and clock page
+ * mapped once here), and the table of its verbs.
  *
  * The device is matched by its PCI parent (vendor 0x1f57, device 0x0001)
  * rather than by an RDMA_DRIVER_* id: a number of our own would collide
@@ -73,6 +73,33 @@ static const struct verbs_context_ops wren_ctx_ops = {
 };
 
 /*
+ * The device clock's page (WREN_IB_UCTX_RESP_CLOCK), read-only.  Mapped
+ * here beside the doorbell page, as mlx5 maps its clock page where it
+ * sets the context up: clock.c only reads it through the context of
+ * wren.h, and wren.c only names clock.c's reader in its ops table, so
+ * neither calls the other back.  Without the page the context still
+ * works and the raw clock is EOPNOTSUPP.
+ */
+static void wren_map_clock(struct wren_context *ctx, int cmd_fd,
+			   const struct wren_ib_alloc_ucontext_resp *resp)
+{
+	void *page;
+
+	if (!(resp->comp_mask & WREN_IB_UCTX_RESP_CLOCK) ||
+	    resp->clock_mmap_length != WREN_DB_PAGE_SIZE)
+		return;
+	page = mmap(NULL, resp->clock_mmap_length, PROT_READ, MAP_SHARED,
+		    cmd_fd, resp->clock_mmap_offset);
+	if (page == MAP_FAILED) {
+		verbs_warn(&ctx->ibv_ctx, "wren: cannot map the clock page: %s\n",
+			   strerror(errno));
+		return;
+	}
+	ctx->clock_page = page;
+	ctx->clock_length = resp->clock_mmap_length;
+}
+
+/*
  * Set a context up from what the kernel said of it: at alloc_ucontext,
  * or again at QUERY_CONTEXT for a context imported from its cmd_fd.
  */
@@ -118,7 +145,7 @@ static int wren_context_setup(struct wren_context *ctx, int cmd_fd,
 			  strerror(err));
 		return err;
 	}
-	wren_clock_map(ctx, cmd_fd, resp);
+	wren_map_clock(ctx, cmd_fd, resp);
 	wren_table_init(&ctx->qp_table);
 	wren_table_init(&ctx->srq_table);
 	verbs_set_ops(&ctx->ibv_ctx, &wren_ctx_ops);
@@ -188,7 +215,8 @@ static void wren_free_context(struct ibv_context *ibctx)
 {
 	struct wren_context *ctx = to_wren_ctx(ibctx);
 
-	wren_clock_unmap(ctx);
+	if (ctx->clock_page)
+		munmap((void *)ctx->clock_page, ctx->clock_length);
 	munmap(ctx->db_page, ctx->db_length);
 	wren_table_fini(&ctx->srq_table);
 	wren_table_fini(&ctx->qp_table);

@@ -300,11 +300,7 @@ int wren_dealloc_td(struct ibv_td *td);
 struct wren_pd *wren_pd_hold(struct ibv_pd *pd);
 void wren_pd_release(struct wren_pd *pd);
 
-/* clock.c: the clock page of @resp (WREN_IB_UCTX_RESP_CLOCK), if any. */
-struct wren_ib_alloc_ucontext_resp;
-void wren_clock_map(struct wren_context *ctx, int cmd_fd,
-		    const struct wren_ib_alloc_ucontext_resp *resp);
-void wren_clock_unmap(struct wren_context *ctx);
+/* clock.c: the raw clock, from the clock page wren.c mapped (or not). */
 int wren_query_rt_values(struct ibv_context *ibctx,
 			 struct ibv_values_ex *values);
 
