@@ -9,7 +9,12 @@
 # Both run under Debian's /usr/bin/python3 (scripts/deps-docs.sh installs
 # python3-docutils and python3-sphinx for it): a python3 earlier in PATH,
 # such as a pyenv build, does not see Debian's modules.
-# check-contract.py then holds the pages against include/linux/wren/.
+# check-contract.py then holds the pages against include/linux/wren/, and
+# check-layout.py the source tree against the pages' file tables: no
+# #include or call cycle among the tree's own C files, calls that follow
+# driver.rst's layered tables, and a row for every source file (it reads
+# the call graph from Universal Ctags; scripts/deps-docs.sh installs it).
+# The layout tests need neither docutils nor Sphinx.
 # The last test covers every file git tracks, not only Documentation/:
 # no comment, string or page names an issue or a stop (a work session)
 # by its number; the text says what the work was instead (refs_check).
@@ -102,23 +107,29 @@ print(f"ok {num} - {what}")
 PY
 }
 
+# check-layout.py prints this many TAP lines.
+layout_tests=4
+
 if ! $py -c 'import docutils' 2>/dev/null; then
-	echo "1..2"
+	echo "1..$((layout_tests + 2))"
 	echo "ok 1 - docutils # SKIP python3-docutils not installed (scripts/deps-docs.sh)"
-	refs_check 2 || exit 1
-	exit 0
+	failed=0
+	$py "$docs/check-layout.py" "$top" 2 || failed=1
+	refs_check $((layout_tests + 2)) || failed=1
+	exit $failed
 fi
 
 files=$(find "$docs" -name '*.rst' | sort)
 n=$(echo "$files" | wc -l)
 # Two more tests compare the contract pages with the headers (layouts
 # through the C compiler, and WREN_* names); one more is sphinx-build;
-# the last is refs_check.
+# then check-layout.py's; the last is refs_check.
 plan=$((n + 2))
 if $py -c 'import sphinx' 2>/dev/null; then
 	plan=$((plan + 1))
 fi
-plan=$((plan + 1))
+layout_first=$((plan + 1))
+plan=$((plan + layout_tests + 1))
 echo "1..$plan"
 
 failed=0
@@ -171,6 +182,8 @@ if $py -c 'import sphinx' 2>/dev/null; then
 		failed=1
 	fi
 fi
+
+$py "$docs/check-layout.py" "$top" "$layout_first" || failed=1
 
 refs_check "$plan" || failed=1
 exit $failed
