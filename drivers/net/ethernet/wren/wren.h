@@ -397,7 +397,7 @@ void wren_debugfs_del(struct wren_dev *wdev);
 void wren_debugfs_init(void);
 void wren_debugfs_exit(void);
 
-/* wren_netdev.c */
+/* wren_en_main.c */
 int wren_eth_probe(struct wren_dev *wdev);
 void wren_eth_remove(struct wren_dev *wdev);
 void wren_eth_detach(struct wren_dev *wdev);

@@ -9,7 +9,7 @@
 #include <linux/interrupt.h>
 #include <linux/slab.h>
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 #define WREN_CAP_RDMA_ANY	(WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | \
 				 WREN_CAP_RDMA_SRQ | WREN_CAP_RDMA_ATOMIC | \

@@ -14,7 +14,7 @@
 #include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/slab.h>
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 struct wren_comp_eq {
 	struct wren_aux_dev *wadev;

@@ -10,7 +10,7 @@
 #include <linux/interrupt.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 static void *wren_ring_alloc(struct wren_channel *ch, size_t size, dma_addr_t *dma)
 {

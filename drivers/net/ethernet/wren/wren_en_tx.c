@@ -14,7 +14,7 @@
 #include <linux/udp.h>
 #include <net/ip6_checksum.h>
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 static void wren_tx_unmap(struct wren_channel *ch, struct wren_tx_buf *buf)
 {

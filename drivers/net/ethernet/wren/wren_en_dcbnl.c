@@ -14,7 +14,7 @@
 #include <linux/rtnetlink.h>
 #include <net/dcbnl.h>
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 #define WREN_DCB_CAPS	(WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | \
 			 WREN_CAP_DCB_DSCP_TRUST | WREN_CAP_DCB_BUFFER | \

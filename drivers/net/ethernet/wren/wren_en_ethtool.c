@@ -9,7 +9,7 @@
 #include <linux/ethtool.h>
 #include <linux/slab.h>
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 static const char * const wren_port_counter_names[] = {
 	[WREN_CNT_RX_PACKETS]		= "port_rx_packets",

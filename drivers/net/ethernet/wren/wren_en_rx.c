@@ -22,7 +22,7 @@
 #include <net/page_pool.h>
 #endif
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 int wren_rx_pool_create(struct wren_channel *ch)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Wren NIC Ethernet half: the netdev, its channels and their rings. */
-#ifndef _WREN_ETH_H
-#define _WREN_ETH_H
+#ifndef _WREN_EN_H
+#define _WREN_EN_H
 
 #include <linux/etherdevice.h>
 #include <linux/io-64-nonatomic-lo-hi.h>
@@ -171,30 +171,30 @@ static inline void wren_cq_arm(struct wren_channel *ch)
 				 WREN_RSS_HASH_UDP_IPV4 | WREN_RSS_HASH_IPV6 | \
 				 WREN_RSS_HASH_TCP_IPV6 | WREN_RSS_HASH_UDP_IPV6)
 
-/* wren_netdev.c (probe, remove and port events: wren.h) */
+/* wren_en_main.c (probe, remove and port events: wren.h) */
 int wren_eth_reconfigure(struct wren_eth_priv *priv, unsigned int chans,
 			 unsigned int tx_size, unsigned int rx_size);
 
-/* wren_eth_port.c */
+/* wren_en_port.c */
 int wren_eth_set_rss(struct wren_eth_priv *priv, bool on);
 int wren_eth_query_port(struct wren_eth_priv *priv, struct wren_port_attr *out);
 int wren_eth_set_port(struct wren_eth_priv *priv, struct wren_set_port_in *in);
 int wren_eth_set_rx_filter(struct wren_eth_priv *priv,
 			   const struct wren_set_rx_mode_in *in);
 
-/* wren_eth_queues.c */
+/* wren_en_queues.c */
 int wren_eth_open_channels(struct wren_eth_priv *priv);
 void wren_eth_close_channels(struct wren_eth_priv *priv);
 int wren_eth_modify_cq(struct wren_eth_priv *priv);
 
-/* wren_tx.c */
+/* wren_en_tx.c */
 netdev_tx_t wren_start_xmit(struct sk_buff *skb, struct net_device *netdev);
 void wren_tx_complete(struct wren_channel *ch, const struct wren_eth_cqe *cqe,
 		      int budget, unsigned int *pkts, unsigned int *bytes);
 void wren_tx_free_all(struct wren_channel *ch);
 void wren_tx_timeout(struct net_device *netdev, unsigned int txqueue);
 
-/* wren_rx.c */
+/* wren_en_rx.c */
 int wren_rx_pool_create(struct wren_channel *ch);
 void wren_rx_pool_destroy(struct wren_channel *ch);
 bool wren_rx_refill(struct wren_channel *ch, gfp_t gfp);
@@ -202,14 +202,14 @@ int wren_rx_complete(struct wren_channel *ch, const struct wren_eth_cqe *cqe);
 void wren_rx_free_all(struct wren_channel *ch);
 int wren_napi_poll(struct napi_struct *napi, int budget);
 
-/* wren_dcbnl.c */
+/* wren_en_dcbnl.c */
 #ifdef CONFIG_DCB
 void wren_dcbnl_setup(struct wren_eth_priv *priv);
 #else
 static inline void wren_dcbnl_setup(struct wren_eth_priv *priv) {}
 #endif
 
-/* wren_ethtool.c */
+/* wren_en_ethtool.c */
 extern const struct ethtool_ops wren_ethtool_ops;
 
-#endif /* _WREN_ETH_H */
+#endif /* _WREN_EN_H */

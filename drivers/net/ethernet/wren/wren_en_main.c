@@ -3,7 +3,7 @@
  * The Wren netdev: created once the device is up (after the admin queue
  * and the event queue work), with as many queue pairs as there are CPUs,
  * completion vectors and device queues.  Port settings (MTU, MAC, filter,
- * RSS; wren_eth_port.c) go through admin commands, which sleep:
+ * RSS; wren_en_port.c) go through admin commands, which sleep:
  * ndo_set_rx_mode, called under a spinlock, defers its command to a work
  * item.
  */
@@ -12,7 +12,7 @@
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 void wren_eth_port_event(struct wren_dev *wdev, u8 state, u32 speed)
 {

@@ -6,7 +6,7 @@
  */
 #include <linux/slab.h>
 
-#include "wren_eth.h"
+#include "wren_en.h"
 
 /* Port-wide settings fail loudly unless the device is already dead. */
 static int wren_eth_cmd_err(struct wren_eth_priv *priv, const char *what,
