@@ -311,7 +311,7 @@ static inline struct wren_ib_ah *to_wah(struct ib_ah *ah)
 	return container_of(ah, struct wren_ib_ah, ibah);
 }
 
-/* wren_ib_udata.c */
+/* wren_ib_ucontext.c: udata, the driver-private part of every verb */
 int wren_ib_udata_in(struct ib_udata *udata, void *req, size_t len);
 int wren_ib_udata_out(struct ib_udata *udata, void *resp, size_t len);
 int wren_ib_udata_none(struct ib_udata *udata);
@@ -351,8 +351,6 @@ enum rdma_link_layer wren_ib_get_link_layer(struct ib_device *ibdev, u32 port);
 int wren_ib_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey);
 void wren_ib_get_dev_fw_str(struct ib_device *ibdev, char *str);
 void wren_ib_set_guid(struct wren_ib_dev *dev);
-
-/* wren_ib_gid.c */
 int wren_ib_add_gid(const struct ib_gid_attr *attr, void **context);
 int wren_ib_del_gid(const struct ib_gid_attr *attr, void **context);
 
@@ -408,6 +406,8 @@ int wren_ib_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
 		      struct ib_udata *udata);
 int wren_ib_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+int wren_ib_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
+int wren_ib_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
 
 /* wren_ib_kqp.c: QPs of kernel consumers, GSI included */
 int wren_ib_create_kqp(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
@@ -472,14 +472,6 @@ int wren_ib_dealloc_xrcd(struct ib_xrcd *ibxrcd, struct ib_udata *udata);
 int wren_ib_create_xrc_tgt(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 			   struct ib_udata *udata);
 
-/* wren_ib_mw.c */
-int wren_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
-int wren_ib_dealloc_mw(struct ib_mw *ibmw);
-
-/* wren_ib_mcast.c */
-int wren_ib_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
-int wren_ib_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid);
-
 /* wren_ib_mr.c */
 struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				  u64 virt, int access, struct ib_udata *udata);
@@ -511,6 +503,8 @@ int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr);
 u32 wren_ib_access(int ib_access);
 struct ib_mr *wren_ib_get_dma_mr(struct ib_pd *pd, int access);
 int wren_ib_check_access(struct wren_ib_dev *dev, int access);
+int wren_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int wren_ib_dealloc_mw(struct ib_mw *ibmw);
 
 /* wren_ib_peer.c */
 int wren_ib_peer_get(struct wren_ib_dev *dev, struct wren_ib_mr *mr, u64 start,

@@ -6,6 +6,7 @@
  * and ACTIVATE_MR.  The key is index << 8 | a tag that changes on every
  * registration, so a stale key of an earlier MR in the same entry fails.
  * A range that cannot be pinned may be peer memory (wren_ib_peer.c).
+ * Memory windows, which are bound to these MRs, are at the end.
  */
 #include <linux/dma-mapping.h>
 #include <linux/slab.h>
@@ -489,4 +490,48 @@ int wren_ib_fill_res_mr_entry(struct sk_buff *msg, struct ib_mr *ibmr)
 	if (!overflow && mr->kind == WREN_IB_MR_PEER)
 		overflow = wren_ib_peer_fill_res(msg, mr);
 	return wren_ib_res_end(msg, nest, overflow);
+}
+
+/*
+ * Memory windows (WREN_CAP_RDMA_MW): the device object only.  Binding,
+ * local and remote invalidation are work requests that userspace posts
+ * (BIND_MW, LOCAL_INV, SEND_INV), so the kernel never learns whether a
+ * window is bound; the device keeps that, and refuses to destroy an MR
+ * that windows are bound to (ibv_dereg_mr() then fails with EBUSY).
+ * Kernel consumers have no window verbs in ib_core.
+ */
+int wren_ib_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
+{
+	struct wren_ib_dev *dev = to_wdev(ibmw->device);
+	struct wren_ib_mw *mw = to_wmw(ibmw);
+	struct wren_cmd_mr_result res;
+	u8 type;
+	int err;
+
+	err = wren_ib_udata_none(udata);
+	if (err)
+		return err;
+	switch (ibmw->type) {
+	case IB_MW_TYPE_1:
+		type = WREN_MW_TYPE_1;
+		break;
+	case IB_MW_TYPE_2:
+		type = WREN_MW_TYPE_2;
+		break;
+	default:
+		return -EINVAL;
+	}
+	err = wren_cmd_create_mw(dev->cdev, to_wpd(ibmw->pd)->pdn, type,
+				 (u8)atomic_inc_return(&dev->key_tag), &res);
+	if (err)
+		return err;
+	mw->index = res.index;
+	ibmw->rkey = res.key;
+	return 0;
+}
+
+int wren_ib_dealloc_mw(struct ib_mw *ibmw)
+{
+	return wren_cmd_destroy_mw(to_wdev(ibmw->device)->cdev,
+				   to_wmw(ibmw)->index);
 }

@@ -6,7 +6,8 @@
  * asked for and fits the device, pins it, and reports the capacities it
  * really has.  An XRC initiator has an SQ only, as a QP on an SRQ has.
  * Kernel QPs (RC, UC, UD and the GSI QP) are wren_ib_kqp.c's, XRC target
- * QPs, which have no queues, wren_ib_xrcd.c's.
+ * QPs, which have no queues, wren_ib_xrcd.c's.  At the end: attaching
+ * a UD QP to a multicast group.
  */
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
@@ -317,4 +318,24 @@ int wren_ib_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 					  qp->rq_log_size ? BIT(qp->rq_log_size) : 0) ||
 		   wren_ib_fill_res_qp_cc(msg, qp);
 	return wren_ib_res_end(msg, nest, overflow);
+}
+
+/*
+ * UD multicast (WREN_CAP_RDMA_MCAST): a QP joins a group in the device's
+ * table.  ib_core has checked that the QP is UD and the GID multicast;
+ * ib_uverbs keeps userspace from attaching a QP to a group twice and
+ * detaches what a closing process left.  Joining the IP group (IGMP or
+ * MLD, the netdev's multicast list) is rdma_cm's, not the QP's: the
+ * device receives the group's frames from the attach on.
+ */
+int wren_ib_attach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	return wren_cmd_attach_mcast(to_wdev(ibqp->device)->cdev,
+				     to_wqp(ibqp)->qpn, gid->raw);
+}
+
+int wren_ib_detach_mcast(struct ib_qp *ibqp, union ib_gid *gid, u16 lid)
+{
+	return wren_cmd_detach_mcast(to_wdev(ibqp->device)->cdev,
+				     to_wqp(ibqp)->qpn, gid->raw);
 }
