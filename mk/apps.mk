@@ -10,7 +10,7 @@
 #   make deb-dkms-binaries [KVER=]  the host's dkms build of the wren-dkms
 #                     package for KVER's kernel, as dkms mktarball ships it
 #   make mpi-check    $(BUILD)/apps/wren_mpi_check (mpicc, Open MPI)
-#   make check-apps-host  tests/apps/mpi-host.sh: the checks with Open MPI
+#   make check-apps-host  selftests/host/mpi-host.sh: the checks with Open MPI
 #                     on the host itself (shared memory, loopback TCP,
 #                     a corrupted rank), TAP in $(BUILD)/check/apps-host.tap
 #   make sshd         Debian's sshd unpacked into $(BUILD)/sshd for the
@@ -34,13 +34,13 @@ MPI_CHECK := $(BUILD)/apps/wren_mpi_check
 
 mpi-check: $(MPI_CHECK)
 
-$(MPI_CHECK): $(TOP)/tests/apps/wren_mpi_check.c
+$(MPI_CHECK): $(TOP)/selftests/rdma/wren_mpi_check.c
 	@mkdir -p $(@D)
 	$(MPICC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 
 check-apps-host: $(MPI_CHECK)
 	@mkdir -p $(BUILD)/check
-	@rc=0; MPI_CHECK=$(MPI_CHECK) $(TOP)/tests/apps/mpi-host.sh \
+	@rc=0; MPI_CHECK=$(MPI_CHECK) $(TOP)/selftests/host/mpi-host.sh \
 		>$(BUILD)/check/apps-host.tap || rc=$$?; \
 	cat $(BUILD)/check/apps-host.tap; exit $$rc
 

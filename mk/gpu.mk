@@ -14,7 +14,7 @@
 #                                   (scripts/nvidia-fetch.sh; apt, non-free)
 
 GPU_TEST_BIN := $(BUILD)/tests/gpu/wren_gpu_test
-GPU_TEST_SRC := $(TOP)/tests/gpu/wren_gpu_test.c
+GPU_TEST_SRC := $(TOP)/selftests/rdma/gpu/wren_gpu_test.c
 
 .PHONY: gpu-modules check-gpu-modules nvidia-src gpu-tests
 
@@ -32,6 +32,7 @@ nvidia-src:
 
 gpu-tests: $(GPU_TEST_BIN)
 
-$(GPU_TEST_BIN): $(GPU_TEST_SRC) $(TOP)/tests/gpu/wren_test_gpu.h
+$(GPU_TEST_BIN): $(GPU_TEST_SRC) $(TOP)/selftests/rdma/gpu/wren_test_gpu.h
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tests/gpu -o $@ $(GPU_TEST_SRC)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/selftests/rdma/gpu \
+		-o $@ $(GPU_TEST_SRC)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# The test-only peer-memory client of tests/peer_mem:
+# The test-only peer-memory client of selftests/driver/peer_mem:
 #
 #   make peer-test-modules KVER=6.1|6.12
 #       $(BUILD)/peer_mem_test/$(KVER)/wren_peer_test.ko, against the
@@ -10,4 +10,4 @@
 
 .PHONY: peer-test-modules
 peer-test-modules: modules
-	$(TOP)/tests/peer_mem/build.sh $(KVER)
+	$(TOP)/selftests/driver/peer_mem/build.sh $(KVER)

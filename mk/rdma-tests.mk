@@ -19,23 +19,28 @@
 #                      process cleanup; TAP in $(BUILD)/check
 #
 # wren_verbs_test works against any verbs device (rxe too), see its main.c.
+# The sources sit beside the selftests that run them (kselftest's way:
+# selftests/rdma/verbs/, selftests/rdma/gpu/, selftests/rdma/,
+# selftests/driver/, selftests/bench/); the programs keep their places
+# under $(BUILD)/tests/, where the guest scripts look for them.
 
 RDMA_TESTS_BIN := $(BUILD)/tests/rdma/wren_verbs_test
-RDMA_TESTS_SRC := $(wildcard $(TOP)/tests/rdma/*.c)
-RDMA_TESTS_HDR := $(wildcard $(TOP)/tests/rdma/*.h) $(TOP)/tests/gpu/wren_test_gpu.h \
+RDMA_TESTS_SRC := $(wildcard $(TOP)/selftests/rdma/verbs/*.c)
+RDMA_TESTS_HDR := $(wildcard $(TOP)/selftests/rdma/verbs/*.h) \
+		  $(TOP)/selftests/rdma/gpu/wren_test_gpu.h \
 		  $(TOP)/include/uapi/rdma/wren-abi.h $(wildcard $(TOP)/include/linux/wren/*.h)
 DMABUF_TEST_BIN := $(BUILD)/tests/dmabuf/wren_dmabuf_test
-DMABUF_TEST_SRC := $(TOP)/tests/dmabuf/wren_dmabuf_test.c
+DMABUF_TEST_SRC := $(TOP)/selftests/rdma/wren_dmabuf_test.c
 
 HOSTILE_BIN := $(BUILD)/tests/hostile/wren_hostile
-HOSTILE_SRC := $(TOP)/tests/hostile/wren_hostile.c
+HOSTILE_SRC := $(TOP)/selftests/driver/wren_hostile.c
 
 REMAP_RACE_BIN := $(BUILD)/tests/qemu/remap_race
-REMAP_RACE_SRC := $(TOP)/tests/qemu/remap_race.c
+REMAP_RACE_SRC := $(TOP)/selftests/bench/remap_race.c
 
 NCCL_CHECK_BIN := $(BUILD)/tests/gpu/wren_nccl_check
 GPU_MEM_CHECK_BIN := $(BUILD)/tests/gpu/gpu_mem_check
-GPU_UAPI := $(TOP)/tests/gpu/wren_test_gpu.h
+GPU_UAPI := $(TOP)/selftests/rdma/gpu/wren_test_gpu.h
 
 .PHONY: rdma-tests check-rdma
 
@@ -68,17 +73,21 @@ $(DMABUF_TEST_BIN): $(DMABUF_TEST_SRC) $(BUILD)/rdma-core.env
 		-I$(RDMA_CORE)/include -o $@ $(DMABUF_TEST_SRC) \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
-$(NCCL_CHECK_BIN): $(TOP)/tests/gpu/wren_nccl_check.c $(GPU_UAPI) $(BUILD)/rdma-core.env
+$(NCCL_CHECK_BIN): $(TOP)/selftests/rdma/gpu/wren_nccl_check.c $(GPU_UAPI) \
+		   $(BUILD)/rdma-core.env
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
-		-I$(RDMA_CORE)/include -I$(TOP)/tests/gpu -o $@ $< \
+		-I$(RDMA_CORE)/include -I$(TOP)/selftests/rdma/gpu -o $@ $< \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
 # Host side: needs only the pattern; verbs.h comes with wvt.h.
-$(GPU_MEM_CHECK_BIN): $(TOP)/tests/gpu/gpu_mem_check.c $(TOP)/tests/rdma/pattern.c $(TOP)/tests/rdma/wvt.h $(BUILD)/rdma-core.env
+$(GPU_MEM_CHECK_BIN): $(TOP)/selftests/rdma/gpu/gpu_mem_check.c \
+		      $(TOP)/selftests/rdma/verbs/pattern.c \
+		      $(TOP)/selftests/rdma/verbs/wvt.h $(BUILD)/rdma-core.env
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(RDMA_CORE)/include \
-		-o $@ $(TOP)/tests/gpu/gpu_mem_check.c $(TOP)/tests/rdma/pattern.c
+		-o $@ $(TOP)/selftests/rdma/gpu/gpu_mem_check.c \
+		$(TOP)/selftests/rdma/verbs/pattern.c
 
 check-rdma: rdma-tests
 	$(MAKE) --no-print-directory modules KVER=6.1

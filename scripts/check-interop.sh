@@ -77,7 +77,7 @@ for b in $boots; do
 		rdma:wren-rxe-interop.sh)
 			# IBA 1.5's ATOMIC WRITE both ways where the kernels
 			# report it (6.2 and later); FLUSH does not pass
-			# between the two (tests/rdma/iba15.c).
+			# between the two (selftests/rdma/verbs/iba15.c).
 			iba15=
 			[ "$kver" = 6.1 ] || iba15=,RC_ATOMIC_WRITE
 			pcap_check rdma/wren-rxe-interop.sh "$b" "$kver" \

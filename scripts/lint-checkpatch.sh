@@ -47,18 +47,19 @@ cd "$top"
 files=$(find drivers include/linux/wren include/rdma include/uapi/rdma -type f -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "lint-checkpatch: no kernel sources found" >&2; exit 1; }
 
-# The test GPU's kernel module (tests/gpu) is kernel code too: its .c
-# files, but not the user-space ones (wren_gpu_test.c and the GPU checks),
-# and its private header wtgpu.h.  wren_test_gpu.h is its uapi, shared
-# with user space, and stays out as before.  So is the peer-memory
-# registry's test client (tests/peer_mem).
-for f in tests/gpu/*.c; do
+# The test GPU's kernel module (selftests/rdma/gpu) is kernel code too:
+# its .c files, but not the user-space ones (wren_gpu_test.c and the GPU
+# checks), and its private header wtgpu.h.  wren_test_gpu.h is its uapi,
+# shared with user space, and stays out as before.  So is the peer-memory
+# registry's test client (selftests/driver/peer_mem).
+for f in selftests/rdma/gpu/*.c; do
 	case ${f##*/} in
 	wren_gpu_test.c | wren_nccl_check.c | gpu_mem_check.c) ;;
 	*) files="$files $f" ;;
 	esac
 done
-files="$files tests/gpu/wtgpu.h tests/peer_mem/wren_peer_test.c"
+files="$files selftests/rdma/gpu/wtgpu.h"
+files="$files selftests/driver/peer_mem/wren_peer_test.c"
 # shellcheck disable=SC2086 # one word per file
 perl "$dir/scripts/checkpatch.pl" --no-tree --strict --file --terse \
 	--show-types --ignore FILE_PATH_CHANGES $files

@@ -4,7 +4,7 @@
 # Guest test of the bench's QEMU, on a guest of two vCPUs before any
 # driver binds the Wren NIC: one vCPU turns the NIC's memory decode off
 # and on (each time QEMU rebuilds the memory map) while the other
-# accesses the NIC's BARs (tests/qemu/remap_race.c).  QEMU 7.2 as
+# accesses the NIC's BARs (selftests/bench/remap_race.c).  QEMU 7.2 as
 # released let such an access reach another region (a stray read) or
 # crash (memory_region_dispatch_write on a NULL region), fixed by
 # hw/qemu/patches/0001-*; a crash fails the boot.

@@ -220,9 +220,10 @@ check "the device binds after the remove sweep" pci_bound
 # allocates a PD, an MR, two RC QPs it connects to each other over the
 # port's loopback (its RoCE v2 link-local GID), WRITEs through them and
 # frees it all, round after round.  Only that process is marked, and only
-# while it touches no file system (tests/rdma/faults.c): when the marked
-# processes were ibv_rc_pingpongs loading from the 9p root, an injected
-# failure in 9p left every later exec of the guest failing (EINVAL).
+# while it touches no file system (selftests/rdma/verbs/faults.c): when
+# the marked processes were ibv_rc_pingpongs loading from the 9p root, an
+# injected failure in 9p left every later exec of the guest failing
+# (EINVAL).
 netdev=$(wren_netdev "$bdf")
 ip link set "$netdev" up
 wait_for 20 bash -c "rdma link show wren_0/1 | grep -q 'state ACTIVE'"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest test, run by both guests at once: a hostile guest.  Before any
-# driver is loaded, wren_hostile (tests/hostile/) drives the NIC through
+# driver is loaded, wren_hostile (wren_hostile.c) drives the NIC through
 # its BARs from userspace: random register writes, admin and event queues
 # at the device's own BARs, past the end of memory and in pages full of
 # garbage commands of every opcode, producer indexes beyond the rings,

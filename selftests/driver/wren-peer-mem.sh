@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest test: wren_peer_mem.ko, the peer-memory client registry, and
-# wren_ib.ko's peer MRs, with tests/peer_mem's test client
-# (wren_peer_test.ko from `tests/peer_mem/build.sh KVER`, host memory in
-# 64 KiB chunks mapped VM_PFNMAP as a GPU BAR would be): the clients'
-# directories under /sys/kernel/mm/memory_peers, then
+# wren_ib.ko's peer MRs, with selftests/driver/peer_mem's test client
+# (wren_peer_test.ko from `selftests/driver/peer_mem/build.sh KVER`, host
+# memory in 64 KiB chunks mapped VM_PFNMAP as a GPU BAR would be): the
+# clients' directories under /sys/kernel/mm/memory_peers, then
 # wren_peer_mem.py's registrations, invalidations and unregistration
 # (needs the bench's rdma-core build).  No peer is needed.
 #
@@ -23,7 +23,8 @@ dmesg -C
 
 wren_require_nic 1 "peer-memory checks"
 if [ ! -f "$test_ko" ]; then
-	skip "peer-memory checks" "no $test_ko (tests/peer_mem/build.sh $kver)"
+	skip "peer-memory checks" \
+		"no $test_ko (selftests/driver/peer_mem/build.sh $kver)"
 	tap_done
 	exit 0
 fi

@@ -4,8 +4,8 @@
 state machine with a RoCEv2 path to our own IPv4 GID (ib_core resolves the
 MAC, the driver builds the address vector), QUERY_QP giving back what was
 set, transitions and values the driver must refuse, an AH and the SRQ
-limit.  (rereg_mr is tested between two guests by tests/rdma's rereg
-cases, in selftests/rdma/wren-rdma.sh.)  TAP on stdout.
+limit.  (rereg_mr is tested between two guests by the rereg cases of
+selftests/rdma/verbs, in selftests/rdma/wren-rdma.sh.)  TAP on stdout.
 
 usage: wren_ib_verbs.py IBDEV IPV4_GID
 """

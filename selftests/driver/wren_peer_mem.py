@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-"""wren_peer_mem.ko and wren_ib.ko's peer MRs with tests/peer_mem's test
-client (wren_peer_test.ko, host memory in 64 KiB "GPU pages" mapped
-VM_PFNMAP): registration through each kind of client, the MTT at 64 KiB,
-the table trimmed and given back intact, the counters in
+"""wren_peer_mem.ko and wren_ib.ko's peer MRs with the test client of
+selftests/driver/peer_mem (wren_peer_test.ko, host memory in 64 KiB "GPU
+pages" mapped VM_PFNMAP): registration through each kind of client, the
+MTT at 64 KiB, the table trimmed and given back intact, the counters in
 /sys/kernel/mm/memory_peers, invalidation with and without
 PEER_MEM_INVALIDATE_UNMAPS, deregistration after it, rereg refused, an
 unclaimed range failing with EFAULT, registrations racing with a process

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest test: dma-buf MRs on the local Wren device alone, with
-# tests/dmabuf/wren_dmabuf_test (built by `make rdma-tests`).  A memfd made
+# wren_dmabuf_test (wren_dmabuf_test.c, `make rdma-tests`).  A memfd made
 # into a dma-buf by udmabuf is registered with ibv_reg_dmabuf_mr; two RC
 # QPs of the device, connected to each other, WRITE a seeded pattern into
 # it and READ it back through the NIC's loopback, checked through the

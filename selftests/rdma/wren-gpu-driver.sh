@@ -3,7 +3,7 @@
 #
 # Guest test: wren_test_gpu.ko, the test driver of the emulated GPU
 # (1f57:0002, GPU=1 guests), on its own.  It binds, gives /dev/wren_gpu0
-# and the counters under the PCI device's wren_gpu/; tests/gpu's
+# and the counters under the PCI device's wren_gpu/; gpu/'s
 # wren_gpu_test allocates, maps, writes and reads BAR memory through it,
 # exports a dma-buf, frees, and checks that a closed file and a killed
 # process give everything back.  Then, when `make gpu-modules` built it

@@ -3,13 +3,13 @@
 #
 # Guest test, both guests of a GPU=1 pair at once: GPUDirect RDMA between
 # the two servers.  Each guest has a Wren NIC and the emulated GPU under
-# one PCIe switch; wren_test_gpu.ko (tests/gpu) drives the GPU and
+# one PCIe switch; wren_test_gpu.ko (gpu/) drives the GPU and
 # implements NVIDIA's nvidia_p2p_* interface, NVIDIA's own nvidia-peermem
 # (Debian's source, unmodified, built by `make gpu-modules`) registers
 # with wren_peer_mem.ko.  Guest 0 owns the GPU memory that is written,
 # read and attacked; guest 1 initiates.
 #
-#   1. NCCL's questions (tests/gpu/wren_nccl_check, guest 0): the GDR
+#   1. NCCL's questions (gpu/wren_nccl_check, guest 0): the GDR
 #      sysfs probe, the dma-buf probe, the NIC-GPU PCI distance, the
 #      RoCE v2 GID, its transport's verbs on host and GPU memory; at the
 #      same time guest 1 runs pyverbs' DmaBufMR over a GPU dma-buf

@@ -5,7 +5,7 @@
 # guests over UCX on Wren, launched by mpirun through ssh (selftests/lib/
 # ssh.sh); guest 0 runs mpirun, guest 1's sshd starts its orted.
 #
-# - wren_mpi_check (tests/apps/, make mpi-check) on 4 ranks, 2 a guest:
+# - wren_mpi_check (wren_mpi_check.c, make mpi-check) on 4 ranks, 2 a guest:
 #   allreduce, alltoall, one-sided put/get with fences and with
 #   lock/unlock, every result checked.
 # - NetPIPE (NPopenmpi) between the guests: its integrity mode (-i) up to

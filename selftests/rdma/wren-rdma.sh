@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Guest test, run by both guests at once (N=2): RDMA between the Wren NICs
-# through the fabric, with our own verbs program (tests/rdma, built by
+# through the fabric, with our own verbs program (verbs/, built by
 # `make rdma-tests`) over the bench's rdma-core (libwren).  Guest 0 is the
 # target / passive side, guest 1 the initiator / active side; they meet
 # through marker files in each other's results share and talk over TCP on

@@ -8,7 +8,7 @@
 # scripts/check-interop.sh, which runs both.  Guest 0 is the target /
 # receiver, guest 1 the initiator / sender:
 #
-#   1. wren_verbs_test (tests/rdma): RC SEND, SEND with immediate, WRITE,
+#   1. wren_verbs_test (verbs/): RC SEND, SEND with immediate, WRITE,
 #      WRITE with immediate, READ at 15 sizes from 0 B to 1 MiB (ONLY,
 #      FIRST/MIDDLE/LAST packets), inline, both atomics, UD SEND with and
 #      without immediate, and the protection cases (NAK Remote Access

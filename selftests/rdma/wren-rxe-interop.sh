@@ -10,12 +10,12 @@
 #
 #   1. rdma-core's ibv_rc_pingpong and ibv_ud_pingpong with -c (the data
 #      of every iteration compared);
-#   2. our wren_verbs_test (tests/rdma): the data of every RC opcode and
+#   2. our wren_verbs_test (verbs/): the data of every RC opcode and
 #      size pattern checked byte for byte on both sides, atomics'
 #      results, and the protection cases (NAKs on the wire), target on one
 #      side, initiator on the other; IBA 1.5's ATOMIC WRITE where both
 #      kernels report it (6.12), but not FLUSH, whose ICRC rxe computes
-#      over its headers twice (tests/rdma/iba15.c says why);
+#      over its headers twice (verbs/iba15.c says why);
 #   3. rping through rdma_cm (Wren's GSI QP1 against rxe's), every ping
 #      buffer validated on both sides (-V);
 #   4. Debian's perftest: ib_write_bw and ib_read_bw at 64 KiB (2 walks

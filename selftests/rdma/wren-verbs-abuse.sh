@@ -4,7 +4,7 @@
 # Guest test, one guest: a process that runs the NIC out of resources,
 # and one that attacks wren_ib's uverbs ABI.
 #
-#   1. wren_verbs_test limits (tests/rdma/limits.c): contexts (doorbell
+#   1. wren_verbs_test limits (verbs/limits.c): contexts (doorbell
 #      pages), PDs, CQs, QPs, SRQs and MRs each filled until the device
 #      refuses with ENOMEM at its advertised limit, and filled again to
 #      the same count once freed; a CQ overrun raises IBV_EVENT_CQ_ERR;
@@ -15,41 +15,41 @@
 #      IBV_SRQ_MAX_WR) and they and more complete in order; a WREN_LIMITS_BIG_MR_MIB MiB MR (1024: the boot needs
 #      MEM=1536 or more) written and read at both ends and the middle
 #      through QPs the NIC loops back to itself;
-#   2. wren_verbs_test abuse (tests/rdma/abuse.c): raw uverbs commands
+#   2. wren_verbs_test abuse (verbs/abuse.c): raw uverbs commands
 #      with short, oversized and garbage driver data, bad addresses,
 #      wrong and stale handles, double destroys, made-up mmap offsets,
 #      and two threads destroying the same QP while a third rings
 #      doorbells for it; the process exits with objects left, for the
 #      kernel to clean up;
-#   3. wren_verbs_test mw (tests/rdma/mw.c): memory windows of type 1
+#   3. wren_verbs_test mw (verbs/mw.c): memory windows of type 1
 #      and 2 bound, used for RDMA WRITE and READ, refused out of range,
 #      rights or binding, rebound, unbound, invalidated (LOCAL_INV,
 #      SEND_WITH_INV) and deallocated over a loopback RC pair; an MR
 #      with a bound window refuses ibv_dereg_mr (EBUSY); every case
 #      skips on a device with max_mw 0;
-#   4. wren_verbs_test mcast (tests/rdma/mcast.c): UD multicast through
+#   4. wren_verbs_test mcast (verbs/mcast.c): UD multicast through
 #      the NIC's loopback - two QPs attached receive each message once,
 #      a detached one nothing; refused attaches and detaches; the group
 #      table filled to max_mcast_grp and a group to max_mcast_qp_attach,
 #      then ENOMEM; every case skips on a device with max_mcast_grp 0;
-#   5. wren_verbs_test clock (tests/rdma/clock.c): the device clock
+#   5. wren_verbs_test clock (verbs/clock.c): the device clock
 #      (hca_core_clock, ibv_query_rt_values_ex near real time and
 #      advancing with it) and extended CQs with completion timestamps,
 #      device and wall-clock, each between a clock read before the post
 #      and one after the poll, also after a resize; every case skips on
 #      a device without a clock;
-#   6. wren_verbs_test import (tests/rdma/import.c): a second context on
+#   6. wren_verbs_test import (verbs/import.c): a second context on
 #      a dup of the command file (ibv_import_device) with the owner's PD
 #      and MR imported, RDMA WRITE and SEND between a QP of each context,
 #      the importer working on after the owner closed its context; bad
 #      files and handles refused;
-#   7. wren_verbs_test xrc (tests/rdma/xrc.c): XRC domains opened through
+#   7. wren_verbs_test xrc (verbs/xrc.c): XRC domains opened through
 #      files, XRC SRQs with CQs of their own, an XRC initiator and target
 #      over the NIC's loopback carrying SEND, WRITE, READ and an atomic
 #      each for the SRQ it names, a second process opening the domain and
 #      the target (ibv_open_qp) and receiving on an SRQ of its own, and a
 #      request for another domain's SRQ refused;
-#   8. wren_verbs_test ctlpath (tests/rdma/ctlpath.c), make bench-rdma's
+#   8. wren_verbs_test ctlpath (verbs/ctlpath.c), make bench-rdma's
 #      control-path timer, small and untimed: a 64 MiB MR on its 2 MiB
 #      aligned buffer and 100 RC QPs made and freed, its figures printed.
 #
@@ -65,7 +65,7 @@ set -u
 bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
 res=${WREN_RESULTS:-/tmp}
 big=${WREN_LIMITS_BIG_MR_MIB:-1024}
-# The programs' results: the plans of tests/rdma/limits.c, abuse.c, mw.c,
+# The programs' results: the plans of verbs/limits.c, abuse.c, mw.c,
 # mcast.c, clock.c, import.c, xrc.c.
 n_limits=26
 n_abuse=69

@@ -4,7 +4,7 @@
 pyverbs over GPU memory: rdma-core's own dma-buf tests (tests/test_mr.py)
 allocate their dma-bufs from amdgpu or i915 render nodes and skip without
 one.  These cases take the dma-buf from the stand-in GPU driver instead
-(tests/gpu, /dev/wren_gpu0), register it with pyverbs' DmaBufMR given the
+(gpu/, /dev/wren_gpu0), register it with pyverbs' DmaBufMR given the
 fd, and run rdma-core's own traffic helpers (tests/utils.py) through it
 between two RC players on the device: SEND/RECV, RDMA WRITE and RDMA READ.
 The MR's bytes are read and written through the GPU memory's mapping.
@@ -34,7 +34,7 @@ GPU_PAGE = 1 << 16
 
 
 def _iowr(nr, size):
-    # _IOWR(0xb7, nr, size) / _IOW: tests/gpu/wren_test_gpu.h
+    # _IOWR(0xb7, nr, size) / _IOW: gpu/wren_test_gpu.h
     return (3 << 30) | (size << 16) | (0xb7 << 8) | nr
 
 

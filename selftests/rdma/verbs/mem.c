@@ -3,7 +3,7 @@
  * Where a test buffer lives, chosen once per process with --mem:
  *
  *   host        posix_memalign(), ibv_reg_mr()
- *   gpu-dmabuf  GPU memory of the stand-in GPU driver (tests/gpu,
+ *   gpu-dmabuf  GPU memory of the stand-in GPU driver (selftests/rdma/gpu,
  *               /dev/wren_gpu0), exported as a dma-buf and registered
  *               with ibv_reg_dmabuf_mr(), iova = its CPU address
  *   gpu-peer    the same GPU memory registered with plain ibv_reg_mr()

@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Host test of tests/apps/wren_mpi_check with Open MPI on this machine, no
-# guest: the checks over 4 ranks on shared memory (btl vader, osc rdma),
-# over 2 ranks on TCP through loopback (btl tcp, osc pt2pt: what the
-# guests' control-network run uses), one run with a corrupted rank that
-# must fail every check, and the --bench line.  The program's TAP lines
-# are relayed with the run's name in front.  TAP on stdout.
+# Host test of wren_mpi_check (selftests/rdma/wren_mpi_check.c) with Open
+# MPI on this machine, no guest: the checks over 4 ranks on shared memory
+# (btl vader, osc rdma), over 2 ranks on TCP through loopback (btl tcp, osc
+# pt2pt: what the guests' control-network run uses), one run with a
+# corrupted rank that must fail every check, and the --bench line.  The
+# program's TAP lines are relayed with the run's name in front.  TAP on
+# stdout.
 #
-#   MPI_CHECK=build/apps/wren_mpi_check tests/apps/mpi-host.sh
+#   MPI_CHECK=build/apps/wren_mpi_check selftests/host/mpi-host.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)

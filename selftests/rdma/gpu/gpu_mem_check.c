@@ -4,10 +4,11 @@
  *
  * The bench backs the GPU's BAR with a host file (RUN_DIR/gpu<i>.mem);
  * a guest test that left RDMA-written data in GPU memory lists it as
- * "gpu_expect BAR_OFFSET LEN SEED POS0" lines (tests/rdma/mem.c).  Each
- * line is checked against the file: bytes [BAR_OFFSET, +LEN) must hold
- * stream SEED from POS0 (tests/rdma/pattern.c).  So the data went to the
- * device's memory, not to a bounce buffer of the guest.
+ * "gpu_expect BAR_OFFSET LEN SEED POS0" lines
+ * (selftests/rdma/verbs/mem.c).  Each line is checked against the file:
+ * bytes [BAR_OFFSET, +LEN) must hold stream SEED from POS0
+ * (selftests/rdma/verbs/pattern.c).  So the data went to the device's
+ * memory, not to a bounce buffer of the guest.
  *
  *   gpu_mem_check MEMFILE MANIFEST    one "ok"/"not ok" line per entry
  *                                     (no plan); exit 0 if all matched
@@ -19,7 +20,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include "../rdma/wvt.h"
+#include "../verbs/wvt.h"
 
 int main(int argc, char **argv)
 {

@@ -1,17 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Build tests/peer_mem's wren_peer_test.ko for one kernel series against
-# the wren_peer_mem.ko of `make modules KVER=...` (its Module.symvers and
-# wren_config.h), into $BUILD/peer_mem_test/<KVER>/wren_peer_test.ko.
-# W=1; any warning fails the build.
+# Build selftests/driver/peer_mem's wren_peer_test.ko for one kernel
+# series against the wren_peer_mem.ko of `make modules KVER=...` (its
+# Module.symvers and wren_config.h), into
+# $BUILD/peer_mem_test/<KVER>/wren_peer_test.ko.  W=1; any warning fails
+# the build.
 #
-# usage: tests/peer_mem/build.sh KVER
+# usage: selftests/driver/peer_mem/build.sh KVER
 set -eu
 
 kver=${1:?usage: build.sh KVER}
 here=$(cd "$(dirname "$0")" && pwd)
-top=${TOP:-$(cd "$here/../.." && pwd)}
+top=${TOP:-$(cd "$here/../../.." && pwd)}
 BUILD=${BUILD:-$top/build}
 export TOP="$top" BUILD
 
