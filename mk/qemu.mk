@@ -24,7 +24,7 @@ qemu:
 	$(TOP)/scripts/qemu-build.sh
 
 check-qemu: qemu
-	python3 $(TOP)/scripts/qemu-check.py
+	python3 $(TOP)/hw/qemu/tests/qemu-check.py
 
 qemu-asan:
 	$(TOP)/scripts/deps-qemu.sh

@@ -21,7 +21,9 @@ import sys
 import tempfile
 import time
 
-TOP = os.environ.get("TOP") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# hw/qemu/tests/qemu-check.py: the top of the tree is three folders up.
+TOP = os.environ.get("TOP") or os.path.abspath(
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 BUILD = os.environ.get("BUILD") or os.path.join(TOP, "build")
 QEMU = os.environ.get("QEMU") or os.path.join(BUILD, "qemu", "qemu-system-x86_64")
 FW_ARGS = (os.environ.get("QEMU_FW_ARGS") or "").split()
