@@ -951,6 +951,7 @@ struct wren_set_rx_mode_in {
 
 #define WREN_NUM_PRIO			8
 #define WREN_NUM_TC			8
+#define WREN_NUM_DSCP			64	/* IP's 6-bit DSCP */
 
 enum wren_tsa {
 	WREN_TSA_STRICT			= 0,	/* as IEEE_8021QAZ_TSA_* */
@@ -979,7 +980,7 @@ enum wren_trust_mode {
 struct wren_trust {
 	__u8 trust;			/* enum wren_trust_mode */
 	__u8 rsvd0[7];
-	__u8 dscp2prio[64];
+	__u8 dscp2prio[WREN_NUM_DSCP];
 };
 
 struct wren_buffer {
@@ -1000,6 +1001,20 @@ struct wren_pfc_wd {
 	__le16 recovery_ms;		/* quiet time before leaving storm */
 	__le32 rsvd[3];
 };
+
+/*
+ * The device refuses a timeout_ms or recovery_ms above WREN_PFC_WD_MAX_MS.
+ * Drivers offer less, as mlx5's ethtool pfc-prevention-tout does: a
+ * timeout of 0 (off) or WREN_PFC_TOUT_MIN_MS .. WREN_PFC_TOUT_MAX_MS,
+ * WREN_PFC_TOUT_AUTO_MS for "auto", and WREN_PFC_RECOVERY_MS (SONiC's
+ * restoration time) as the recovery of any timeout.  They are here so
+ * that the tools and tests judge a timeout as the driver does.
+ */
+#define WREN_PFC_WD_MAX_MS		60000
+#define WREN_PFC_TOUT_MIN_MS		80
+#define WREN_PFC_TOUT_MAX_MS		8000
+#define WREN_PFC_TOUT_AUTO_MS		100
+#define WREN_PFC_RECOVERY_MS		200
 
 struct wren_dcb_state {
 	struct wren_ets ets;
@@ -1040,6 +1055,51 @@ struct wren_cc_params {
 	__u8 rsvd1;
 	__le32 rsvd[4];
 };
+
+/*
+ * What SET_CC accepts in struct wren_cc_params (else BAD_PARAM) and what
+ * every priority holds at power-on: DCQCN as published (Zhu et al.) and
+ * mlx5's defaults.  A name is its field's, the unit moved to the end.
+ * Besides these: a field without a _MIN takes 0; every _us field takes up
+ * to WREN_DCQCN_TIME_MAX_US, rp_initial_alpha up to WREN_DCQCN_ALPHA_MAX,
+ * np_cnp_dscp and np_cnp_prio one of WREN_NUM_DSCP and WREN_NUM_PRIO; the
+ * rates (_mbps) up to the link's speed, which only the device knows, and
+ * rp_max_rate_mbps 0 or at least rp_min_rate_mbps; the enables and
+ * rp_clamp_tgt_rate 0 or 1.  The enables are 0 at power-on.  The tools
+ * that set these parameters read the numbers from here.
+ */
+#define WREN_DCQCN_TIME_MAX_US		10000000
+#define WREN_DCQCN_ALPHA_MAX		1023	/* alpha: 10 bits, 1023 = 1 */
+#define WREN_DCQCN_NP_MIN_TIME_BETWEEN_CNPS_DEFAULT_US	4
+#define WREN_DCQCN_NP_CNP_DSCP_DEFAULT	48	/* CS6 */
+#define WREN_DCQCN_NP_CNP_PRIO_DEFAULT	6
+#define WREN_DCQCN_RP_INITIAL_ALPHA_DEFAULT	1023
+#define WREN_DCQCN_RP_G_MAX		1024	/* 1/1024 units: 1 */
+#define WREN_DCQCN_RP_G_DEFAULT		4
+#define WREN_DCQCN_RP_ALPHA_UPDATE_MIN_US	1
+#define WREN_DCQCN_RP_ALPHA_UPDATE_DEFAULT_US	55
+#define WREN_DCQCN_RP_TIME_RESET_MIN_US	1
+#define WREN_DCQCN_RP_TIME_RESET_DEFAULT_US	300
+#define WREN_DCQCN_RP_BYTE_RESET_MAX	0x40000000	/* 1 GiB */
+#define WREN_DCQCN_RP_BYTE_RESET_DEFAULT	2097088	/* 32767 x 64 bytes */
+#define WREN_DCQCN_RP_THRESHOLD_MIN	1
+#define WREN_DCQCN_RP_THRESHOLD_MAX	31
+#define WREN_DCQCN_RP_THRESHOLD_DEFAULT	5
+#define WREN_DCQCN_RP_AI_RATE_DEFAULT_MBPS	5	/* or the link's speed */
+#define WREN_DCQCN_RP_HAI_RATE_DEFAULT_MBPS	50	/* or the link's speed */
+#define WREN_DCQCN_RP_MIN_RATE_MIN_MBPS	1
+#define WREN_DCQCN_RP_MIN_RATE_DEFAULT_MBPS	1
+#define WREN_DCQCN_RP_RATE_REDUCE_PERIOD_DEFAULT_US	4
+#define WREN_DCQCN_RP_MAX_RATE_DEFAULT_MBPS	0	/* the link's speed */
+#define WREN_DCQCN_RP_RATE_ON_FIRST_CNP_DEFAULT_MBPS	0	/* cut from Rc */
+#define WREN_DCQCN_RP_MIN_DEC_FAC_MIN	1
+#define WREN_DCQCN_RP_MIN_DEC_FAC_MAX	100
+#define WREN_DCQCN_RP_MIN_DEC_FAC_DEFAULT	50
+/* alpha has 10 bits: a divider below 2^10 could cut more than the rate. */
+#define WREN_DCQCN_RP_GD_MIN		10
+#define WREN_DCQCN_RP_GD_MAX		20
+#define WREN_DCQCN_RP_GD_DEFAULT	11	/* alpha / 2 */
+#define WREN_DCQCN_RP_CLAMP_TGT_RATE_DEFAULT	1
 
 /* ------------------------------------------------------------ counters */
 /*
