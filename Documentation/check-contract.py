@@ -8,6 +8,9 @@
 2. Every WREN_* name the contract headers define must appear on some page,
    either whole (``WREN_CAP_FLR``) or, in a table whose header names the
    prefix (``WREN_CAP_``...), as its suffix (``FLR``).
+3. Every table whose header row starts "Name", "Value" (limits and
+   defaults) must give for each ``WREN_*`` name the number the header
+   defines, so that the pages cannot keep a value the headers dropped.
 
 Usage: check-contract.py DOCS_DIR INCLUDE_DIR [first TAP number]
 Prints TAP lines without a plan (check-docs.sh prints the plan).
@@ -190,12 +193,82 @@ def check_names(docs, inc, n):
     return n + 1, not missing
 
 
+def header_values(inc):
+    """Plain-number #defines and enum members of the contract headers
+    (as hw/qemu/tests/qemu-check.py and dcb/wren-qos read them)."""
+    defs = {}
+    for h in HEADERS:
+        text = open(os.path.join(inc, "linux", "wren", h)).read()
+        for m in re.finditer(r"^#define\s+(WREN_\w+)\s+(0x[0-9a-fA-F]+|\d+)u?\b",
+                             text, re.M):
+            defs[m.group(1)] = int(m.group(2), 0)
+        for m in re.finditer(r"^\s+(WREN_\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+)\s*,",
+                             text, re.M):
+            defs[m.group(1)] = int(m.group(2), 0)
+    return defs
+
+
+def value_rows(docs):
+    """Yield (file, line, name cell, value cell) of every table whose
+    header row starts with Name and Value."""
+    for root, _, names in os.walk(docs):
+        for name in sorted(names):
+            if not name.endswith(".rst"):
+                continue
+            path = os.path.join(root, name)
+            lines = open(path).read().splitlines()
+            i = 0
+            while i < len(lines):
+                if not lines[i].startswith(".. list-table::"):
+                    i += 1
+                    continue
+                rows, cur = [], None
+                i += 1
+                while i < len(lines) and (not lines[i].strip() or
+                                          lines[i].startswith(" ")):
+                    r, c = ROW.match(lines[i]), CELL.match(lines[i])
+                    if r:
+                        cur = [i + 1, r.group(1)]
+                        rows.append(cur)
+                    elif c and cur is not None:
+                        cur.append(c.group(1))
+                    i += 1
+                if not rows or rows[0][1:3] != ["Name", "Value"]:
+                    continue
+                for row in rows[1:]:
+                    yield (os.path.relpath(path, docs), row[0], row[1],
+                           row[2] if len(row) > 2 else "")
+
+
+def check_values(docs, inc, n):
+    defs = header_values(inc)
+    bad, count = [], 0
+    for f, line, name, value in value_rows(docs):
+        m = re.fullmatch(r"``(WREN_\w+)``", name)
+        if not m:
+            continue
+        count += 1
+        if m.group(1) not in defs:
+            bad.append(f"{f}:{line}: {m.group(1)} is no number of the "
+                       "headers")
+        elif not re.fullmatch(r"0x[0-9a-fA-F]+|\d+", value) or \
+                int(value, 0) != defs[m.group(1)]:
+            bad.append(f"{f}:{line}: {m.group(1)} is "
+                       f"{defs[m.group(1)]}, the page says {value!r}")
+    ok = "ok" if not bad else "not ok"
+    print(f"{ok} {n} - value tables match the headers ({count} names)")
+    for b in bad:
+        print("# " + b)
+    return n + 1, not bad
+
+
 def main():
     docs, inc = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     n, a = check_tables(docs, inc, n)
     n, b = check_names(docs, inc, n)
-    sys.exit(0 if a and b else 1)
+    n, c = check_values(docs, inc, n)
+    sys.exit(0 if a and b and c else 1)
 
 
 if __name__ == "__main__":

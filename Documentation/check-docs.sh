@@ -121,10 +121,11 @@ fi
 
 files=$(find "$docs" -name '*.rst' | sort)
 n=$(echo "$files" | wc -l)
-# Two more tests compare the contract pages with the headers (layouts
-# through the C compiler, and WREN_* names); one more is sphinx-build;
-# then check-layout.py's; the last is refs_check.
-plan=$((n + 2))
+# Three more tests compare the contract pages with the headers (layouts
+# through the C compiler, WREN_* names, and the values of the limits'
+# tables); one more is sphinx-build; then check-layout.py's; the last is
+# refs_check.
+plan=$((n + 3))
 if $py -c 'import sphinx' 2>/dev/null; then
 	plan=$((plan + 1))
 fi
@@ -175,9 +176,9 @@ $py "$docs/check-contract.py" "$docs" "$docs/../include" $((n + 1)) ||
 
 if $py -c 'import sphinx' 2>/dev/null; then
 	if log=$($py -m sphinx -W -q -b html "$docs" "$out" 2>&1); then
-		echo "ok $((n + 3)) - sphinx-build -W"
+		echo "ok $((n + 4)) - sphinx-build -W"
 	else
-		echo "not ok $((n + 3)) - sphinx-build -W"
+		echo "not ok $((n + 4)) - sphinx-build -W"
 		echo "$log" | sed 's/^/# /'
 		failed=1
 	fi
