@@ -23,29 +23,40 @@
 #define SYND_RATE(f)	WHW_SYND_IN(struct wren_maxrate, f)
 #define SYND_WD(f)	WHW_SYND_IN(struct wren_pfc_wd, f)
 #define SYND_CC(f)	WHW_SYND_IN(struct wren_cc_params, f)
-#define MAX_WD_MS	60000u
-#define MAX_CC_US	10000000u
 
+static uint32_t at_most(uint32_t v, uint32_t max)
+{
+	return v < max ? v : max;
+}
+
+/* The contract's power-on values; the enables stay 0. */
 static void cc_defaults(struct wren_cc_params *p, uint32_t speed)
 {
 	memset(p, 0, sizeof(*p));
-	/* DCQCN as published (Zhu et al.) and mlx5's defaults. */
-	p->np_min_time_between_cnps_us = whw_le32(4);
-	p->np_cnp_dscp = 48;
-	p->np_cnp_prio = 6;
-	p->rp_initial_alpha = whw_le32(1023);
-	p->rp_g = whw_le32(4);			/* 1/256 */
-	p->rp_alpha_update_us = whw_le32(55);
-	p->rp_time_reset_us = whw_le32(300);
-	p->rp_byte_reset = whw_le32(32767 * 64);
-	p->rp_threshold = whw_le32(5);
-	p->rp_ai_rate_mbps = whw_le32(5 < speed ? 5 : speed);
-	p->rp_hai_rate_mbps = whw_le32(50 < speed ? 50 : speed);
-	p->rp_min_rate_mbps = whw_le32(1);
-	p->rp_rate_reduce_period_us = whw_le32(4);
-	p->rp_min_dec_fac = 50;
-	p->rp_gd = 11;			/* alpha / 2, as in the paper */
-	p->rp_clamp_tgt_rate = 1;
+	p->np_min_time_between_cnps_us =
+		whw_le32(WREN_DCQCN_NP_MIN_TIME_BETWEEN_CNPS_DEFAULT_US);
+	p->np_cnp_dscp = WREN_DCQCN_NP_CNP_DSCP_DEFAULT;
+	p->np_cnp_prio = WREN_DCQCN_NP_CNP_PRIO_DEFAULT;
+	p->rp_initial_alpha = whw_le32(WREN_DCQCN_RP_INITIAL_ALPHA_DEFAULT);
+	p->rp_g = whw_le32(WREN_DCQCN_RP_G_DEFAULT);
+	p->rp_alpha_update_us = whw_le32(WREN_DCQCN_RP_ALPHA_UPDATE_DEFAULT_US);
+	p->rp_time_reset_us = whw_le32(WREN_DCQCN_RP_TIME_RESET_DEFAULT_US);
+	p->rp_byte_reset = whw_le32(WREN_DCQCN_RP_BYTE_RESET_DEFAULT);
+	p->rp_threshold = whw_le32(WREN_DCQCN_RP_THRESHOLD_DEFAULT);
+	/* A rate above the link's would be refused by check_cc(). */
+	p->rp_ai_rate_mbps =
+		whw_le32(at_most(WREN_DCQCN_RP_AI_RATE_DEFAULT_MBPS, speed));
+	p->rp_hai_rate_mbps =
+		whw_le32(at_most(WREN_DCQCN_RP_HAI_RATE_DEFAULT_MBPS, speed));
+	p->rp_min_rate_mbps = whw_le32(WREN_DCQCN_RP_MIN_RATE_DEFAULT_MBPS);
+	p->rp_rate_reduce_period_us =
+		whw_le32(WREN_DCQCN_RP_RATE_REDUCE_PERIOD_DEFAULT_US);
+	p->rp_max_rate_mbps = whw_le32(WREN_DCQCN_RP_MAX_RATE_DEFAULT_MBPS);
+	p->rp_rate_on_first_cnp_mbps =
+		whw_le32(WREN_DCQCN_RP_RATE_ON_FIRST_CNP_DEFAULT_MBPS);
+	p->rp_min_dec_fac = WREN_DCQCN_RP_MIN_DEC_FAC_DEFAULT;
+	p->rp_gd = WREN_DCQCN_RP_GD_DEFAULT;
+	p->rp_clamp_tgt_rate = WREN_DCQCN_RP_CLAMP_TGT_RATE_DEFAULT;
 }
 
 void whw_dcb_defaults(struct wrenhw *hw)
@@ -61,7 +72,7 @@ void whw_dcb_defaults(struct wrenhw *hw)
 		d->buffer.prio2buffer[i] = 0;
 	}
 	d->trust.trust = WREN_TRUST_PCP;
-	for (unsigned int i = 0; i < 64; i++)
+	for (unsigned int i = 0; i < WREN_NUM_DSCP; i++)
 		d->trust.dscp2prio[i] = (uint8_t)(i >> 3);
 	d->buffer.size[0] = whw_le32(WHW_PORT_BUFFER_BYTES);
 	for (unsigned int i = 0; i < WREN_NUM_PRIO; i++)
@@ -194,9 +205,9 @@ struct whw_err whw_cmd_set_pfc_wd(struct wrenhw *hw, struct whw_cmd *c)
 				sizeof(in->rsvd));
 	if (err.status)
 		return err;
-	if (whw_le16(in->timeout_ms) > MAX_WD_MS)
+	if (whw_le16(in->timeout_ms) > WREN_PFC_WD_MAX_MS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_WD(timeout_ms));
-	if (whw_le16(in->recovery_ms) > MAX_WD_MS)
+	if (whw_le16(in->recovery_ms) > WREN_PFC_WD_MAX_MS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_WD(recovery_ms));
 	hw->dcb.pfc_wd = *in;
 	whw_rxbuf_fc_update(hw);
@@ -233,30 +244,32 @@ static struct whw_err check_cc(const struct wrenhw *hw,
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rp_enable));
 	if (p->ecn_enable > 1)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(ecn_enable));
-	if (whw_le32(p->np_min_time_between_cnps_us) > MAX_CC_US)
+	if (whw_le32(p->np_min_time_between_cnps_us) > WREN_DCQCN_TIME_MAX_US)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(np_min_time_between_cnps_us));
-	if (p->np_cnp_dscp >= 64)
+	if (p->np_cnp_dscp >= WREN_NUM_DSCP)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(np_cnp_dscp));
 	if (p->np_cnp_prio >= WREN_NUM_PRIO)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(np_cnp_prio));
 	if (p->rsvd0)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rsvd0));
-	if (whw_le32(p->rp_initial_alpha) > 1023)
+	if (whw_le32(p->rp_initial_alpha) > WREN_DCQCN_ALPHA_MAX)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_initial_alpha));
-	if (whw_le32(p->rp_g) > 1024)
+	if (whw_le32(p->rp_g) > WREN_DCQCN_RP_G_MAX)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rp_g));
-	if (!p->rp_alpha_update_us ||
-	    whw_le32(p->rp_alpha_update_us) > MAX_CC_US)
+	if (whw_le32(p->rp_alpha_update_us) < WREN_DCQCN_RP_ALPHA_UPDATE_MIN_US ||
+	    whw_le32(p->rp_alpha_update_us) > WREN_DCQCN_TIME_MAX_US)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_alpha_update_us));
-	if (!p->rp_time_reset_us || whw_le32(p->rp_time_reset_us) > MAX_CC_US)
+	if (whw_le32(p->rp_time_reset_us) < WREN_DCQCN_RP_TIME_RESET_MIN_US ||
+	    whw_le32(p->rp_time_reset_us) > WREN_DCQCN_TIME_MAX_US)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_time_reset_us));
-	if (whw_le32(p->rp_byte_reset) > (1u << 30))
+	if (whw_le32(p->rp_byte_reset) > WREN_DCQCN_RP_BYTE_RESET_MAX)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rp_byte_reset));
-	if (!p->rp_threshold || whw_le32(p->rp_threshold) > 31)
+	if (whw_le32(p->rp_threshold) < WREN_DCQCN_RP_THRESHOLD_MIN ||
+	    whw_le32(p->rp_threshold) > WREN_DCQCN_RP_THRESHOLD_MAX)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rp_threshold));
 	if (whw_le32(p->rp_ai_rate_mbps) > speed)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
@@ -264,10 +277,11 @@ static struct whw_err check_cc(const struct wrenhw *hw,
 	if (whw_le32(p->rp_hai_rate_mbps) > speed)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_hai_rate_mbps));
-	if (!p->rp_min_rate_mbps || whw_le32(p->rp_min_rate_mbps) > speed)
+	if (whw_le32(p->rp_min_rate_mbps) < WREN_DCQCN_RP_MIN_RATE_MIN_MBPS ||
+	    whw_le32(p->rp_min_rate_mbps) > speed)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_min_rate_mbps));
-	if (whw_le32(p->rp_rate_reduce_period_us) > MAX_CC_US)
+	if (whw_le32(p->rp_rate_reduce_period_us) > WREN_DCQCN_TIME_MAX_US)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_rate_reduce_period_us));
 	if (whw_le32(p->rp_max_rate_mbps) > speed ||
@@ -278,11 +292,11 @@ static struct whw_err check_cc(const struct wrenhw *hw,
 	if (whw_le32(p->rp_rate_on_first_cnp_mbps) > speed)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_rate_on_first_cnp_mbps));
-	if (!p->rp_min_dec_fac || p->rp_min_dec_fac > 100)
+	if (p->rp_min_dec_fac < WREN_DCQCN_RP_MIN_DEC_FAC_MIN ||
+	    p->rp_min_dec_fac > WREN_DCQCN_RP_MIN_DEC_FAC_MAX)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 			       SYND_CC(rp_min_dec_fac));
-	/* alpha is 10 bits: a divider below 2^10 could cut more than Rc. */
-	if (p->rp_gd < 10 || p->rp_gd > 20)
+	if (p->rp_gd < WREN_DCQCN_RP_GD_MIN || p->rp_gd > WREN_DCQCN_RP_GD_MAX)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_CC(rp_gd));
 	if (p->rp_clamp_tgt_rate > 1)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,

@@ -22,6 +22,8 @@
  *   increase, as in the paper.
  * - Rc at max_kbps ends rate limiting.
  */
+#include <linux/wren/wren_hw.h>
+
 #include "whw_dcqcn.h"
 
 /* Timer events caught up with in one call at most (a stalled host). */
@@ -38,7 +40,7 @@ static uint32_t alpha_raise(uint32_t alpha, uint32_t g)
 {
 	uint32_t a = alpha_decay(alpha, g) + g;
 
-	return a > WHW_DCQCN_ALPHA_MAX ? WHW_DCQCN_ALPHA_MAX : a;
+	return a > WREN_DCQCN_ALPHA_MAX ? WREN_DCQCN_ALPHA_MAX : a;
 }
 
 static uint32_t ceiling(const struct whw_dcqcn_params *p)
@@ -126,8 +128,8 @@ unsigned int whw_dcqcn_cnp(struct whw_dcqcn *s,
 		s->rc = p->first_kbps && p->first_kbps < max ? p->first_kbps
 							      : max;
 		s->rt = s->rc;
-		s->alpha = p->initial_alpha > WHW_DCQCN_ALPHA_MAX ?
-			   WHW_DCQCN_ALPHA_MAX : p->initial_alpha;
+		s->alpha = p->initial_alpha > WREN_DCQCN_ALPHA_MAX ?
+			   WREN_DCQCN_ALPHA_MAX : p->initial_alpha;
 		clamp = true;
 	} else if (s->t_events || s->b_events) {
 		clamp = true;	/* the first CNP after an increase */

@@ -6,7 +6,8 @@
  * drive it through any schedule of CNPs, sends and time; roce_rp.c wires
  * it to QPs, the model's clock and the AEQ.
  *
- * Rates are in kb/s, alpha in 1/1024 units (0 .. 1023), times in ns.
+ * Rates are in kb/s, alpha in 1/1024 units (0 .. WREN_DCQCN_ALPHA_MAX),
+ * times in ns.
  */
 #ifndef WHW_DCQCN_H
 #define WHW_DCQCN_H
@@ -49,8 +50,6 @@ struct whw_dcqcn {
 #define WHW_DCQCN_CUT		0x1u	/* a CNP cut Rc */
 #define WHW_DCQCN_IGNORED	0x2u	/* a CNP within reduce_ns of a cut */
 #define WHW_DCQCN_RECOVERED	0x4u	/* Rc reached max_kbps: not limited */
-
-#define WHW_DCQCN_ALPHA_MAX	1023u
 
 /**
  * whw_dcqcn_advance() - run the timer events due by @now
