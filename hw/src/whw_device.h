@@ -65,12 +65,12 @@ struct whw_port {
 };
 
 struct whw_dcb {
-	struct wren_ets ets;
-	struct wren_pfc pfc;
-	struct wren_trust trust;
-	struct wren_buffer buffer;
-	struct wren_maxrate maxrate;
-	struct wren_pfc_wd pfc_wd;
+	/*
+	 * What SET_ETS .. SET_PFC_WD set, as QUERY_DCB returns it but for
+	 * two fields it fills in: buffer.total_size (the board's) and
+	 * pfc_storm (both watchdogs' storms, below); here they stay 0.
+	 */
+	struct wren_dcb_state state;
 	struct wren_cc_params cc[WREN_NUM_PRIO];
 	/* PFC watchdogs' storm priorities (QUERY_DCB reports both). */
 	uint8_t rx_storm;	/* paused too long: pauses ignored */

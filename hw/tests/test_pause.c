@@ -332,8 +332,9 @@ static void roce_prio(void)
 		rc_env_init(&e, NULL);
 		hw = e.p.n[0].d->h->hw;
 		/* White-box: the pair's caps do not admit SET_TRUST. */
-		hw->dcb.trust.trust = WREN_TRUST_DSCP;
-		hw->dcb.trust.dscp2prio[0] = 5;	/* the AV's class is 0 */
+		hw->dcb.state.trust.trust = WREN_TRUST_DSCP;
+		/* the AV's class is 0 */
+		hw->dcb.state.trust.dscp2prio[0] = 5;
 		p0 = hw->cnt_prio[0][WREN_PRIO_CNT_TX_PRIO_PACKETS];
 		pat = rc_pattern(&e, 0, 0, 65536, 5);
 		w.sge[0] = rc_sge(&e, 0, 0, 65536);

@@ -63,18 +63,19 @@ void whw_dcb_defaults(struct wrenhw *hw)
 {
 	static const uint8_t bw[WREN_NUM_TC] = { 12, 12, 12, 12, 13, 13, 13, 13 };
 	struct whw_dcb *d = &hw->dcb;
+	struct wren_dcb_state *st = &d->state;
 
 	memset(d, 0, sizeof(*d));
 	for (unsigned int i = 0; i < WREN_NUM_TC; i++) {
-		d->ets.tc_tsa[i] = WREN_TSA_ETS;
-		d->ets.tc_bw[i] = bw[i];
-		d->ets.prio_tc[i] = (uint8_t)i;
-		d->buffer.prio2buffer[i] = 0;
+		st->ets.tc_tsa[i] = WREN_TSA_ETS;
+		st->ets.tc_bw[i] = bw[i];
+		st->ets.prio_tc[i] = (uint8_t)i;
+		st->buffer.prio2buffer[i] = 0;
 	}
-	d->trust.trust = WREN_TRUST_PCP;
+	st->trust.trust = WREN_TRUST_PCP;
 	for (unsigned int i = 0; i < WREN_NUM_DSCP; i++)
-		d->trust.dscp2prio[i] = (uint8_t)(i >> 3);
-	d->buffer.size[0] = whw_le32(WHW_PORT_BUFFER_BYTES);
+		st->trust.dscp2prio[i] = (uint8_t)(i >> 3);
+	st->buffer.size[0] = whw_le32(WHW_PORT_BUFFER_BYTES);
 	for (unsigned int i = 0; i < WREN_NUM_PRIO; i++)
 		cc_defaults(&d->cc[i], hw->link_speed);
 }
@@ -109,7 +110,7 @@ struct whw_err whw_cmd_set_ets(struct wrenhw *hw, struct whw_cmd *c)
 	/* Strict TCs' bandwidth is not used; ETS TCs share 100 %. */
 	if (any_ets && sum != 100)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_ETS(tc_bw));
-	hw->dcb.ets = *in;
+	hw->dcb.state.ets = *in;
 	return WHW_OK;
 }
 
@@ -127,7 +128,7 @@ struct whw_err whw_cmd_set_pfc(struct wrenhw *hw, struct whw_cmd *c)
 	/* PFC and 802.3x pause exclude each other, as on real NICs. */
 	if (in->pfc_en && hw->port.pause)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_PFC(pfc_en));
-	hw->dcb.pfc = *in;
+	hw->dcb.state.pfc = *in;
 	whw_rxbuf_fc_update(hw);
 	return WHW_OK;
 }
@@ -147,7 +148,7 @@ struct whw_err whw_cmd_set_trust(struct wrenhw *hw, struct whw_cmd *c)
 		if (in->dscp2prio[i] >= WREN_NUM_PRIO)
 			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 				       SYND_TRUST(dscp2prio) + i);
-	hw->dcb.trust = *in;
+	hw->dcb.state.trust = *in;
 	return WHW_OK;
 }
 
@@ -177,8 +178,8 @@ struct whw_err whw_cmd_set_buffer(struct wrenhw *hw, struct whw_cmd *c)
 	if (total > WHW_PORT_BUFFER_BYTES)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_BUF(size));
 	/* total_size is the device's to report; what was sent is ignored. */
-	hw->dcb.buffer = *in;
-	hw->dcb.buffer.total_size = 0;
+	hw->dcb.state.buffer = *in;
+	hw->dcb.state.buffer.total_size = 0;
 	whw_rxbuf_fc_update(hw);
 	return WHW_OK;
 }
@@ -192,7 +193,7 @@ struct whw_err whw_cmd_set_maxrate(struct wrenhw *hw, struct whw_cmd *c)
 		if (whw_le64(in->tc_maxrate_kbps[i]) > max_kbps)
 			return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM,
 				       SYND_RATE(tc_maxrate_kbps) + i * 8);
-	hw->dcb.maxrate = *in;
+	hw->dcb.state.maxrate = *in;
 	return WHW_OK;
 }
 
@@ -209,7 +210,7 @@ struct whw_err whw_cmd_set_pfc_wd(struct wrenhw *hw, struct whw_cmd *c)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_WD(timeout_ms));
 	if (whw_le16(in->recovery_ms) > WREN_PFC_WD_MAX_MS)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_WD(recovery_ms));
-	hw->dcb.pfc_wd = *in;
+	hw->dcb.state.pfc_wd = *in;
 	whw_rxbuf_fc_update(hw);
 	return WHW_OK;
 }
@@ -218,13 +219,8 @@ struct whw_err whw_cmd_query_dcb(struct wrenhw *hw, struct whw_cmd *c)
 {
 	struct wren_dcb_state *o = (struct wren_dcb_state *)c->out;
 
-	o->ets = hw->dcb.ets;
-	o->pfc = hw->dcb.pfc;
-	o->trust = hw->dcb.trust;
-	o->buffer = hw->dcb.buffer;
+	*o = hw->dcb.state;
 	o->buffer.total_size = whw_le32(WHW_PORT_BUFFER_BYTES);
-	o->maxrate = hw->dcb.maxrate;
-	o->pfc_wd = hw->dcb.pfc_wd;
 	o->pfc_storm = hw->dcb.rx_storm | hw->dcb.tx_storm;
 	c->out_size = sizeof(*o);
 	return WHW_OK;

@@ -134,7 +134,8 @@ struct whw_err whw_cmd_set_port(struct wrenhw *hw, struct whw_cmd *c)
 	if ((mask & WREN_SET_PORT_MAC) && !mac_is_unicast(in->mac))
 		return WHW_ERR(WREN_AQ_STATUS_BAD_PARAM, SYND_SP(mac));
 	/* 802.3x pause and PFC exclude each other (SET_PFC checks too). */
-	if ((mask & WREN_SET_PORT_PAUSE) && in->pause && hw->dcb.pfc.pfc_en)
+	if ((mask & WREN_SET_PORT_PAUSE) && in->pause &&
+	    hw->dcb.state.pfc.pfc_en)
 		return WHW_ERR(WREN_AQ_STATUS_BAD_STATE, SYND_SP(pause));
 	if (mask & WREN_SET_PORT_MTU)
 		hw->port.mtu = mtu;

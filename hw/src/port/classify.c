@@ -16,12 +16,12 @@
 
 bool whw_trust_dscp(const struct wrenhw *hw)
 {
-	return hw->dcb.trust.trust == WREN_TRUST_DSCP;
+	return hw->dcb.state.trust.trust == WREN_TRUST_DSCP;
 }
 
 uint8_t whw_dscp_prio(const struct wrenhw *hw, uint8_t dscp)
 {
-	return hw->dcb.trust.dscp2prio[dscp & 63] & (WREN_NUM_PRIO - 1);
+	return hw->dcb.state.trust.dscp2prio[dscp & 63] & (WREN_NUM_PRIO - 1);
 }
 
 bool whw_frame_dscp(const uint8_t *f, size_t len, uint8_t *dscp)

@@ -48,7 +48,7 @@ static void pause_end(struct wrenhw *hw, unsigned int p, uint64_t at)
 
 static uint64_t storm_at(const struct wrenhw *hw, unsigned int p)
 {
-	uint16_t ms = whw_le16(hw->dcb.pfc_wd.timeout_ms);
+	uint16_t ms = whw_le16(hw->dcb.state.pfc_wd.timeout_ms);
 
 	return ms ? hw->pause.start[p] + ms * NS_PER_MS : UINT64_MAX;
 }
@@ -56,7 +56,7 @@ static uint64_t storm_at(const struct wrenhw *hw, unsigned int p)
 static uint64_t recover_at(const struct wrenhw *hw, unsigned int p)
 {
 	return hw->pause.last_rx[p] +
-	       whw_le16(hw->dcb.pfc_wd.recovery_ms) * NS_PER_MS;
+	       whw_le16(hw->dcb.state.pfc_wd.recovery_ms) * NS_PER_MS;
 }
 
 /* The earliest time anything below changes by itself. */
@@ -165,7 +165,7 @@ static void rx_pfc(struct wrenhw *hw, const struct whw_pause_req *req,
 		if (!(req->enable & bit))
 			continue;
 		hw->cnt_prio[p][WREN_PRIO_CNT_RX_PFC_FRAMES]++;
-		if (!(hw->dcb.pfc.pfc_en & bit))
+		if (!(hw->dcb.state.pfc.pfc_en & bit))
 			continue;	/* a lossy priority is never paused */
 		if (!req->quanta[p]) {
 			if (ps->paused & bit)

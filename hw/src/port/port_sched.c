@@ -126,7 +126,7 @@ static void fifo_empty(struct whw_fifo *q)
 
 static uint64_t tc_rate_kbps(const struct wrenhw *hw, unsigned int tc)
 {
-	return whw_le64(hw->dcb.maxrate.tc_maxrate_kbps[tc]);
+	return whw_le64(hw->dcb.state.maxrate.tc_maxrate_kbps[tc]);
 }
 
 static bool shaper_ok(const struct wrenhw *hw, unsigned int tc, uint64_t nps)
@@ -154,7 +154,7 @@ static void wire_out(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
 		     uint32_t len, uint64_t nps, uint64_t lag)
 {
 	struct whw_sched *s = &hw->sched;
-	unsigned int tc = hw->dcb.ets.prio_tc[prio] & (WREN_NUM_TC - 1);
+	unsigned int tc = hw->dcb.state.ets.prio_tc[prio] & (WREN_NUM_TC - 1);
 	uint64_t kbps = tc_rate_kbps(hw, tc);
 	uint64_t base = nps > lag ? nps - lag : 0;
 
@@ -187,7 +187,7 @@ static unsigned int rr_next(const struct whw_sched *s, unsigned int tc,
 
 static uint32_t quantum(const struct wrenhw *hw, unsigned int tc)
 {
-	uint32_t q = hw->dcb.ets.tc_bw[tc] * WHW_DRR_UNIT;
+	uint32_t q = hw->dcb.state.ets.tc_bw[tc] * WHW_DRR_UNIT;
 
 	return q ? q : WHW_DRR_MIN;
 }
@@ -239,7 +239,7 @@ static int pick(struct wrenhw *hw, uint8_t paused, uint64_t nps,
 		uint64_t *next_ps)
 {
 	struct whw_sched *s = &hw->sched;
-	const struct wren_ets *ets = &hw->dcb.ets;
+	const struct wren_ets *ets = &hw->dcb.state.ets;
 	uint8_t tcm[WREN_NUM_TC] = { 0 }, backlog = 0, elig = 0;
 
 	for (unsigned int p = 0; p < WREN_NUM_PRIO; p++) {
@@ -349,7 +349,7 @@ void whw_port_xmit(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
 	unsigned int tc;
 
 	prio &= WREN_NUM_PRIO - 1;
-	tc = hw->dcb.ets.prio_tc[prio] & (WREN_NUM_TC - 1);
+	tc = hw->dcb.state.ets.prio_tc[prio] & (WREN_NUM_TC - 1);
 	/* Nothing waits and the wire is free: out at once, no copy. */
 	if (!s->frames && s->link_free_ps <= nps + SLACK_PS &&
 	    shaper_ok(hw, tc, nps) &&

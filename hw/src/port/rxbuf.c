@@ -76,8 +76,9 @@ static bool enqueue(struct wrenhw *hw, const uint8_t *f, uint32_t len)
 {
 	struct whw_rxbuf *rb = &hw->rxbuf;
 	uint8_t prio = classify(hw, f, len);
-	uint8_t b = hw->dcb.buffer.prio2buffer[prio] & (WREN_NUM_PRIO - 1);
-	uint32_t size = whw_le32(hw->dcb.buffer.size[b]);
+	const struct wren_buffer *bc = &hw->dcb.state.buffer;
+	uint8_t b = bc->prio2buffer[prio] & (WREN_NUM_PRIO - 1);
+	uint32_t size = whw_le32(bc->size[b]);
 	uint32_t c = charge(len);
 	struct whw_rxbuf_slot *s;
 

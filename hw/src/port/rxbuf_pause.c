@@ -25,7 +25,7 @@
 /* Priorities whose buffer is above XOFF (@xon: above XON) now. */
 static uint8_t over(const struct wrenhw *hw, bool xon)
 {
-	const struct wren_buffer *bc = &hw->dcb.buffer;
+	const struct wren_buffer *bc = &hw->dcb.state.buffer;
 	uint8_t m = 0;
 
 	for (unsigned int p = 0; p < WREN_NUM_PRIO; p++) {
@@ -96,7 +96,7 @@ static void account(struct wrenhw *hw, uint64_t now)
 static uint8_t wanted(const struct wrenhw *hw, bool *global, uint8_t *need)
 {
 	const struct whw_rxbuf *rb = &hw->rxbuf;
-	uint8_t pfc = hw->dcb.pfc.pfc_en;
+	uint8_t pfc = hw->dcb.state.pfc.pfc_en;
 	uint8_t hi = over(hw, false);
 	uint8_t mid = over(hw, true);
 

@@ -15,12 +15,12 @@
 
 static uint64_t timeout_ns(const struct wrenhw *hw)
 {
-	return (uint64_t)whw_le16(hw->dcb.pfc_wd.timeout_ms) * 1000000u;
+	return (uint64_t)whw_le16(hw->dcb.state.pfc_wd.timeout_ms) * 1000000u;
 }
 
 static uint64_t recovery_ns(const struct wrenhw *hw)
 {
-	return (uint64_t)whw_le16(hw->dcb.pfc_wd.recovery_ms) * 1000000u;
+	return (uint64_t)whw_le16(hw->dcb.state.pfc_wd.recovery_ms) * 1000000u;
 }
 
 void whw_rxbuf_wd_xoff(struct wrenhw *hw, uint8_t prios)
