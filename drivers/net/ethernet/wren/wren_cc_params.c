@@ -10,16 +10,15 @@
  * bitmasks, bit n for priority n.  Every other knob applies to all eight
  * priorities: a set writes it into each of them (keeping each one's
  * enables), a get reads priority 0.  The driver refuses what it can judge
- * alone (ranges that do not depend on the link) in the validate callback;
- * the NIC refuses the rest (rates above the link speed, a maximum below
- * the minimum) with BAD_PARAM.  Either way the old value stays: a refused
- * SET_CC changes nothing, and priorities already written are put back.
+ * alone (the contract's ranges, WREN_DCQCN_*, that do not depend on the
+ * link) in the validate callback; the NIC refuses the rest (rates above
+ * the link speed, a maximum below the minimum) with BAD_PARAM.  Either way
+ * the old value stays: a refused SET_CC changes nothing, and priorities
+ * already written are put back.
  */
 #include <linux/slab.h>
 
 #include "wren.h"
-
-#define WREN_CC_MAX_US		10000000u	/* the NIC's limit on times */
 
 enum wren_cc_param_id {
 	WREN_CC_PARAM_BASE = DEVLINK_PARAM_GENERIC_ID_MAX,
@@ -78,31 +77,36 @@ static const struct wren_cc_knob wren_cc_knobs[] = {
 	WREN_CC_ENABLE(WREN_CC_PARAM_NP_ENABLE, np_enable),
 	WREN_CC_ENABLE(WREN_CC_PARAM_RP_ENABLE, rp_enable),
 	WREN_CC_LE32(WREN_CC_PARAM_NP_MIN_TIME_BETWEEN_CNPS,
-		     np_min_time_between_cnps_us, 0, WREN_CC_MAX_US),
-	WREN_CC_U8(WREN_CC_PARAM_NP_CNP_DSCP, np_cnp_dscp, 0, 63),
+		     np_min_time_between_cnps_us, 0, WREN_DCQCN_TIME_MAX_US),
+	WREN_CC_U8(WREN_CC_PARAM_NP_CNP_DSCP, np_cnp_dscp, 0,
+		   WREN_NUM_DSCP - 1),
 	WREN_CC_U8(WREN_CC_PARAM_NP_CNP_PRIO, np_cnp_prio, 0,
 		   WREN_NUM_PRIO - 1),
-	WREN_CC_LE32(WREN_CC_PARAM_RP_TIME_RESET, rp_time_reset_us, 1,
-		     WREN_CC_MAX_US),
-	WREN_CC_LE32(WREN_CC_PARAM_RP_BYTE_RESET, rp_byte_reset, 0, 1u << 30),
-	WREN_CC_LE32(WREN_CC_PARAM_RP_THRESHOLD, rp_threshold, 1, 31),
+	WREN_CC_LE32(WREN_CC_PARAM_RP_TIME_RESET, rp_time_reset_us,
+		     WREN_DCQCN_RP_TIME_RESET_MIN_US, WREN_DCQCN_TIME_MAX_US),
+	WREN_CC_LE32(WREN_CC_PARAM_RP_BYTE_RESET, rp_byte_reset, 0,
+		     WREN_DCQCN_RP_BYTE_RESET_MAX),
+	WREN_CC_LE32(WREN_CC_PARAM_RP_THRESHOLD, rp_threshold,
+		     WREN_DCQCN_RP_THRESHOLD_MIN, WREN_DCQCN_RP_THRESHOLD_MAX),
 	/* Rates: the NIC knows the link speed, their upper bound. */
 	WREN_CC_LE32(WREN_CC_PARAM_RP_AI_RATE, rp_ai_rate_mbps, 0, U32_MAX),
 	WREN_CC_LE32(WREN_CC_PARAM_RP_HAI_RATE, rp_hai_rate_mbps, 0, U32_MAX),
-	WREN_CC_U8(WREN_CC_PARAM_RP_MIN_DEC_FAC, rp_min_dec_fac, 1, 100),
-	WREN_CC_LE32(WREN_CC_PARAM_RP_MIN_RATE, rp_min_rate_mbps, 1, U32_MAX),
+	WREN_CC_U8(WREN_CC_PARAM_RP_MIN_DEC_FAC, rp_min_dec_fac,
+		   WREN_DCQCN_RP_MIN_DEC_FAC_MIN, WREN_DCQCN_RP_MIN_DEC_FAC_MAX),
+	WREN_CC_LE32(WREN_CC_PARAM_RP_MIN_RATE, rp_min_rate_mbps,
+		     WREN_DCQCN_RP_MIN_RATE_MIN_MBPS, U32_MAX),
 	WREN_CC_LE32(WREN_CC_PARAM_RP_MAX_RATE, rp_max_rate_mbps, 0, U32_MAX),
 	WREN_CC_LE32(WREN_CC_PARAM_RP_RATE_TO_SET_ON_FIRST_CNP,
 		     rp_rate_on_first_cnp_mbps, 0, U32_MAX),
-	WREN_CC_LE32(WREN_CC_PARAM_RP_DCE_TCP_G, rp_g, 0, 1024),
-	WREN_CC_LE32(WREN_CC_PARAM_RP_DCE_TCP_RTT, rp_alpha_update_us, 1,
-		     WREN_CC_MAX_US),
+	WREN_CC_LE32(WREN_CC_PARAM_RP_DCE_TCP_G, rp_g, 0, WREN_DCQCN_RP_G_MAX),
+	WREN_CC_LE32(WREN_CC_PARAM_RP_DCE_TCP_RTT, rp_alpha_update_us,
+		     WREN_DCQCN_RP_ALPHA_UPDATE_MIN_US, WREN_DCQCN_TIME_MAX_US),
 	WREN_CC_LE32(WREN_CC_PARAM_RP_RATE_REDUCE_MONITOR_PERIOD,
-		     rp_rate_reduce_period_us, 0, WREN_CC_MAX_US),
+		     rp_rate_reduce_period_us, 0, WREN_DCQCN_TIME_MAX_US),
 	WREN_CC_LE32(WREN_CC_PARAM_RP_INITIAL_ALPHA_VALUE, rp_initial_alpha, 0,
-		     1023),
-	/* alpha has 10 bits: a smaller divider could cut more than the rate. */
-	WREN_CC_U8(WREN_CC_PARAM_RP_GD, rp_gd, 10, 20),
+		     WREN_DCQCN_ALPHA_MAX),
+	WREN_CC_U8(WREN_CC_PARAM_RP_GD, rp_gd, WREN_DCQCN_RP_GD_MIN,
+		   WREN_DCQCN_RP_GD_MAX),
 	WREN_CC_U8(WREN_CC_PARAM_RP_CLAMP_TGT_RATE, rp_clamp_tgt_rate, 0, 1),
 };
 

@@ -20,7 +20,6 @@
 			 WREN_CAP_DCB_DSCP_TRUST | WREN_CAP_DCB_BUFFER | \
 			 WREN_CAP_DCB_MAXRATE)
 #define WREN_DCBX_MODE	(DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE)
-#define WREN_NUM_DSCP	64
 
 static struct wren_dev *wren_dcb_dev(struct net_device *netdev)
 {

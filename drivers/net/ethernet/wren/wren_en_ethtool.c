@@ -58,13 +58,11 @@ static const struct {
 
 #define WREN_PRIO_STATS	(WREN_NUM_PRIO * ARRAY_SIZE(wren_prio_stats))
 
-/* pfc-prevention-tout: mlx5's range, and its "auto". */
-#define WREN_PFC_TOUT_MIN_MS		80
-#define WREN_PFC_TOUT_MAX_MS		8000
+/* pfc-prevention-tout: ethtool's "auto".  The range, what auto stands
+ * for and the recovery time are the contract's WREN_PFC_TOUT_*_MS and
+ * WREN_PFC_RECOVERY_MS, which the tools read too.
+ */
 #define WREN_PFC_TOUT_AUTO		PFC_STORM_PREVENTION_AUTO
-#define WREN_PFC_TOUT_AUTO_MS		100
-/* Quiet time before a priority leaves a storm: SONiC's restoration default. */
-#define WREN_PFC_RECOVERY_MS		200
 
 static const char * const wren_txq_stat_names[] = {
 	"packets", "bytes", "errors", "dropped", "busy", "csum", "tso", "wake",
@@ -408,7 +406,7 @@ static int wren_get_tunable(struct net_device *netdev,
 	return err;
 }
 
-/* ms: 0 turns both watchdogs off, auto is 100 ms, else 80 .. 8000. */
+/* ms: 0 turns both watchdogs off, else auto or the contract's range. */
 static int wren_set_tunable(struct net_device *netdev,
 			    const struct ethtool_tunable *tuna,
 			    const void *data)
