@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """wren-qos: lossless-RoCE profiles applied with iproute2, ethtool, devlink.
 
+contract reads the hardware contract's numbers from include/linux/wren/
 profile  parses and checks a profile file (no device needed)
 tools    runs the standard tools, logs what changes the device
 port     reads a port's state from the tools and writes it back

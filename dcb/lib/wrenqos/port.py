@@ -11,7 +11,7 @@ Unsupported.  Values come back normalised as profile.py writes them.
 import os
 import re
 
-from .profile import KEY, KEYS, NUM_PRIO, NUM_TC
+from .profile import KEY, KEYS, NUM_PRIO, NUM_TC, TOUT_AUTO_MS
 from .tools import ToolError
 
 GROUPS = ("ets", "maxrate", "pfc", "buffer", "app", "trust", "dcbx",
@@ -346,8 +346,8 @@ class Port:
 def same(key, want, cur):
     """Whether a read-back value is what the profile asked for."""
     if key == "pfc_prevention_tout" and want == KEY[key].parse("auto"):
-        # "auto" reads back as the timeout it stands for (100 ms).
-        return cur in (want, 100)
+        # "auto" reads back as the timeout it stands for.
+        return cur in (want, TOUT_AUTO_MS)
     return want == cur
 
 

@@ -10,11 +10,18 @@ bytes for buffers), so that applying compares like with like.
 import os
 import re
 
-NUM_PRIO = 8
-NUM_TC = 8
-NUM_DSCP = 64
-MAX_CC_US = 10000000            # the NIC's limit on the DCQCN timers
+from . import contract
+
+# The contract's numbers: the DCQCN parameters' ranges and power-on
+# values, the storm timeouts the driver takes (include/linux/wren/).
+C = contract.load()
+NUM_PRIO = C["WREN_NUM_PRIO"]
+NUM_TC = C["WREN_NUM_TC"]
+NUM_DSCP = C["WREN_NUM_DSCP"]
 TOUT_AUTO = 0xffff              # ethtool's "auto" pfc-prevention-tout
+TOUT_MIN = C["WREN_PFC_TOUT_MIN_MS"]
+TOUT_MAX = C["WREN_PFC_TOUT_MAX_MS"]
+TOUT_AUTO_MS = C["WREN_PFC_TOUT_AUTO_MS"]
 
 
 class ProfileError(Exception):
@@ -138,8 +145,9 @@ def _tout(text):
     if text == "off":
         return 0
     v = _int(text, 0, TOUT_AUTO, "timeout")
-    if v not in (0, TOUT_AUTO) and not 80 <= v <= 8000:
-        raise ValueError(f"timeout {v} ms is not off, auto or 80..8000")
+    if v not in (0, TOUT_AUTO) and not TOUT_MIN <= v <= TOUT_MAX:
+        raise ValueError(f"timeout {v} ms is not off, auto or "
+                         f"{TOUT_MIN}..{TOUT_MAX}")
     return v
 
 
@@ -155,6 +163,16 @@ def _ranged(lo, hi):
     return lambda text: _int(text, lo, hi)
 
 
+def _dcqcn(name, unit="", lo=None, hi=0xffffffff):
+    """A wren_cc_params field's parser and power-on value, by its name in
+    the contract (WREN_DCQCN_<name>_{MIN,MAX,DEFAULT}[_<unit>]): a bound
+    the contract does not name is its type's, as in the driver."""
+    unit = "_" + unit if unit else ""
+    lo = C.get(f"WREN_DCQCN_{name}_MIN{unit}", 0) if lo is None else lo
+    hi = C.get(f"WREN_DCQCN_{name}_MAX{unit}", hi)
+    return _ranged(lo, hi), C[f"WREN_DCQCN_{name}_DEFAULT{unit}"]
+
+
 # ------------------------------------------------------------------ keys
 class Key:
     """One profile key: the group the tools read and write it in."""
@@ -164,10 +182,11 @@ class Key:
         self.default, self.doc = default, doc
 
 
-# The NIC's power-on state (hw/src/cmd/cmd_dcb.c whw_dcb_defaults and
-# cc_defaults, hw/src/core/device.c): what a device without a feature
-# behaves like, and what profiles/default.conf sets.
+# The NIC's power-on state (hw/src/cmd/cmd_dcb.c whw_dcb_defaults, the
+# contract's WREN_DCQCN_*_DEFAULT, hw/src/core/device.c): what a device
+# without a feature behaves like, and what profiles/default.conf sets.
 _BUF0 = 512 * 1024
+_US_MAX = C["WREN_DCQCN_TIME_MAX_US"]
 KEYS = [Key(*k) for k in [
     ("description", "meta", str, "", "one line shown by wren-qos list"),
     ("roce_prio", "meta", _ranged(0, 7), 3,
@@ -197,44 +216,51 @@ KEYS = [Key(*k) for k in [
     ("pause", "pause", _choice("off", "rx", "tx", "on"), "off",
      "802.3x global pause"),
     ("pfc_prevention_tout", "tunable", _tout, 0,
-     "PFC storm prevention: off, auto (100 ms) or 80..8000 ms"),
+     f"PFC storm prevention: off, auto ({TOUT_AUTO_MS} ms) or "
+     f"{TOUT_MIN}..{TOUT_MAX} ms"),
     ("cc_ecn_enable", "cc", _prio_set, 0, "priorities sent as ECT(0)"),
     ("cc_np_enable", "cc", _prio_set, 0,
      "priorities answering CE with CNPs"),
     ("cc_rp_enable", "cc", _prio_set, 0,
      "priorities cutting their rate on CNPs"),
-    ("np_min_time_between_cnps", "cc", _ranged(0, MAX_CC_US), 4,
+    ("np_min_time_between_cnps", "cc",
+     *_dcqcn("NP_MIN_TIME_BETWEEN_CNPS", "US", hi=_US_MAX),
      "us between CNPs to one QP"),
-    ("np_cnp_dscp", "cc", _ranged(0, 63), 48, "DSCP of CNPs"),
-    ("np_cnp_prio", "cc", _ranged(0, 7), 6, "priority (PCP) of CNPs"),
-    ("rp_time_reset", "cc", _ranged(1, MAX_CC_US), 300,
+    ("np_cnp_dscp", "cc", *_dcqcn("NP_CNP_DSCP", hi=NUM_DSCP - 1),
+     "DSCP of CNPs"),
+    ("np_cnp_prio", "cc", *_dcqcn("NP_CNP_PRIO", hi=NUM_PRIO - 1),
+     "priority (PCP) of CNPs"),
+    ("rp_time_reset", "cc", *_dcqcn("RP_TIME_RESET", "US", hi=_US_MAX),
      "us: rate increase timer T"),
-    ("rp_byte_reset", "cc", _ranged(0, 1 << 30), 32767 * 64,
+    ("rp_byte_reset", "cc", *_dcqcn("RP_BYTE_RESET"),
      "bytes: rate increase byte counter B"),
-    ("rp_threshold", "cc", _ranged(1, 31), 5,
+    ("rp_threshold", "cc", *_dcqcn("RP_THRESHOLD"),
      "fast recovery rounds F"),
-    ("rp_ai_rate", "cc", _ranged(0, 0xffffffff), 5,
+    ("rp_ai_rate", "cc", *_dcqcn("RP_AI_RATE", "MBPS"),
      "Mb/s: additive increase"),
-    ("rp_hai_rate", "cc", _ranged(0, 0xffffffff), 50,
+    ("rp_hai_rate", "cc", *_dcqcn("RP_HAI_RATE", "MBPS"),
      "Mb/s: hyper increase"),
-    ("rp_min_dec_fac", "cc", _ranged(1, 100), 50,
+    ("rp_min_dec_fac", "cc", *_dcqcn("RP_MIN_DEC_FAC"),
      "percent of the rate a cut keeps at least"),
-    ("rp_min_rate", "cc", _ranged(1, 0xffffffff), 1, "Mb/s: rate floor"),
-    ("rp_max_rate", "cc", _ranged(0, 0xffffffff), 0,
+    ("rp_min_rate", "cc", *_dcqcn("RP_MIN_RATE", "MBPS"),
+     "Mb/s: rate floor"),
+    ("rp_max_rate", "cc", *_dcqcn("RP_MAX_RATE", "MBPS"),
      "Mb/s: rate ceiling (0 = link)"),
-    ("rp_rate_to_set_on_first_cnp", "cc", _ranged(0, 0xffffffff), 0,
+    ("rp_rate_to_set_on_first_cnp", "cc",
+     *_dcqcn("RP_RATE_ON_FIRST_CNP", "MBPS"),
      "Mb/s: rate after the first CNP (0 = cut)"),
-    ("rp_dce_tcp_g", "cc", _ranged(0, 1024), 4,
-     "alpha gain g in 1/1024"),
-    ("rp_dce_tcp_rtt", "cc", _ranged(1, MAX_CC_US), 55,
+    ("rp_dce_tcp_g", "cc", *_dcqcn("RP_G"), "alpha gain g in 1/1024"),
+    ("rp_dce_tcp_rtt", "cc", *_dcqcn("RP_ALPHA_UPDATE", "US", hi=_US_MAX),
      "us: alpha update period"),
-    ("rp_rate_reduce_monitor_period", "cc", _ranged(0, MAX_CC_US), 4,
+    ("rp_rate_reduce_monitor_period", "cc",
+     *_dcqcn("RP_RATE_REDUCE_PERIOD", "US", hi=_US_MAX),
      "us: at most one cut per period"),
-    ("rp_initial_alpha_value", "cc", _ranged(0, 1023), 1023,
+    ("rp_initial_alpha_value", "cc",
+     *_dcqcn("RP_INITIAL_ALPHA", hi=C["WREN_DCQCN_ALPHA_MAX"]),
      "alpha of a new flow, 1023 = 1"),
-    ("rp_gd", "cc", _ranged(10, 20), 11,
-     "cut = rate * alpha / 2^gd"),
-    ("rp_clamp_tgt_rate", "cc", _bool, True,
+    ("rp_gd", "cc", *_dcqcn("RP_GD"), "cut = rate * alpha / 2^gd"),
+    ("rp_clamp_tgt_rate", "cc", _bool,
+     bool(C["WREN_DCQCN_RP_CLAMP_TGT_RATE_DEFAULT"]),
      "every CNP sets the target rate to the current one"),
 ]]
 KEY = {k.name: k for k in KEYS}
