@@ -9,7 +9,9 @@ and starts as the NIC's power-on state.  The output imitates iproute2
 the subcommands wren-qos uses, and the driver's habits: iproute2 6.1's
 dcb exits 0 when the driver refuses ETS, PFC, buffer or max rate (the
 state simply stays), PFC and 802.3x pause exclude each other, DSCP app
-entries switch the port to DSCP trust.
+entries switch the port to DSCP trust.  The DCQCN params' power-on
+values and the tunable's range are the contract's (include/linux/wren/),
+read as wren-qos reads them.
 
 $WREN_QOS_FAKE/features (words): apptrust (dcb has apptrust), nocc (no
 devlink congestion control params), notunable, nodcb, nohealth.
@@ -32,26 +34,53 @@ BDF = "0000:00:04.0"
 HANDLE = "pci/" + BDF
 SPEED = int(os.environ.get("WREN_QOS_FAKE_SPEED", "25000"))
 TOTAL = 512 * 1024
+TOUT_AUTO = 0xffff      # ethtool's PFC_STORM_PREVENTION_AUTO
+# The devlink params and the contract's names of their power-on values
+# (WREN_DCQCN_*_DEFAULT, include/linux/wren/wren_admin.h).
 CC = {
-    "cc_ecn_enable": 0, "cc_np_enable": 0, "cc_rp_enable": 0,
-    "np_min_time_between_cnps": 4, "np_cnp_dscp": 48, "np_cnp_prio": 6,
-    "rp_time_reset": 300, "rp_byte_reset": 2097088, "rp_threshold": 5,
-    "rp_ai_rate": 5, "rp_hai_rate": 50, "rp_min_dec_fac": 50,
-    "rp_min_rate": 1, "rp_max_rate": 0, "rp_rate_to_set_on_first_cnp": 0,
-    "rp_dce_tcp_g": 4, "rp_dce_tcp_rtt": 55,
-    "rp_rate_reduce_monitor_period": 4, "rp_initial_alpha_value": 1023,
-    "rp_gd": 11, "rp_clamp_tgt_rate": True,
+    "cc_ecn_enable": None, "cc_np_enable": None, "cc_rp_enable": None,
+    "np_min_time_between_cnps": "NP_MIN_TIME_BETWEEN_CNPS_DEFAULT_US",
+    "np_cnp_dscp": "NP_CNP_DSCP_DEFAULT",
+    "np_cnp_prio": "NP_CNP_PRIO_DEFAULT",
+    "rp_time_reset": "RP_TIME_RESET_DEFAULT_US",
+    "rp_byte_reset": "RP_BYTE_RESET_DEFAULT",
+    "rp_threshold": "RP_THRESHOLD_DEFAULT",
+    "rp_ai_rate": "RP_AI_RATE_DEFAULT_MBPS",
+    "rp_hai_rate": "RP_HAI_RATE_DEFAULT_MBPS",
+    "rp_min_dec_fac": "RP_MIN_DEC_FAC_DEFAULT",
+    "rp_min_rate": "RP_MIN_RATE_DEFAULT_MBPS",
+    "rp_max_rate": "RP_MAX_RATE_DEFAULT_MBPS",
+    "rp_rate_to_set_on_first_cnp": "RP_RATE_ON_FIRST_CNP_DEFAULT_MBPS",
+    "rp_dce_tcp_g": "RP_G_DEFAULT",
+    "rp_dce_tcp_rtt": "RP_ALPHA_UPDATE_DEFAULT_US",
+    "rp_rate_reduce_monitor_period": "RP_RATE_REDUCE_PERIOD_DEFAULT_US",
+    "rp_initial_alpha_value": "RP_INITIAL_ALPHA_DEFAULT",
+    "rp_gd": "RP_GD_DEFAULT",
 }
+CC_BOOL = {"rp_clamp_tgt_rate": "RP_CLAMP_TGT_RATE_DEFAULT"}
+
+
+def contract():
+    """The contract's numbers, read from include/linux/wren/ as wren-qos
+    reads them.  Only the calls that need them pay for it: the reader's
+    re costs about as much as the rest of a call (see dumps)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "..", "..", "lib"))
+    from wrenqos import contract as c  # pylint: disable=import-outside-toplevel
+    return c.load()
 
 
 def initial():
+    c = contract()
+    cc = {k: c["WREN_DCQCN_" + v] if v else 0 for k, v in CC.items()}
+    cc.update({k: bool(c["WREN_DCQCN_" + v]) for k, v in CC_BOOL.items()})
     return {
         "prio_tc": list(range(8)), "tc_tsa": ["ets"] * 8,
         "tc_bw": [12, 12, 12, 12, 13, 13, 13, 13],
         "tc_maxrate": [0] * 8, "pfc_en": 0, "delay": 0,
         "prio_buffer": [0] * 8, "buffer_size": [TOTAL] + [0] * 7,
         "app": [], "trust": "pcp", "apptrust": ["pcp"],
-        "pause_rx": False, "pause_tx": False, "tout": 0, "cc": dict(CC),
+        "pause_rx": False, "pause_tx": False, "tout": 0, "cc": cc,
     }
 
 
@@ -382,11 +411,16 @@ def ethtool(argv, st, feats):
             die("pfc-prevention-tout: Cannot get tunable")
         if opt == "--get-tunable":
             v = st["tout"]
-            print(f"pfc-prevention-tout: {100 if v == 0xffff else v}")
+            if v == TOUT_AUTO:
+                v = contract()["WREN_PFC_TOUT_AUTO_MS"]
+            print(f"pfc-prevention-tout: {v}")
             return False
         v = int(rest[1])
-        if fails("ethtool", "tunable") is not None or \
-                not (v in (0, 0xffff) or 80 <= v <= 8000):
+        ok = v in (0, TOUT_AUTO)
+        if not ok:
+            c = contract()
+            ok = c["WREN_PFC_TOUT_MIN_MS"] <= v <= c["WREN_PFC_TOUT_MAX_MS"]
+        if fails("ethtool", "tunable") is not None or not ok:
             die("pfc-prevention-tout: Invalid argument")
         st["tout"] = v
         return True
@@ -428,7 +462,7 @@ def devlink(argv, st, feats):
         if fails("devlink", name) is not None:
             die("Error: wren: the NIC refused the value.\n"
                 "kernel answers: Invalid argument")
-        if isinstance(CC[name], bool):
+        if name in CC_BOOL:
             st["cc"][name] = val == "true"
         else:
             st["cc"][name] = int(val)
