@@ -163,6 +163,12 @@ def _ranged(lo, hi):
     return lambda text: _int(text, lo, hi)
 
 
+def _or_default(parse, default):
+    """'default' is the NIC's power-on value, so that a profile that
+    wants it need not copy the number."""
+    return lambda text: default if text == "default" else parse(text)
+
+
 def _dcqcn(name, unit="", lo=None, hi=0xffffffff):
     """A wren_cc_params field's parser and power-on value, by its name in
     the contract (WREN_DCQCN_<name>_{MIN,MAX,DEFAULT}[_<unit>]): a bound
@@ -170,7 +176,8 @@ def _dcqcn(name, unit="", lo=None, hi=0xffffffff):
     unit = "_" + unit if unit else ""
     lo = C.get(f"WREN_DCQCN_{name}_MIN{unit}", 0) if lo is None else lo
     hi = C.get(f"WREN_DCQCN_{name}_MAX{unit}", hi)
-    return _ranged(lo, hi), C[f"WREN_DCQCN_{name}_DEFAULT{unit}"]
+    default = C[f"WREN_DCQCN_{name}_DEFAULT{unit}"]
+    return _or_default(_ranged(lo, hi), default), default
 
 
 # ------------------------------------------------------------------ keys
@@ -259,7 +266,8 @@ KEYS = [Key(*k) for k in [
      *_dcqcn("RP_INITIAL_ALPHA", hi=C["WREN_DCQCN_ALPHA_MAX"]),
      "alpha of a new flow, 1023 = 1"),
     ("rp_gd", "cc", *_dcqcn("RP_GD"), "cut = rate * alpha / 2^gd"),
-    ("rp_clamp_tgt_rate", "cc", _bool,
+    ("rp_clamp_tgt_rate", "cc",
+     _or_default(_bool, bool(C["WREN_DCQCN_RP_CLAMP_TGT_RATE_DEFAULT"])),
      bool(C["WREN_DCQCN_RP_CLAMP_TGT_RATE_DEFAULT"]),
      "every CNP sets the target rate to the current one"),
 ]]
