@@ -5,8 +5,9 @@
 # kmod (depmod -b on extracted kernels), cpio to pack the initramfs, QEMU
 # firmware (our QEMU is built with --disable-install-blobs), iperf3 for
 # `make bench-eth` (guests run the host's binaries over 9p), rsync for the
-# kernel's selftests lib.mk (make kselftest-install), perl for its runner.
+# kernel's selftests lib.mk (make kselftest-install), perl for its runner,
+# gdb for the backtraces of a QEMU that crashed or hung (vmrun.sh).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 exec "$here/apt-install.sh" busybox-static kmod cpio gzip util-linux seabios ipxe-qemu \
-	qemu-system-data iperf3 rsync perl
+	qemu-system-data iperf3 rsync perl gdb
