@@ -31,6 +31,22 @@ CELL = re.compile(r"^\s{5,}- (.*)$")
 FIELD = re.compile(r"``(?:const )?(?:struct |union )?[\w ]+?\s+(\w+)(\[\w+\])*``")
 
 
+def list_table_rows(lines, i):
+    """The rows of the list-table whose body starts at lines[i]: each
+    [line number, first cell, more cells...]; and the index past it."""
+    rows, cur = [], None
+    while i < len(lines) and (not lines[i].strip() or
+                              lines[i].startswith(" ")):
+        r, c = ROW.match(lines[i]), CELL.match(lines[i])
+        if r:
+            cur = [i + 1, r.group(1)]
+            rows.append(cur)
+        elif c and cur is not None:
+            cur.append(c.group(1))
+        i += 1
+    return rows, i
+
+
 def tables(docs):
     """Yield (file, line, struct, size, [(line, offset, size, field)])."""
     for root, _, names in os.walk(docs):
@@ -45,17 +61,8 @@ def tables(docs):
                 if not m:
                     i += 1
                     continue
-                start, rows, cur = i + 1, [], None
-                i += 1
-                while i < len(lines) and (not lines[i].strip() or
-                                          lines[i].startswith(" ")):
-                    r, c = ROW.match(lines[i]), CELL.match(lines[i])
-                    if r:
-                        cur = [i + 1, r.group(1)]
-                        rows.append(cur)
-                    elif c and cur is not None:
-                        cur.append(c.group(1))
-                    i += 1
+                start = i + 1
+                rows, i = list_table_rows(lines, i + 1)
                 fields = []
                 for row in rows[1:]:  # rows[0] is the header row
                     if len(row) < 4:
@@ -194,18 +201,12 @@ def check_names(docs, inc, n):
 
 
 def header_values(inc):
-    """Plain-number #defines and enum members of the contract headers
-    (as hw/qemu/tests/qemu-check.py and dcb/wren-qos read them)."""
-    defs = {}
-    for h in HEADERS:
-        text = open(os.path.join(inc, "linux", "wren", h)).read()
-        for m in re.finditer(r"^#define\s+(WREN_\w+)\s+(0x[0-9a-fA-F]+|\d+)u?\b",
-                             text, re.M):
-            defs[m.group(1)] = int(m.group(2), 0)
-        for m in re.finditer(r"^\s+(WREN_\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+)\s*,",
-                             text, re.M):
-            defs[m.group(1)] = int(m.group(2), 0)
-    return defs
+    """Plain-number #defines and enum members of the contract headers,
+    read as dcb/wren-qos and hw/qemu/tests/qemu-check.py read them."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                    "..", "dcb", "lib"))
+    from wrenqos import contract  # pylint: disable=import-outside-toplevel
+    return contract.load(os.path.join(inc, "linux", "wren"), HEADERS)
 
 
 def value_rows(docs):
@@ -222,17 +223,7 @@ def value_rows(docs):
                 if not lines[i].startswith(".. list-table::"):
                     i += 1
                     continue
-                rows, cur = [], None
-                i += 1
-                while i < len(lines) and (not lines[i].strip() or
-                                          lines[i].startswith(" ")):
-                    r, c = ROW.match(lines[i]), CELL.match(lines[i])
-                    if r:
-                        cur = [i + 1, r.group(1)]
-                        rows.append(cur)
-                    elif c and cur is not None:
-                        cur.append(c.group(1))
-                    i += 1
+                rows, i = list_table_rows(lines, i + 1)
                 if not rows or rows[0][1:3] != ["Name", "Value"]:
                     continue
                 for row in rows[1:]:

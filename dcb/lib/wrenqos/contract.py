@@ -4,8 +4,7 @@
 The ranges and power-on values of the DCQCN parameters (WREN_DCQCN_*)
 and the PFC storm timeouts (WREN_PFC_TOUT_*) are defined once, in the
 contract headers the driver and the device model are built from.  This
-reads them from there at run time, as hw/qemu/tests/qemu-check.py does,
-so that wren-qos judges a profile by the numbers the NIC and the driver
+reads them from there at run time, so that wren-qos judges a profile by the numbers the NIC and the driver
 use instead of keeping its own copy.
 """
 import os
@@ -16,10 +15,13 @@ HEADERS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "..", "..", "..", "include", "linux", "wren")
 
 
-def load(hdrs=HEADERS):
-    """Plain-number #defines and enum members of the contract headers."""
+def load(hdrs=HEADERS, names=None):
+    """Plain-number #defines and enum members of the contract headers
+    (@names: only these files of @hdrs).  The tree's one reader of them:
+    hw/qemu/tests/qemu-check.py and Documentation/check-contract.py
+    import it too."""
     defs = {}
-    for name in sorted(os.listdir(hdrs)):
+    for name in names or sorted(os.listdir(hdrs)):
         if not name.endswith(".h"):
             continue
         with open(os.path.join(hdrs, name), encoding="utf-8") as f:

@@ -30,25 +30,11 @@ FW_ARGS = (os.environ.get("QEMU_FW_ARGS") or "").split()
 TIMEOUT = 60
 
 
-def contract():
-    """Plain-number #defines and enum members from include/linux/wren/."""
-    hdrs = os.path.join(TOP, "include", "linux", "wren")
-    defs = {}
-    for name in sorted(os.listdir(hdrs)):
-        if not name.endswith(".h"):
-            continue
-        with open(os.path.join(hdrs, name)) as f:
-            text = f.read()
-        for m in re.finditer(r"^#define\s+(WREN_\w+)\s+(0x[0-9a-fA-F]+|\d+)u?\b",
-                             text, re.M):
-            defs[m.group(1)] = int(m.group(2), 0)
-        for m in re.finditer(r"^\s+(WREN_\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+)\s*,",
-                             text, re.M):
-            defs[m.group(1)] = int(m.group(2), 0)
-    return defs
+# The contract's numbers, through the tree's one reader of the headers.
+sys.path.insert(0, os.path.join(TOP, "dcb", "lib"))
+from wrenqos import contract  # noqa: E402
 
-
-C = contract()
+C = contract.load(os.path.join(TOP, "include", "linux", "wren"))
 
 
 def load_tool(name):
