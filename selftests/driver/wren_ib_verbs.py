@@ -9,17 +9,23 @@ selftests/rdma/verbs, in selftests/rdma/wren-rdma.sh.)  TAP on stdout.
 
 usage: wren_ib_verbs.py IBDEV IPV4_GID
 """
+import os
 import sys
 
 import pyverbs.enums as e
-from pyverbs.addr import AH, AHAttr, GID, GlobalRoute
+from pyverbs.addr import AH, AHAttr, GlobalRoute
 from pyverbs.cq import CQ
 from pyverbs.device import Context
 from pyverbs.pd import PD
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
 
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'lib'))
+from tap import Tap  # noqa: E402
+
+# Results as they come; the plan after the last.
+tap = Tap()
 
 
 def check(desc, fn, fails=False):
@@ -31,8 +37,7 @@ def check(desc, fn, fails=False):
         ok, err = False, f' ({type(ex).__name__}: {ex})'
     if fails:
         ok, err = not ok, ('' if not ok else err)
-    results.append((ok, desc + err))
-    return ok
+    return tap.ok(ok, desc + err)
 
 
 def gid_index(ctx, want):
@@ -132,10 +137,7 @@ def main():
 
 
 def report():
-    print(f'1..{len(results)}')
-    for i, (ok, desc) in enumerate(results, 1):
-        print(f'{"ok" if ok else "not ok"} {i} - {desc}')
-    return 0 if all(ok for ok, _ in results) else 1
+    return tap.done()
 
 
 if __name__ == '__main__':

@@ -14,7 +14,6 @@ for its last MR (rmmod wren_peer_test).  One "ok - ..." or
 usage: wren_peer_mem.py IBDEV
 """
 import ctypes
-import errno
 import os
 import re
 import subprocess
@@ -42,20 +41,21 @@ libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
 libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
 MAP_FAILED = ctypes.c_void_p(-1).value
 
-failed = 0
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'lib'))
+from tap import Tap  # noqa: E402
+
+# Unnumbered: wren-peer-mem.sh counts the lines into its own stream.
+tap = Tap(numbered=False)
 
 
 def result(ok, desc, why=''):
-    global failed
-    if not ok:
-        failed += 1
-    print(f'{"ok" if ok else "not ok"} - {desc}' + (f' ({why})' if why and not ok else ''))
-    sys.stdout.flush()
+    """A failure's reason goes on its result line, where the relay keeps it."""
+    tap.ok(ok, desc + (f' ({why})' if why and not ok else ''))
 
 
 def diag(text):
-    for line in str(text).splitlines():
-        print(f'# {line}')
+    tap.diag(str(text))
 
 
 class Buf:
@@ -307,7 +307,7 @@ def main():
                    f'{type(ex).__name__}: {ex}')
     pd.close()
     ctx.close()
-    return 1 if failed else 0
+    return tap.exit_code()
 
 
 if __name__ == '__main__':

@@ -38,6 +38,9 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKER = os.path.join(HERE, "roce-pcap-check.py")
 
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from tap import Tap  # noqa: E402
+
 RXE = [  # rxe: SEND only, READ request, ACK, CMP_SWAP, UD SEND with imm
     "52540000000152540000000208004500002c835f40004011a35f0a0000020a000001"
     "c03012b7001800000400ffff0000000280e9dbc9209c6912",
@@ -197,10 +200,9 @@ CASES = [
 
 
 def main():
-    print("1..%d" % len(CASES))
-    failed = 0
+    t = Tap(plan=len(CASES))
     with tempfile.TemporaryDirectory() as d:
-        for n, (name, frs, want_rc, want) in enumerate(CASES, 1):
+        for name, frs, want_rc, want in CASES:
             path = os.path.join(d, "port0.pcap")
             write_pcap(path, frs)
             p = subprocess.run([CHECKER, path], capture_output=True,
@@ -214,13 +216,8 @@ def main():
                     got[int(w[2])] = False
             good = p.returncode == want_rc and \
                 all(got.get(k) == v for k, v in want.items())
-            failed += not good
-            print("%s %d - roce-pcap-check.py: %s" %
-                  ("ok" if good else "not ok", n, name))
-            if not good:
-                for line in (p.stdout + p.stderr).splitlines():
-                    print("# " + line)
-    return 1 if failed else 0
+            t.ok(good, "roce-pcap-check.py: " + name, p.stdout + p.stderr)
+    return t.exit_code()
 
 
 if __name__ == "__main__":

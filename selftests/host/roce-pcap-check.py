@@ -46,6 +46,10 @@ import subprocess
 import sys
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+import tap  # noqa: E402
+
 ROCE_PORT = 4791
 MAGICS = {
     b"\xd4\xc3\xb2\xa1": "<", b"\xa1\xb2\xc3\xd4": ">",      # microseconds
@@ -283,21 +287,11 @@ def tshark_bad(tshark, path):
     return bad, collections.Counter(q.stdout.split())
 
 
-class Tap:
-    def __init__(self, prefix):
-        self.n = 0
-        self.failed = 0
-        self.prefix = prefix
-
+class Tap(tap.Tap):
     def result(self, good, desc, diag=None):
-        self.n += 1
-        if not good:
-            self.failed += 1
-        print("%s %d - %s%s" % ("ok" if good else "not ok", self.n,
-                                self.prefix, desc))
-        for line in (diag or "").splitlines():
-            print("# " + line)
-        sys.stdout.flush()
+        """A result and its notes, shown whether or not it passed."""
+        self.ok(good, desc)
+        self.diag(diag)
 
 
 def port_of(path):
@@ -328,8 +322,7 @@ def main():
             ap.error("--expect %s: no operations" % e)
         expect.append((name, [o for o in ops.split(",") if o]))
 
-    tap = Tap(a.prefix)
-    print("1..%d" % (2 * len(a.pcaps) + 2 + len(expect)))
+    t = Tap(plan=2 * len(a.pcaps) + 2 + len(expect), prefix=a.prefix)
     counts = collections.defaultdict(collections.Counter)
     total = 0
     for path in a.pcaps:
@@ -339,7 +332,7 @@ def main():
         try:
             bad, ts_ops = tshark_bad(a.tshark, path)
         except (OSError, RuntimeError) as e:
-            tap.result(False, "%s: tshark decodes every frame" % name, str(e))
+            t.result(False, "%s: tshark decodes every frame" % name, str(e))
             bad, ts_ops = None, collections.Counter()
         frames = roce = 0
         icrc_bad = []
@@ -365,38 +358,38 @@ def main():
                     mine[r.opcode] += 1
         except (OSError, ValueError) as e:
             if bad is not None:
-                tap.result(False, "%s: tshark decodes every frame" % name,
+                t.result(False, "%s: tshark decodes every frame" % name,
                            "not checked: the capture is unreadable")
-            tap.result(False, "%s: a readable classic pcap capture" % name,
+            t.result(False, "%s: a readable classic pcap capture" % name,
                        str(e))
             continue
         total += roce
         if bad is not None:
             ts_roce = sum(ts_ops.values())
-            tap.result(not bad and ts_roce == roce,
+            t.result(not bad and ts_roce == roce,
                        "%s: tshark decodes all %d frames, %d RoCEv2 (%d by "
                        "tshark), no malformed frame and no expert error"
                        % (name, frames, roce, ts_roce),
                        "\n".join(bad[:20]) +
                        ("\n... %d more" % (len(bad) - 20) if len(bad) > 20
                         else ""))
-        tap.result(not icrc_bad,
+        t.result(not icrc_bad,
                    "%s: ICRC, IP checksum, lengths and pad of all %d RoCEv2 "
                    "frames right" % (name, roce), "\n".join(icrc_bad[:20]))
-    tap.result(total >= a.min_roce,
+    t.result(total >= a.min_roce,
                "the captures hold %d RoCEv2 frames (at least %d wanted)"
                % (total, a.min_roce))
     lines = []
     for sender in sorted(counts):
         for op, c in sorted(counts[sender].items()):
             lines.append("%-8s %-26s %8d" % (sender, op, c))
-    tap.result(bool(counts), "RoCEv2 frames per sender and opcode",
+    t.result(bool(counts), "RoCEv2 frames per sender and opcode",
                "\n".join(lines))
     for name, ops in expect:
         missing = [o for o in ops if counts[name][o] == 0]
-        tap.result(not missing, "%s sent %s" % (name, " ".join(ops)),
+        t.result(not missing, "%s sent %s" % (name, " ".join(ops)),
                    "missing: " + " ".join(missing) if missing else None)
-    return 1 if tap.failed else 0
+    return t.exit_code()
 
 
 if __name__ == "__main__":

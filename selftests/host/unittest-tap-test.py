@@ -83,20 +83,14 @@ class Zz(unittest.TestCase):
             time.sleep(60)
 '''
 
-n = 0
-failed = 0
+sys.path.insert(0, os.path.join(HERE, '..', 'lib'))
+from tap import Tap  # noqa: E402
+
+tap = Tap()
 
 
 def check(desc, cond, detail=''):
-    global n, failed
-    n += 1
-    if cond:
-        print(f'ok {n} - {desc}')
-    else:
-        failed += 1
-        print(f'not ok {n} - {desc}')
-        for line in str(detail).splitlines():
-            print(f'# {line}')
+    tap.ok(cond, desc, str(detail))
 
 
 def run(mode, tmp):
@@ -166,8 +160,7 @@ def main():
                              stdout=subprocess.PIPE, text=True, check=True).stdout
         check('mismatch with unittest\'s summary fails',
               f'fail\t{summary}' in out.splitlines(), out)
-    print(f'1..{n}')
-    return 1 if failed else 0
+    return tap.done()
 
 
 if __name__ == '__main__':

@@ -22,6 +22,7 @@ Cases, each on a fresh QP pair (an error moves both QPs to ERROR):
 """
 import argparse
 import json
+import os
 import socket
 import sys
 import time
@@ -34,6 +35,10 @@ from pyverbs.mr import MR
 from pyverbs.pd import PD
 from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr
 from pyverbs.wr import RecvWR, SendWR, SGE
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from tap import Tap  # noqa: E402
 
 BUF = 8192
 CASES = [("inv-1", 64), ("inv-3", 3000), ("rnr", 200), ("rem-op", 100)]
@@ -137,9 +142,8 @@ def receiver(node, line):
 
 
 def sender(node, line):
-    print("1..%d" % len(CASES))
-    failed = 0
-    for i, (name, size) in enumerate(CASES, 1):
+    t = Tap(plan=len(CASES))
+    for name, size in CASES:
         line.send(node.new_qp())
         peer = line.recv()
         node.connect(peer)
@@ -160,13 +164,10 @@ def sender(node, line):
         good = status == want and (name != "rnr" or
                                    (rep["recv_status"] == 0 and
                                     rep["data_ok"]))
-        failed += not good
-        print("%s %d - %s: %d B, sender status %s (want %d), receiver "
-              "status %s%s" % ("ok" if good else "not ok", i, name, size,
-                               status, want, rep["recv_status"],
-                               "" if rep["data_ok"] else ", data differs"))
-        sys.stdout.flush()
-    return 1 if failed else 0
+        t.ok(good, "%s: %d B, sender status %s (want %d), receiver status "
+             "%s%s" % (name, size, status, want, rep["recv_status"],
+                       "" if rep["data_ok"] else ", data differs"))
+    return t.exit_code()
 
 
 def main():
