@@ -21,6 +21,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "selftests", "lib"))
+from tap import Tap  # noqa: E402
+
 # Headers of the hardware contract; wren_core.h is kernel-internal and is
 # described (not tabulated) by driver.rst.
 HEADERS = ["wren_regs.h", "wren_admin.h", "wren_queues.h", "wren_hw.h"]
@@ -124,13 +128,12 @@ def compile_layouts(inc, tabs):
     return got, ""
 
 
-def check_tables(docs, inc, n):
+def check_tables(docs, inc, t):
     tabs = list(tables(docs))
     got, err = compile_layouts(inc, tabs)
     if got is None:
-        print(f"not ok {n} - structure tables: layout program did not build")
-        print("# " + err.replace("\n", "\n# "))
-        return n + 1, False
+        return t.ok(False, "structure tables: layout program did not build",
+                    err.split("\n"))
     bad = []
     defined = set()
     for h in HEADERS:
@@ -150,15 +153,11 @@ def check_tables(docs, inc, n):
             if str(o) != off or str(s) != sz:
                 bad.append(f"{f}:{ln}: {st}.{fld} is offset {o} size {s}, "
                            f"table says {off} {sz}")
-    ok = "ok" if not bad else "not ok"
-    print(f"{ok} {n} - structure tables match the headers "
-          f"({len(tabs)} structures)")
-    for b in bad:
-        print("# " + b)
-    return n + 1, not bad
+    return t.ok(not bad, "structure tables match the headers "
+                f"({len(tabs)} structures)", bad)
 
 
-def check_names(docs, inc, n):
+def check_names(docs, inc, t):
     names = set()
     for h in HEADERS:
         text = open(os.path.join(inc, "linux", "wren", h)).read()
@@ -192,12 +191,9 @@ def check_names(docs, inc, n):
                for t in tails):
             continue
         missing.append(x)
-    ok = "ok" if not missing else "not ok"
-    print(f"{ok} {n} - every WREN_* name of the contract headers is "
-          f"documented ({len(names)} names)")
-    for x in missing:
-        print(f"# undocumented: {x}")
-    return n + 1, not missing
+    return t.ok(not missing, "every WREN_* name of the contract headers is "
+                f"documented ({len(names)} names)",
+                [f"undocumented: {x}" for x in missing])
 
 
 def header_values(inc):
@@ -231,7 +227,7 @@ def value_rows(docs):
                            row[2] if len(row) > 2 else "")
 
 
-def check_values(docs, inc, n):
+def check_values(docs, inc, t):
     defs = header_values(inc)
     bad, count = [], 0
     for f, line, name, value in value_rows(docs):
@@ -246,20 +242,17 @@ def check_values(docs, inc, n):
                 int(value, 0) != defs[m.group(1)]:
             bad.append(f"{f}:{line}: {m.group(1)} is "
                        f"{defs[m.group(1)]}, the page says {value!r}")
-    ok = "ok" if not bad else "not ok"
-    print(f"{ok} {n} - value tables match the headers ({count} names)")
-    for b in bad:
-        print("# " + b)
-    return n + 1, not bad
+    return t.ok(not bad, f"value tables match the headers ({count} names)",
+                bad)
 
 
 def main():
     docs, inc = sys.argv[1], sys.argv[2]
-    n = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-    n, a = check_tables(docs, inc, n)
-    n, b = check_names(docs, inc, n)
-    n, c = check_values(docs, inc, n)
-    sys.exit(0 if a and b and c else 1)
+    t = Tap(start=int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    check_tables(docs, inc, t)
+    check_names(docs, inc, t)
+    check_values(docs, inc, t)
+    sys.exit(t.exit_code())
 
 
 if __name__ == "__main__":

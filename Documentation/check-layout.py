@@ -45,6 +45,10 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "selftests", "lib"))
+from tap import Tap  # noqa: E402
+
 DRIVER_RST = "Documentation/networking/device_drivers/wren/driver.rst"
 # (name, folder, the page with its file tables or None)
 COMPONENTS = [
@@ -151,16 +155,16 @@ def find_cycles(graph):
     return out
 
 
-def tap(n, ok, what, notes=()):
-    print(f"{'ok' if ok else 'not ok'} {n} - {what}")
-    for line in notes:
-        print(f"# {line}")
+def tap(t, ok, what, notes=()):
+    """A result with its notes, which are shown whether or not it passed."""
+    t.ok(ok, what)
+    t.diag(list(notes))
     return ok
 
 
 # ---- 1. includes ----------------------------------------------------------
 
-def check_includes(top, comps, n):
+def check_includes(top, comps, t):
     files = {f for _, _, fs in comps for f in fs}
     graph, edges = {}, 0
     for f in sorted(files):
@@ -186,8 +190,8 @@ def check_includes(top, comps, n):
     what = (f"no #include cycle among the tree's own C files "
             f"({len(files)} files, {edges} includes between them)")
     if not files or not edges:
-        return tap(n, False, what + ": nothing examined")
-    return tap(n, not notes, what, notes)
+        return tap(t, False, what + ": nothing examined")
+    return tap(t, not notes, what, notes)
 
 
 # ---- 2. and 3. calls ------------------------------------------------------
@@ -255,7 +259,7 @@ def edge_note(frm, to, why):
     return f"{frm} -> {to}: {path}:{line} uses {sym}()"
 
 
-def check_calls(top, comps, graphs, n):
+def check_calls(top, comps, graphs, t):
     notes, counts, nfiles, nedges, nsyms = [], [], 0, 0, 0
     for name, _, files in comps:
         graph, syms = graphs[name]
@@ -275,8 +279,8 @@ def check_calls(top, comps, graphs, n):
             f"({nfiles} modules, {nsyms} functions, {nedges} calls "
             f"between files)")
     if not nfiles or not nedges:
-        return tap(n, False, what + ": nothing examined")
-    return tap(n, not notes, what, notes + ["; ".join(counts)])
+        return tap(t, False, what + ": nothing examined")
+    return tap(t, not notes, what, notes + ["; ".join(counts)])
 
 
 # ---- tables ---------------------------------------------------------------
@@ -377,7 +381,7 @@ def resolve(name, folder, files):
     return [f for f in files if f.endswith("/" + name)]
 
 
-def check_tables(top, comps, n):
+def check_tables(top, comps, t):
     notes, nfiles, nrows, ntables = [], 0, 0, 0
     for name, folder, files, page in comps:
         if not page:
@@ -407,12 +411,12 @@ def check_tables(top, comps, n):
     what = (f"every source file has a line in its page's file table "
             f"({nfiles} files, {ntables} tables, {nrows} rows)")
     if not nfiles or not nrows:
-        return tap(n, False, what + ": nothing examined")
-    return tap(n, not notes, what + (f": {len(notes)} wrong" if notes
+        return tap(t, False, what + ": nothing examined")
+    return tap(t, not notes, what + (f": {len(notes)} wrong" if notes
                                      else ""), notes)
 
 
-def check_layers(top, comps, graphs, n):
+def check_layers(top, comps, graphs, t):
     notes, nedges, ntables = [], 0, 0
     for page in sorted({c[3] for c in comps if c[3] and
                         c[3].endswith(".rst")}):
@@ -446,33 +450,33 @@ def check_layers(top, comps, graphs, n):
     what = (f"the layered tables of the pages hold the calls "
             f"({ntables} tables, {nedges} calls checked)")
     if not ntables or not nedges:
-        return tap(n, False, what + ": nothing examined")
-    return tap(n, not notes, what + (f": {len(notes)} wrong" if notes
+        return tap(t, False, what + ": nothing examined")
+    return tap(t, not notes, what + (f": {len(notes)} wrong" if notes
                                      else ""), notes)
 
 
 def main():
     top = sys.argv[1]
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    t = Tap(start=int(sys.argv[2]) if len(sys.argv) > 2 else 1)
     comps = [(name, folder, sources(top, folder), page)
              for name, folder, page in COMPONENTS]
-    ok = check_includes(top, [(a, b, c) for a, b, c, _ in comps], n)
+    ok = check_includes(top, [(a, b, c) for a, b, c, _ in comps], t)
     try:
         graphs = {name: call_graph(top, files)
                   for name, _, files, _ in comps}
     except (OSError, subprocess.CalledProcessError) as e:
         why = f"ctags failed ({e}); scripts/deps-docs.sh installs " \
               "universal-ctags"
-        tap(n + 1, False, "no call cycle between the files of a component",
+        tap(t, False, "no call cycle between the files of a component",
             [why])
-        tap(n + 2, False, "the layered tables of the pages hold the calls",
+        tap(t, False, "the layered tables of the pages hold the calls",
             [why])
-        check_tables(top, comps, n + 3)
+        check_tables(top, comps, t)
         sys.exit(1)
     ok &= check_calls(top, [(a, b, c) for a, b, c, _ in comps], graphs,
-                      n + 1)
-    ok &= check_layers(top, comps, graphs, n + 2)
-    ok &= check_tables(top, comps, n + 3)
+                      t)
+    ok &= check_layers(top, comps, graphs, t)
+    ok &= check_tables(top, comps, t)
     sys.exit(0 if ok else 1)
 
 
