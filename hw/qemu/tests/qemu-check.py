@@ -36,6 +36,9 @@ from wrenqos import contract  # noqa: E402
 
 C = contract.load(os.path.join(TOP, "include", "linux", "wren"))
 
+sys.path.insert(0, os.path.join(TOP, "selftests", "lib"))
+import tap  # noqa: E402
+
 
 def load_tool(name):
     """A tool of the tree that is a script, not a module (its name has a
@@ -168,29 +171,22 @@ class QTest:
         self.cmd("write%s 0x%x 0x%x" % ({1: "b", 2: "w", 4: "l", 8: "q"}[size], addr, val))
 
 
-class Tap:
-    def __init__(self):
-        self.lines, self.failed = [], 0
+class Tap(tap.Tap):
+    """The tree's TAP, with the two things these checks add to it."""
 
     def result(self, ok, desc, diag=None):
-        n = len(self.lines) + 1
-        self.lines.append("%s %d - %s" % ("ok" if ok else "not ok", n, desc))
-        print(self.lines[-1], flush=True)
-        if not ok:
-            self.failed += 1
-            if diag:
-                for d in str(diag).splitlines():
-                    print("# " + d, flush=True)
+        self.ok(ok, desc, diag)
 
     def eq(self, got, want, desc):
-        self.result(got == want, desc,
-                    None if got == want else "got %r, want %r" % (got, want))
+        self.ok(got == want, desc,
+                None if got == want else "got %r, want %r" % (got, want))
 
     def write(self, path):
+        """The plan and the results, diagnostics left out."""
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            f.write("1..%d\n" % len(self.lines))
-            f.write("\n".join(self.lines) + "\n")
+            f.write("1..%d\n" % len(self.results))
+            f.write("\n".join(self.results) + "\n")
 
 
 def run_qemu(args):
@@ -940,8 +936,7 @@ def main():
             for iommu in (False, True):
                 check_gpu_dma(t, switch, iommu)
     t.write(os.path.join(BUILD, "check", "qemu.tap"))
-    print("1..%d" % len(t.lines))
-    return 1 if t.failed else 0
+    return t.done()
 
 
 if __name__ == "__main__":
