@@ -9,6 +9,7 @@ polling an empty CQ work.  TAP on stdout.
 
 usage: verbs_smoke.py IBDEV
 """
+import os
 import sys
 
 import pyverbs.enums as e
@@ -20,7 +21,12 @@ from pyverbs.qp import QP, QPAttr, QPCap, QPInitAttr, QPInitAttrEx
 from pyverbs.srq import SRQ, SrqAttr, SrqInitAttr
 from pyverbs.wr import RecvWR, SGE
 
-results = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', '..', '..', 'selftests', 'lib'))
+from tap import Tap  # noqa: E402
+
+# Results as they come; the plan after the last.
+tap = Tap(prefix='libwren: ')
 
 
 def check(desc, fn):
@@ -30,8 +36,7 @@ def check(desc, fn):
         err = ''
     except Exception as ex:  # pylint: disable=broad-except
         ok, err = False, f' ({type(ex).__name__}: {ex})'
-    results.append((ok, desc + err))
-    return ok
+    return tap.ok(ok, desc + err)
 
 
 def main():
@@ -107,10 +112,7 @@ def main():
 
 
 def report():
-    print(f'1..{len(results)}')
-    for i, (ok, desc) in enumerate(results, 1):
-        print(f'{"ok" if ok else "not ok"} {i} - libwren: {desc}')
-    return 0 if all(ok for ok, _ in results) else 1
+    return tap.done()
 
 
 if __name__ == '__main__':
