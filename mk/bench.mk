@@ -56,7 +56,7 @@ kernel-info: $(KERNEL_ENV)
 	echo "VMLINUZ=$$VMLINUZ"; echo "VMLINUX=$$VMLINUX"; echo "KMODDIR=$$KMODDIR"
 
 # Guests run it from the shared host root (selftests/lib/pattern.sh).
-$(BUILD)/tools/wren-pattern: $(TOP)/tools/pattern/wren-pattern.c
+$(BUILD)/tools/wren-pattern: $(TOP)/tools/pattern/wren-pattern.c $(TOP)/tools/pattern/wren_pattern.h
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -O2 -g -Wall -Wextra -Werror -o $@ $<
 

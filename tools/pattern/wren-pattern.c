@@ -10,8 +10,8 @@
  *   wren-pattern check SEED BYTES        read stdin; exit 0 only if it is
  *                                        exactly that stream
  *
- * The stream is splitmix64 output, little-endian, so that neither a
- * shifted, repeated nor zeroed block can pass for the right one.
+ * The stream is the tree's test pattern (wren_pattern.h), so a buffer
+ * another test program wrote with the same seed checks here too.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,47 +21,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "wren_pattern.h"
+
 #define BLOCK	(64 * 1024)
 
+/* Where the stream is: its seed and the offset of the next byte. */
 struct pattern {
-	uint64_t state;
-	uint64_t word;
-	unsigned int avail;	/* bytes of word not yet used */
+	uint64_t seed;
+	uint64_t off;
 };
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static void pattern_fill(struct pattern *p, unsigned char *buf, size_t len)
 {
-	size_t i = 0;
-
-	/* Leftover bytes of the last word, then whole words, then a tail. */
-	for (; i < len && p->avail; i++, p->avail--) {
-		buf[i] = (unsigned char)p->word;
-		p->word >>= 8;
-	}
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w = splitmix64(&p->state);
-		unsigned int b;
-
-		for (b = 0; b < 8; b++)
-			buf[i + b] = (unsigned char)(w >> (8 * b));
-	}
-	if (i < len) {
-		p->word = splitmix64(&p->state);
-		p->avail = 8;
-		for (; i < len; i++, p->avail--) {
-			buf[i] = (unsigned char)p->word;
-			p->word >>= 8;
-		}
-	}
+	wren_pattern_fill(buf, len, p->seed, p->off);
+	p->off += len;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -108,12 +81,12 @@ static int gen(struct pattern *p, uint64_t bytes)
 
 static int check(struct pattern *p, uint64_t bytes)
 {
-	static unsigned char got[BLOCK], want[BLOCK];
+	static unsigned char got[BLOCK];
 	uint64_t off = 0;
 
 	for (;;) {
 		ssize_t n = read(STDIN_FILENO, got, sizeof(got));
-		ssize_t i;
+		long i;
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -127,12 +100,11 @@ static int check(struct pattern *p, uint64_t bytes)
 			printf("long: more than %" PRIu64 " bytes\n", bytes);
 			return 1;
 		}
-		pattern_fill(p, want, (size_t)n);
-		if (memcmp(got, want, (size_t)n)) {
-			for (i = 0; got[i] == want[i]; i++)
-				;
+		i = wren_pattern_diff(got, (size_t)n, p->seed, off);
+		if (i >= 0) {
 			printf("mismatch at offset %" PRIu64 ": got 0x%02x, want 0x%02x\n",
-			       off + (uint64_t)i, got[i], want[i]);
+			       off + (uint64_t)i, got[i],
+			       wren_pattern_byte(p->seed, off + (uint64_t)i));
 			return 1;
 		}
 		off += (uint64_t)n;
@@ -154,7 +126,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: wren-pattern gen|check SEED BYTES\n");
 		return 2;
 	}
-	p.state = seed;
+	p.seed = seed;
 	if (!strcmp(argv[1], "gen"))
 		return gen(&p, bytes);
 	if (!strcmp(argv[1], "check"))
