@@ -34,9 +34,9 @@ MPI_CHECK := $(BUILD)/apps/wren_mpi_check
 
 mpi-check: $(MPI_CHECK)
 
-$(MPI_CHECK): $(TOP)/selftests/rdma/wren_mpi_check.c
+$(MPI_CHECK): $(TOP)/selftests/rdma/wren_mpi_check.c $(TOP)/tools/pattern/wren_pattern.h
 	@mkdir -p $(@D)
-	$(MPICC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -o $@ $<
+	$(MPICC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tools/pattern -o $@ $<
 
 check-apps-host: $(MPI_CHECK)
 	@mkdir -p $(BUILD)/check

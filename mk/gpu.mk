@@ -32,7 +32,8 @@ nvidia-src:
 
 gpu-tests: $(GPU_TEST_BIN)
 
-$(GPU_TEST_BIN): $(GPU_TEST_SRC) $(TOP)/selftests/rdma/gpu/wren_test_gpu.h
+$(GPU_TEST_BIN): $(GPU_TEST_SRC) $(TOP)/selftests/rdma/gpu/wren_test_gpu.h \
+		 $(TOP)/tools/pattern/wren_pattern.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/selftests/rdma/gpu \
-		-o $@ $(GPU_TEST_SRC)
+		-I$(TOP)/tools/pattern -o $@ $(GPU_TEST_SRC)

@@ -27,7 +27,7 @@
 RDMA_TESTS_BIN := $(BUILD)/tests/rdma/wren_verbs_test
 RDMA_TESTS_SRC := $(wildcard $(TOP)/selftests/rdma/verbs/*.c)
 RDMA_TESTS_HDR := $(wildcard $(TOP)/selftests/rdma/verbs/*.h) \
-		  $(TOP)/selftests/rdma/gpu/wren_test_gpu.h \
+		  $(TOP)/selftests/rdma/gpu/wren_test_gpu.h $(TOP)/tools/pattern/wren_pattern.h \
 		  $(TOP)/include/uapi/rdma/wren-abi.h $(wildcard $(TOP)/include/linux/wren/*.h)
 DMABUF_TEST_BIN := $(BUILD)/tests/dmabuf/wren_dmabuf_test
 DMABUF_TEST_SRC := $(TOP)/selftests/rdma/wren_dmabuf_test.c
@@ -54,7 +54,7 @@ $(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env $(
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		-I$(TOP)/include/uapi -I$(TOP)/include -I$(RDMA_CORE)/include $(TAP_CFLAGS) \
-		-o $@ $(RDMA_TESTS_SRC) -pthread \
+		-I$(TOP)/tools/pattern -o $@ $(RDMA_TESTS_SRC) -pthread \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
 # No verbs: the BARs from userspace, with no driver bound.
@@ -80,14 +80,11 @@ $(NCCL_CHECK_BIN): $(TOP)/selftests/rdma/gpu/wren_nccl_check.c $(GPU_UAPI) \
 		-I$(RDMA_CORE)/include -I$(TOP)/selftests/rdma/gpu -o $@ $< \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
-# Host side: needs only the pattern; verbs.h comes with wvt.h.
-$(GPU_MEM_CHECK_BIN): $(TOP)/selftests/rdma/gpu/gpu_mem_check.c \
-		      $(TOP)/selftests/rdma/verbs/pattern.c \
-		      $(TOP)/selftests/rdma/verbs/wvt.h $(BUILD)/rdma-core.env
+# Host side: needs only the test pattern (header only).
+$(GPU_MEM_CHECK_BIN): $(TOP)/selftests/rdma/gpu/gpu_mem_check.c $(TOP)/tools/pattern/wren_pattern.h
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(RDMA_CORE)/include \
-		-o $@ $(TOP)/selftests/rdma/gpu/gpu_mem_check.c \
-		$(TOP)/selftests/rdma/verbs/pattern.c
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tools/pattern \
+		-o $@ $(TOP)/selftests/rdma/gpu/gpu_mem_check.c
 
 check-rdma: rdma-tests
 	$(MAKE) --no-print-directory modules KVER=6.1

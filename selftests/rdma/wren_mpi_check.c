@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wren_pattern.h"
+
 #define DIAG_LEN	160
 #define MAX_DIAG	4
 /* The window and the largest allreduce: 1 MiB of 8-byte elements. */
@@ -66,23 +68,17 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
-/* splitmix64: cheap, and every (rank, index) gives an unrelated value. */
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 /*
- * What rank r contributes at index i.  Kept to 40 bits so that the sum
+ * What rank r contributes at index i: the tree's test pattern, stream r,
+ * its even words here and its odd ones in dval(), so that every (rank,
+ * index) gives an unrelated value.  Kept to 40 bits so that the sum
  * over up to 2^23 ranks stays inside int64 (no overflow, which would be
  * undefined behaviour in the MPI library's reduction).
  */
 static int64_t ival(int r, size_t i)
 {
-	return (int64_t)(mix(((uint64_t)r << 40) ^ i) & ((1ull << 40) - 1));
+	return (int64_t)(wren_pattern_word((uint64_t)r, 2 * (uint64_t)i) &
+			 ((1ull << 40) - 1));
 }
 
 /*
@@ -92,7 +88,8 @@ static int64_t ival(int r, size_t i)
  */
 static double dval(int r, size_t i)
 {
-	return (double)(mix(((uint64_t)r << 40) ^ i ^ 0x5a5a5a5aull) & 0xffffffffull);
+	return (double)(wren_pattern_word((uint64_t)r, 2 * (uint64_t)i + 1) &
+			0xffffffffull);
 }
 
 /* An element of the alltoall or window patterns: who, to whom, where. */

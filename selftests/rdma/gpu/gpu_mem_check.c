@@ -6,8 +6,8 @@
  * a guest test that left RDMA-written data in GPU memory lists it as
  * "gpu_expect BAR_OFFSET LEN SEED POS0" lines
  * (selftests/rdma/verbs/mem.c).  Each line is checked against the file:
- * bytes [BAR_OFFSET, +LEN) must hold stream SEED from POS0
- * (selftests/rdma/verbs/pattern.c).  So the data went to the device's
+ * bytes [BAR_OFFSET, +LEN) must hold stream SEED from POS0 of the tree's
+ * test pattern (tools/pattern/wren_pattern.h).  So the data went to the device's
  * memory, not to a bounce buffer of the guest.
  *
  *   gpu_mem_check MEMFILE MANIFEST    one "ok"/"not ok" line per entry
@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include "../verbs/wvt.h"
+#include "wren_pattern.h"
 
 int main(int argc, char **argv)
 {
@@ -61,10 +61,11 @@ int main(int argc, char **argv)
 			bad++;
 			continue;
 		}
-		k = pat_diff(mem + off, len, seed, pos0);
+		k = wren_pattern_diff(mem + off, len, seed, pos0);
 		if (k >= 0) {
 			printf("not ok - GPU memory [0x%" PRIx64 ", +%zu) in the host file holds stream 0x%x: byte %ld is 0x%02x, want 0x%02x\n",
-			       off, len, seed, k, mem[off + k], pat_byte(seed, pos0 + k));
+			       off, len, seed, k, mem[off + k],
+			       wren_pattern_byte(seed, pos0 + (uint64_t)k));
 			bad++;
 		} else {
 			printf("ok - GPU memory [0x%" PRIx64 ", +%zu) in the host file holds stream 0x%x from %" PRIu64 "\n",

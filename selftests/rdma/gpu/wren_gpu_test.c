@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "wren_pattern.h"
 #include "wren_test_gpu.h"
 
 static const char *dev = "/dev/wren_gpu0";
@@ -117,13 +118,13 @@ static void *map_aligned(int fd, uint64_t off, size_t len, int flags)
 	return p;
 }
 
+/*
+ * Word @i of the tree's test pattern as it lies in memory, so that BAR
+ * memory written here holds stream @seed from offset 0 for any checker.
+ */
 static uint64_t pattern(uint64_t seed, size_t i)
 {
-	uint64_t x = seed ^ (i * 0x9e3779b97f4a7c15ULL);
-
-	x ^= x >> 31;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	return x ^ (x >> 29);
+	return wren_pattern_mem(seed, i);
 }
 
 static void fill(volatile uint64_t *p, size_t len, uint64_t seed)

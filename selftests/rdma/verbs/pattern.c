@@ -1,73 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Test data: byte i of stream s is a hash of (s, i), so that any byte of
+ * Test data: byte i of stream s is the tree's test pattern
+ * (tools/pattern/wren_pattern.h), a hash of (s, i), so that any byte of
  * any buffer can be predicted from its position alone and a byte copied
- * to the wrong place, twice or not at all shows up.
+ * to the wrong place, twice or not at all shows up; and a buffer left
+ * here checks with wren-pattern or gpu_mem_check as well.
  */
 #include <string.h>
 #include "wvt.h"
-
-static uint64_t mix(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t word(uint32_t seed, uint64_t w)
-{
-	return mix(((uint64_t)seed << 40) ^ w);
-}
+#include "wren_pattern.h"
 
 uint8_t pat_byte(uint32_t seed, uint64_t pos)
 {
-	return (uint8_t)(word(seed, pos >> 3) >> (8 * (pos & 7)));
+	return wren_pattern_byte(seed, pos);
 }
 
 void pat_fill(uint8_t *p, size_t len, uint32_t seed, uint64_t pos0)
 {
-	size_t i = 0;
-
-	while (i < len && ((pos0 + i) & 7))
-		p[i] = pat_byte(seed, pos0 + i), i++;
-	for (; i + 8 <= len; i += 8) {
-		uint64_t v = word(seed, (pos0 + i) >> 3);
-
-		memcpy(p + i, &v, 8);	/* little-endian host: same bytes */
-	}
-	for (; i < len; i++)
-		p[i] = pat_byte(seed, pos0 + i);
+	wren_pattern_fill(p, len, seed, pos0);
 }
 
 long pat_diff(const uint8_t *p, size_t len, uint32_t seed, uint64_t pos0)
 {
-	size_t i = 0;
-
-	while (i < len && ((pos0 + i) & 7)) {
-		if (p[i] != pat_byte(seed, pos0 + i))
-			return (long)i;
-		i++;
-	}
-	for (; i + 8 <= len; i += 8) {
-		uint64_t v = word(seed, (pos0 + i) >> 3);
-
-		if (memcmp(p + i, &v, 8))
-			break;
-	}
-	for (; i < len; i++)
-		if (p[i] != pat_byte(seed, pos0 + i))
-			return (long)i;
-	return -1;
+	return wren_pattern_diff(p, len, seed, pos0);
 }
 
 uint64_t pat_u64(uint32_t seed, uint64_t pos)
 {
 	uint8_t b[8];
-
-	pat_fill(b, 8, seed, pos);
 	uint64_t v;
 
+	pat_fill(b, 8, seed, pos);
 	memcpy(&v, b, 8);
 	return v;
 }
