@@ -58,11 +58,13 @@ $(RDMA_TESTS_BIN): $(RDMA_TESTS_SRC) $(RDMA_TESTS_HDR) $(BUILD)/rdma-core.env $(
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
 
 # No verbs: the BARs from userspace, with no driver bound.
-$(REMAP_RACE_BIN): $(REMAP_RACE_SRC)
+$(REMAP_RACE_BIN): $(REMAP_RACE_SRC) $(TOP)/selftests/lib/pci_bar.h
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread -o $@ $(REMAP_RACE_SRC)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -pthread -I$(TOP)/selftests/lib \
+		-o $@ $(REMAP_RACE_SRC)
 
-$(HOSTILE_BIN): $(HOSTILE_SRC) $(wildcard $(TOP)/include/linux/wren/*.h) $(TAP_DEPS)
+$(HOSTILE_BIN): $(HOSTILE_SRC) $(wildcard $(TOP)/include/linux/wren/*.h) $(TAP_DEPS) \
+		$(TOP)/selftests/lib/pci_bar.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		-I$(TOP)/include $(TAP_CFLAGS) -o $@ $(HOSTILE_SRC)

@@ -30,6 +30,7 @@
 #include <linux/pci_regs.h>
 #include <linux/wren/wren_admin.h>
 #include <linux/wren/wren_regs.h>
+#include "pci_bar.h"
 #define TAP_IMPLEMENTATION
 #include "tap.h"
 
@@ -99,18 +100,10 @@ static int dpage_alloc(struct dpage *p)
 	return 0;
 }
 
-static int sysfs_open(const char *bdf, const char *file, int flags)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", bdf, file);
-	return open(path, flags);
-}
-
 /* Enable memory decoding and bus mastering, as a driver would. */
 static int enable(const char *bdf)
 {
-	int fd = sysfs_open(bdf, "enable", O_WRONLY);
+	int fd = pci_dev_open(bdf, "enable", O_WRONLY);
 	uint16_t cmd;
 
 	if (fd < 0 || write(fd, "1", 1) != 1) {
@@ -119,7 +112,7 @@ static int enable(const char *bdf)
 		return -1;
 	}
 	close(fd);
-	fd = sysfs_open(bdf, "config", O_RDWR);
+	fd = pci_dev_open(bdf, "config", O_RDWR);
 	if (fd < 0)
 		return -1;
 	if (pread(fd, &cmd, 2, PCI_COMMAND) != 2) {
@@ -137,7 +130,7 @@ static int enable(const char *bdf)
 
 static void bus_master_off(const char *bdf)
 {
-	int fd = sysfs_open(bdf, "config", O_RDWR);
+	int fd = pci_dev_open(bdf, "config", O_RDWR);
 	uint16_t cmd;
 
 	if (fd < 0)
@@ -152,29 +145,12 @@ static void bus_master_off(const char *bdf)
 
 static void *map_bar(const char *bdf, int bar, size_t *len)
 {
-	char name[32], line[128];
-	unsigned long long start, end, flags;
-	void *p;
-	FILE *f;
-	int fd;
+	uint64_t start;
 
-	fd = sysfs_open(bdf, "resource", O_RDONLY);
-	f = fd < 0 ? NULL : fdopen(fd, "r");
-	if (!f)
+	if (pci_bar_range(bdf, bar, &start, len) || !*len)
 		return NULL;
-	for (int i = 0; fgets(line, sizeof(line), f); i++)
-		if (i == bar && sscanf(line, "%llx %llx %llx", &start, &end, &flags) == 3) {
-			bar_phys[bar] = start;
-			*len = (size_t)(end - start + 1);
-		}
-	fclose(f);
-	snprintf(name, sizeof(name), "resource%d", bar);
-	fd = sysfs_open(bdf, name, O_RDWR | O_SYNC);
-	if (fd < 0 || !*len)
-		return NULL;
-	p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	return p == MAP_FAILED ? NULL : p;
+	bar_phys[bar] = start;
+	return pci_bar_map(bdf, bar, *len, PROT_READ | PROT_WRITE);
 }
 
 /* The device answers a read (STATUS is not all-ones). */
