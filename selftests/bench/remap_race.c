@@ -40,6 +40,8 @@
 
 #include <linux/pci_regs.h>
 
+#include "pci_bar.h"
+
 /* BAR 0 (read and written), the first pages of BARs 2 and 4 (read). */
 #define NPAGES		3
 #define MAX_STRAYS	8
@@ -126,18 +128,13 @@ static void *access_thread(void *arg)
 
 static volatile uint32_t *map_page(const char *dir, int bar_no, int prot)
 {
+	void *p = pci_bar_map(dir, bar_no, 4096, prot);
 	char path[512];
-	void *p;
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/resource%d", dir, bar_no);
-	fd = open(path, (prot & PROT_WRITE ? O_RDWR : O_RDONLY) | O_SYNC);
-	if (fd < 0)
+	if (!p) {
+		snprintf(path, sizeof(path), "%s/resource%d", dir, bar_no);
 		die(path);
-	p = mmap(NULL, 4096, prot, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		die(path);
-	close(fd);
+	}
 	return p;
 }
 
