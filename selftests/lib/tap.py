@@ -12,6 +12,8 @@ tap.sh and tap.h, after kselftest's net/lib/py/ksft.py.
     t.diag("free text")
     sys.exit(t.done())           # plan if none was given, 0 only if all ok
 
+    t.unittest(suite)            # a unittest suite, one result a test
+
 Results are "ok N - DESC" and "not ok N - DESC" (numbered from start=),
 skips "ok N - DESC # SKIP WHY", diagnostics "# ..." one per line, the
 lines that scripts/tap-count.sh counts.  numbered=False writes "ok -
@@ -93,6 +95,46 @@ class Tap:
         """kselftest's totals line, as a diagnostic."""
         self.diag(f"Totals: pass:{self.passed} fail:{self.failed} "
                   f"xfail:0 xpass:0 skip:{self.skipped} error:0")
+
+    def unittest(self, suite):
+        """Run a unittest suite: one result per test (per failing subtest),
+        its first docstring line or name the description, the traceback
+        of a failure as diagnostics, a SkipTest a skip."""
+        import unittest  # only the tests that have suites pay for it
+
+        tap = self
+
+        class Result(unittest.TestResult):
+            @staticmethod
+            def _desc(test):
+                return test.shortDescription() or test.id().split(".")[-1]
+
+            def addSuccess(self, test):
+                super().addSuccess(test)
+                if not getattr(test, "_tap_failed_sub", False):
+                    tap.ok(True, self._desc(test))
+
+            def addFailure(self, test, err):
+                super().addFailure(test, err)
+                tap.ok(False, self._desc(test),
+                       self._exc_info_to_string(err, test))
+
+            addError = addFailure
+
+            def addSkip(self, test, reason):
+                super().addSkip(test, reason)
+                tap.skip(self._desc(test), reason)
+
+            def addSubTest(self, test, subtest, err):
+                super().addSubTest(test, subtest, err)
+                if err is not None:
+                    test._tap_failed_sub = True
+                    tap.ok(False, f"{self._desc(test)} {subtest._subDescription()}",
+                           self._exc_info_to_string(err, test))
+
+        result = Result()
+        suite.run(result)
+        return result.wasSuccessful()
 
     def exit_code(self):
         return 1 if self.failed else 0
