@@ -8,8 +8,8 @@
 # profiles change nothing and exit 2 naming the key, missing features
 # fail only the profiles that need them (exit 3), a change failing midway
 # is undone, a dcb set that iproute2 6.1's stale ACK fails is read back
-# (done if it took, run once more if not), and `show` prints the table.
-# TAP on stdout.
+# (done if it took, run once more if not), and `show` prints the table;
+# then the profile parser's unit test (test_profile.py).  TAP on stdout.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -130,7 +130,8 @@ refused() {
 	fi
 }
 
-plan 55
+# 18 of them test_profile.py: its 17 tests and the check that it ran them.
+plan 73
 
 # --- the profiles themselves ---------------------------------------
 for p in lossless ecn-only default; do
@@ -422,6 +423,15 @@ RC=0
 "$qos" show eth9 >/dev/null 2>&1 || RC=$?
 check "show on a netdev that does not exist: exit 2" test "$RC" = 2
 
+# --- the profile parser on its own (a unittest suite) ----------------
+unit=$WREN_QOS_FAKE/test_profile.tap
+RC=0
+"$python" "$here/test_profile.py" >"$unit" 2>&1 || RC=$?
+tap_relay "test_profile.py: " "$unit"
+check "test_profile.py ran its plan ($TAP_RELAY_COUNT of ${TAP_RELAY_PLAN:-no plan}), exit $RC" \
+	test "$TAP_RELAY_COUNT" = "${TAP_RELAY_PLAN:-none}" -a \
+	\( "$RC" = 0 -o "$TAP_RELAY_FAILED" != 0 \)
+
 # --- the code itself -------------------------------------------------
 # From the top: shellcheck -x finds "$WREN_TOP/selftests/lib/..." there.
 lint_sh() {
@@ -434,7 +444,7 @@ if command -v shellcheck >/dev/null; then
 else
 	skip "shellcheck" "shellcheck is not installed"
 fi
-py=("$qos" "$top"/dcb/lib/wrenqos/*.py "$fake/fakenic.py")
+py=("$qos" "$top"/dcb/lib/wrenqos/*.py "$fake/fakenic.py" "$here/test_profile.py")
 if command -v pyflakes3 >/dev/null; then
 	check "pyflakes3: wren-qos and the fake" pyflakes3 "${py[@]}"
 else
