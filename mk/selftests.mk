@@ -9,6 +9,10 @@
 #                            kselftest-list.txt) into $(KSFT_INSTALL); the
 #                            guests run their tests from there
 #   make kselftest-src       the kernel's kselftest files ($(KSFT_SRC))
+#   $(BUILD)/contract/wren-contract.sh
+#                            the contract headers' numbers as NAME=value
+#                            lines, which the guest tests source
+#                            (selftests/lib/wren.sh); built with the bench
 #
 # C test programs take their TAP from selftests/lib/tap.h, which sits on
 # the kernel's kselftest.h: they depend on $(TAP_DEPS) and compile with
@@ -34,3 +38,11 @@ kselftest-src:
 kselftest-install: kselftest-src
 	@$(MAKE) --no-print-directory -C $(TOP)/selftests install \
 		KSFT_SRC=$(KSFT_SRC) INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
+
+# Written by the tree's one reader of the headers (dcb/lib/wrenqos/
+# contract.py): a file the guests source once costs no Python exec per
+# value, which under TCG is 0.2 s each.
+$(BUILD)/contract/wren-contract.sh: $(TOP)/dcb/lib/wrenqos/contract.py \
+		$(wildcard $(TOP)/include/linux/wren/*.h)
+	@mkdir -p $(@D)
+	python3 $< $(TOP)/include/linux/wren >$@.tmp && mv $@.tmp $@
