@@ -31,7 +31,7 @@ BENCH_SFX   = $(if $(filter 1,$(IOMMU)),-iommu)$(if $(filter 1,$(GPU)),-gpu)
 # Building our QEMU takes minutes: only when the default binary is used.
 BENCH_QEMU_DEP = $(if $(filter command line,$(origin QEMU)),,qemu)
 BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
-		 $(BUILD)/tools/wren-pattern
+		 $(BUILD)/tools/wren-pattern $(BUILD)/contract/wren-contract.sh
 
 # What vmrun.sh / vmtest.sh / selftests/bench/run.sh read.
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
