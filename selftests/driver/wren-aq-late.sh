@@ -21,30 +21,16 @@ plan 11
 dmesg -C
 
 wren_require_nic 10 "late admin write"
-read -r capslo aq_timeout < <(wren_regs "$bdf" 0x10 0x38 | tr '\n' ' ')
-if [ $(($(printf '%d' "$capslo") >> 29 & 1)) = 0 ]; then
-	for _ in $(seq 10); do skip "late admin write" "device lacks DIAG_FAULT"; done
-	tap_done
-	exit 0
-fi
-
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-insmod "$mods/wren.ko" || diag "insmod wren.ko failed"
-# No reset before the late write: devlink health would otherwise reset
-# the device at once (wren-recover.sh tests that).
-devlink health set "pci/$bdf" reporter fw_fatal auto_recover false ||
-	diag "devlink health set auto_recover false failed"
+wren_need_diag_fault 10 "late admin write"
+# No reset before the late write.
+wren_load_no_recover "$mods"
 dir=/sys/kernel/debug/wren/$bdf
 check "debugfs lists no orphaned command buffers on a healthy device" \
 	grep -qx 'orphans 0' "$dir/cmd_orphans"
 
-start=$(date +%s%N)
-out=$(echo aq_late 2>&1 >"$dir/inject_fault")
-rc=$?
-ms=$((($(date +%s%N) - start) / 1000000))
-floor=$(($(printf '%d' "$aq_timeout") > 1000 ? $(printf '%d' "$aq_timeout") : 1000))
-check "the late QUERY_DEVICE fails with ETIMEDOUT after ${ms} ms (timeout ${floor} ms)" \
-	bash -c "[ $rc != 0 ] && grep -q 'timed out' <<<'$out' && [ $ms -ge $floor ]"
+wren_inject "$dir/inject_fault" aq_late
+check "the late QUERY_DEVICE fails with ETIMEDOUT after ${inject_ms} ms (timeout ${aq_floor} ms)" \
+	bash -c "[ $inject_rc != 0 ] && grep -q 'timed out' <<<'$inject_out' && [ $inject_ms -ge $aq_floor ]"
 diag "cmd_orphans right after the timeout: $(tr '\n' ';' <"$dir/cmd_orphans")"
 
 check "the driver kept the timed-out command's output buffer" \

@@ -17,41 +17,25 @@ plan 10
 dmesg -C
 
 wren_require_nic 9 "admin command timeout"
-read -r capslo aq_timeout < <(wren_regs "$bdf" 0x10 0x38 | tr '\n' ' ')
-if [ $(($(printf '%d' "$capslo") >> 29 & 1)) = 0 ]; then
-	for _ in $(seq 9); do skip "admin command timeout" "device lacks DIAG_FAULT"; done
-	tap_done
-	exit 0
-fi
-
-mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-insmod "$mods/wren.ko" || diag "insmod wren.ko failed"
-# The state that needs a reset itself: devlink health would otherwise
-# reset the device at once (wren-recover.sh tests that).
-devlink health set "pci/$bdf" reporter fw_fatal auto_recover false ||
-	diag "devlink health set auto_recover false failed"
+wren_need_diag_fault 9 "admin command timeout"
+# The state that needs a reset itself.
+wren_load_no_recover "$mods"
 inject=/sys/kernel/debug/wren/$bdf/inject_fault
 check "debugfs has $inject" test -w "$inject"
 
-start=$(date +%s%N)
-out=$(echo aq_stall 2>&1 >"$inject")
-rc=$?
-ms=$((($(date +%s%N) - start) / 1000000))
-floor=$(($(printf '%d' "$aq_timeout") > 1000 ? $(printf '%d' "$aq_timeout") : 1000))
-check "the stalled NOP fails with ETIMEDOUT after ${ms} ms (timeout ${floor} ms)" \
-	bash -c "[ $rc != 0 ] && grep -q 'timed out' <<<'$out' && [ $ms -ge $floor ]"
-[ $rc != 0 ] || diag "write succeeded: $out"
+wren_inject "$inject" aq_stall
+check "the stalled NOP fails with ETIMEDOUT after ${inject_ms} ms (timeout ${aq_floor} ms)" \
+	bash -c "[ $inject_rc != 0 ] && grep -q 'timed out' <<<'$inject_out' && [ $inject_ms -ge $aq_floor ]"
+[ "$inject_rc" != 0 ] || diag "write succeeded: $inject_out"
 
 check "the log names the hung command: NOP, opcode 0x00, its cmd_id" \
 	bash -c 'dmesg | grep -qE "admin command NOP \(opcode 0x00, cmd_id 0x[0-9a-f]{4}\) timed out"'
 diag "$(dmesg | grep -E 'timed out|needs a reset|fail until')"
 
 # Marked as needing a reset: the next command fails at once, no new wait.
-start=$(date +%s%N)
-out=$(echo aq_stall 2>&1 >"$inject")
-ms=$((($(date +%s%N) - start) / 1000000))
-check "later commands fail at once (${ms} ms): the device needs a reset" \
-	bash -c "grep -q 'Input/output error' <<<'$out' && [ $ms -lt $floor ]"
+wren_inject "$inject" aq_stall
+check "later commands fail at once (${inject_ms} ms): the device needs a reset" \
+	bash -c "grep -q 'Input/output error' <<<'$inject_out' && [ $inject_ms -lt $aq_floor ]"
 
 wait_for 10 bash -c "devlink -j health show pci/$bdf reporter fw_fatal | grep -q '\"error\":1'"
 check "fw_fatal counted the hang" \

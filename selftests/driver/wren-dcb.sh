@@ -27,30 +27,31 @@ mods=$(wren_moddir)
 
 # DCQCN devlink params: name, a value to set (not the default), and a
 # value the driver (range) or the NIC (link speed, another knob) must
-# refuse, "-" where no refusable value exists (u8 masks, bools).
-cc_params='
+# refuse, "-" where no refusable value exists (u8 masks, bools).  The
+# range's ends are the contract's (WREN_DCQCN_*, wren.sh).
+cc_params="
 cc_ecn_enable 72 -
 cc_np_enable 8 -
 cc_rp_enable 8 -
-np_min_time_between_cnps 50 10000001
-np_cnp_dscp 46 64
-np_cnp_prio 5 8
-rp_time_reset 600 0
-rp_byte_reset 65536 1073741825
-rp_threshold 3 32
+np_min_time_between_cnps 50 $((WREN_DCQCN_TIME_MAX_US + 1))
+np_cnp_dscp 46 $WREN_NUM_DSCP
+np_cnp_prio 5 $WREN_NUM_PRIO
+rp_time_reset 600 $((WREN_DCQCN_RP_TIME_RESET_MIN_US - 1))
+rp_byte_reset 65536 $((WREN_DCQCN_RP_BYTE_RESET_MAX + 1))
+rp_threshold 3 $((WREN_DCQCN_RP_THRESHOLD_MAX + 1))
 rp_ai_rate 10 4000000000
 rp_hai_rate 100 4000000000
-rp_min_dec_fac 25 101
-rp_min_rate 2 0
+rp_min_dec_fac 25 $((WREN_DCQCN_RP_MIN_DEC_FAC_MAX + 1))
+rp_min_rate 2 $((WREN_DCQCN_RP_MIN_RATE_MIN_MBPS - 1))
 rp_max_rate 1000 1
 rp_rate_to_set_on_first_cnp 500 4000000000
-rp_dce_tcp_g 8 1025
-rp_dce_tcp_rtt 100 0
-rp_rate_reduce_monitor_period 8 10000001
-rp_initial_alpha_value 512 1024
-rp_gd 12 9
+rp_dce_tcp_g 8 $((WREN_DCQCN_RP_G_MAX + 1))
+rp_dce_tcp_rtt 100 $((WREN_DCQCN_RP_ALPHA_UPDATE_MIN_US - 1))
+rp_rate_reduce_monitor_period 8 $((WREN_DCQCN_TIME_MAX_US + 1))
+rp_initial_alpha_value 512 $((WREN_DCQCN_ALPHA_MAX + 1))
+rp_gd 12 $((WREN_DCQCN_RP_GD_MIN - 1))
 rp_clamp_tgt_rate false -
-'
+"
 n_cc=$(awk 'NF { n++; if ($3 != "-") n++ } END { print n }' <<<"$cc_params")
 # 46 dcb checks, then exclusion 12, tunable 8, ethtool -S 2, devlink
 # params n_cc + 2, health 2, rdma 5, tracepoint 1, apptrust 4.
@@ -71,9 +72,9 @@ bail() {
 	exit 1
 }
 
-# CAPS_LO bits 16..20: DCB_ETS, PFC, DSCP_TRUST, BUFFER, MAXRATE.
-capslo=$(wren_regs "$bdf" 0x10)
-dcb_caps=$(((capslo >> 16) & 0x1f))
+# CAPS_LO's DCB bits: DCB_ETS, PFC, DSCP_TRUST, BUFFER, MAXRATE.
+capslo=$(wren_regs "$bdf" "$(wren_reg WREN_REG_CAPS_LO)")
+dcb_caps=$(wren_dcb_caps "$capslo")
 diag "CAPS_LO $capslo, DCB capability bits 0x$(printf %x "$dcb_caps")"
 
 insmod "$mods/wren.ko" || bail "insmod wren.ko"
@@ -265,14 +266,16 @@ while read -r val want what; do
 	got=$(tout)
 	check "pfc-prevention-tout $val ($what) reads back $want (got $got)" \
 		test "$got" = "$want"
-done <<'TOUT'
-80 80 minimum
-8000 8000 maximum
+done <<TOUT
+$WREN_PFC_TOUT_MIN_MS $WREN_PFC_TOUT_MIN_MS minimum
+$WREN_PFC_TOUT_MAX_MS $WREN_PFC_TOUT_MAX_MS maximum
 0 0 off
-65535 100 auto
+65535 $WREN_PFC_TOUT_AUTO_MS auto
 500 500 in-range
 TOUT
-for val in 79 8001 65534; do
+# 65535 is ethtool's "auto" (PFC_STORM_PREVENTION_AUTO); 65534 is above
+# any timeout.
+for val in $((WREN_PFC_TOUT_MIN_MS - 1)) $((WREN_PFC_TOUT_MAX_MS + 1)) 65534; do
 	out=$(ethtool --set-tunable "$ifname" pfc-prevention-tout "$val" 2>&1)
 	rc=$?
 	got=$(tout)
@@ -344,7 +347,7 @@ out=$(devlink health diagnose "$dl" reporter pfc_storm 2>&1)
 diag "diagnose: $out"
 missing=
 for w in "storm_prios: 0" "rx_storm_prios: 0" "tx_storm_prios: 0" \
-	 "last_direction: none" "timeout_ms: 500" "recovery_ms: 200" "pfc_en: 8" \
+	 "last_direction: none" "timeout_ms: 500" "recovery_ms: $WREN_PFC_RECOVERY_MS" "pfc_en: 8" \
 	 "tx_pause_storm_warning_events: 0" "tx_pause_storm_error_events: 0" \
 	 "prio3_storm_events: 0"; do
 	grep -Eq -- "(^| )$w( |\$)" <<<"$out" || missing="$missing '$w'"

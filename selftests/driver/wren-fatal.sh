@@ -17,7 +17,7 @@ plan 11
 dmesg -C
 
 wren_require_nic 10 "fatal path"
-capslo=$(wren_regs "$bdf" 0x10)
+capslo=$(wren_regs "$bdf" "$(wren_reg WREN_REG_CAPS_LO)")
 
 # json_get JSON KEY: the first value found under KEY, searching nested
 # objects and lists but only the fw_fatal entry of a reporter list.  jq,
@@ -30,36 +30,33 @@ json_get() {
 show() { devlink -j health show "pci/$bdf" reporter fw_fatal 2>&1; }
 diagnose() { devlink -j health diagnose "pci/$bdf" reporter fw_fatal 2>&1; }
 
-insmod "$mods/wren.ko" || diag "insmod wren.ko failed"
-# The fatal state itself: devlink health would otherwise recover the
-# device at once (wren-recover.sh tests that).
-devlink health set "pci/$bdf" reporter fw_fatal auto_recover false ||
-	diag "devlink health set auto_recover false failed"
+# The fatal state itself.
+wren_load_no_recover "$mods"
 h=$(show)
 check "fw_fatal health reporter is healthy with no errors" \
 	test "$(json_get "$h" state):$(json_get "$h" error)" = healthy:0
 [ "$(json_get "$h" state)" = healthy ] || diag "$h"
 d=$(diagnose)
 check "diagnose: state healthy, fatal_syndrome 0" \
-	test "$(json_get "$d" state):$(json_get "$d" fatal_syndrome)" = healthy:0
+	test "$(json_get "$d" state):$(json_get "$d" fatal_syndrome)" = "healthy:$WREN_FATAL_NONE"
 [ "$(json_get "$d" state)" = healthy ] || diag "$d"
 
-if [ $(($(printf '%d' "$capslo") >> 29 & 1)) = 0 ]; then
+if [ $((capslo & WREN_CAP_DIAG_FAULT)) = 0 ]; then
 	check "devlink health test is refused without WREN_CAP_DIAG_FAULT" \
 		bash -c "! devlink health test pci/$bdf reporter fw_fatal"
 	for _ in $(seq 3); do skip "injected fatal error" "device lacks DIAG_FAULT"; done
 else
 	check "devlink health test injects a fatal error" \
 		devlink health test "pci/$bdf" reporter fw_fatal
-	check "the syndrome is logged: 4 (injected by DIAG_FAULT)" \
-		wait_for 20 bash -c 'dmesg | grep -q "device fatal error: syndrome 4 (injected by DIAG_FAULT)"'
+	check "the syndrome is logged: $WREN_FATAL_INJECTED (injected by DIAG_FAULT)" \
+		wait_for 20 bash -c "dmesg | grep -q 'device fatal error: syndrome $WREN_FATAL_INJECTED (injected by DIAG_FAULT)'"
 	wait_for 10 bash -c "[ \"\$(devlink -j health show pci/$bdf reporter fw_fatal | grep -o '\"error\":[0-9]*')\" = '\"error\":1' ]"
 	h=$(show)
 	check "fw_fatal reporter counted one error (state $(json_get "$h" state))" \
 		test "$(json_get "$h" error)" = 1
 	d=$(diagnose)
-	check "diagnose: state fatal, fatal_syndrome 4" \
-		test "$(json_get "$d" state):$(json_get "$d" fatal_syndrome)" = fatal:4
+	check "diagnose: state fatal, fatal_syndrome $WREN_FATAL_INJECTED" \
+		test "$(json_get "$d" state):$(json_get "$d" fatal_syndrome)" = "fatal:$WREN_FATAL_INJECTED"
 	[ "$(json_get "$d" state)" = fatal ] || diag "$d"
 fi
 

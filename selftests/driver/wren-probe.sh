@@ -16,20 +16,28 @@ dmesg -C
 
 wren_require_nic 13 "driver checks"
 
+# The identity and the registers as the contract defines them (wren.sh).
+printf -v id '%04x:%04x' "$WREN_PCI_VENDOR_ID" "$WREN_PCI_DEVICE_ID"
+printf -v subid '0x%04x:0x%04x' "$WREN_PCI_SUBSYS_VENDOR_ID" "$WREN_PCI_SUBSYS_ID"
+printf -v class '%04x' $((WREN_PCI_CLASS >> 8))
+printf -v rev '%02x' "$WREN_PCI_REVISION"
+printf -v magic_want '0x%08x' "$WREN_MAGIC"
 line=$(lspci -nn -s "$bdf")
-if grep -q 'Ethernet controller \[0200\]' <<<"$line" &&
-	grep -qF '[1f57:0001]' <<<"$line" && grep -qF '(rev 01)' <<<"$line"; then
-	ok "lspci -nn: Ethernet controller [0200], [1f57:0001], rev 01"
+if grep -q "Ethernet controller \[$class\]" <<<"$line" &&
+	grep -qF "[$id]" <<<"$line" && grep -qF "(rev $rev)" <<<"$line"; then
+	ok "lspci -nn: Ethernet controller [$class], [$id], rev $rev"
 else
-	not_ok "lspci -nn: Ethernet controller [0200], [1f57:0001], rev 01"
+	not_ok "lspci -nn: Ethernet controller [$class], [$id], rev $rev"
 fi
 diag "$line"
-check "subsystem is 1f57:0001" test \
-	"$(cat "/sys/bus/pci/devices/$bdf/subsystem_vendor"):$(cat "/sys/bus/pci/devices/$bdf/subsystem_device")" = 0x1f57:0x0001
+check "subsystem is ${subid//0x/}" test \
+	"$(cat "/sys/bus/pci/devices/$bdf/subsystem_vendor"):$(cat "/sys/bus/pci/devices/$bdf/subsystem_device")" = "$subid"
 
 # Read the identity straight from BAR0 before any driver claims it.
-read -r magic fwreg serlo serhi capslo < <(wren_regs "$bdf" 0x0 0x8 0x40 0x44 0x10 | tr '\n' ' ')
-check "BAR0 MAGIC reads \"WREN\" (0x4e455257) through resource0" test "${magic:-}" = 0x4e455257
+read -r magic fwreg serlo serhi capslo < <(wren_regs "$bdf" "$(wren_reg WREN_REG_MAGIC)" \
+	"$(wren_reg WREN_REG_FW_VERSION)" "$(wren_reg WREN_REG_SERIAL_LO)" \
+	"$(wren_reg WREN_REG_SERIAL_HI)" "$(wren_reg WREN_REG_CAPS_LO)" | tr '\n' ' ')
+check "BAR0 MAGIC reads \"WREN\" ($magic_want) through resource0" test "${magic:-}" = "$magic_want"
 fw=$((fwreg))
 fw_want=$(printf '%u.%u.%u' $((fw >> 24 & 0xff)) $((fw >> 16 & 0xff)) $((fw & 0xffff)))
 serial_want=$(printf '%08x%08x' $((serhi)) $((serlo)))
@@ -69,17 +77,29 @@ fi
 # wren_ib.ko needs ib_core and ib_uverbs; insmod does not load them.
 modprobe ib_uverbs
 check "insmod wren_peer_mem.ko and wren_ib.ko" wren_ib_load "$mods"
-aux=$(ls /sys/bus/auxiliary/devices 2>/dev/null | grep '^wren\.rdma\.' | head -n 1)
+aux=
+for d in /sys/bus/auxiliary/devices/wren.rdma.*; do
+	[ -e "$d" ] && aux=${d##*/} && break
+done
 auxdrv=$(basename "$(readlink "/sys/bus/auxiliary/devices/$aux/driver" 2>/dev/null)" 2>/dev/null)
 # RDMA capability bits as the device itself reports them (CAPS_LO 7:0);
 # RC is what wren_ib requires.
 caps=$((capslo))
-ibdevs() { ls /sys/class/infiniband 2>/dev/null | grep '^wren_'; }
-if [ $((caps & 0xff)) = 0 ]; then
+rdma_caps=$((WREN_CAP_RDMA_RC | WREN_CAP_RDMA_UD | WREN_CAP_RDMA_SRQ |
+	WREN_CAP_RDMA_ATOMIC | WREN_CAP_RDMA_FAST_REG | WREN_CAP_RDMA_GSI |
+	WREN_CAP_RDMA_SEND_INV | WREN_CAP_RDMA_MR_INVALIDATE))
+ibdevs() {
+	local d
+	for d in /sys/class/infiniband/wren_*; do
+		[ -e "$d" ] && echo "${d##*/}"
+	done
+	return 0
+}
+if [ $((caps & rdma_caps)) = 0 ]; then
 	check "no wren.rdma device on a NIC without RDMA capabilities (CAPS_LO $capslo)" \
 		test -z "$aux"
 	check "no ib device is registered" test -z "$(ibdevs)"
-elif [ $((caps & 0x1)) = 1 ]; then
+elif [ $((caps & WREN_CAP_RDMA_RC)) != 0 ]; then
 	check "wren_ib binds to the wren.rdma auxiliary device (${aux:-none})" \
 		test -n "$aux" -a "$auxdrv" = wren_ib.rdma
 	check "wren_ib registers ib device $(ibdevs | head -n 1)" test -n "$(ibdevs)"

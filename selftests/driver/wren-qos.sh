@@ -29,15 +29,15 @@ bail() {
 	exit 1
 }
 
-# CAPS_LO bits 16..20: DCB_ETS, PFC, DSCP_TRUST, BUFFER, MAXRATE (read
+# CAPS_LO's DCB bits: DCB_ETS, PFC, DSCP_TRUST, BUFFER, MAXRATE (read
 # before the driver binds, as wren-dcb.sh does).
-capslo=$(wren_regs "$bdf" 0x10)
+capslo=$(wren_regs "$bdf" "$(wren_reg WREN_REG_CAPS_LO)")
 insmod "$mods/wren.ko" || bail "insmod wren.ko"
 ifname=$(wren_netdev "$bdf")
 [ -n "$ifname" ] || bail "wren.ko registers a netdev for $bdf" "$(dmesg | tail -n 20)"
 ok "wren.ko registers netdev $ifname"
 
-if [ $(((capslo >> 16) & 0x1f)) = 0 ]; then
+if [ "$(wren_dcb_caps "$capslo")" = 0 ]; then
 	for _ in $(seq 23); do
 		skip "wren-qos checks" "the NIC advertises no WREN_CAP_DCB_* bit (DCB=0)"
 	done
@@ -124,7 +124,7 @@ is "lossless: ethtool -a has 802.3x pause off" \
 TX: off"
 tout=$(ethtool --get-tunable "$ifname" pfc-prevention-tout 2>&1)
 check "lossless: pfc-prevention-tout is auto ($tout)" \
-	grep -qE 'pfc-prevention-tout: (100|65535)$' <<<"$tout"
+	grep -qE "pfc-prevention-tout: ($WREN_PFC_TOUT_AUTO_MS|65535)\$" <<<"$tout"
 is "lossless: devlink cc_ecn_enable, cc_np_enable, cc_rp_enable are priority 3 (8)" \
 	"$(param cc_ecn_enable) $(param cc_np_enable) $(param cc_rp_enable)" "8 8 8"
 again lossless

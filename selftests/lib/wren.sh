@@ -5,6 +5,33 @@
 # where the modules are, the NIC's PCI address and netdev, its registers,
 # and the checks every such test ends with.  Needs tap.sh (the check_* helpers) and wait.sh
 # (wren_netdev) sourced.
+#
+# The hardware contract's numbers (include/linux/wren/: limits, power-on
+# values, register offsets and bits) come from one file, sourced here:
+# a WREN_<NAME>=<decimal> variable for each #define, enum member and
+# capability bit of the headers.  The host writes it with the tree's one
+# reader of the headers (dcb/lib/wrenqos/contract.py, mk/selftests.mk)
+# before the guests boot; the guests see it through the 9p root.  One
+# file sourced, not a Python exec per value: each exec costs a TCG guest
+# 0.2 s.
+WREN_CONTRACT_SH=${WREN_CONTRACT_SH:-$WREN_TOP/build/contract/wren-contract.sh}
+# shellcheck source=/dev/null # generated: NAME=value lines
+if ! . "$WREN_CONTRACT_SH"; then
+	echo "Bail out! no $WREN_CONTRACT_SH (make vmtest-deps writes it)"
+	exit 1
+fi
+
+# wren_reg NAME: a register offset or bit of the contract by its name in
+# wren_regs.h (WREN_REG_CAPS_LO, WREN_CAP_DCB_ETS, WREN_MAGIC), printed
+# as 0x%x (what $((...)) and wren_regs read); fails for a name the
+# headers do not define.
+wren_reg() {
+	if [[ $1 != WREN_* || -z ${!1+set} ]]; then
+		echo "wren_reg: $1 is no number of the contract headers" >&2
+		return 1
+	fi
+	printf '0x%x\n' "${!1}"
+}
 
 # wren_next_second: nap until just after the wall clock's next second.
 # Builtins only (EPOCHREALTIME, printf, nap): an exec costs more under
@@ -75,9 +102,11 @@ wren_unload() {
 
 # PCI address of the (first) Wren NIC, empty when there is none.
 wren_bdf() {
-	local d
+	local d ven dev
+	printf -v ven '0x%04x' "$WREN_PCI_VENDOR_ID"
+	printf -v dev '0x%04x' "$WREN_PCI_DEVICE_ID"
 	for d in /sys/bus/pci/devices/*; do
-		if [ "$(cat "$d/vendor")" = 0x1f57 ] && [ "$(cat "$d/device")" = 0x0001 ]; then
+		if [ "$(cat "$d/vendor")" = "$ven" ] && [ "$(cat "$d/device")" = "$dev" ]; then
 			basename "$d"
 			return 0
 		fi
@@ -89,19 +118,22 @@ wren_bdf() {
 # the Wren NIC's PCI address; without one, fails that check, skips the
 # REST checks that would follow ("WHAT") and ends the test.
 wren_require_nic() {
+	local id
+	printf -v id '%04x:%04x' "$WREN_PCI_VENDOR_ID" "$WREN_PCI_DEVICE_ID"
 	bdf=$(wren_bdf)
 	if [ -z "$bdf" ]; then
-		not_ok "a Wren NIC (1f57:0001) is on the PCI bus"
+		not_ok "a Wren NIC ($id) is on the PCI bus"
 		diag "$(lspci -nn 2>&1)"
 		for _ in $(seq "$1"); do skip "$2" "no Wren NIC"; done
 		tap_done
 		exit 1
 	fi
-	ok "a Wren NIC (1f57:0001) is on the PCI bus at $bdf"
+	ok "a Wren NIC ($id) is on the PCI bus at $bdf"
 }
 
 # wren_regs BDF OFFSET...: read 32-bit BAR0 registers through the sysfs
 # resource0 mapping, independently of the driver, one hex value a line.
+# Offsets by name: wren_regs "$bdf" "$(wren_reg WREN_REG_CAPS_LO)".
 # Only while no driver has claimed BAR0: a strict-devmem kernel refuses to
 # map a region a driver has requested.
 wren_regs() {
@@ -116,6 +148,58 @@ with open(sys.argv[1], "r+b") as f:
         # One 32-bit load: registers answer only naturally sized accesses.
         print("0x%08x" % ctypes.c_uint32.from_buffer(m, int(off, 0)).value)
 PY
+}
+
+# wren_dcb_caps CAPS_LO: the DCB capability bits of a CAPS_LO value
+# (WREN_CAP_DCB_ETS, _PFC, _DSCP_TRUST, _BUFFER, _MAXRATE), moved down to
+# bit 0; 0 for a NIC without DCB (the bench's DCB=0 board).
+wren_dcb_caps() {
+	echo $((($1 & (WREN_CAP_DCB_ETS | WREN_CAP_DCB_PFC | WREN_CAP_DCB_DSCP_TRUST |
+		WREN_CAP_DCB_BUFFER | WREN_CAP_DCB_MAXRATE)) / WREN_CAP_DCB_ETS))
+}
+
+# wren_need_diag_fault N WHAT: the start of the tests that make the
+# device misbehave through DIAG_FAULT and debugfs's inject_fault
+# (wren-aq-timeout.sh, wren-aq-late.sh), after wren_require_nic and
+# before wren.ko claims BAR0.  Sets capslo and aq_timeout (CAPS_LO,
+# AQ_TIMEOUT_MS) and aq_floor, how long the driver waits for a command
+# (AQ_TIMEOUT_MS, at least its 1 s floor).  A device without
+# WREN_CAP_DIAG_FAULT skips the N checks that follow ("WHAT") and ends
+# the test; else debugfs is mounted.
+# shellcheck disable=SC2034 # capslo, aq_timeout, aq_floor: what callers read
+wren_need_diag_fault() {
+	read -r capslo aq_timeout < <(wren_regs "$bdf" "$(wren_reg WREN_REG_CAPS_LO)" \
+		"$(wren_reg WREN_REG_AQ_TIMEOUT_MS)" | tr '\n' ' ')
+	if [ $((capslo & WREN_CAP_DIAG_FAULT)) = 0 ]; then
+		for _ in $(seq "$1"); do skip "$2" "device lacks DIAG_FAULT"; done
+		tap_done
+		exit 0
+	fi
+	aq_floor=$((aq_timeout > 1000 ? aq_timeout : 1000))
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+}
+
+# wren_load_no_recover [MODDIR]: insmod wren.ko (wren_moddir) and turn
+# the fw_fatal health reporter's auto-recovery off, for the tests that
+# look at a device left fatal or needing a reset: devlink health would
+# otherwise reset it at once (wren-recover.sh tests that).  Failures are
+# diagnostics: the checks that follow fail on their own.
+wren_load_no_recover() {
+	insmod "${1:-$(wren_moddir)}/wren.ko" || diag "insmod wren.ko failed"
+	devlink health set "pci/$bdf" reporter fw_fatal auto_recover false ||
+		diag "devlink health set auto_recover false failed"
+}
+
+# wren_inject FILE FAULT: write FAULT into debugfs's inject_fault FILE
+# and time it.  Sets inject_out (the write's error message), inject_rc
+# (its status) and inject_ms (how long it took).
+# shellcheck disable=SC2034 # inject_*: what callers read
+wren_inject() {
+	local start
+	start=$(date +%s%N)
+	inject_rc=0
+	inject_out=$(printf '%s\n' "$2" 2>&1 >"$1") || inject_rc=$?
+	inject_ms=$((($(date +%s%N) - start) / 1000000))
 }
 
 # Kernel messages that must never appear while the driver loads/unloads.
@@ -133,14 +217,18 @@ wren_bad_dmesg() {
 
 # Leftovers of a wren.ko instance, one line each; empty when clean.
 wren_leftovers() {
-	local bdf=$1
+	local bdf=$1 f
 	grep -E 'wren' /proc/interrupts | sed 's/^/irq: /'
 	[ -e "/sys/bus/pci/devices/$bdf/driver" ] &&
 		echo "driver: $(basename "$(readlink "/sys/bus/pci/devices/$bdf/driver")") still bound"
 	devlink dev 2>/dev/null | grep -F "pci/$bdf" | sed 's/^/devlink: /'
-	ls /sys/bus/auxiliary/devices 2>/dev/null | grep '^wren\.' | sed 's/^/aux: /'
+	for f in /sys/bus/auxiliary/devices/wren.*; do
+		[ -e "$f" ] && echo "aux: ${f##*/}"
+	done
 	grep -i wren /proc/iomem | sed 's/^/iomem: /'
-	ls "/sys/bus/pci/devices/$bdf/msi_irqs" 2>/dev/null | sed 's/^/msi vector: /'
+	for f in "/sys/bus/pci/devices/$bdf/msi_irqs"/*; do
+		[ -e "$f" ] && echo "msi vector: ${f##*/}"
+	done
 	grep -E '^(wren|wren_ib) ' /proc/modules | sed 's/^/module: /'
 	return 0
 }
