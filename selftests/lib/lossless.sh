@@ -11,6 +11,15 @@
 #
 #   ll_up                    wren.ko + wren_ib.ko, $WREN_IP on the netdev;
 #                            sets ll_if ll_dev ll_gid ll_bdf ll_dl
+#   ll_rdma_up               the tests' first check: ll_up, with the RDMA
+#                            environment and wren_verbs_test; bails
+#                            (pair.sh) without them
+#   ll_lossless OK FAIL MAP CMD...
+#                            the lossless port: DSCP trust with the
+#                            dscp-prio entries MAP, PFC on priority 3
+#                            only, then CMD... (ll_setup); checks OK,
+#                            bails FAIL
+#   ll_cnp                   the dscp-prio entry of the NIC's CNPs
 #   ll_speed_is MBPS         the netdev reports that link speed
 #   ll_passive PORT OUT ARGS / ll_active PORT OUT ARGS
 #                            one side of `wren_verbs_test bw` (ARGS: --op,
@@ -25,13 +34,17 @@
 #   ll_diag KEY              a value of its diagnose output
 #   ll_qp_attr QPN ATTR      a driver attribute of a QP in rdma -dd res
 #   ll_qp_cc QPN             its DCQCN state in one query: "RATE TARGET
-#                            ALPHA ACTIVE" (kb/s, kb/s, /1023, 0|1)
+#                            ALPHA ACTIVE" (kb/s, kb/s, /WREN_DCQCN_ALPHA_MAX,
+#                            0|1)
 #   ll_param NAME VALUE      a devlink runtime parameter of the NIC
 #   ll_above_kmax K A B      of the arrivals between two `qdepth` snapshots
 #                            A and B: "PERCENT N", the share that met a
 #                            queue of K bytes or more, and their number
 
 ll_bin=$WREN_TOP/build/tests/rdma/wren_verbs_test
+# The NIC sends CNPs with the contract's power-on DSCP and priority
+# (np_cnp_dscp, np_cnp_prio): a port that trusts DSCP maps one to the other.
+ll_cnp=$WREN_DCQCN_NP_CNP_DSCP_DEFAULT:$WREN_DCQCN_NP_CNP_PRIO_DEFAULT
 
 # The tests set DCB up themselves, on a NIC fresh from its reset: a
 # driver an earlier test left loaded is unloaded first (the NIC resets
@@ -46,6 +59,27 @@ ll_up() {
 	ll_gid=$RDMA_WREN_GID
 	ll_bdf=$(wren_bdf)
 	ll_dl=pci/$ll_bdf
+}
+
+# shellcheck disable=SC2154 # res: pair.sh's pair_init sets it
+ll_rdma_up() {
+	if rdma_env_check 2>"$res/env.err" && [ -x "$ll_bin" ] && ll_up 2>>"$res/env.err"; then
+		ok "RDMA up: $ll_dev on $ll_if ($WREN_IP, GID $ll_gid)"
+	else
+		bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
+	fi
+}
+
+# The first DSCP app entry switches the port to DSCP trust.
+ll_lossless() {
+	local good=$1 fail=$2 map=$3
+	shift 3
+	if ll_setup "dcb app add dev $ll_if dscp-prio $map" \
+		"dcb pfc set dev $ll_if prio-pfc all:off 3:on" "$@"; then
+		ok "$good"
+	else
+		bail "$fail" "$ll_setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dcb pfc show dev "$ll_if" 2>&1); $(ethtool -a "$ll_if" 2>&1 | tr '\n' ' '); $(dmesg | tail -n 5)"
+	fi
 }
 
 ll_speed_is() {

@@ -47,20 +47,10 @@ else
 fi
 dmesg -C
 
-if rdma_env_check 2>"$res/env.err" && [ -x "$ll_bin" ] && ll_up 2>>"$res/env.err"; then
-	ok "RDMA up: $ll_dev on $ll_if ($WREN_IP, GID $ll_gid)"
-else
-	bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
-fi
-if ll_setup "dcb app add dev $ll_if dscp-prio 24:3 48:6" \
-	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
-	"ll_param cc_ecn_enable 8" "ll_param cc_np_enable 8" \
-	"ll_param cc_rp_enable 8"; then
-	ok "DSCP trust (24 -> 3, 48 -> 6), PFC on 3, ECN/NP/RP on priority 3"
-else
-	bail "DSCP trust, PFC on 3, ECN/NP/RP on priority 3" \
-		"$ll_setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dmesg | tail -n 5)"
-fi
+ll_rdma_up
+ll_lossless "DSCP trust (24 -> 3, ${ll_cnp/:/ -> }), PFC on 3, ECN/NP/RP on priority 3" \
+	"DSCP trust, PFC on 3, ECN/NP/RP on priority 3" "24:3 $ll_cnp" \
+	"ll_param cc_ecn_enable 8" "ll_param cc_np_enable 8" "ll_param cc_rp_enable 8"
 [ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
 busybox ping -c 1 -W 5 "$WREN_PEER_IP" >/dev/null 2>&1
 barrier up
@@ -130,7 +120,7 @@ else
 	t0=$SECONDS
 	if wait_for 20 cut; then
 		read -r r rt al act <<<"$cc"
-		ok "QP $qpn's DCQCN rate drops to $r kb/s (link $link_kbps) within $((SECONDS - t0)) s: Rt $rt, alpha $al/1023, active $act"
+		ok "QP $qpn's DCQCN rate drops to $r kb/s (link $link_kbps) within $((SECONDS - t0)) s: Rt $rt, alpha $al/$WREN_DCQCN_ALPHA_MAX, active $act"
 	else
 		not_ok "QP ${qpn:-?}'s DCQCN rate drops below half the link (now: ${cc:-no QP})"
 		diag "$(rdma -dd res show qp link "$ll_dev/1" 2>&1)"
@@ -184,7 +174,8 @@ else
 		tshark -r /tmp/dcqcn-p1.pcap -Y 'infiniband.bth.opcode == 0x81' -T fields \
 			-E separator=, -e ip.src -e infiniband.bth.destqp -e infiniband.bth \
 			-e ip.dsfield.dscp -e _ws.malformed >"$res/p1.tshark" 2>"$res/p1.tshark.err"
-		read -r n nbad < <(awk -F, -v q="$qpn" -v src="$WREN_PEER_IP" '
+		read -r n nbad < <(awk -F, -v q="$qpn" -v src="$WREN_PEER_IP" \
+			-v dscp="$WREN_DCQCN_NP_CNP_DSCP_DEFAULT" '
 			function num(s) { return s ~ /^0x/ ? hex(substr(s, 3)) : s + 0 }
 			function hex(s,  i, v) {
 				v = 0
@@ -194,9 +185,9 @@ else
 			}
 			{ n++; bth = $3; gsub(/:/, "", bth); b4 = hex(substr(bth, 9, 2)) }
 			$1 != src || num($2) != q + 0 || int(b4 / 64) % 2 != 1 ||
-			$4 + 0 != 48 || $5 != "" { bad++ }
+			$4 + 0 != dscp || $5 != "" { bad++ }
 			END { print n + 0, bad + 0 }' "$res/p1.tshark")
-		check "tshark: $n CNPs (opcode 0x81) from guest 0, $nbad not BECN, DSCP 48, to QP $qpn" \
+		check "tshark: $n CNPs (opcode 0x81) from guest 0, $nbad not BECN, DSCP $WREN_DCQCN_NP_CNP_DSCP_DEFAULT, to QP $qpn" \
 			test "$n" -gt 0 -a "$nbad" = 0
 		[ "$nbad" = 0 ] || diag "$(head -n 5 "$res/p1.tshark" "$res/p1.tshark.err")"
 		rm -f /tmp/dcqcn-p1.pcap

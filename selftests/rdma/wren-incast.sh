@@ -62,21 +62,12 @@ dmesg -C
 if [ "$nguests" -lt 3 ]; then
 	bail "three guests (N=3)" "this boot has $nguests"
 fi
-if rdma_env_check 2>"$res/env.err" && [ -x "$ll_bin" ] && ll_up 2>>"$res/env.err"; then
-	ok "RDMA up: $ll_dev on $ll_if ($WREN_IP, GID $ll_gid) at $SECONDS s"
-else
-	bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
-fi
+ll_rdma_up
+diag "RDMA up at $SECONDS s"
 # ECN starts off: the first phase is PFC alone.
-if ll_setup "dcb app add dev $ll_if dscp-prio 24:3 48:6" \
-	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
-	"ll_param cc_ecn_enable 0" "ll_param cc_np_enable 8" \
-	"ll_param cc_rp_enable 8"; then
-	ok "DSCP trust (24 -> 3, 48 -> 6), PFC on 3, NP/RP on priority 3"
-else
-	bail "DSCP trust, PFC on 3, NP/RP on priority 3" \
-		"$ll_setup_err; $(dmesg | tail -n 5)"
-fi
+ll_lossless "DSCP trust (24 -> 3, ${ll_cnp/:/ -> }), PFC on 3, NP/RP on priority 3" \
+	"DSCP trust, PFC on 3, NP/RP on priority 3" "24:3 $ll_cnp" \
+	"ll_param cc_ecn_enable 0" "ll_param cc_np_enable 8" "ll_param cc_rp_enable 8"
 busybox ping -c 1 -W 5 "$WREN_PEER_IP" >/dev/null 2>&1
 if [ "$me" = 1 ]; then
 	fabric_ctl rate 0 100 >"$res/fab.out" 2>&1 &&

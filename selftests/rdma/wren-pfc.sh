@@ -55,21 +55,11 @@ else
 fi
 dmesg -C
 
-if rdma_env_check 2>"$res/env.err" && [ -x "$ll_bin" ] && ll_up 2>>"$res/env.err"; then
-	ok "RDMA up: $ll_dev on $ll_if ($WREN_IP, GID $ll_gid)"
-else
-	bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
-fi
-# DSCP trust (the first DSCP app entry switches it), PFC on priority 3,
-# both PFC watchdogs at 100 ms.
-if ll_setup "dcb app add dev $ll_if dscp-prio 8:1 24:3" \
-	"dcb pfc set dev $ll_if prio-pfc all:off 3:on" \
-	"ethtool --set-tunable $ll_if pfc-prevention-tout $tout"; then
-	ok "DSCP trust (24 -> 3, 8 -> 1), PFC on priority 3, pfc-prevention-tout $tout ms"
-else
-	bail "DSCP trust, PFC on priority 3, pfc-prevention-tout $tout" \
-		"$ll_setup_err; $(dcb app show dev "$ll_if" 2>&1); $(dcb pfc show dev "$ll_if" 2>&1); $(ethtool -a "$ll_if" 2>&1 | tr '\n' ' '); $(dmesg | tail -n 5)"
-fi
+ll_rdma_up
+# DSCP trust, PFC on priority 3, both PFC watchdogs at $tout ms.
+ll_lossless "DSCP trust (24 -> 3, 8 -> 1), PFC on priority 3, pfc-prevention-tout $tout ms" \
+	"DSCP trust, PFC on priority 3, pfc-prevention-tout $tout" "8:1 24:3" \
+	"ethtool --set-tunable $ll_if pfc-prevention-tout $tout"
 diag "$(dcb pfc show dev "$ll_if" 2>&1)"
 [ -n "${WREN_PCAP_DIR:-}" ] && fabric_ctl pcap "$me" off >/dev/null
 busybox ping -c 1 -W 5 "$WREN_PEER_IP" >/dev/null 2>&1

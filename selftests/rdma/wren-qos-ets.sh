@@ -49,11 +49,7 @@ else
 fi
 dmesg -C
 
-if rdma_env_check 2>"$res/env.err" && [ -x "$ll_bin" ] && ll_up 2>>"$res/env.err"; then
-	ok "RDMA up: $ll_dev on $ll_if ($WREN_IP, GID $ll_gid)"
-else
-	bail "RDMA up on the Wren NIC" "${RDMA_SETUP_ERR:-} $(cat "$res/env.err")"
-fi
+ll_rdma_up
 if ! dcb ets show dev "$ll_if" >/dev/null 2>&1; then
 	bail "the NIC has dcbnl ETS (not a DCB=0 boot)" "$(dcb ets show dev "$ll_if" 2>&1)"
 fi
