@@ -136,13 +136,13 @@ if [ -f "$WREN_TOP/selftests/lib/rdma-env.sh" ] &&
 	smoke=$(python3 "$WREN_TOP/providers/wren/tests/verbs_smoke.py" "$dev" 2>&1)
 	diag "$(grep -v '^ok ' <<<"$smoke")"
 	check "libwren creates, modifies and destroys every user object (verbs_smoke.py)" \
-		bash -c '! grep -q "^not ok" <<<"$1" && grep -q "^ok " <<<"$1"' _ "$smoke"
+		tap_all_ok "$smoke"
 	# What the kernel driver decides: QP state machine and RoCE path,
 	# refused transitions and values, AH, SRQ limit.
 	kv=$(python3 "$WREN_TOP/selftests/driver/wren_ib_verbs.py" "$dev" "$want" 2>&1)
 	diag "$kv"
 	check "wren_ib_verbs.py: QP states and path, AH, SRQ limit" \
-		bash -c '! grep -q "^not ok" <<<"$1" && grep -q "^ok " <<<"$1"' _ "$kv"
+		tap_all_ok "$kv"
 	check "rdma resource: no object is left (but the MAD layer's)" \
 		grep -Eq "$dev: pd 1 cq 1 qp 1 .*mr 0 ctx 0" <<<"$(rdma resource show "$dev")"
 else

@@ -17,6 +17,7 @@ pair_init() {
 	peer=$((me == 0 ? 1 : 0))
 	nguests=${WREN_NGUESTS:-2}
 	res=$WREN_RESULTS
+	# shellcheck disable=SC2034 # what callers read
 	peer_res=$(dirname "$WREN_RESULTS")/g$peer
 }
 

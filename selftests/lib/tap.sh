@@ -49,6 +49,11 @@ diag() {
 
 # check DESCRIPTION COMMAND...: ok when COMMAND succeeds; its output is
 # shown as diagnostics only when it fails.
+# tap_all_ok TAP: the TAP text has an "ok" and no "not ok" line.
+tap_all_ok() {
+	! grep -q '^not ok' <<<"$1" && grep -q '^ok ' <<<"$1"
+}
+
 check() {
 	local desc=$1 out
 	shift
@@ -138,7 +143,7 @@ _tap_result() {
 # one result of its own.  Sets TAP_RELAY_TESTS (tests the runner reported)
 # and TAP_RELAY_PLANNED (the runner's plans added up).
 tap_relay_kselftest() {
-	local file=${1:-/dev/stdin} line name= sub=0 bad=0 plan= saved=$TAP_PREFIX why
+	local file=${1:-/dev/stdin} line name='' sub=0 bad=0 plan='' saved=$TAP_PREFIX why
 	TAP_RELAY_TESTS=0 TAP_RELAY_PLANNED=0
 	while IFS= read -r line; do
 		case $line in

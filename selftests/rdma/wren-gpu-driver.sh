@@ -121,5 +121,5 @@ fi
 check "rmmod wren_test_gpu" rmmod wren_test_gpu
 check "the GPU is unbound and /dev/wren_gpu0 gone" \
 	test ! -e "$gpu/driver" -a ! -e /dev/wren_gpu0
-check_dmesg
+check_dmesg "dmesg has no warnings, oopses or timeouts"
 tap_done

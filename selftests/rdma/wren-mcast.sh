@@ -80,6 +80,7 @@ tx0=$(cnt tx_mcast_packets)
 rx0=$(cnt rx_mcast_packets)
 if [ "$me" != 0 ]; then
 	receive "$group"
+	# shellcheck disable=SC2016 # eval expands it, in this shell
 	check "mckey joined $group through rdma_cm, and the kernel the IP group on $ifn" \
 		eval 'grep -q "joined dgid" "$res/mckey-$group.out" && in_group "$group"'
 fi
@@ -99,7 +100,9 @@ if [ "$me" = 0 ]; then
 		test "$rc" = 0 -a "$tx" -ge "$count"
 else
 	received "$group"
+	# shellcheck disable=SC2016 # eval expands it, in this shell
 	wait_for 10 eval '! in_group "$group"'
+	# shellcheck disable=SC2016
 	check "after mckey left, the kernel left the IP group" eval '! in_group "$group"'
 fi
 barrier sent 300

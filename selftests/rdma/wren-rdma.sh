@@ -118,7 +118,7 @@ gid_find() {
 	done
 	return 1
 }
-wait_for 20 gid_find || bail "a RoCE v2 GID for $myip" "$(ls "$sys/ports/1/gids" | head)"
+wait_for 20 gid_find || bail "a RoCE v2 GID for $myip" "$(cd "$sys/ports/1/gids" && printf '%s\n' * | head)"
 ok "RoCE v2 GID index $gidx for $myip"
 # Bulk RDMA traffic would fill the fabric's capture (PCAP=1) with
 # gigabytes that the later tests of a shared boot do not want.

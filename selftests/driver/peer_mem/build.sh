@@ -18,8 +18,10 @@ export TOP="$top" BUILD
 
 eval "$("$top/scripts/kernel-env.sh" "$kver")"
 mods=$BUILD/modules/$kver/src
-[ -f "$mods/Module.symvers" ] && [ -f "$mods/wren_config.h" ] ||
-	{ echo "peer-test: no module build for $kver (make modules KVER=$kver)" >&2; exit 1; }
+if [ ! -f "$mods/Module.symvers" ] || [ ! -f "$mods/wren_config.h" ]; then
+	echo "peer-test: no module build for $kver (make modules KVER=$kver)" >&2
+	exit 1
+fi
 out=$BUILD/peer_mem_test/$kver
 src=$out/src
 mkdir -p "$src"
