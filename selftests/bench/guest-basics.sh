@@ -6,6 +6,7 @@
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
 . "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 i=$WREN_GUEST_INDEX
 
 check "kernel is $WREN_KABI" test "$(uname -r)" = "$WREN_KABI"
@@ -52,9 +53,7 @@ fi
 # The Wren NIC when QEMU has it, else the virtio NIC: the device whose DMA
 # must go through the IOMMU.
 nic=
-for d in /sys/bus/pci/devices/*; do
-	[ "$(cat "$d/vendor")" = 0x1f57 ] && [ "$(cat "$d/device")" = 0x0001 ] && nic=$d
-done
+bdf=$(wren_bdf) && nic=/sys/bus/pci/devices/$bdf
 if [ "${WREN_HAS_NIC:-0}" = 1 ]; then
 	check "Wren NIC (1f57:0001) on the PCI bus" test -n "$nic"
 else

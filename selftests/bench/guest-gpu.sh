@@ -8,6 +8,8 @@
 # compares it with RUN_DIR/gpu<i>.mem after the run.  TAP on stdout.
 set -u
 . "$WREN_TOP/selftests/lib/tap.sh"
+. "$WREN_TOP/selftests/lib/wait.sh"
+. "$WREN_TOP/selftests/lib/wren.sh"
 
 find_pci() {
 	local d
@@ -18,7 +20,8 @@ find_pci() {
 		fi
 	done
 }
-nic=$(find_pci 0x1f57 0x0001)
+# The GPU is the model's (hw/qemu/wren_gpu.c), not the contract's.
+nic=$(find_pci "$(printf '0x%04x' "$WREN_PCI_VENDOR_ID")" "$(printf '0x%04x' "$WREN_PCI_DEVICE_ID")")
 gpu=$(find_pci 0x1f57 0x0002)
 check "Wren NIC (1f57:0001) on the PCI bus" test -n "$nic"
 check "test GPU (1f57:0002) on the PCI bus" test -n "$gpu"
