@@ -72,6 +72,16 @@ struct wrenhw_config {
 	 * drivers can be tested against a NIC that lacks them.
 	 */
 	unsigned int no_dcb;
+	/*
+	 * The host's clock is a discrete-event simulator's, whose timers
+	 * fire exactly when due (ns-3), not an emulator's that wakes the
+	 * model late (QEMU's TCG).  The port scheduler then hands each frame
+	 * to tx_frame at its wire start time instead of up to
+	 * WHW_SCHED_SLACK_NS early, so a pause received before that start
+	 * stops it, as on a real MAC.  0 (QEMU): the slack, which lets a
+	 * burst leave in one go instead of one host timer a frame.
+	 */
+	unsigned int discrete_clock;
 };
 
 struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,

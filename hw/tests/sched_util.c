@@ -23,12 +23,26 @@ static void on_wire(void *ctx, const void *frame, size_t len)
 	s->frames[p]++;
 	s->last_ns[p] = s->d->h->now_ns;
 	s->wire_bits += (len + WHW_WIRE_OVERHEAD) * 8ull;
+	if (s->burst && s->burst_ns == s->d->h->now_ns) {
+		s->burst++;
+	} else {
+		s->burst = 1;
+		s->burst_ns = s->d->h->now_ns;
+	}
+	if (s->burst > s->max_burst)
+		s->max_burst = s->burst;
 }
 
 void sh_init(struct sh *s, uint32_t speed_mbps)
 {
+	sh_init_cfg(s, speed_mbps, NULL);
+}
+
+void sh_init_cfg(struct sh *s, uint32_t speed_mbps,
+		 const struct wrenhw_config *cfg)
+{
 	memset(s, 0, sizeof(*s));
-	s->d = td_new(NULL);
+	s->d = td_new(cfg);
 	s->hw = s->d->h->hw;
 	s->speed = speed_mbps;
 	whw_test_set_caps(s->hw, WHW_CAPS | WHW_CAPS_DCB | WHW_CAPS_CC);
@@ -62,6 +76,8 @@ void sh_reset_counts(struct sh *s)
 	memset(s->bytes, 0, sizeof(s->bytes));
 	memset(s->frames, 0, sizeof(s->frames));
 	s->wire_bits = 0;
+	s->burst = 0;
+	s->max_burst = 0;
 }
 
 static void feed(struct sh *s)

@@ -25,9 +25,15 @@ struct sh {
 	uint64_t first_ns[WREN_NUM_PRIO];	/* since the last reset */
 	uint64_t last_ns[WREN_NUM_PRIO];
 	uint64_t wire_bits;		/* with preamble, FCS and gap */
+	/* Frames handed to the wire at one instant: the most in a row. */
+	uint64_t burst_ns;
+	uint32_t burst, max_burst;
 };
 
 void sh_init(struct sh *s, uint32_t speed_mbps);
+/* The same on a board configured by @cfg. */
+void sh_init_cfg(struct sh *s, uint32_t speed_mbps,
+		 const struct wrenhw_config *cfg);
 void sh_fini(struct sh *s);
 uint64_t sh_now(struct sh *s);
 /* Starts (or stops, len 0) a source; rate 0 keeps it backlogged. */

@@ -306,6 +306,61 @@ static void idle_latency(void)
 	sh_fini(&s);
 }
 
+/* How far the wire runs ahead of the clock: when it is free again. */
+static int64_t committed_ns(struct sh *s)
+{
+	return (int64_t)(s->hw->sched.link_free_ps / 1000) - (int64_t)sh_now(s);
+}
+
+/*
+ * A discrete-event host (ns-3): timers fire on time, so each frame goes
+ * to the wire at its start time and a PFC pause stops the very next one;
+ * the default (QEMU) lets the wire run up to the slack ahead.
+ */
+static void discrete_clock(void)
+{
+	static const struct wrenhw_config cfg = {
+		.mac = { 0x02, 0x00, 0x00, 0x57, 0x52, 0x01 },
+		.discrete_clock = 1,
+	};
+	/* 4096 bytes at 100 Gb/s, preamble, FCS and gap included. */
+	const int64_t frame_ns = (4096 + WHW_WIRE_OVERHEAD) * 8 / 100;
+	int64_t ahead, ahead_slack;
+	struct sh s;
+
+	sh_init_cfg(&s, 100000, &cfg);
+	sh_pfc_en(&s, 0x08);
+	sh_source(&s, 3, 4096, 0);
+	sh_run(&s, MS);
+	sh_reset_counts(&s);
+	sh_run(&s, MS + 123);
+	tap_ok(s.max_burst == 1 && near(wire_mbps(&s, MS), 100000, 200),
+	       "discrete clock: frames go one at a time at their wire start, "
+	       "%.0f Mb/s on a 100 Gb/s wire", wire_mbps(&s, MS));
+	ahead = committed_ns(&s);
+	sh_pause(&s, true, 0x08, 0xffff);
+	sh_reset_counts(&s);
+	sh_run(&s, 100000);
+	tap_ok(ahead >= 0 && ahead <= frame_ns && s.frames[3] == 0,
+	       "... a pause stops the next frame: %lld ns on the wire when it "
+	       "came (a frame is %lld), none after", (long long)ahead,
+	       (long long)frame_ns);
+	sh_fini(&s);
+
+	sh_init(&s, 100000);
+	sh_pfc_en(&s, 0x08);
+	sh_source(&s, 3, 4096, 0);
+	sh_run(&s, MS);
+	sh_reset_counts(&s);
+	sh_run(&s, MS + 123);
+	ahead_slack = committed_ns(&s);
+	tap_ok(s.max_burst > 1 && ahead_slack > frame_ns &&
+	       ahead_slack <= (int64_t)WHW_SCHED_SLACK_NS + frame_ns,
+	       "the default clock keeps its slack: bursts of up to %u frames, "
+	       "%lld ns committed ahead", s.max_burst, (long long)ahead_slack);
+	sh_fini(&s);
+}
+
 /* An Ethernet queue on a 100 Mb/s link: waits for room, loses nothing. */
 static void eth_backpressure(void)
 {
@@ -419,6 +474,7 @@ void test_sched(void)
 	paused_prio();
 	limits();
 	idle_latency();
+	discrete_clock();
 	eth_backpressure();
 	rc_backpressure();
 }

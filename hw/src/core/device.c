@@ -172,6 +172,8 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 	hw->serial = (uint64_t)WREN_MAGIC << 32 | whw_rd32be(hw->mac + 2);
 	hw->port.phys_up = false;
 	hw->port.phys_speed = hw->link_speed;
+	hw->sched.slack_ps = cfg->discrete_clock ? 0 :
+			     WHW_SCHED_SLACK_NS * 1000u;
 	if (!hw->lb || tables_init(hw)) {
 		tables_fini(hw);
 		free(hw->lb);

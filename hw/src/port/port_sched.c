@@ -29,7 +29,11 @@
 #include "../whw_device.h"
 #include "whw_sched.h"
 
-#define SLACK_PS	(WHW_SCHED_SLACK_NS * 1000u)
+/*
+ * Frames wait with nothing to wait for (see sched_run): look again after
+ * half the slack, or this long without one.
+ */
+#define RETRY_MIN_PS	1000u
 /* Bounds DRR's search: enough rounds for a max frame at the least quantum. */
 #define DRR_VISITS	(2u * WREN_NUM_TC * \
 			 (WHW_SCHED_MAX_FRAME / WHW_DRR_MIN + 2u))
@@ -132,7 +136,7 @@ static uint64_t tc_rate_kbps(const struct wrenhw *hw, unsigned int tc)
 static bool shaper_ok(const struct wrenhw *hw, unsigned int tc, uint64_t nps)
 {
 	return !tc_rate_kbps(hw, tc) ||
-	       hw->sched.tc_free_ps[tc] <= nps + SLACK_PS;
+	       hw->sched.tc_free_ps[tc] <= nps + hw->sched.slack_ps;
 }
 
 /*
@@ -258,7 +262,7 @@ static int pick(struct wrenhw *hw, uint8_t paused, uint64_t nps,
 		if (!tcm[tc])
 			continue;
 		if (!shaper_ok(hw, tc, nps)) {
-			uint64_t t = s->tc_free_ps[tc] - SLACK_PS;
+			uint64_t t = s->tc_free_ps[tc] - s->slack_ps;
 
 			if (t < *next_ps)
 				*next_ps = t;
@@ -310,9 +314,9 @@ static void sched_run(struct wrenhw *hw, uint64_t now)
 		uint32_t len;
 		int p;
 
-		if (s->link_free_ps > nps + SLACK_PS) {
+		if (s->link_free_ps > nps + s->slack_ps) {
 			/* Back when half the slack is free: frames in batches. */
-			next_ps = s->link_free_ps - SLACK_PS / 2;
+			next_ps = s->link_free_ps - s->slack_ps / 2;
 			break;
 		}
 		p = pick(hw, paused, nps, &next_ps);
@@ -330,7 +334,8 @@ static void sched_run(struct wrenhw *hw, uint64_t now)
 	}
 	/* Frames wait with nothing to wait for: never stall, look again. */
 	if (next_ps == UINT64_MAX || next_ps <= nps)
-		next_ps = nps + SLACK_PS / 2;
+		next_ps = nps + (s->slack_ps / 2 > RETRY_MIN_PS ?
+				 s->slack_ps / 2 : RETRY_MIN_PS);
 	s->due_ps = next_ps;
 	whw_timer_add(hw, &s->timer, (next_ps + 999) / 1000);
 }
@@ -351,7 +356,7 @@ void whw_port_xmit(struct wrenhw *hw, uint8_t prio, const uint8_t *frame,
 	prio &= WREN_NUM_PRIO - 1;
 	tc = hw->dcb.state.ets.prio_tc[prio] & (WREN_NUM_TC - 1);
 	/* Nothing waits and the wire is free: out at once, no copy. */
-	if (!s->frames && s->link_free_ps <= nps + SLACK_PS &&
+	if (!s->frames && s->link_free_ps <= nps + s->slack_ps &&
 	    shaper_ok(hw, tc, nps) &&
 	    !(whw_pause_mask(hw, now, &next) & (1u << prio))) {
 		wire_out(hw, prio, frame, len, nps, 0);

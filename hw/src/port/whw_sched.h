@@ -35,7 +35,9 @@
  * frame goes out at once while the virtual "free at" time is within this
  * of now.  The serialiser's own FIFO, as on a real MAC; it lets a burst
  * of a few dozen frames leave in one go instead of one host timer per
- * frame, and the rate stays exact over any longer time.
+ * frame, and the rate stays exact over any longer time.  None on a
+ * discrete-event clock (wrenhw_config.discrete_clock): there a frame
+ * leaves at its wire start time.
  */
 #define WHW_SCHED_SLACK_NS	50000ull
 /*
@@ -67,6 +69,7 @@ struct whw_sched {
 	bool wake_roce;		/* room appeared: RoCE senders run again */
 	struct whw_timer timer;
 	uint64_t due_ps;	/* ps the timer is due; UINT64_MAX: none */
+	uint64_t slack_ps;	/* WHW_SCHED_SLACK_NS, or 0 (discrete clock) */
 	uint8_t out[WHW_SCHED_MAX_FRAME];
 };
 
