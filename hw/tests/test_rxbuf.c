@@ -239,6 +239,10 @@ static void normal_drain(void)
 	       !pfc_cnt(&r, 3, WREN_PFC_CNT_RX_BUFFER_DISCARDS) &&
 	       !pfc_cnt(&r, 3, WREN_PFC_CNT_TX_PAUSE_US),
 	       "... nothing buffered, discarded or paused");
+	tap_ok(!r.e.d->h->hw->rxbuf.pool && !r.e.d->h->hw->rxbuf.slot &&
+	       sizeof(struct wrenhw) < 256 * 1024,
+	       "... and no receive pool allocated: the device is %zu bytes",
+	       sizeof(struct wrenhw));
 	env_fini(&r.e);
 }
 
@@ -264,6 +268,8 @@ static void pfc_frames(void)
 		run_to(&r, now(&r) + 320);
 	}
 	xoff_at = r.nlog ? r.log[0].at : 0;
+	tap_ok(hw->rxbuf.pool && hw->rxbuf.slot,
+	       "the receive pool exists once a frame waits");
 	tap_ok(r.nlog == 1 && before <= 32 * 1024 &&
 	       before + 1000 > 32 * 1024 && hw->rxbuf.occ[1] > 32 * 1024,
 	       "PFC sent as the buffer passes XOFF (frame %u, %u bytes before)",

@@ -193,6 +193,7 @@ void wrenhw_destroy(struct wrenhw *hw)
 	whw_ring_free(hw, &hw->acq.ring);
 	whw_ring_free(hw, &hw->aeq.ring);
 	whw_sched_fini(hw);
+	whw_rxbuf_fini(hw);
 	tables_fini(hw);
 	free(hw->lb);
 	free(hw);

@@ -12,6 +12,7 @@
  * frame that does not fit its buffer (or the port's memory, should
  * SET_BUFFER have moved the partition under waiting frames) is dropped.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/whw_services.h"
@@ -72,6 +73,22 @@ static void pool_copy_in(struct whw_rxbuf *rb, uint32_t off, const uint8_t *f,
 	memcpy(rb->pool, f + first, len - first);
 }
 
+/* The slots and the pool, on the first frame that waits. */
+static bool store_alloc(struct whw_rxbuf *rb)
+{
+	if (rb->pool)
+		return true;
+	rb->slot = calloc(WHW_RXBUF_SLOTS, sizeof(*rb->slot));
+	rb->pool = malloc(WHW_PORT_BUFFER_BYTES);
+	if (rb->slot && rb->pool)
+		return true;
+	free(rb->slot);
+	free(rb->pool);
+	rb->slot = NULL;
+	rb->pool = NULL;
+	return false;
+}
+
 static bool enqueue(struct wrenhw *hw, const uint8_t *f, uint32_t len)
 {
 	struct whw_rxbuf *rb = &hw->rxbuf;
@@ -89,7 +106,8 @@ static bool enqueue(struct wrenhw *hw, const uint8_t *f, uint32_t len)
 	if (c > size || rb->occ[b] > size - c ||
 	    rb->total > WHW_PORT_BUFFER_BYTES - c ||
 	    rb->count >= WHW_RXBUF_SLOTS ||
-	    rb->pool_used > WHW_PORT_BUFFER_BYTES - len) {
+	    rb->pool_used > WHW_PORT_BUFFER_BYTES - len ||
+	    !store_alloc(rb)) {
 		hw->cnt_port[WREN_CNT_RX_PACKETS]++;
 		hw->cnt_port[WREN_CNT_RX_BYTES] += len;
 		hw->cnt_port[WREN_CNT_RX_DROPPED_NO_BUFFER]++;
@@ -207,4 +225,14 @@ void whw_rxbuf_reset(struct wrenhw *hw)
 	memset(rb->occ, 0, sizeof(rb->occ));
 	rb->total = 0;
 	rb->drain_timer.fn = drain_fn;
+}
+
+void whw_rxbuf_fini(struct wrenhw *hw)
+{
+	struct whw_rxbuf *rb = &hw->rxbuf;
+
+	free(rb->slot);
+	free(rb->pool);
+	rb->slot = NULL;
+	rb->pool = NULL;
 }

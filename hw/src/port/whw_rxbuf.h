@@ -46,8 +46,13 @@ struct whw_rxbuf {
 	uint32_t pool_head, pool_used;
 	uint32_t occ[WREN_NUM_PRIO];	/* bytes charged per buffer */
 	uint32_t total;
-	struct whw_rxbuf_slot slot[WHW_RXBUF_SLOTS];
-	uint8_t pool[WHW_PORT_BUFFER_BYTES];
+	/*
+	 * Only a host side slower than the wire (DIAG RX_DRAIN) queues
+	 * frames, so the slots and the pool (the port's memory, most of the
+	 * device's size) are allocated when the first frame waits, and kept.
+	 */
+	struct whw_rxbuf_slot *slot;	/* WHW_RXBUF_SLOTS */
+	uint8_t *pool;			/* WHW_PORT_BUFFER_BYTES */
 	uint8_t scratch[WHW_ETH_MAX_FRAME];	/* a wrapped frame, unrolled */
 
 	/* Flow control this port sends (rxbuf_pause.c). */
@@ -78,6 +83,8 @@ struct whw_rxbuf {
  * Return: false if the frame was dropped.
  */
 bool whw_rxbuf_rx(struct wrenhw *hw, const uint8_t *f, size_t len);
+/* Frees the slots and the pool (wrenhw_destroy). */
+void whw_rxbuf_fini(struct wrenhw *hw);
 /**
  * whw_rxbuf_set_drain() - DIAG_FAULT RX_DRAIN
  * @hw: the device
