@@ -312,7 +312,7 @@ int wren_cmd_query_cc(struct wren_dev *wdev, u8 prio,
 int wren_cmd_query_dcb(struct wren_dev *wdev, struct wren_dcb_state *out);
 int wren_cmd_diag_fault(struct wren_dev *wdev, u32 fault, u32 arg);
 
-/* wren_eq.c */
+/* wren_aeq.c */
 int wren_aeq_init(struct wren_dev *wdev);
 void wren_aeq_process(struct wren_dev *wdev);
 void wren_aeq_free(struct wren_dev *wdev);
