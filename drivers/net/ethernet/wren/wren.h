@@ -73,13 +73,19 @@ struct wren_aq {
 	bool warned_no_irq;
 };
 
-/* The asynchronous event queue: device-wide events on the mgmt vector. */
+/* An event queue (wren_eq.c): the AEQ, set up through registers, or a
+ * completion EQ made by CREATE_EQ (RDMA's and the Ethernet channels').
+ * Its user drains it with wren_eq_next() and then calls wren_eq_arm().
+ */
 struct wren_eq {
+	struct wren_dev *wdev;
 	struct wren_eqe *ring;
 	dma_addr_t dma;
 	unsigned int log_size;
 	u32 ci;				/* free-running consumer index */
-	bool armed;			/* the handler may consume entries */
+	u32 arm_ci;			/* ci at the last arm */
+	u32 eqn;			/* WREN_EQN_AEQ for the AEQ */
+	bool live;			/* CREATE_EQ succeeded */
 };
 
 struct seq_file;
@@ -166,6 +172,7 @@ struct wren_dev {
 	struct wren_aq aq;
 	struct wren_cmd_state cmd;
 	struct wren_eq aeq;
+	bool aeq_armed;			/* the mgmt handler may consume the AEQ */
 
 	int num_vectors;
 	char mgmt_irq_name[48];
@@ -311,6 +318,15 @@ int wren_cmd_query_cc(struct wren_dev *wdev, u8 prio,
 		      struct wren_cc_params *out);
 int wren_cmd_query_dcb(struct wren_dev *wdev, struct wren_dcb_state *out);
 int wren_cmd_diag_fault(struct wren_dev *wdev, u32 fault, u32 arg);
+
+/* wren_eq.c */
+int wren_eq_alloc(struct wren_dev *wdev, struct wren_eq *eq,
+		  unsigned int log_size);
+void wren_eq_free(struct wren_eq *eq);
+int wren_eq_create(struct wren_eq *eq, unsigned int vector);
+int wren_eq_destroy(struct wren_eq *eq);
+struct wren_eqe *wren_eq_next(struct wren_eq *eq);
+void wren_eq_arm(struct wren_eq *eq);
 
 /* wren_aeq.c */
 int wren_aeq_init(struct wren_dev *wdev);

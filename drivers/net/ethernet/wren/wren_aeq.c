@@ -6,11 +6,12 @@
  * fatal errors, PFC storms, DCQCN rate changes) in the AEQ, which shares
  * the management MSI-X vector with the admin completions.  Only the
  * management interrupt handler consumes AEQ entries, and a handler never
- * runs concurrently with itself, so the consumer index needs no lock.  A fatal event is handed to
- * wren_declare_fatal(), which reports it from a work item.
+ * runs concurrently with itself, so the consumer index needs no lock.  A
+ * fatal event is handed to wren_declare_fatal(), which reports it from a
+ * work item.  The ring, its consumer index and arming are the EQ object's
+ * (wren_eq.c); here are the registers that set the AEQ up and what each
+ * event means.
  */
-#include <linux/dma-mapping.h>
-
 #include "wren.h"
 #include "wren_trace.h"
 
@@ -96,39 +97,20 @@ static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
 /* Consume pending events and re-arm; called by the management handler. */
 void wren_aeq_process(struct wren_dev *wdev)
 {
-	struct wren_eq *eq = &wdev->aeq;
-	u32 mask = (1U << eq->log_size) - 1;
-	unsigned int budget = mask + 1;
 	struct wren_eqe *eqe;
 
-	if (!eq->armed)
+	if (!wdev->aeq_armed)
 		return;
 
-	while (budget--) {
-		eqe = &eq->ring[eq->ci & mask];
-		if (!wren_ring_owned(READ_ONCE(eqe->owner), eq->ci,
-				     eq->log_size))
-			break;
-		/* The owner byte is written last: read the rest after it. */
-		dma_rmb();
+	while ((eqe = wren_eq_next(&wdev->aeq)))
 		wren_aeq_handle(wdev, eqe);
-		eq->ci = (eq->ci + 1) & WREN_INDEX_MASK;
-	}
-	/* With entries left over, arming raises the interrupt again at once. */
-	wren_wr(wdev, WREN_REG_AEQ_CI, eq->ci | WREN_ARM);
+	wren_eq_arm(&wdev->aeq);
 }
 
 void wren_aeq_free(struct wren_dev *wdev)
 {
-	struct wren_eq *eq = &wdev->aeq;
-
-	eq->armed = false;
-	if (!eq->ring)
-		return;
-	dma_free_coherent(&wdev->pdev->dev,
-			  (1U << eq->log_size) * sizeof(*eq->ring), eq->ring,
-			  eq->dma);
-	eq->ring = NULL;
+	wdev->aeq_armed = false;
+	wren_eq_free(&wdev->aeq);
 }
 
 /* Set up the AEQ; the management interrupt must already be requested.  On
@@ -141,13 +123,14 @@ int wren_aeq_init(struct wren_dev *wdev)
 	int irq = pci_irq_vector(wdev->pdev, 0);
 	int err;
 
-	eq->log_size = WREN_AEQ_LOG_DEPTH;
-	eq->ci = 0;
-	eq->armed = false;
-	eq->ring = dma_alloc_coherent(dev, (1U << eq->log_size) * sizeof(*eq->ring),
-				      &eq->dma, GFP_KERNEL);
-	if (!eq->ring)
-		return -ENOMEM;
+	wdev->aeq_armed = false;
+	err = wren_eq_alloc(wdev, eq, WREN_AEQ_LOG_DEPTH);
+	if (err)
+		return err;
+	/* The AEQ has no number: the contract names it so in its events,
+	 * and wren_eq_arm() rings its register for it.
+	 */
+	eq->eqn = WREN_EQN_AEQ;
 
 	wren_wr_addr(wdev, WREN_REG_AEQ_BASE_LO, eq->dma);
 	wren_wr(wdev, WREN_REG_AEQ_LOG_SIZE, eq->log_size);
@@ -166,8 +149,8 @@ int wren_aeq_init(struct wren_dev *wdev)
 	 * ever writes the consumer index.
 	 */
 	disable_irq(irq);
-	eq->armed = true;
-	wren_wr(wdev, WREN_REG_AEQ_CI, eq->ci | WREN_ARM);
+	wdev->aeq_armed = true;
+	wren_eq_arm(eq);
 	enable_irq(irq);
 	return 0;
 }
