@@ -7,57 +7,34 @@
  * take the vectors after those, one EQ per vector and at most one per CPU;
  * when none is left they share the management vector (vector 0), whose
  * handler then polls them too.  An EQ carries only WREN_EVENT_COMP entries
- * (cqn), each handed to the driver's comp callback.
+ * (cqn), each handed to the driver's comp callback; the ring, its consumer
+ * index and arming are the EQ object's (wren_eq.c).
  */
-#include <linux/dma-mapping.h>
 #include <linux/interrupt.h>
-#include <linux/io-64-nonatomic-lo-hi.h>
 #include <linux/slab.h>
 
 #include "wren_en.h"
 
 struct wren_comp_eq {
 	struct wren_aux_dev *wadev;
-	struct wren_dev *wdev;
-	struct wren_eqe *ring;
-	dma_addr_t dma;
-	unsigned int log_size;
-	u32 ci;				/* free-running consumer index */
-	u32 eqn;
+	struct wren_eq eq;
 	unsigned int vector;		/* MSI-X index; 0: the mgmt vector */
-	bool live;			/* CREATE_EQ succeeded */
 	bool irq_requested;
 	bool polled;			/* vector 0: the mgmt handler polls it */
 	char irq_name[48];
 };
 
-static void wren_comp_eq_arm(struct wren_comp_eq *eq)
+static void wren_comp_eq_process(struct wren_comp_eq *ceq)
 {
-	writeq(WREN_DB_VAL(eq->eqn, WREN_DB_EQ_ARM, eq->ci),
-	       eq->wdev->db + WREN_DB_EQ);
-}
-
-static void wren_comp_eq_process(struct wren_comp_eq *eq)
-{
-	const struct wren_core_event_ops *ops = eq->wadev->ev_ops;
-	void *priv = eq->wadev->ev_priv;
-	u32 mask = BIT(eq->log_size) - 1;
-	unsigned int budget = mask + 1;
+	const struct wren_core_event_ops *ops = ceq->wadev->ev_ops;
+	void *priv = ceq->wadev->ev_priv;
 	struct wren_eqe *eqe;
 
-	while (budget--) {
-		eqe = &eq->ring[eq->ci & mask];
-		if (!wren_ring_owned(READ_ONCE(eqe->owner), eq->ci,
-				     eq->log_size))
-			break;
-		/* The owner byte is written last: read the rest after it. */
-		dma_rmb();
+	while ((eqe = wren_eq_next(&ceq->eq)))
 		if (eqe->type == WREN_EVENT_COMP)
 			ops->comp(priv, le32_to_cpu(eqe->data) & WREN_DB_QUEUE_MASK);
-		eq->ci++;
-	}
 	/* Entries left over make the device interrupt again at once. */
-	wren_comp_eq_arm(eq);
+	wren_eq_arm(&ceq->eq);
 }
 
 static irqreturn_t wren_comp_eq_irq(int irq, void *data)
@@ -79,67 +56,49 @@ void wren_aux_poll_mgmt_eqs(struct wren_dev *wdev)
 			wren_comp_eq_process(&wadev->comp_eqs[i]);
 }
 
-static int wren_comp_eq_create(struct wren_comp_eq *eq)
+static int wren_comp_eq_create(struct wren_comp_eq *ceq, struct wren_dev *wdev,
+			       unsigned int log_size)
 {
-	struct wren_dev *wdev = eq->wdev;
 	struct device *dev = &wdev->pdev->dev;
-	struct wren_aq_create_eq ce = {};
-	size_t size = BIT(eq->log_size) * sizeof(struct wren_eqe);
 	int err;
 
-	eq->ring = dma_alloc_coherent(dev, max_t(size_t, size, PAGE_SIZE),
-				      &eq->dma, GFP_KERNEL);
-	if (!eq->ring)
-		return -ENOMEM;
-	ce.ring.addr = cpu_to_le64(eq->dma);
-	ce.ring.page_shift = PAGE_SHIFT;
-	ce.log_size = eq->log_size;
-	ce.msix_vector = cpu_to_le16(eq->vector);
-	err = wren_cmd_create_eq(wdev, &ce, &eq->eqn);
+	err = wren_eq_alloc(wdev, &ceq->eq, log_size);
+	if (err)
+		return err;
+	err = wren_eq_create(&ceq->eq, ceq->vector);
 	if (err) {
 		dev_err(dev, "CREATE_EQ for RDMA completions failed: %d\n", err);
 		return err;
 	}
-	eq->live = true;
 
-	if (!eq->vector)
+	if (!ceq->vector)
 		return 0;
-	snprintf(eq->irq_name, sizeof(eq->irq_name), "wren-rdma%u@pci:%s",
-		 eq->vector, pci_name(wdev->pdev));
-	err = request_irq(pci_irq_vector(wdev->pdev, eq->vector),
-			  wren_comp_eq_irq, 0, eq->irq_name, eq);
+	snprintf(ceq->irq_name, sizeof(ceq->irq_name), "wren-rdma%u@pci:%s",
+		 ceq->vector, pci_name(wdev->pdev));
+	err = request_irq(pci_irq_vector(wdev->pdev, ceq->vector),
+			  wren_comp_eq_irq, 0, ceq->irq_name, ceq);
 	if (err) {
 		dev_err(dev, "cannot request RDMA completion interrupt %u: %d\n",
-			eq->vector, err);
+			ceq->vector, err);
 		return err;
 	}
-	eq->irq_requested = true;
+	ceq->irq_requested = true;
 	return 0;
 }
 
-static void wren_comp_eq_destroy(struct wren_comp_eq *eq)
+static void wren_comp_eq_destroy(struct wren_comp_eq *ceq)
 {
-	struct wren_dev *wdev = eq->wdev;
-	size_t size = BIT(eq->log_size) * sizeof(struct wren_eqe);
-	int err;
+	struct wren_dev *wdev = ceq->eq.wdev;
 
-	if (eq->irq_requested)
-		free_irq(pci_irq_vector(wdev->pdev, eq->vector), eq);
-	eq->irq_requested = false;
-	if (eq->live) {
-		/* A failed destroy leaves the EQ to the device reset that
-		 * remove does anyway; its ring must outlive that reset.
-		 */
-		err = wren_cmd_destroy_eq(wdev, eq->eqn);
-		if (err)
-			return;
-	}
-	eq->live = false;
-	if (eq->ring)
-		dma_free_coherent(&wdev->pdev->dev,
-				  max_t(size_t, size, PAGE_SIZE), eq->ring,
-				  eq->dma);
-	eq->ring = NULL;
+	if (ceq->irq_requested)
+		free_irq(pci_irq_vector(wdev->pdev, ceq->vector), ceq);
+	ceq->irq_requested = false;
+	/* A failed destroy leaves the EQ to the device reset that remove
+	 * does anyway; its ring must outlive that reset.
+	 */
+	if (wren_eq_destroy(&ceq->eq))
+		return;
+	wren_eq_free(&ceq->eq);
 }
 
 /* One EQ entry per CQ the device can have, so that an EQ never overruns
@@ -206,21 +165,19 @@ int wren_core_events_register(struct wren_aux_dev *wadev,
 	/* The callbacks must be in place before the first interrupt. */
 	wren_events_set(wadev, ops, priv);
 	for (i = 0; i < n; i++) {
-		struct wren_comp_eq *eq = &wadev->comp_eqs[i];
+		struct wren_comp_eq *ceq = &wadev->comp_eqs[i];
 
-		eq->wadev = wadev;
-		eq->wdev = wdev;
-		eq->log_size = wren_comp_eq_log_size(wdev);
-		eq->vector = first < wdev->num_vectors ? first + i : 0;
-		err = wren_comp_eq_create(eq);
+		ceq->wadev = wadev;
+		ceq->vector = first < wdev->num_vectors ? first + i : 0;
+		err = wren_comp_eq_create(ceq, wdev, wren_comp_eq_log_size(wdev));
 		if (err) {
 			wren_comp_eqs_destroy(wadev, i + 1);
 			wren_events_set(wadev, NULL, NULL);
 			return err;
 		}
 		WRITE_ONCE(wadev->num_comp_eqs, i + 1);
-		WRITE_ONCE(eq->polled, !eq->vector);
-		wren_comp_eq_arm(eq);
+		WRITE_ONCE(ceq->polled, !ceq->vector);
+		wren_eq_arm(&ceq->eq);
 	}
 	return 0;
 }
@@ -237,7 +194,7 @@ EXPORT_SYMBOL_NS_GPL(wren_core_events_unregister, WREN_CORE_NS);
 
 u32 wren_core_comp_eqn(struct wren_aux_dev *wadev, unsigned int index)
 {
-	return wadev->comp_eqs[index % wadev->num_comp_eqs].eqn;
+	return wadev->comp_eqs[index % wadev->num_comp_eqs].eq.eqn;
 }
 EXPORT_SYMBOL_NS_GPL(wren_core_comp_eqn, WREN_CORE_NS);
 
