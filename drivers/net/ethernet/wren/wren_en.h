@@ -77,11 +77,7 @@ struct wren_channel {
 	struct device *dmadev;
 
 	/* Completion EQ on MSI-X vector index + 1. */
-	struct wren_eqe *eq;
-	dma_addr_t eq_dma;
-	u32 eq_ci;
-	u32 eqn;
-	bool eq_live;
+	struct wren_eq eq;
 	int irq;
 	bool irq_requested;
 	char irq_name[48];

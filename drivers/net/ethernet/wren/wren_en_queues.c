@@ -42,28 +42,16 @@ static int wren_eth_created(struct wren_dev *wdev, const char *what, int err)
 	return err;
 }
 
-static void wren_eq_arm(struct wren_channel *ch)
-{
-	writeq(WREN_DB_VAL(ch->eqn, WREN_DB_EQ_ARM, ch->eq_ci),
-	       ch->priv->wdev->db + WREN_DB_EQ);
-}
-
-/* One EQ per channel, one CQ per EQ: any event means "poll the channel". */
+/* One EQ per channel, one CQ per EQ: any event means "poll the channel",
+ * so the entries are only consumed.
+ */
 static irqreturn_t wren_eth_irq(int irq, void *data)
 {
 	struct wren_channel *ch = data;
-	u32 mask = BIT(WREN_ETH_EQ_LOG_SIZE) - 1;
-	struct wren_eqe *eqe;
 
-	for (;;) {
-		eqe = &ch->eq[ch->eq_ci & mask];
-		if (!wren_ring_owned(READ_ONCE(eqe->owner), ch->eq_ci,
-				     WREN_ETH_EQ_LOG_SIZE))
-			break;
-		dma_rmb();
-		ch->eq_ci++;
-	}
-	wren_eq_arm(ch);
+	while (wren_eq_next(&ch->eq))
+		;
+	wren_eq_arm(&ch->eq);
 	napi_schedule_irqoff(&ch->napi);
 	return IRQ_HANDLED;
 }
@@ -72,25 +60,18 @@ static int wren_chan_open_eq(struct wren_channel *ch)
 {
 	struct wren_eth_priv *priv = ch->priv;
 	struct wren_dev *wdev = priv->wdev;
-	struct wren_aq_create_eq ce = {};
-	size_t size = BIT(WREN_ETH_EQ_LOG_SIZE) * sizeof(struct wren_eqe);
 	unsigned int cpu;
 	int err;
 
-	ch->eq = wren_ring_alloc(ch, size, &ch->eq_dma);
-	if (!ch->eq)
-		return -ENOMEM;
-	ch->eq_ci = 0;
-	wren_buf_desc_set(&ce.ring, ch->eq_dma);
-	ce.log_size = WREN_ETH_EQ_LOG_SIZE;
-	ce.msix_vector = cpu_to_le16(ch->index + 1);
-	err = wren_cmd_create_eq(wdev, &ce, &ch->eqn);
+	err = wren_eq_alloc(wdev, &ch->eq, WREN_ETH_EQ_LOG_SIZE);
+	if (err)
+		return err;
+	err = wren_eq_create(&ch->eq, ch->index + 1);
 	if (err) {
 		netdev_err(priv->netdev, "CREATE_EQ for channel %u failed: %d\n",
 			   ch->index, err);
 		return err;
 	}
-	ch->eq_live = true;
 
 	ch->irq = pci_irq_vector(wdev->pdev, ch->index + 1);
 	snprintf(ch->irq_name, sizeof(ch->irq_name), "wren-eth%u@pci:%s",
@@ -102,7 +83,7 @@ static int wren_chan_open_eq(struct wren_channel *ch)
 	/* Channel i's interrupt on the i-th CPU near the device. */
 	cpu = cpumask_local_spread(ch->index, dev_to_node(ch->dmadev));
 	irq_set_affinity_hint(ch->irq, cpumask_of(cpu));
-	wren_eq_arm(ch);
+	wren_eq_arm(&ch->eq);
 	return 0;
 }
 
@@ -125,7 +106,7 @@ static int wren_chan_open_cq(struct wren_channel *ch)
 	ch->cq_ci = 0;
 	wren_buf_desc_set(&in.ring, ch->cq_dma);
 	in.dbrec_addr = cpu_to_le64(ch->dbrec_dma);
-	in.eqn = cpu_to_le32(ch->eqn);
+	in.eqn = cpu_to_le32(ch->eq.eqn);
 	in.uar = cpu_to_le32(WREN_KERNEL_UAR);
 	in.log_size = ch->cq_log_size;
 	if (priv->wdev->core.caps & WREN_CAP_CQ_MODERATION) {
@@ -204,12 +185,10 @@ static void wren_chan_close(struct wren_channel *ch)
 		wren_cmd_destroy_eth_rxq(wdev, ch->rxqn);
 	if (ch->cq_live)
 		wren_cmd_destroy_cq(&wdev->core, ch->cqn);
-	if (ch->eq_live)
-		wren_cmd_destroy_eq(wdev, ch->eqn);
+	wren_eq_destroy(&ch->eq);
 	ch->txq_live = false;
 	ch->rxq_live = false;
 	ch->cq_live = false;
-	ch->eq_live = false;
 	if (ch->irq_requested) {
 		irq_set_affinity_hint(ch->irq, NULL);
 		free_irq(ch->irq, ch);
@@ -228,15 +207,13 @@ static void wren_chan_close(struct wren_channel *ch)
 	wren_ring_free(ch, ch->tx_size * sizeof(*ch->tx_ring), ch->tx_ring, ch->tx_dma);
 	wren_ring_free(ch, ch->rx_size * sizeof(*ch->rx_ring), ch->rx_ring, ch->rx_dma);
 	wren_ring_free(ch, BIT(ch->cq_log_size) * sizeof(*ch->cq), ch->cq, ch->cq_dma);
-	wren_ring_free(ch, BIT(WREN_ETH_EQ_LOG_SIZE) * sizeof(struct wren_eqe),
-		       ch->eq, ch->eq_dma);
+	wren_eq_free(&ch->eq);
 	if (ch->dbrec)
 		dma_free_coherent(ch->dmadev, sizeof(*ch->dbrec), ch->dbrec,
 				  ch->dbrec_dma);
 	ch->tx_ring = NULL;
 	ch->rx_ring = NULL;
 	ch->cq = NULL;
-	ch->eq = NULL;
 	ch->dbrec = NULL;
 }
 
