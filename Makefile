@@ -13,14 +13,14 @@ JOBS       ?= $(shell nproc)
 
 export TOP BUILD WREN_CACHE KVER JOBS
 
-# The compiler cache (scripts/ccache-dir.sh) for the host's C builds that
+# The compiler cache (scripts/lib/ccache-dir.sh) for the host's C builds that
 # compile object by object (HW_CC, FUZZ_CC); empty without one.  kbuild
-# gets the same cache through scripts/kbuild-ccache.sh.
-WREN_CCACHE_DIR := $(shell $(TOP)/scripts/ccache-dir.sh)
+# gets the same cache through scripts/lib/kbuild.sh.
+WREN_CCACHE_DIR := $(shell $(TOP)/scripts/lib/ccache-dir.sh)
 CCACHE     := $(if $(WREN_CCACHE_DIR),CCACHE_DIR=$(WREN_CCACHE_DIR) ccache)
 
 # The kernel's kselftest framework (lib.mk, kselftest.h, runner.sh), linked
-# here by scripts/kselftest-tree.sh; every C test program gets its TAP from
+# here by scripts/kernel/kselftest-tree.sh; every C test program gets its TAP from
 # selftests/lib/tap.h on top of kselftest.h (mk/selftests.mk).
 KSFT_SRC   := $(BUILD)/kselftest-src
 TAP_CFLAGS := -I$(TOP)/selftests/lib -I$(KSFT_SRC)

@@ -6,14 +6,14 @@
 # stubbed, so this needs only python3-docutils); when sphinx-build is
 # installed, the whole tree is also built with warnings as errors, which
 # checks what docutils alone cannot: :doc:/:ref: targets and the toctree.
-# Both run under Debian's /usr/bin/python3 (scripts/deps-docs.sh installs
+# Both run under Debian's /usr/bin/python3 (scripts/deps/docs.sh installs
 # python3-docutils and python3-sphinx for it): a python3 earlier in PATH,
 # such as a pyenv build, does not see Debian's modules.
 # check-contract.py then holds the pages against include/linux/wren/, and
 # check-layout.py the source tree against the pages' file tables: no
 # #include or call cycle among the tree's own C files, calls that follow
 # driver.rst's layered tables, and a row for every source file (it reads
-# the call graph from Universal Ctags; scripts/deps-docs.sh installs it).
+# the call graph from Universal Ctags; scripts/deps/docs.sh installs it).
 # The layout tests need neither docutils nor Sphinx.
 # The last test covers every file git tracks, not only Documentation/:
 # no comment, string or page names an issue or a stop (a work session)
@@ -112,7 +112,7 @@ layout_tests=4
 
 if ! $py -c 'import docutils' 2>/dev/null; then
 	echo "1..$((layout_tests + 2))"
-	echo "ok 1 - docutils # SKIP python3-docutils not installed (scripts/deps-docs.sh)"
+	echo "ok 1 - docutils # SKIP python3-docutils not installed (scripts/deps/docs.sh)"
 	failed=0
 	$py "$docs/check-layout.py" "$top" 2 || failed=1
 	refs_check $((layout_tests + 2)) || failed=1

@@ -465,7 +465,7 @@ def main():
         graphs = {name: call_graph(top, files)
                   for name, _, files, _ in comps}
     except (OSError, subprocess.CalledProcessError) as e:
-        why = f"ctags failed ({e}); scripts/deps-docs.sh installs " \
+        why = f"ctags failed ({e}); scripts/deps/docs.sh installs " \
               "universal-ctags"
         tap(t, False, "no call cycle between the files of a component",
             [why])

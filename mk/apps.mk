@@ -6,7 +6,7 @@
 #                     guests install the packages of make deb and make
 #                     deb-rdma-core with dpkg, then run Debian's UCX,
 #                     libfabric, Open MPI and perftest against /usr alone);
-#                     scripts/check-apps.sh, TAP in $(BUILD)/check
+#                     scripts/check/apps.sh, TAP in $(BUILD)/check
 #   make deb-dkms-binaries [KVER=]  the host's dkms build of the wren-dkms
 #                     package for KVER's kernel, as dkms mktarball ships it
 #   make mpi-check    $(BUILD)/apps/wren_mpi_check (mpicc, Open MPI)
@@ -22,10 +22,10 @@
 .PHONY: check-apps deb-dkms-binaries
 
 check-apps:
-	$(TOP)/scripts/check-apps.sh
+	$(TOP)/scripts/check/apps.sh
 
 deb-dkms-binaries: deb
-	$(TOP)/scripts/deb-dkms-binaries.sh "$$($(TOP)/scripts/deb-build.sh)" $(KVER)
+	$(TOP)/scripts/deb/dkms-binaries.sh "$$($(TOP)/scripts/deb/build.sh)" $(KVER)
 
 MPICC     ?= mpicc
 MPI_CHECK := $(BUILD)/apps/wren_mpi_check
@@ -39,10 +39,7 @@ $(MPI_CHECK): $(TOP)/selftests/rdma/wren_mpi_check.c $(TOP)/tools/pattern/wren_p
 	$(MPICC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tools/pattern -o $@ $<
 
 check-apps-host: $(MPI_CHECK)
-	@mkdir -p $(BUILD)/check
-	@rc=0; MPI_CHECK=$(MPI_CHECK) $(TOP)/selftests/host/mpi-host.sh \
-		>$(BUILD)/check/apps-host.tap || rc=$$?; \
-	cat $(BUILD)/check/apps-host.tap; exit $$rc
+	@MPI_CHECK=$(MPI_CHECK) $(TOP)/scripts/check/apps-host.sh
 
 # libwrap0 is not in every Debian install; the other libraries sshd links
 # are in a base system.  A library the host still lacks fails here, not
@@ -51,7 +48,7 @@ SSHD_LIBS = $(BUILD)/sshd/lib/$(MULTIARCH):$(BUILD)/sshd/usr/lib/$(MULTIARCH)
 MULTIARCH = $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 
 sshd:
-	@$(TOP)/scripts/deb-unpack.sh $(BUILD)/sshd openssh-server libwrap0
+	@$(TOP)/scripts/deb/unpack.sh $(BUILD)/sshd openssh-server libwrap0
 	@if LD_LIBRARY_PATH=$(SSHD_LIBS) ldd $(BUILD)/sshd/usr/sbin/sshd | grep 'not found'; then \
 		echo "sshd: libraries missing from the host and from $(BUILD)/sshd" >&2; exit 1; fi
 
@@ -65,7 +62,7 @@ BENCH_APPS_RUN = $(BUILD)/bench/bench-apps-$(KVER)
 .PHONY: bench-apps
 
 bench-apps: $(BENCH_DEPS) modules rdma-core mpi-check sshd
-	@$(TOP)/scripts/deps-apps.sh
+	@$(TOP)/scripts/deps/apps.sh
 	@rc=0; $(BENCH_ENV) N=2 RUN_DIR="$(BENCH_APPS_RUN)" TIMEOUT="$(or $(TIMEOUT),1200)" \
 		$(BENCH_DIR)/vmrun.sh $(TOP)/selftests/bench/apps-bench.sh || rc=$$?; \
 	grep -h '^bench-apps:' $(BENCH_APPS_RUN)/guest0.out >$(BENCH_APPS_RUN).txt 2>/dev/null; \

@@ -49,7 +49,7 @@ bench-rdma: $(BENCH_DEPS) modules rdma-core rdma-tests
 #                    [BENCH_PROFILE_TEST=ib_write_bw|ib_read_bw|ib_send_bw]:
 # the host's CPU a RoCE frame of a Wren 64 KiB stream of that perftest, by
 # process, thread and symbol, and each thread's sleeps a frame (perf record
-# -a over the stream); scripts/bench-profile.sh.  The figures are kept in
+# -a over the stream); scripts/bench/profile.sh.  The figures are kept in
 # $(BUILD)/bench/bench-profile-$(KVER)/; bench.rst has the tables they
 # give.  Not part of make check.
 BENCH_PROFILE_SECS ?= 15
@@ -59,5 +59,5 @@ BENCH_PROFILE_TEST ?= ib_write_bw
 
 bench-profile: $(BENCH_DEPS) modules rdma-core
 	@MAKE="$(MAKE)" KVER="$(KVER)" APPEND="$(APPEND) BENCH_RDMA_PROFILE_TEST=$(BENCH_PROFILE_TEST)" \
-		$(TOP)/scripts/bench-profile.sh $(BUILD)/bench/bench-profile-$(KVER) \
+		$(TOP)/scripts/bench/profile.sh $(BUILD)/bench/bench-profile-$(KVER) \
 		$(BUILD)/bench/bench-profile-run-$(KVER) $(BENCH_PROFILE_SECS)

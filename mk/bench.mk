@@ -67,7 +67,7 @@ remap-race: $(BENCH_DEPS) $(BUILD)/tests/qemu/remap_race
 	$(BENCH_ENV) $(BENCH_DIR)/remap-race.sh $(or $(BOOTS),10) $(or $(RACE_SECONDS),20)
 
 bench-deps:
-	@$(TOP)/scripts/deps-bench.sh
+	@$(TOP)/scripts/deps/bench.sh
 
 vmrun: $(BENCH_DEPS)
 	@test -n "$(SCRIPT)" || { echo "usage: make vmrun SCRIPT=path [KVER=6.1|6.12] [N=2] [IOMMU=1]" >&2; exit 2; }
@@ -78,7 +78,7 @@ vmtest: $(if $(B),vmtest-plan,vmtest-run)
 
 # A boot of the plan brings its own KVER and bench variables.
 vmtest-plan:
-	@. $(TOP)/scripts/plan.sh && plan_boot "$(B)" >/dev/null && \
+	@. $(TOP)/scripts/lib/plan.sh && plan_boot "$(B)" >/dev/null && \
 	$(MAKE) --no-print-directory vmtest-run VMTEST="$(B)" KVER="$$PLAN_KVER" $$PLAN_MAKEVARS
 
 vmtest-deps: $(BENCH_DEPS) kselftest-install lldpad
@@ -91,7 +91,4 @@ vmtest-run: $(if $(filter 0,$(VMTEST_DEPS)),,vmtest-deps)
 BENCH_TAP = $(BUILD)/check/bench$(if $(filter-out 6.1,$(KVER)),-$(KVER)).tap
 
 check-bench: $(BENCH_DEPS) kselftest-install
-	@mkdir -p $(BUILD)/check $(BUILD)/bench/check-bench-$(KVER)
-	@rc=0; $(BENCH_ENV) BENCH_OUT="$(BUILD)/bench/check-bench-$(KVER)" \
-		$(TOP)/selftests/bench/run.sh >$(BENCH_TAP) || rc=$$?; \
-	grep -v '^#' $(BENCH_TAP); exit $$rc
+	@$(BENCH_ENV) $(TOP)/scripts/check/bench.sh $(BENCH_TAP)

@@ -7,13 +7,11 @@
 
 .PHONY: check-dcb
 check-dcb:
-	@mkdir -p $(BUILD)/check
-	@rc=0; $(TOP)/dcb/tests/wren-qos-host.sh >$(BUILD)/check/dcb.tap || rc=$$?; \
-	cat $(BUILD)/check/dcb.tap; exit $$rc
+	@$(TOP)/scripts/check/dcb.sh
 
 # lldpad (Debian's openlldp) unpacked for the guests' DCBX exchange test,
-# selftests/driver/wren-lldp.sh (scripts/lldpad-fetch.sh says why it is
+# selftests/driver/wren-lldp.sh (scripts/deb/lldpad-fetch.sh says why it is
 # not installed on the host).
 .PHONY: lldpad
 lldpad:
-	@$(TOP)/scripts/lldpad-fetch.sh $(BUILD)/lldpad
+	@$(TOP)/scripts/deb/lldpad-fetch.sh $(BUILD)/lldpad

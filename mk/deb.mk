@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Debian packages of the product (scripts/deb-build.sh, packaging/):
+# Debian packages of the product (scripts/deb/build.sh, packaging/):
 #
 #   make deb        $(BUILD)/deb/wren-dkms_<ver>-1_all.deb: the module
 #                   source under /usr/src/wren-<ver>, built by dkms on install
@@ -8,9 +8,9 @@
 #                   control, file list, maintainer scripts (shellcheck, run
 #                   with dkms stubbed), lintian, dkms build of the packaged
 #                   source for $(KVER) in private trees, and the rdma-core
-#                   source deb-rdma-core.sh prepares (scripts/deb-check.sh)
+#                   source deb/rdma-core.sh prepares (scripts/check/deb.sh)
 #   make deb-rdma-core  rdma-core 56.1-1+wren1 from Debian's source with
-#                   libwren (scripts/deb-rdma-core.sh): $(BUILD)/deb/rdma-core/
+#                   libwren (scripts/deb/rdma-core.sh): $(BUILD)/deb/rdma-core/
 #                   libibverbs1, ibverbs-providers, librdmacm1, ... ; cached
 #                   by its inputs in $(WREN_CACHE)/rdma-core/deb-<K>, cold
 #                   10+ minutes on two cores
@@ -20,12 +20,12 @@
 .PHONY: deb check-deb deb-rdma-core
 
 deb:
-	$(TOP)/scripts/deps-deb.sh
-	$(TOP)/scripts/deb-build.sh
+	$(TOP)/scripts/deps/deb.sh
+	$(TOP)/scripts/deb/build.sh
 
 check-deb:
-	$(TOP)/scripts/deb-check.sh $(BUILD)/check/deb.tap $(KVER)
+	$(TOP)/scripts/check/deb.sh
 
 deb-rdma-core:
-	$(TOP)/scripts/deps-deb.sh --rdma-core
-	$(TOP)/scripts/deb-rdma-core.sh --build
+	$(TOP)/scripts/deps/deb.sh --rdma-core
+	$(TOP)/scripts/deb/rdma-core.sh --build

@@ -11,7 +11,7 @@
 #                            anywhere a kernel series goes)
 #   make check-debug         the "debug" boots of selftests/plan on it, each
 #                            ending in wren-debug-reports.sh; TAP in
-#                            $(BUILD)/check-debug (scripts/check-debug.sh).
+#                            $(BUILD)/check-debug (scripts/check/debug.sh).
 #                            Not part of make check (README.md says why).
 #   make vmtest B=kd61       one of those boots by hand
 
@@ -21,4 +21,4 @@ debug-kernel:
 	$(MAKE) --no-print-directory kernel KVER=6.1-debug
 
 check-debug:
-	$(TOP)/scripts/check-debug.sh
+	$(TOP)/scripts/check/debug.sh

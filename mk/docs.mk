@@ -4,11 +4,9 @@
 # contract pages against the headers, the source tree against the pages'
 # file tables (check-layout.py: no #include or call cycle, driver.rst's
 # layered tables, a row for every file; needs universal-ctags from
-# scripts/deps-docs.sh); and over every tracked file, no issue or stop
+# scripts/deps/docs.sh); and over every tracked file, no issue or stop
 # (work session) named by its number.
 
 .PHONY: check-docs
 check-docs:
-	@mkdir -p $(BUILD)/check
-	@rc=0; $(TOP)/Documentation/check-docs.sh >$(BUILD)/check/docs.tap || rc=$$?; \
-	cat $(BUILD)/check/docs.tap; exit $$rc
+	@$(TOP)/scripts/check/docs.sh

@@ -13,4 +13,4 @@
 .PHONY: check-driver
 
 check-driver:
-	$(TOP)/scripts/kernel-check-driver.sh
+	$(TOP)/scripts/check/driver.sh

@@ -47,6 +47,4 @@ $(FABRIC_OUT)/test-integration: $(FABRIC_DIR)/tests/test_integration.c $(FABRIC_
 check-fabric: $(FABRIC_OUT)/wren-fabric $(FABRIC_OUT)/san/wren-fabric \
 	      $(FABRIC_OUT)/test-unit $(FABRIC_OUT)/san/test-unit \
 	      $(FABRIC_OUT)/test-integration
-	@mkdir -p $(BUILD)/check
-	WREN_QEMU="$(wildcard $(QEMU))" \
-		$(FABRIC_DIR)/tests/run-tests.sh $(FABRIC_OUT) $(BUILD)/check/fabric.tap
+	WREN_QEMU="$(wildcard $(QEMU))" $(TOP)/scripts/check/fabric.sh

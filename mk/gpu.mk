@@ -6,12 +6,12 @@
 #   make gpu-modules KVER=6.1|6.12  $(BUILD)/gpu/$(KVER)/wren_test_gpu.ko, and
 #                                   nvidia-peermem.ko when the registry of
 #                                   `make modules` exports the peer-memory
-#                                   symbols (scripts/gpu-build.sh); plus
+#                                   symbols (scripts/kernel/gpu-build.sh); plus
 #                                   $(BUILD)/tests/gpu/wren_gpu_test
 #   make check-gpu-modules          wren_test_gpu.ko W=1 and sparse warning-free
 #                                   for 6.1 and 6.12
 #   make nvidia-src                 NVIDIA's nvidia-peermem/ sources into the cache
-#                                   (scripts/nvidia-fetch.sh; apt, non-free)
+#                                   (scripts/kernel/nvidia-fetch.sh; apt, non-free)
 
 GPU_TEST_BIN := $(BUILD)/tests/gpu/wren_gpu_test
 GPU_TEST_SRC := $(TOP)/selftests/rdma/gpu/wren_gpu_test.c
@@ -19,16 +19,13 @@ GPU_TEST_SRC := $(TOP)/selftests/rdma/gpu/wren_gpu_test.c
 .PHONY: gpu-modules check-gpu-modules nvidia-src gpu-tests
 
 gpu-modules: modules gpu-tests
-	$(TOP)/scripts/gpu-build.sh $(KVER) modules
+	$(TOP)/scripts/kernel/gpu-build.sh $(KVER) modules
 
 check-gpu-modules:
-	$(TOP)/scripts/gpu-build.sh 6.1 w1
-	$(TOP)/scripts/gpu-build.sh 6.12 w1
-	$(TOP)/scripts/gpu-build.sh 6.1 sparse
-	$(TOP)/scripts/gpu-build.sh 6.12 sparse
+	$(TOP)/scripts/check/gpu-modules.sh
 
 nvidia-src:
-	$(TOP)/scripts/nvidia-fetch.sh
+	$(TOP)/scripts/kernel/nvidia-fetch.sh
 
 gpu-tests: $(GPU_TEST_BIN)
 

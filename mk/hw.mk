@@ -75,19 +75,7 @@ $(HW_OUT)/wrenhw-tests: $(HW_TEST_OBJ)
 	$(HW_CC) $(HW_TEST_CFLAGS) -o $@ $^
 
 # The engine benchmark's smoke run (mk/bench-engine.mk) keeps it working:
-# its own TAP, hw-engine-bench.tap, counted with the tests.
+# its own TAP, hw-engine-bench.tap, counted with the tests
+# (scripts/check/hw.sh).
 check-hw: $(HW_OUT)/libwrenhw.a $(HW_OUT)/wrenhw-tests $(BENCH_ENGINE_SMOKE)
-	@mkdir -p $(BUILD)/check
-	@export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1; \
-	$(HW_OUT)/wrenhw-tests >$(BUILD)/check/hw.tap.tmp; rc=$$?; \
-	mv $(BUILD)/check/hw.tap.tmp $(BUILD)/check/hw.tap; \
-	$(BENCH_ENGINE_SMOKE) --smoke >$(BUILD)/check/hw-engine-bench.tap.tmp \
-		|| rc=1; \
-	mv $(BUILD)/check/hw-engine-bench.tap.tmp \
-	   $(BUILD)/check/hw-engine-bench.tap; \
-	tap="$(BUILD)/check/hw.tap $(BUILD)/check/hw-engine-bench.tap"; \
-	cat $$tap | grep -E '^(not ok|# )' || true; \
-	echo "hw: $$(cat $$tap | grep -c '^ok') passed," \
-	     "$$(cat $$tap | grep -c '^not ok') failed"; \
-	exit $$rc
+	@$(TOP)/scripts/check/hw.sh

@@ -8,7 +8,7 @@
 #       check (selftests/host/roce-pcap-check.py); then Wren against
 #       Linux's rdma_rxe on the same fabric (pingpongs, wren_verbs_test and
 #       perftest in both directions), captured and checked the same way.
-#       scripts/check-interop.sh; TAP in $(BUILD)/check.
+#       scripts/check/interop.sh; TAP in $(BUILD)/check.
 #   make check-roce-pcap-host
 #       the checker's own host test (real rxe and Wren frames, and broken
 #       ones it must catch), seconds; TAP in $(BUILD)/check/roce-pcap-host.tap
@@ -18,15 +18,12 @@
 .PHONY: check-interop check-roce-pcap check-roce-pcap-host
 
 check-interop:
-	$(TOP)/scripts/check-interop.sh
+	$(TOP)/scripts/check/interop.sh
 
 check-roce-pcap:
 	@test -n "$(PCAPS)" || { echo "usage: make check-roce-pcap PCAPS='port0.pcap ...'" >&2; exit 2; }
-	@$(TOP)/scripts/deps-tshark.sh
+	@$(TOP)/scripts/deps/tshark.sh
 	$(TOP)/selftests/host/roce-pcap-check.py $(PCAPS)
 
 check-roce-pcap-host:
-	@$(TOP)/scripts/deps-tshark.sh
-	@mkdir -p $(BUILD)/check
-	@rc=0; $(TOP)/selftests/host/roce-pcap-check-test.py >$(BUILD)/check/roce-pcap-host.tap || rc=$$?; \
-	cat $(BUILD)/check/roce-pcap-host.tap; exit $$rc
+	@$(TOP)/scripts/check/roce-pcap-host.sh

@@ -8,7 +8,7 @@
 .PHONY: lint check-lint
 
 lint:
-	$(TOP)/scripts/lint.sh
+	$(TOP)/scripts/check/lint.sh
 
 check-lint:
-	$(TOP)/scripts/lint.sh $(BUILD)/check/lint.tap
+	$(TOP)/scripts/check/lint.sh $(BUILD)/check/lint.tap

@@ -13,10 +13,10 @@
 .PHONY: modules check-modules dkms-tree
 
 modules:
-	$(TOP)/scripts/kernel-build.sh $(KVER) modules
+	$(TOP)/scripts/kernel/build.sh $(KVER) modules
 
 check-modules:
-	$(TOP)/scripts/kernel-check-modules.sh $(BUILD)/check/modules.tap
+	$(TOP)/scripts/check/modules.sh
 
 dkms-tree:
-	$(TOP)/scripts/kernel-dkms.sh
+	$(TOP)/scripts/kernel/dkms.sh

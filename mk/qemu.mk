@@ -5,7 +5,7 @@
 # wren-hostile.sh) on a QEMU built with ASan and UBSan (`make qemu-asan`,
 # cached like the other; not part of `make check`: a cold build costs
 # several minutes the cold check cannot spare).
-# scripts/qemu-build.sh decides from its caches whether anything needs
+# scripts/qemu/build.sh decides from its caches whether anything needs
 # compiling, so the target is always run and is cheap when nothing changed.
 
 QEMU         := $(BUILD)/qemu/qemu-system-x86_64
@@ -20,15 +20,15 @@ HOSTILE_RUN   := $(BUILD)/bench/vmtest-6.1-driver_wren-hostile.sh
 
 .PHONY: qemu check-qemu qemu-asan check-hostile-asan
 qemu:
-	$(TOP)/scripts/deps-qemu.sh
-	$(TOP)/scripts/qemu-build.sh
+	$(TOP)/scripts/deps/qemu.sh
+	$(TOP)/scripts/qemu/build.sh
 
 check-qemu: qemu
-	python3 $(TOP)/hw/qemu/tests/qemu-check.py
+	$(TOP)/scripts/check/qemu.sh
 
 qemu-asan:
-	$(TOP)/scripts/deps-qemu.sh
-	QEMU_ASAN=1 $(TOP)/scripts/qemu-build.sh
+	$(TOP)/scripts/deps/qemu.sh
+	QEMU_ASAN=1 $(TOP)/scripts/qemu/build.sh
 
 # QEMU's own leaks at exit are not the device's: leak detection off.  An
 # ASan or UBSan report in either guest's QEMU log fails the run, as does

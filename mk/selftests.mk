@@ -25,15 +25,15 @@ export KSFT_SRC KSFT_INSTALL
 .PHONY: check-plan kselftest-src kselftest-install
 
 check-plan:
-	@$(TOP)/scripts/check-plan.sh
+	@$(TOP)/scripts/check/plan.sh
 
 # The script is cheap when the link is current; as a file target it only
 # runs when the link is missing (the version is checked by kselftest-src).
 $(KSFT_SRC)/kselftest.h:
-	@$(TOP)/scripts/kselftest-tree.sh $(KSFT_SRC)
+	@$(TOP)/scripts/kernel/kselftest-tree.sh $(KSFT_SRC)
 
 kselftest-src:
-	@$(TOP)/scripts/kselftest-tree.sh $(KSFT_SRC)
+	@$(TOP)/scripts/kernel/kselftest-tree.sh $(KSFT_SRC)
 
 kselftest-install: kselftest-src
 	@$(MAKE) --no-print-directory -C $(TOP)/selftests install \

@@ -5,16 +5,15 @@
 # "N passed, N failed, N skipped" counted over the TAP files the layers
 # leave in $BUILD/check.  A layer that fails without saying so in TAP (a
 # build error, a crash) is counted as one failure of its own.
-set -u
+. "$(dirname "$0")/lib/common.sh"
+set +e # failures are handled here, one by one
 
-TOP=${TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${BUILD:-$TOP/build}
 CHECK=$BUILD/check
 # The layers and their order: selftests/plan (make check-plan prints it).
 # shellcheck disable=SC1091 # ours
-. "$TOP/scripts/plan.sh"
+. "$TOP/scripts/lib/plan.sh"
 # shellcheck disable=SC1091 # ours
-. "$TOP/scripts/tap-count.sh"
+. "$TOP/scripts/lib/tap-count.sh"
 LAYERS=${CHECK_LAYERS:-$(plan_layers | tr '\n' ' ')}
 
 mkdir -p "$CHECK"

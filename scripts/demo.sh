@@ -5,15 +5,14 @@
 # device), the fabric and the drivers, boot two emulated servers on one
 # fabric and show what they do with their Wren NICs: Ethernet (ping) and
 # RDMA (perftest's ib_write_bw and ib_send_lat over wren_0).
-set -eu
-top=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib/common.sh"
 kver=${KVER:-6.1}
-make -C "$top" --no-print-directory deps
-make -C "$top" --no-print-directory qemu fabric modules rdma-core KVER="$kver"
-run=${BUILD:-$top/build}/bench/vmrun-$kver-demo-guest.sh
+make -C "$TOP" --no-print-directory deps
+make -C "$TOP" --no-print-directory qemu fabric modules rdma-core KVER="$kver"
+run=${BUILD:-$TOP/build}/bench/vmrun-$kver-demo-guest.sh
 rc=0
-make -C "$top" --no-print-directory vmrun KVER="$kver" \
-	SCRIPT="$top/scripts/demo-guest.sh" || rc=$?
+make -C "$TOP" --no-print-directory vmrun KVER="$kver" \
+	SCRIPT="$TOP/scripts/demo-guest.sh" || rc=$?
 for out in "$run"/guest*.out; do
 	echo
 	cat "$out"

@@ -3,14 +3,13 @@
 #
 # Install what every layer needs on a fresh Debian 12 machine.  Each area
 # lists its own packages in scripts/deps-<area>.sh; all are idempotent.
-set -eu
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib/common.sh"
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps: run as root (apt-get)" >&2
 	exit 1
 fi
-"$here/apt-sources.sh"
-for s in "$here"/deps-*.sh; do
+"$SCRIPTS/lib/apt-sources.sh"
+for s in "$SCRIPTS"/deps/*.sh; do
 	[ -e "$s" ] || continue
 	echo "deps: $(basename "$s")"
 	"$s"

@@ -2,7 +2,7 @@
 /*
  * The provider's view of the kernel ABI (include/uapi/rdma/wren-abi.h of
  * the Wren repository, copied to rdma-core's kernel-headers/ by
- * scripts/rdma-core-build.sh): each verb's command and response with the
+ * scripts/rdma-core/build.sh): each verb's command and response with the
  * driver-specific part appended, as rdma-core declares them.
  */
 #ifndef WREN_ABI_H

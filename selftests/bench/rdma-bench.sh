@@ -35,7 +35,7 @@
 #   BENCH_RDMA_PROFILE   1: Wren's ib_write_bw (or BENCH_RDMA_PROFILE_TEST,
 #                        a perftest bandwidth test) of 64 KiB alone, one
 #                        run of BENCH_RDMA_BW_SECS, for `make bench-profile`
-#                        (scripts/bench-profile.sh), which profiles the
+#                        (scripts/bench/profile.sh), which profiles the
 #                        host while it runs; guest 0 creates profile.go in
 #                        its results as its client starts
 # Exit status: 0 when every run measured something, whatever the ratios.

@@ -3,7 +3,7 @@
 #
 # Guest test, run by both guests at once: DCBX between the two Wren ports
 # with lldpad (Debian's openlldp, unpacked by `make lldpad` into
-# build/lldpad: scripts/lldpad-fetch.sh), the way an operator lets a
+# build/lldpad: scripts/deb/lldpad-fetch.sh), the way an operator lets a
 # switch push its DCB configuration to a host.  Guest 0 plays the switch:
 # not willing, it advertises an ETS configuration and recommendation
 # (priority 3 on TC 1, priority 6 on strict TC 2, 40/60 between TCs 0 and

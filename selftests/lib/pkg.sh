@@ -8,7 +8,7 @@
 #   PKG_DKMS_DEB       build/deb/wren-dkms_<ver>-<rev>_all.deb (make deb)
 #   PKG_NAME PKG_VERSION   its dkms module name and version
 #   PKG_DKMS_BIN       the host's dkms build of it for this kernel
-#                      (scripts/deb-dkms-binaries.sh)
+#                      (scripts/deb/dkms-binaries.sh)
 #   PKG_DKMS_TARBALL_ROOT  where its postinst looks for such a build
 #   PKG_DKMS_PRIME     the host's ccache of that build (ccache/) and its
 #                      probe answers (wren-cache/), for a compile here

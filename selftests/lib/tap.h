@@ -2,7 +2,7 @@
 /*
  * TAP for Wren's C test programs, host and guest, on the kernel's
  * kselftest.h (tools/testing/selftests, from linux-source-6.1 through
- * scripts/kselftest-tree.sh; build with -I$(BUILD)/kselftest-src).
+ * scripts/kernel/kselftest-tree.sh; build with -I$(BUILD)/kselftest-src).
  *
  *   tap_plan(n)                 "1..n" up front (ksft_set_plan)
  *   tap_ok(cond, fmt, ...)      "ok N - desc" / "not ok N - desc"; returns cond

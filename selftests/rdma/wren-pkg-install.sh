@@ -13,7 +13,7 @@
 #   package of the set that is installed already (libibverbs-dev), so
 #   that nothing is left depending on 44; dpkg --audit clean afterwards.
 # - wren-dkms (make deb): the modules dkms built on the host for this
-#   kernel (scripts/deb-dkms-binaries.sh, dkms mktarball --binaries-only)
+#   kernel (scripts/deb/dkms-binaries.sh, dkms mktarball --binaries-only)
 #   go where the package's postinst looks for a prebuilt archive
 #   (/usr/share/wren-dkms/wren-<ver>.dkms.tar.gz, dh_dkms's
 #   common.postinst loads it instead of adding the source), as a fleet
@@ -81,7 +81,7 @@ else
 	if [ "$compile" = 1 ]; then
 		compile=0
 		not_ok "the host's ccache prime for a compile here"
-		diag "no $PKG_DKMS_PRIME/ccache: deb-dkms-binaries.sh needs ccache and unshare -m"
+		diag "no $PKG_DKMS_PRIME/ccache: deb/dkms-binaries.sh needs ccache and unshare -m"
 	else
 		check "the host's dkms build for $WREN_KABI in $PKG_DKMS_TARBALL_ROOT" test "$cprc" = 0
 	fi

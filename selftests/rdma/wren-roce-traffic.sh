@@ -5,7 +5,7 @@
 # traffic of every kind the Wren NIC sends, for the fabric's captures,
 # which selftests/host/roce-pcap-check.py then decodes with Wireshark's
 # dissector and checks (ICRC included) on the host - see
-# scripts/check-interop.sh, which runs both.  Guest 0 is the target /
+# scripts/check/interop.sh, which runs both.  Guest 0 is the target /
 # receiver, guest 1 the initiator / sender:
 #
 #   1. wren_verbs_test (verbs/): RC SEND, SEND with immediate, WRITE,

@@ -30,7 +30,7 @@
 #
 # With PCAP=1 the fabric captures 1 to 3 (not 4 and 5, which are bulk),
 # and selftests/host/roce-pcap-check.py can check both sides' frames after
-# the run (scripts/check-interop.sh does).
+# the run (scripts/check/interop.sh does).
 #
 #   flock /tmp/wren-guest.lock make vmtest T=rdma/wren-rxe-interop.sh RXE=1
 #

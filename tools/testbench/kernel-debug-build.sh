@@ -43,7 +43,7 @@ deb_root=${KMODDIR%/lib/modules/*}
 deb_config=$deb_root/boot/config-$deb_abi
 
 src_pkg=linux-source-$kver
-"$top/scripts/apt-install.sh" "$src_pkg" bc bison flex libelf-dev libssl-dev
+"$top/scripts/lib/apt-install.sh" "$src_pkg" bc bison flex libelf-dev libssl-dev
 src_ver=$(dpkg-query -W -f '${Version}' "$src_pkg")
 tarball=/usr/src/$src_pkg.tar.xz
 # Debian's config names the upstream release it was made for; the source

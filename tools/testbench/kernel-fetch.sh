@@ -46,7 +46,7 @@ if [ -f "$envfile" ] && [ "$stamp" -nt /var/lib/apt/lists ] &&
 	exit 0
 fi
 
-"$top/scripts/apt-sources.sh"
+"$top/scripts/lib/apt-sources.sh"
 
 # Newest linux-image-amd64 of this series, then the ABI package it depends on.
 # "Version: 6.1." must not match 6.12, hence the trailing dot.

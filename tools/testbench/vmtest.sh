@@ -30,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/../.." && pwd)}
 export TOP=$top
 # shellcheck disable=SC1091 # ours
-. "$top/scripts/plan.sh"
+. "$top/scripts/lib/plan.sh"
 # shellcheck disable=SC1091
 . "$top/selftests/lib/tap.sh"
 N=${N:-2}

@@ -16,7 +16,7 @@ top=${TOP:-$(cd "$here/../../.." && pwd)}
 BUILD=${BUILD:-$top/build}
 export TOP="$top" BUILD
 
-eval "$("$top/scripts/kernel-env.sh" "$kver")"
+eval "$("$top/scripts/kernel/env.sh" "$kver")"
 mods=$BUILD/modules/$kver/src
 if [ ! -f "$mods/Module.symvers" ] || [ ! -f "$mods/wren_config.h" ]; then
 	echo "peer-test: no module build for $kver (make modules KVER=$kver)" >&2

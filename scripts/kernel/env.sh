@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Print the KABI= and KDIR= lines for a kernel series (6.1 or 6.12).
+#
+# The bench owns $BUILD/kernel-<KVER>.env (tools/testbench/kernel-fetch.sh
+# writes it, together with the guest kernel image).  When that file exists we
+# use it as is; when it does not, we ask the bench's fetcher to write it, so
+# that there is one place that decides which kernel a series means.  Only a
+# tree without the bench falls back to resolving the headers package here.
+#
+# usage: kernel/env.sh KVER
+. "$(dirname "$0")/../lib/common.sh"
+
+kver=${1:?usage: kernel/env.sh KVER}
+envfile=$BUILD/kernel-$kver.env
+fetch=$TOP/tools/testbench/kernel-fetch.sh
+
+valid() {
+	[ -f "$1" ] || return 1
+	kdir=$(sed -n 's/^KDIR=//p' "$1")
+	[ -n "$kdir" ] && [ -f "$kdir/Makefile" ]
+}
+
+if ! valid "$envfile" && [ -x "$fetch" ]; then
+	"$fetch" "$kver" "$envfile" >&2
+fi
+
+if ! valid "$envfile"; then
+	case "$kver" in
+	6.1) release= ;;
+	6.12) release=bookworm-backports ;;
+	*) echo "kernel-env: unsupported KVER=$kver (6.1 or 6.12)" >&2; exit 1 ;;
+	esac
+	"$TOP/scripts/lib/apt-sources.sh" >&2
+	# linux-headers-amd64 of the series depends on the ABI package we need.
+	abi=$(apt-cache show linux-headers-amd64 | awk -v pre="$kver." '
+		/^Version:/ { v = $2 }
+		/^Depends:/ && index(v, pre) == 1 {
+			if (match($0, /linux-headers-[^ ,]+-amd64/))
+				print v, substr($0, RSTART + 14, RLENGTH - 14)
+		}' | sort -k1,1 -V | tail -n 1 | cut -d' ' -f2)
+	[ -n "$abi" ] || { echo "kernel-env: no linux-headers-amd64 $kver.* known to apt" >&2; exit 1; }
+	if ! dpkg -s "linux-headers-$abi" >/dev/null 2>&1; then
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			${release:+-t "$release"} "linux-headers-$abi" >&2
+	fi
+	mkdir -p "$BUILD"
+	printf 'KABI=%s\nKDIR=%s\n' "$abi" "/lib/modules/$abi/build" >"$envfile.$$"
+	mv "$envfile.$$" "$envfile"
+fi
+
+grep -E '^(KABI|KDIR)=' "$envfile"

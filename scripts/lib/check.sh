@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=sh
+#
+# The shared steps of the scripts/check/<layer>.sh scripts, sourced after
+# lib/common.sh.  Each layer leaves its TAP in $CHECK (the files that
+# scripts/check.sh and lib/tap-count.sh count) and prints a summary.
+#
+#   check_tap NAME CMD...     run CMD with its stdout into $CHECK/NAME.tap
+#                             (through NAME.tap.tmp, so that a file there is
+#                             always whole), print the file, return CMD's
+#                             status
+#   check_quiet NAME CMD...   the same, printing only its failures and
+#                             comments and "NAME: N passed, N failed"
+#   check_summary NAME TAP... that summary of TAP files
+#
+# All of them work under set -e: a failing CMD is a status, not an exit.
+
+CHECK=$BUILD/check
+mkdir -p "$CHECK"
+
+check_run() {
+	_n=$1
+	shift
+	_rc=0
+	"$@" >"$CHECK/$_n.tap.tmp" || _rc=$?
+	mv "$CHECK/$_n.tap.tmp" "$CHECK/$_n.tap"
+	return $_rc
+}
+
+check_tap() {
+	_rc=0
+	check_run "$@" || _rc=$?
+	cat "$CHECK/$1.tap"
+	return $_rc
+}
+
+check_summary() {
+	_n=$1
+	shift
+	cat "$@" | grep -E '^(not ok|# )' || true
+	echo "$_n: $(cat "$@" | grep -c '^ok') passed," \
+	     "$(cat "$@" | grep -c '^not ok') failed"
+}
+
+check_quiet() {
+	_rc=0
+	check_run "$@" || _rc=$?
+	check_summary "$1" "$CHECK/$1.tap"
+	return $_rc
+}
