@@ -27,22 +27,30 @@ TAP_CFLAGS := -I$(TOP)/selftests/lib -I$(KSFT_SRC)
 TAP_DEPS   := $(TOP)/selftests/lib/tap.h $(KSFT_SRC)/kselftest.h
 
 .PHONY: all deps check demo help
-all: hw fabric modules
+# help lists demo and check first; `make` alone is still `make all`.
+.DEFAULT_GOAL := all
 
-help:
-	@echo "make demo     build everything, boot two emulated servers, run work between them"
-	@echo "make check    every test; ends with 'N passed, N failed'"
-	@echo "make deps     install build/test dependencies with apt-get"
-	@echo "make check-plan  what make check runs: layers, guest pairs, guest matrix (selftests/plan)"
+## demo: build everything, boot two emulated servers, run work between them
+demo:
+	$(TOP)/scripts/demo.sh
 
-deps:
-	$(TOP)/scripts/deps.sh
-
+## check: every test layer of selftests/plan; ends with "N passed, N failed, N skipped"
 check:
 	$(TOP)/scripts/check.sh
 
-demo:
-	$(TOP)/scripts/demo.sh
+## all: libwrenhw, wren-fabric and the kernel modules (KVER=)
+all: hw fabric modules
+
+# Every target a user runs has a "## target: description" line above its
+# rule, here and in mk/*.mk; help prints them in the order make reads
+# the files (this one first: demo and check lead).
+## help: this list
+help:
+	@awk '/^## [a-z0-9-]+: / { t = $$2; sub(/:$$/, "", t); d = $$0; sub(/^## [^:]*: /, "", d); printf "make %-22s %s\n", t, d }' $(MAKEFILE_LIST)
+
+## deps: install the build and test dependencies with apt-get (root)
+deps:
+	$(TOP)/scripts/deps.sh
 
 # bench.mk first: bench-*.mk and apps.mk name $(BENCH_DEPS) among their
 # rules' prerequisites, which make expands as it reads each rule.

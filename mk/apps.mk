@@ -21,9 +21,11 @@
 
 .PHONY: check-apps deb-dkms-binaries
 
+## check-apps: the apps layer: guests on the Debian packages run UCX, libfabric, Open MPI, perftest
 check-apps:
 	$(TOP)/scripts/check/apps.sh
 
+## deb-dkms-binaries: the host's dkms build of the wren-dkms package for KVER, as dkms mktarball ships it
 deb-dkms-binaries: deb
 	$(TOP)/scripts/deb/dkms-binaries.sh "$$($(TOP)/scripts/deb/build.sh)" $(KVER)
 
@@ -32,12 +34,14 @@ MPI_CHECK := $(BUILD)/apps/wren_mpi_check
 
 .PHONY: mpi-check check-apps-host sshd
 
+## mpi-check: $(BUILD)/apps/wren_mpi_check (mpicc, Open MPI)
 mpi-check: $(MPI_CHECK)
 
 $(MPI_CHECK): $(TOP)/selftests/rdma/wren_mpi_check.c $(TOP)/tools/pattern/wren_pattern.h
 	@mkdir -p $(@D)
 	$(MPICC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tools/pattern -o $@ $<
 
+## check-apps-host: the Open MPI checks on the host itself, TAP in check/apps-host.tap
 check-apps-host: $(MPI_CHECK)
 	@MPI_CHECK=$(MPI_CHECK) $(TOP)/scripts/check/apps-host.sh
 
@@ -47,6 +51,7 @@ check-apps-host: $(MPI_CHECK)
 SSHD_LIBS = $(BUILD)/sshd/lib/$(MULTIARCH):$(BUILD)/sshd/usr/lib/$(MULTIARCH)
 MULTIARCH = $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 
+## sshd: Debian's sshd unpacked into $(BUILD)/sshd for the guests' mpirun
 sshd:
 	@$(TOP)/scripts/deb/unpack.sh $(BUILD)/sshd openssh-server libwrap0
 	@if LD_LIBRARY_PATH=$(SSHD_LIBS) ldd $(BUILD)/sshd/usr/sbin/sshd | grep 'not found'; then \
@@ -61,6 +66,7 @@ BENCH_APPS_RUN = $(BUILD)/bench/bench-apps-$(KVER)
 
 .PHONY: bench-apps
 
+## bench-apps: figures: Wren against rxe for UCX, NetPIPE and MPI_Allreduce between two guests
 bench-apps: $(BENCH_DEPS) modules rdma-core mpi-check sshd
 	@$(TOP)/scripts/deps/apps.sh
 	@rc=0; $(BENCH_ENV) N=2 RUN_DIR="$(BENCH_APPS_RUN)" TIMEOUT="$(or $(TIMEOUT),1200)" \

@@ -74,6 +74,7 @@ $(BUILD)/hw/tobj/bench/%.o: $(BENCH_ENGINE_HW)/bench/%.c $(BENCH_ENGINE_HDR)
 $(BENCH_ENGINE_SMOKE): $(BENCH_ENGINE_SMOKE_OBJ)
 	$(HW_CC) $(HW_TEST_CFLAGS) -o $@ $^ -lz
 
+## bench-engine: figures: the RoCEv2 engine on the host, two models joined by an in-memory wire
 bench-engine: $(BENCH_ENGINE_BIN)
 	@mkdir -p $(BUILD)/bench
 	@{ BENCH_ENGINE_SECONDS="$(BENCH_ENGINE_SECONDS)" \

@@ -16,6 +16,7 @@ BENCH_ETH_RUN      = $(BUILD)/bench/bench-eth-$(KVER)
 
 .PHONY: bench-eth
 
+## bench-eth: figures: iperf3 over Wren and over virtio-net between two guests
 bench-eth: $(BENCH_DEPS) modules
 	@rc=0; $(BENCH_ENV) N=2 RUN_DIR="$(BENCH_ETH_RUN)" \
 		TIMEOUT="$(or $(TIMEOUT),$$(( $(BENCH_ETH_ROUNDS) * $(BENCH_ETH_SECONDS) * 6 + 300 )))" \

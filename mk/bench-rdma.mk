@@ -34,6 +34,7 @@ comma            := ,
 
 .PHONY: bench-rdma
 
+## bench-rdma: figures: perftest over Wren and over rxe between two guests, and the control path
 bench-rdma: $(BENCH_DEPS) modules rdma-core rdma-tests
 	@rc=0; $(BENCH_ENV) N=2 MEM="$(or $(MEM),2048)" RUN_DIR="$(BENCH_RDMA_RUN)" \
 		HANG_DUMP="$(or $(HANG_DUMP),60)" \
@@ -57,6 +58,7 @@ BENCH_PROFILE_TEST ?= ib_write_bw
 
 .PHONY: bench-profile
 
+## bench-profile: figures: the host's CPU a RoCE frame of a Wren perftest stream (perf record)
 bench-profile: $(BENCH_DEPS) modules rdma-core
 	@MAKE="$(MAKE)" KVER="$(KVER)" APPEND="$(APPEND) BENCH_RDMA_PROFILE_TEST=$(BENCH_PROFILE_TEST)" \
 		$(TOP)/scripts/bench/profile.sh $(BUILD)/bench/bench-profile-$(KVER) \

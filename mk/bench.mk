@@ -48,8 +48,10 @@ BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 $(BUILD)/kernel-%.env: bench-always
 	$(BENCH_DIR)/kernel-fetch.sh $* $@
 
+## kernel: the guest kernel of KVER and $(BUILD)/kernel-$(KVER).env
 kernel: $(KERNEL_ENV)
 
+## kernel-info: the resolved ABI, headers, vmlinuz and modules dir of KVER
 kernel-info: $(KERNEL_ENV)
 	@. $(KERNEL_ENV); \
 	echo "KVER=$(KVER)"; echo "KABI=$$KABI"; echo "KDIR=$$KDIR"; \
@@ -63,17 +65,21 @@ $(BUILD)/tools/wren-pattern: $(TOP)/tools/pattern/wren-pattern.c $(TOP)/tools/pa
 # QEMU rebuilding the memory map under a vCPU's MMIO, BOOTS boots of a
 # guest of two vCPUs for RACE_SECONDS each (tools/testbench/remap-race.sh;
 # the guest program comes with the other guest tests, mk/rdma-tests.mk).
+## remap-race: BOOTS boots of a 2-vCPU guest whose QEMU rebuilds the memory map under MMIO
 remap-race: $(BENCH_DEPS) $(BUILD)/tests/qemu/remap_race
 	$(BENCH_ENV) $(BENCH_DIR)/remap-race.sh $(or $(BOOTS),10) $(or $(RACE_SECONDS),20)
 
+## bench-deps: install the test bench's packages
 bench-deps:
 	@$(TOP)/scripts/deps/bench.sh
 
+## vmrun: boot the guests and run SCRIPT=path in them (KVER= N= IOMMU= SMP= MEM= PCAP= GPU= ...)
 vmrun: $(BENCH_DEPS)
 	@test -n "$(SCRIPT)" || { echo "usage: make vmrun SCRIPT=path [KVER=6.1|6.12] [N=2] [IOMMU=1]" >&2; exit 2; }
 	$(BENCH_ENV) RUN_DIR="$(BUILD)/bench/vmrun-$(KVER)$(BENCH_SFX)-$(notdir $(SCRIPT))" \
 		$(BENCH_DIR)/vmrun.sh "$(SCRIPT)"
 
+## vmtest: T=dir/test: a selftest in the guests; B=boot: one guest pair of selftests/plan
 vmtest: $(if $(B),vmtest-plan,vmtest-run)
 
 # A boot of the plan brings its own KVER and bench variables.
@@ -81,6 +87,7 @@ vmtest-plan:
 	@. $(TOP)/scripts/lib/plan.sh && plan_boot "$(B)" >/dev/null && \
 	$(MAKE) --no-print-directory vmtest-run VMTEST="$(B)" KVER="$$PLAN_KVER" $$PLAN_MAKEVARS
 
+## vmtest-deps: what vmtest needs built: QEMU, fabric, kernel, kselftest, lldpad
 vmtest-deps: $(BENCH_DEPS) kselftest-install lldpad
 
 vmtest-run: $(if $(filter 0,$(VMTEST_DEPS)),,vmtest-deps)
@@ -90,5 +97,6 @@ vmtest-run: $(if $(filter 0,$(VMTEST_DEPS)),,vmtest-deps)
 # 6.1 writes check/bench.tap; another KVER writes check/bench-<KVER>.tap.
 BENCH_TAP = $(BUILD)/check/bench$(if $(filter-out 6.1,$(KVER)),-$(KVER)).tap
 
+## check-bench: the test bench's own test (KVER=), TAP in check/bench.tap
 check-bench: $(BENCH_DEPS) kselftest-install
 	@$(BENCH_ENV) $(TOP)/scripts/check/bench.sh $(BENCH_TAP)

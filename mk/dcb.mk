@@ -6,6 +6,7 @@
 #                      tools (no guest), TAP in $(BUILD)/check/dcb.tap
 
 .PHONY: check-dcb
+## check-dcb: wren-qos and its profiles against fakes of dcb, ethtool, devlink, TAP in check/dcb.tap
 check-dcb:
 	@$(TOP)/scripts/check/dcb.sh
 
@@ -13,5 +14,6 @@ check-dcb:
 # selftests/driver/wren-lldp.sh (scripts/deb/lldpad-fetch.sh says why it is
 # not installed on the host).
 .PHONY: lldpad
+## lldpad: Debian's lldpad unpacked into $(BUILD)/lldpad for the guests' DCBX test
 lldpad:
 	@$(TOP)/scripts/deb/lldpad-fetch.sh $(BUILD)/lldpad

@@ -19,13 +19,16 @@
 
 .PHONY: deb check-deb deb-rdma-core
 
+## deb: $(BUILD)/deb/wren-dkms_<ver>-1_all.deb, the module source built by dkms on install
 deb:
 	$(TOP)/scripts/deps/deb.sh
 	$(TOP)/scripts/deb/build.sh
 
+## check-deb: the wren-dkms package checked on the host, nothing installed, TAP in check/deb.tap
 check-deb:
 	$(TOP)/scripts/check/deb.sh
 
+## deb-rdma-core: rdma-core 56.1-1+wren1 packages with libwren in $(BUILD)/deb/rdma-core
 deb-rdma-core:
 	$(TOP)/scripts/deps/deb.sh --rdma-core
 	$(TOP)/scripts/deb/rdma-core.sh --build

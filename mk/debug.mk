@@ -17,8 +17,10 @@
 
 .PHONY: debug-kernel check-debug
 
+## debug-kernel: the 6.1 debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault injection)
 debug-kernel:
 	$(MAKE) --no-print-directory kernel KVER=6.1-debug
 
+## check-debug: the debug boots of selftests/plan on the debug kernel, TAP in $(BUILD)/check-debug
 check-debug:
 	$(TOP)/scripts/check/debug.sh

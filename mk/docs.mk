@@ -8,5 +8,6 @@
 # (work session) named by its number.
 
 .PHONY: check-docs
+## check-docs: Documentation/ rst, contract tables, file tables and layout, TAP in check/docs.tap
 check-docs:
 	@$(TOP)/scripts/check/docs.sh

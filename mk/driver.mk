@@ -12,5 +12,6 @@
 
 .PHONY: check-driver
 
+## check-driver: the driver layer: its guest pairs of selftests/plan, TAP in check/
 check-driver:
 	$(TOP)/scripts/check/driver.sh

@@ -22,6 +22,7 @@ FABRIC_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 .PHONY: fabric check-fabric
 
+## fabric: $(BUILD)/fabric/wren-fabric, the switch between the emulated servers
 fabric: $(FABRIC_OUT)/wren-fabric
 
 $(FABRIC_OUT)/wren-fabric: $(FABRIC_SRC) $(FABRIC_HDR)
@@ -44,6 +45,7 @@ $(FABRIC_OUT)/test-integration: $(FABRIC_DIR)/tests/test_integration.c $(FABRIC_
 	@mkdir -p $(@D)
 	$(FABRIC_CC) $(FABRIC_CFLAGS) $(TAP_CFLAGS) -o $@ $<
 
+## check-fabric: wren-fabric unit and integration tests, also under ASan/UBSan, TAP in check/fabric.tap
 check-fabric: $(FABRIC_OUT)/wren-fabric $(FABRIC_OUT)/san/wren-fabric \
 	      $(FABRIC_OUT)/test-unit $(FABRIC_OUT)/san/test-unit \
 	      $(FABRIC_OUT)/test-integration

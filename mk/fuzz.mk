@@ -61,6 +61,7 @@ FUZZ_ENV     := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 
 .PHONY: fuzz fuzz-build check-fuzz fuzz-seeds
 
+## fuzz-build: the libFuzzer harnesses of libwrenhw in $(BUILD)/fuzz
 fuzz-build: $(FUZZ_BINS)
 
 $(FUZZ_OUT)/obj/%.o: $(FUZZ_HW)/src/%.c $(FUZZ_MODEL_HDR)
@@ -89,6 +90,7 @@ $(FUZZ_OUT)/gen_seeds: $(FUZZ_DIR)/gen_seeds.c $(FUZZ_HDR)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $<
 
+## fuzz-seeds: rewrite the generated seeds in hw/fuzz/corpus
 fuzz-seeds: $(FUZZ_OUT)/gen_seeds
 	rm -f $(FUZZ_DIR)/corpus/*/seed-*
 	@mkdir -p $(FUZZ_DIR)/corpus
@@ -98,6 +100,7 @@ fuzz-seeds: $(FUZZ_OUT)/gen_seeds
 # CPU priority; new inputs go to $(FUZZ_OUT)/corpus/<h> (the in-tree
 # corpus is read, never written), crashes to $(FUZZ_OUT)/artifacts/<h>,
 # the log (with libFuzzer's cov/ft/exec figures) to $(FUZZ_OUT)/<h>.log.
+## fuzz: every harness for FUZZ_SECS seconds (default 60), one at a time, nice'd
 fuzz: $(FUZZ_BINS)
 	@for h in $(FUZZ_HARNESSES); do \
 		mkdir -p $(FUZZ_OUT)/corpus/$$h $(FUZZ_OUT)/artifacts/$$h; \
@@ -115,5 +118,6 @@ fuzz: $(FUZZ_BINS)
 		fi; \
 	done
 
+## check-fuzz: replay the in-tree corpora and a short seeded run a harness, TAP in check/fuzz.tap
 check-fuzz: $(FUZZ_BINS)
 	@FUZZ_OPTS="$(FUZZ_OPTS)" $(TOP)/scripts/check/fuzz.sh $(FUZZ_OUT) $(FUZZ_DIR)/corpus $(FUZZ_CHECK_RUNS) $(FUZZ_CHECK_SEED) $(FUZZ_HARNESSES)

@@ -18,15 +18,19 @@ GPU_TEST_SRC := $(TOP)/selftests/rdma/gpu/wren_gpu_test.c
 
 .PHONY: gpu-modules check-gpu-modules nvidia-src gpu-tests
 
+## gpu-modules: the emulated GPU's test driver and nvidia-peermem for KVER, and wren_gpu_test
 gpu-modules: modules gpu-tests
 	$(TOP)/scripts/kernel/gpu-build.sh $(KVER) modules
 
+## check-gpu-modules: wren_test_gpu.ko W=1 and sparse warning-free for 6.1 and 6.12
 check-gpu-modules:
 	$(TOP)/scripts/check/gpu-modules.sh
 
+## nvidia-src: NVIDIA's nvidia-peermem sources into the cache (apt, non-free)
 nvidia-src:
 	$(TOP)/scripts/kernel/nvidia-fetch.sh
 
+## gpu-tests: $(BUILD)/tests/gpu/wren_gpu_test
 gpu-tests: $(GPU_TEST_BIN)
 
 $(GPU_TEST_BIN): $(GPU_TEST_SRC) $(TOP)/selftests/rdma/gpu/wren_test_gpu.h \

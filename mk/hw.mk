@@ -33,6 +33,7 @@ HW_OBJ     := $(patsubst $(HW_DIR)/src/%.c,$(HW_OUT)/obj/%.o,$(HW_SRC))
 
 .PHONY: hw check-hw
 
+## hw: $(BUILD)/hw/libwrenhw.a, the NIC model
 hw: $(HW_OUT)/libwrenhw.a
 
 $(HW_OUT)/obj/%.o: $(HW_DIR)/src/%.c $(HW_HDR)
@@ -77,5 +78,6 @@ $(HW_OUT)/wrenhw-tests: $(HW_TEST_OBJ)
 # The engine benchmark's smoke run (mk/bench-engine.mk) keeps it working:
 # its own TAP, hw-engine-bench.tap, counted with the tests
 # (scripts/check/hw.sh).
+## check-hw: libwrenhw host tests under ASan/UBSan, TAP in check/hw.tap
 check-hw: $(HW_OUT)/libwrenhw.a $(HW_OUT)/wrenhw-tests $(BENCH_ENGINE_SMOKE)
 	@$(TOP)/scripts/check/hw.sh

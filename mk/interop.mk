@@ -17,13 +17,16 @@
 
 .PHONY: check-interop check-roce-pcap check-roce-pcap-host
 
+## check-interop: the interop layer: RoCEv2 captures between Wren guests and against rxe, checked
 check-interop:
 	$(TOP)/scripts/check/interop.sh
 
+## check-roce-pcap: the RoCE capture check alone over PCAPS="a.pcap b.pcap"
 check-roce-pcap:
 	@test -n "$(PCAPS)" || { echo "usage: make check-roce-pcap PCAPS='port0.pcap ...'" >&2; exit 2; }
 	@$(TOP)/scripts/deps/tshark.sh
 	$(TOP)/selftests/host/roce-pcap-check.py $(PCAPS)
 
+## check-roce-pcap-host: the capture checker's own host test, TAP in check/roce-pcap-host.tap
 check-roce-pcap-host:
 	@$(TOP)/scripts/check/roce-pcap-host.sh

@@ -7,8 +7,10 @@
 
 .PHONY: lint check-lint
 
+## lint: shellcheck, pyflakes, checkpatch --strict and sparse, reported to the terminal
 lint:
 	$(TOP)/scripts/check/lint.sh
 
+## check-lint: the same, TAP in check/lint.tap
 check-lint:
 	$(TOP)/scripts/check/lint.sh $(BUILD)/check/lint.tap

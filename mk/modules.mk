@@ -12,11 +12,14 @@
 
 .PHONY: modules check-modules dkms-tree
 
+## modules: wren.ko, wren_peer_mem.ko and wren_ib.ko for KVER in $(BUILD)/modules/$(KVER)
 modules:
 	$(TOP)/scripts/kernel/build.sh $(KVER) modules
 
+## check-modules: the modules W=1 clean for 6.1 and 6.12, dkms builds, TAP in check/modules.tap
 check-modules:
 	$(TOP)/scripts/check/modules.sh
 
+## dkms-tree: stage the dkms source in $(BUILD)/dkms/source
 dkms-tree:
 	$(TOP)/scripts/kernel/dkms.sh

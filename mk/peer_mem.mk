@@ -9,5 +9,6 @@
 # selftests/driver/wren-peer-mem.sh loads it in the guests.
 
 .PHONY: peer-test-modules
+## peer-test-modules: the test peer-memory client wren_peer_test.ko for KVER
 peer-test-modules: modules
 	$(TOP)/selftests/driver/peer_mem/build.sh $(KVER)

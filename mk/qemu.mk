@@ -19,13 +19,16 @@ QEMU_ASAN_BIN := $(BUILD)/qemu-asan/qemu-system-x86_64
 HOSTILE_RUN   := $(BUILD)/bench/vmtest-6.1-driver_wren-hostile.sh
 
 .PHONY: qemu check-qemu qemu-asan check-hostile-asan
+## qemu: QEMU 7.2 with the Wren device, $(BUILD)/qemu/qemu-system-x86_64
 qemu:
 	$(TOP)/scripts/deps/qemu.sh
 	$(TOP)/scripts/qemu/build.sh
 
+## check-qemu: build QEMU and run the device checks, TAP in check/qemu.tap
 check-qemu: qemu
 	$(TOP)/scripts/check/qemu.sh
 
+## qemu-asan: the same QEMU built with ASan and UBSan
 qemu-asan:
 	$(TOP)/scripts/deps/qemu.sh
 	QEMU_ASAN=1 $(TOP)/scripts/qemu/build.sh
@@ -33,6 +36,7 @@ qemu-asan:
 # QEMU's own leaks at exit are not the device's: leak detection off.  An
 # ASan or UBSan report in either guest's QEMU log fails the run, as does
 # a QEMU that died (the guest's test then fails).
+## check-hostile-asan: the hostile-guest test on the ASan QEMU; fails on any sanitizer report
 check-hostile-asan: qemu-asan rdma-tests
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		$(MAKE) --no-print-directory vmtest T=driver/wren-hostile.sh KVER=6.1 \

@@ -13,9 +13,11 @@ RDMA_CORE := $(BUILD)/rdma-core
 export RDMA_CORE
 
 .PHONY: rdma-core check-provider
+## rdma-core: rdma-core 56.1 with libwren in $(BUILD)/rdma-core, for the guests
 rdma-core:
 	$(TOP)/scripts/deps/rdma-core.sh
 	$(TOP)/scripts/rdma-core/build.sh
 
+## check-provider: rdma-core with libwren built, the provider's host tests, TAP in check/
 check-provider:
 	$(TOP)/scripts/check/provider.sh

@@ -44,6 +44,7 @@ GPU_UAPI := $(TOP)/selftests/rdma/gpu/wren_test_gpu.h
 
 .PHONY: rdma-tests check-rdma
 
+## rdma-tests: the guest test programs in $(BUILD)/tests (wren_verbs_test and others)
 rdma-tests: rdma-core
 	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN) $(DMABUF_TEST_BIN) \
 		$(NCCL_CHECK_BIN) $(GPU_MEM_CHECK_BIN) $(HOSTILE_BIN) $(REMAP_RACE_BIN)
@@ -88,6 +89,7 @@ $(GPU_MEM_CHECK_BIN): $(TOP)/selftests/rdma/gpu/gpu_mem_check.c $(TOP)/tools/pat
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tools/pattern \
 		-o $@ $(TOP)/selftests/rdma/gpu/gpu_mem_check.c
 
+## check-rdma: selftests/rdma/wren-rdma.sh in two 6.1 guests
 check-rdma: rdma-tests
 	$(MAKE) --no-print-directory modules KVER=6.1
 	$(MAKE) --no-print-directory vmtest T=rdma/wren-rdma.sh KVER=6.1 N=2 \

@@ -24,6 +24,7 @@ export KSFT_SRC KSFT_INSTALL
 
 .PHONY: check-plan kselftest-src kselftest-install
 
+## check-plan: print what make check runs: layers, guest pairs, guest matrix (selftests/plan)
 check-plan:
 	@$(TOP)/scripts/check/plan.sh
 
@@ -32,9 +33,11 @@ check-plan:
 $(KSFT_SRC)/kselftest.h:
 	@$(TOP)/scripts/kernel/kselftest-tree.sh $(KSFT_SRC)
 
+## kselftest-src: link the kernel's kselftest files into $(BUILD)/kselftest-src
 kselftest-src:
 	@$(TOP)/scripts/kernel/kselftest-tree.sh $(KSFT_SRC)
 
+## kselftest-install: selftests/ installed the kernel's way into $(BUILD)/kselftest
 kselftest-install: kselftest-src
 	@$(MAKE) --no-print-directory -C $(TOP)/selftests install \
 		KSFT_SRC=$(KSFT_SRC) INSTALL_PATH=$(KSFT_INSTALL) >/dev/null
