@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Kernel code lint: checkpatch.pl --strict and sparse (C=2) for 6.1 and 6.12.
+# Lint: checkpatch.pl --strict and sparse (C=2) for 6.1 and 6.12 on the
+# kernel code, shellcheck on every shell file, pyflakes on every Python
+# file (scripts/check/lint.sh, scripts/lint/).
 #
 #   make lint        report to the terminal; non-zero exit on any finding
 #   make check-lint  the same, TAP in $(BUILD)/check/lint.tap

@@ -117,6 +117,7 @@ dev=$(basename "$(readlink -f /sys/bus/pci/drivers/wren/0000:* 2>/dev/null | hea
 say "wren.ko bound to $dev"
 say "devlink dev info:"
 devlink dev info "pci/$dev"
+# shellcheck disable=SC2012 # sysfs names are plain words
 ifc=$(ls "/sys/bus/pci/devices/$dev/net" 2>/dev/null | head -n1)
 if [ -n "$ifc" ]; then
 	ip addr add "$WREN_IP/24" dev "$ifc"

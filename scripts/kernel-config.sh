@@ -92,6 +92,7 @@ done
 	echo "obj-m := $objs"
 } >"$tmp/Kbuild"
 
+# shellcheck disable=SC2086 # one word per probe object
 make -k -j"$jobs" -C "$kdir" M="$tmp" $objs >"$tmp/log" 2>&1 || true
 
 {
@@ -108,6 +109,7 @@ make -k -j"$jobs" -C "$kdir" M="$tmp" $objs >"$tmp/log" 2>&1 || true
 	done
 	# Exports are not visible to a compile probe: the kernel's
 	# Module.symvers says.  6.12 stopped exporting mm_kobj.
+	# shellcheck disable=SC2043 # a list of one export so far
 	for s in mm_kobj; do
 		n=$(echo "$s" | tr '[:lower:]' '[:upper:]')_EXPORT
 		if grep -q "	$s	vmlinux	EXPORT_SYMBOL" "$kdir/Module.symvers" 2>/dev/null; then

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Kernel code lint: checkpatch.pl --strict over every kernel source and
-# header, and sparse (make C=2) against Linux 6.1 and 6.12.  Zero findings
-# is the bar.  TAP goes to stdout and, when given, to TAPFILE.
+# Lint: checkpatch.pl --strict over every kernel source and header, sparse
+# (make C=2) against Linux 6.1 and 6.12, shellcheck over every shell file
+# and pyflakes over every Python file of the tree (scripts/lint/).  Zero
+# findings is the bar.  TAP goes to stdout and, when given, to TAPFILE.
 #
 # usage: check/lint.sh [TAPFILE]
 . "$(dirname "$0")/../lib/common.sh"
@@ -25,16 +26,20 @@ result() {
 }
 
 run() {
-	echo "1..3"
-	if ! "$SCRIPTS/deps/kernel.sh" >"$logdir/deps.log" 2>&1; then
-		echo "# deps/kernel.sh failed, see $logdir/deps.log"
+	echo "1..5"
+	if ! { "$SCRIPTS/deps/kernel.sh" && "$SCRIPTS/deps/lint.sh"; } >"$logdir/deps.log" 2>&1; then
+		echo "# deps/kernel.sh or deps/lint.sh failed, see $logdir/deps.log"
 	fi
-	"$SCRIPTS/kernel/checkpatch.sh" >"$logdir/checkpatch.log" 2>&1
+	"$SCRIPTS/lint/checkpatch.sh" >"$logdir/checkpatch.log" 2>&1
 	result $? "checkpatch.pl --strict (linux-source-6.1) is clean" "$logdir/checkpatch.log"
 	for kver in 6.1 6.12; do
 		"$SCRIPTS/kernel/build.sh" "$kver" sparse >"$logdir/sparse-$kver.log" 2>&1
 		result $? "sparse (C=2) is clean against $kver" "$logdir/sparse-$kver.log"
 	done
+	"$SCRIPTS/lint/shellcheck.sh" >"$logdir/shellcheck.log" 2>&1
+	result $? "shellcheck is clean over the tree's shell files" "$logdir/shellcheck.log"
+	"$SCRIPTS/lint/pyflakes.sh" >"$logdir/pyflakes.log" 2>&1
+	result $? "pyflakes is clean over the tree's Python files" "$logdir/pyflakes.log"
 }
 
 if [ -n "$tap" ]; then

@@ -58,7 +58,7 @@ if [ "$mode" = w1 ]; then
 	# earlier run would not be printed again: judge a full rebuild.
 	make -C "$KDIR" M="$src" clean >/dev/null 2>&1 || true
 fi
-# shellcheck disable=SC2086 # $extra is a list of make words
+# shellcheck disable=SC2086,SC2154 # $extra: make words; jobs: kbuild_setup
 if ! make -j"$jobs" -C "$KDIR" M="$src" $extra modules >"$log" 2>&1; then
 	cat "$log" >&2
 	echo "kernel-build: $KABI ($mode) failed" >&2

@@ -71,7 +71,7 @@ if [ "$mode" != modules ]; then
 	make -C "$KDIR" M="$gsrc" NV_PEERMEM_DIR=. clean >/dev/null 2>&1 || true
 fi
 log=$out/wren_test_gpu-$mode.log
-# shellcheck disable=SC2086 # $extra is a list of make words
+# shellcheck disable=SC2086,SC2154 # $extra: make words; jobs: kbuild_setup
 if ! make -j"$jobs" -C "$KDIR" M="$gsrc" W=1 $extra \
 	NV_PEERMEM_DIR="$NV_SRC/nvidia-peermem" modules >"$log" 2>&1; then
 	cat "$log" >&2

@@ -18,6 +18,7 @@
 # usage: kernel/nvidia-fetch.sh     prints NV_PKG=, NV_PKG_VERSION=, NV_VERSION=
 #                            (the driver's own version, 535.261.03) and
 #                            NV_SRC= (the directory holding nvidia-peermem/)
+# shellcheck disable=SC2034 # read by lib/common.sh
 LOG_TAG=nvidia-fetch
 . "$(dirname "$0")/../lib/common.sh"
 

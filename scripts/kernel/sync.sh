@@ -12,7 +12,7 @@
 dest=${1:?usage: kernel/sync.sh DEST [--dkms]}
 
 list() {
-	cd "$TOP"
+	cd "$TOP" || exit
 	echo Kbuild
 	find drivers/net/ethernet/wren drivers/infiniband/hw/wren \
 		drivers/infiniband/peer_mem include/linux/wren include/rdma \

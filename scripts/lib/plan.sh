@@ -43,7 +43,7 @@ plan_boot() {
 	set -- $_pb
 	PLAN_LAYER=$1 PLAN_KVER=$2
 	shift 2
-	PLAN_MAKEVARS= PLAN_GUESTENV=$(plan_awk -v l="$PLAN_LAYER" '$1 == "env" && $2 == l { $1 = $2 = ""; sub(/^ +/, ""); print }' | tr '\n' ' ')
+	PLAN_MAKEVARS='' PLAN_GUESTENV=$(plan_awk -v l="$PLAN_LAYER" '$1 == "env" && $2 == l { $1 = $2 = ""; sub(/^ +/, ""); print }' | tr '\n' ' ')
 	for _w in "$@"; do
 		case $_w in
 		WREN_*=*) PLAN_GUESTENV="$PLAN_GUESTENV$_w " ;;

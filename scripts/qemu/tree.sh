@@ -30,7 +30,7 @@ configure_flags="--target-list=x86_64-softmmu --without-default-features
 # a missing stamp (interrupted run) means start again from nothing.
 rm -rf "$dir"
 mkdir -p "$dir/fetch"
-cd "$dir/fetch"
+cd "$dir/fetch" || exit
 # apt-get source runs as root here; "W: Download is performed unsandboxed" is
 # expected and harmless.
 apt-get source --download-only "qemu=$ver" >download.log 2>&1 || {
@@ -47,7 +47,7 @@ dpkg-source --no-check -x "$dsc" "$dir/src" >unpack.log 2>&1 || {
 # needed once unpacked.
 rm -f ./*.tar.* ./*.dsc "$dir"/*.tar.*
 
-cd "$dir/src"
+cd "$dir/src" || exit
 patches=$(cd "$(dirname "$0")/../hw/qemu/patches" && pwd)
 for p in "$patches"/*.patch; do
 	[ -f "$p" ] || continue
@@ -80,7 +80,7 @@ MESON
 cp -R "$device"/. hw/net/wren/
 
 mkdir build
-cd build
+cd build || exit
 # shellcheck disable=SC2086 # the flag list is split on purpose
 ../configure $configure_flags >configure.log 2>&1 || {
 	tail -40 configure.log >&2

@@ -34,6 +34,7 @@ result() {
 {
 	# The unit test prints its own TAP; renumber it into this file.
 	bin=$BUILD/provider/wqe_test
+	# shellcheck disable=SC2086 # $tap_cflags is a list of flags
 	if gcc -std=gnu11 -Wall -Wextra -Werror -g \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-I"$TOP/include" -I"$TOP/providers/wren" $tap_cflags \
@@ -57,6 +58,7 @@ result() {
 	# The data path against rings and a doorbell page in plain memory,
 	# compiled with rdma-core's own warning flags and the sanitizers.
 	bin=$BUILD/provider/datapath_test
+	# shellcheck disable=SC2086 # $tap_cflags is a list of flags
 	if gcc -std=gnu11 -O1 -g -Werror -Wall -Wextra -Wno-sign-compare \
 		-Wno-unused-parameter -Wmissing-prototypes -Wmissing-declarations \
 		-Wwrite-strings -Wformat=2 -Wshadow -Wstrict-prototypes \

@@ -165,7 +165,7 @@ setup_names() {
 # first once its driver exists.  A virtio NIC on the Wren fabric (vmrun.sh
 # RXE=, MAC 52:54:00:00:00:xx like a Wren NIC's) is not the control NIC.
 setup_net() {
-	local n ifc= mac
+	local n ifc='' mac
 	for n in /sys/class/net/*; do
 		case "$(readlink "$n/device/driver")" in
 		*/virtio_net)

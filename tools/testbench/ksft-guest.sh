@@ -16,6 +16,7 @@
 # goes).  WREN_KSFT_TIMES=1 (GUEST_ENV) adds a "# @N s" comment after each
 # result of a test, N seconds into it: where a test's time goes.  Exits 1
 # if the runner reported any test as not ok.
+# shellcheck disable=SC2317 # run's exit ends its pipeline's subshell, not run
 set -u
 set -o pipefail
 

@@ -93,7 +93,7 @@ gpu_mem_check() {
 # collect GUEST: print the guest's TAP, rewritten as described above.
 collect() {
 	local g=$1 result rc
-	TAP_COUNT=0 TAP_FAILED=0 TAP_PLANNED= TAP_PREFIX="g$g/$label: "
+	TAP_COUNT=0 TAP_FAILED=0 TAP_PLANNED='' TAP_PREFIX="g$g/$label: "
 	tap_relay_kselftest "$RUN_DIR/guest$g.out" 2>/dev/null
 	TAP_PREFIX="g$g/$label: "
 	result=$(cat "$RUN_DIR/guest$g.result" 2>/dev/null || echo "no result")

@@ -10,7 +10,7 @@
 #   FILE_PATH_CHANGES  "added, moved or deleted file(s), does MAINTAINERS
 #                      need updating?" (there is no MAINTAINERS file here)
 #
-# usage: kernel/checkpatch.sh   (prints checkpatch's report, exits non-zero on
+# usage: lint/checkpatch.sh   (prints checkpatch's report, exits non-zero on
 #                              any error, warning or check)
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -40,7 +40,7 @@ if [ ! -f "$dir/.complete" ]; then
 	mv "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp" # another run won the race
 fi
 
-cd "$TOP"
+cd "$TOP" || exit
 files=$(find drivers include/linux/wren include/rdma include/uapi/rdma -type f -name '*.[ch]' 2>/dev/null | sort)
 [ -n "$files" ] || { echo "lint-checkpatch: no kernel sources found" >&2; exit 1; }
 
