@@ -18,6 +18,7 @@ esac
 cd "$TOP" || exit
 {
 	git ls-files -- "*.$ext"
+	# shellcheck disable=SC2016 # the program is awk's, not the shell's
 	git ls-files -z | xargs -0 awk -v re="$re" -v ext=".$ext" '
 		FNR == 1 { if ($0 ~ re && substr(FILENAME, length(FILENAME) - length(ext) + 1) != ext) print FILENAME; nextfile }'
 } | sort -u

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# shellcheck on every shell file of the tree (lint/files.sh sh), at its
+# Runs shellcheck on every shell file of the tree (lint/files.sh sh), at its
 # default severity (style notes too); prints the findings as gcc-style
 # lines and exits non-zero on any.  SC1091 (a sourced file not followed)
 # is off: sources are named through variables ($SCRIPTS, $WREN_TOP) that
-# shellcheck cannot resolve, and every sourced file is checked on its own.
+# the checker cannot resolve, and every sourced file is checked on its own.
 #
 # All files go to one shellcheck: files named on its command line are
 # the ones it can follow where another sources them, which tells it the

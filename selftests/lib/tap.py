@@ -16,7 +16,7 @@ tap.sh and tap.h, after kselftest's net/lib/py/ksft.py.
 
 Results are "ok N - DESC" and "not ok N - DESC" (numbered from start=),
 skips "ok N - DESC # SKIP WHY", diagnostics "# ..." one per line, the
-lines that scripts/tap-count.sh counts.  numbered=False writes "ok -
+lines that scripts/lib/tap-count.sh counts.  numbered=False writes "ok -
 DESC" for a stream that some other script renumbers (tap_relay).  Every
 line is flushed, so that a test killed half way leaves its results.
 
