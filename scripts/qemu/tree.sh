@@ -48,7 +48,7 @@ dpkg-source --no-check -x "$dsc" "$dir/src" >unpack.log 2>&1 || {
 rm -f ./*.tar.* ./*.dsc "$dir"/*.tar.*
 
 cd "$dir/src" || exit
-patches=$(cd "$(dirname "$0")/../hw/qemu/patches" && pwd)
+patches=$TOP/hw/qemu/patches
 for p in "$patches"/*.patch; do
 	[ -f "$p" ] || continue
 	patch -p1 --forward --no-backup-if-mismatch <"$p" >patch.log 2>&1 || {
