@@ -55,6 +55,7 @@ COMPONENTS = [
     ("wren.ko", "drivers/net/ethernet/wren", DRIVER_RST),
     ("wren_ib.ko", "drivers/infiniband/hw/wren", DRIVER_RST),
     ("libwrenhw", "hw/src", "hw/README.md"),
+    ("the host stub", "hw/host", "hw/host/README.md"),
     ("libwren", "providers/wren", "providers/wren/README.md"),
     ("wren-fabric", "tools/fabric/src", None),
 ]

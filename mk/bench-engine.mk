@@ -31,30 +31,36 @@ BENCH_ENGINE_SRC  := $(wildcard $(BENCH_ENGINE_HW)/bench/*.c)
 # The model: hw/src and its block folders.
 BENCH_ENGINE_MODEL := $(wildcard $(BENCH_ENGINE_HW)/src/*.c \
 				 $(BENCH_ENGINE_HW)/src/*/*.c)
-# The parts of hw/tests it reuses: test host, driver, RC pair harness, TAP.
-BENCH_ENGINE_HOST := host drv roce_util tap
+# The host stub (hw/host) and the parts of hw/tests it reuses: the RC
+# pair harness and TAP.
+BENCH_ENGINE_LIB  := host/host host/drv host/rdma
+BENCH_ENGINE_HOST := tests/roce_util tests/tap
 BENCH_ENGINE_HDR  := $(wildcard $(BENCH_ENGINE_HW)/src/*.h \
 			       $(BENCH_ENGINE_HW)/src/*/*.h) \
 		     $(BENCH_ENGINE_HW)/include/wrenhw.h \
 		     $(wildcard $(TOP)/include/linux/wren/*.h) \
+		     $(wildcard $(BENCH_ENGINE_HW)/host/*.h) \
 		     $(wildcard $(BENCH_ENGINE_HW)/tests/*.h) \
 		     $(wildcard $(BENCH_ENGINE_HW)/bench/*.h) $(TAP_DEPS)
 BENCH_ENGINE_CFLAGS = -std=c11 $(HW_WARN) -D_DEFAULT_SOURCE -DWHW_TEST_HOOKS \
 		      -DNDEBUG -O2 -g -I$(TOP)/include \
 		      -I$(BENCH_ENGINE_HW)/include -I$(BENCH_ENGINE_HW)/src \
-		      -I$(BENCH_ENGINE_HW)/tests -I$(BENCH_ENGINE_HW)/bench \
+		      -I$(BENCH_ENGINE_HW)/host -I$(BENCH_ENGINE_HW)/tests \
+		      -I$(BENCH_ENGINE_HW)/bench \
 		      $(TAP_CFLAGS)
 
 BENCH_ENGINE_OBJ := \
 	$(patsubst $(BENCH_ENGINE_HW)/src/%.c,$(BENCH_ENGINE_OUT)/src/%.o, \
 		   $(BENCH_ENGINE_MODEL)) \
-	$(patsubst %,$(BENCH_ENGINE_OUT)/tests/%.o,$(BENCH_ENGINE_HOST)) \
+	$(patsubst %,$(BENCH_ENGINE_OUT)/%.o,$(BENCH_ENGINE_LIB) \
+		   $(BENCH_ENGINE_HOST)) \
 	$(patsubst $(BENCH_ENGINE_HW)/bench/%.c,$(BENCH_ENGINE_OUT)/bench/%.o, \
 		   $(BENCH_ENGINE_SRC))
 BENCH_ENGINE_SMOKE_OBJ := \
 	$(patsubst $(BENCH_ENGINE_HW)/src/%.c,$(BUILD)/hw/tobj/src/%.o, \
 		   $(BENCH_ENGINE_MODEL)) \
-	$(patsubst %,$(BUILD)/hw/tobj/tests/%.o,$(BENCH_ENGINE_HOST)) \
+	$(patsubst %,$(BUILD)/hw/tobj/%.o,$(BENCH_ENGINE_LIB) \
+		   $(BENCH_ENGINE_HOST)) \
 	$(patsubst $(BENCH_ENGINE_HW)/bench/%.c,$(BUILD)/hw/tobj/bench/%.o, \
 		   $(BENCH_ENGINE_SRC))
 

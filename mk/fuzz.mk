@@ -32,7 +32,8 @@ FUZZ_HARNESSES := admin rings rx mmio
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer
 FUZZ_CFLAGS   = -std=c11 $(HW_WARN) -D_DEFAULT_SOURCE -O1 -g \
-		-I$(TOP)/include -I$(FUZZ_HW)/include -I$(FUZZ_HW)/tests \
+		-I$(TOP)/include -I$(FUZZ_HW)/include -I$(FUZZ_HW)/host \
+		-I$(FUZZ_HW)/tests \
 		-I$(FUZZ_DIR) $(FUZZ_HOST_DEFS)
 # A test host per input: a small page table (8 MiB of guest memory) and
 # few captured frames keep creating and destroying it cheap.
@@ -40,9 +41,9 @@ FUZZ_HOST_DEFS := -DTH_TABLE_SLOTS=8192 -DTH_MAX_TX=4
 # The model: coverage (fuzzer-no-link) and sanitizers.
 FUZZ_SRC     := $(wildcard $(FUZZ_HW)/src/*.c $(FUZZ_HW)/src/*/*.c)
 FUZZ_OBJ     := $(patsubst $(FUZZ_HW)/src/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_SRC))
-# The host side: the test host and driver of hw/tests and the shared
+# The host side: the host stub's host and driver (hw/host) and the shared
 # harness code, sanitized but not steering the fuzzer.
-FUZZ_HOST_SRC := $(FUZZ_HW)/tests/host.c $(FUZZ_HW)/tests/drv.c \
+FUZZ_HOST_SRC := $(FUZZ_HW)/host/host.c $(FUZZ_HW)/host/drv.c \
 		 $(FUZZ_HW)/tests/ref_icrc.c \
 		 $(filter-out $(FUZZ_DIR)/fuzz_%.c $(FUZZ_DIR)/gen_seeds.c, \
 			      $(wildcard $(FUZZ_DIR)/*.c))
@@ -50,7 +51,7 @@ FUZZ_HOST_OBJ := $(patsubst %.c,$(FUZZ_OUT)/host/%.o,$(notdir $(FUZZ_HOST_SRC)))
 FUZZ_MODEL_HDR := $(wildcard $(FUZZ_HW)/src/*.h $(FUZZ_HW)/src/*/*.h) \
 		$(FUZZ_HW)/include/wrenhw.h \
 		$(wildcard $(TOP)/include/linux/wren/*.h)
-FUZZ_HDR     := $(FUZZ_MODEL_HDR) $(FUZZ_HW)/tests/host.h $(FUZZ_HW)/tests/drv.h \
+FUZZ_HDR     := $(FUZZ_MODEL_HDR) $(FUZZ_HW)/host/host.h $(FUZZ_HW)/host/drv.h \
 		$(FUZZ_HW)/tests/ref_icrc.h \
 		$(wildcard $(FUZZ_DIR)/*.h)
 FUZZ_BINS    := $(patsubst %,$(FUZZ_OUT)/fuzz_%,$(FUZZ_HARNESSES))
@@ -68,6 +69,10 @@ $(FUZZ_OUT)/obj/%.o: $(FUZZ_HW)/src/%.c $(FUZZ_MODEL_HDR)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -fsanitize=fuzzer-no-link \
 		-c -o $@ $<
+
+$(FUZZ_OUT)/host/%.o: $(FUZZ_HW)/host/%.c $(FUZZ_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(FUZZ_SAN) -c -o $@ $<
 
 $(FUZZ_OUT)/host/%.o: $(FUZZ_HW)/tests/%.c $(FUZZ_HDR)
 	@mkdir -p $(@D)

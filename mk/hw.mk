@@ -19,8 +19,13 @@ HW_SRC     := $(wildcard $(HW_DIR)/src/*.c $(HW_DIR)/src/*/*.c)
 HW_HDR     := $(wildcard $(HW_DIR)/src/*.h $(HW_DIR)/src/*/*.h) \
 	      $(HW_DIR)/include/wrenhw.h \
 	      $(wildcard $(TOP)/include/linux/wren/*.h)
+# The host stub (hw/host): a host, an admin-queue driver and RDMA objects
+# that program the NIC through the contract alone, for the tests, the
+# fuzzers, the engine benchmark and the simulation.
+HW_HOST_SRC := $(wildcard $(HW_DIR)/host/*.c)
+HW_HOST_HDR := $(wildcard $(HW_DIR)/host/*.h)
 HW_TEST_SRC := $(wildcard $(HW_DIR)/tests/*.c)
-HW_TEST_HDR := $(wildcard $(HW_DIR)/tests/*.h)
+HW_TEST_HDR := $(wildcard $(HW_DIR)/tests/*.h) $(HW_HOST_HDR)
 HW_CC      ?= $(CCACHE) gcc
 HW_WARN    := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wundef \
 	      -Wmissing-prototypes -Wstrict-prototypes -Wredundant-decls \
@@ -55,15 +60,21 @@ $(HW_OUT)/libwrenhw.a: $(HW_OBJ)
 		rm -f $@; exit 1; \
 	fi
 
-# Tests link the sources directly, sanitized, with the test host.  One
+# Tests link the sources directly, sanitized, with the host stub.  One
 # object a file, so that make -j and the compiler cache have something
 # to work on (a single compile of all of them took 28 s).
 HW_TEST_CFLAGS = $(HW_CFLAGS) -D_DEFAULT_SOURCE -DWHW_TEST_HOOKS -O1 -g \
-		 $(HW_SAN) -I$(HW_DIR)/src -I$(HW_DIR)/tests $(TAP_CFLAGS)
+		 $(HW_SAN) -I$(HW_DIR)/src -I$(HW_DIR)/host -I$(HW_DIR)/tests \
+		 $(TAP_CFLAGS)
 HW_TEST_OBJ := $(patsubst $(HW_DIR)/src/%.c,$(HW_OUT)/tobj/src/%.o,$(HW_SRC)) \
+	       $(patsubst $(HW_DIR)/host/%.c,$(HW_OUT)/tobj/host/%.o,$(HW_HOST_SRC)) \
 	       $(patsubst $(HW_DIR)/tests/%.c,$(HW_OUT)/tobj/tests/%.o,$(HW_TEST_SRC))
 
 $(HW_OUT)/tobj/src/%.o: $(HW_DIR)/src/%.c $(HW_HDR) $(HW_TEST_HDR) $(TAP_DEPS)
+	@mkdir -p $(@D)
+	$(HW_CC) $(HW_TEST_CFLAGS) -c -o $@ $<
+
+$(HW_OUT)/tobj/host/%.o: $(HW_DIR)/host/%.c $(HW_HDR) $(HW_HOST_HDR)
 	@mkdir -p $(@D)
 	$(HW_CC) $(HW_TEST_CFLAGS) -c -o $@ $<
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * make bench-engine: the RoCEv2 engine of libwrenhw on the host, two
- * models in one process (hw/tests' test host and RC pair harness) joined
+ * models in one process (the host stub, hw/host, and hw/tests' RC pair harness) joined
  * by a wire of its own (bench_wire.c), RC streams (bench_stream.c), the
  * references they are held against, memcpy and zlib's CRC-32
  * (bench_ref.c), and the program (engine_bench.c).

@@ -2,7 +2,7 @@
 /*
  * What the libFuzzer harnesses of libwrenhw share: a reader that turns
  * the fuzz input into fields (missing bytes read as zero, so every input
- * is valid), one device per input on the test host of hw/tests, the
+ * is valid), one device per input on the host stub's host (hw/host), the
  * settle loop, and the check every harness ends with.
  */
 #ifndef WRENHW_FUZZ_FZ_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * One device per fuzz input, on the test host of hw/tests (sparse guest
+ * One device per fuzz input, on the host stub's host (hw/host) (sparse guest
  * memory, fake clock and timer, captured frames) driven by its tiny
  * driver (drv.c); the settle loop; and the check that ends every input.
  * A fresh device per input keeps every crash reproducible from its input

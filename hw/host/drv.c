@@ -194,7 +194,7 @@ unsigned int td_aeq_count(struct td *d, uint8_t type)
 	return n;
 }
 
-static int64_t res_handle(struct td_res r)
+int64_t td_handle(struct td_res r)
 {
 	if (!r.completed)
 		return -255;
@@ -213,19 +213,19 @@ int64_t td_create_eq(struct td *d, uint32_t log_size, uint16_t vector,
 	c.msix_vector = vector;
 	if (ring)
 		*ring = c.ring.addr;
-	return res_handle(td_cmd(d, WREN_AQ_OP_CREATE_EQ, &c, sizeof(c),
+	return td_handle(td_cmd(d, WREN_AQ_OP_CREATE_EQ, &c, sizeof(c),
 				 NULL, 0, NULL, 0));
 }
 
 int64_t td_alloc_pd(struct td *d)
 {
-	return res_handle(td_cmd(d, WREN_AQ_OP_ALLOC_PD, NULL, 0, NULL, 0,
+	return td_handle(td_cmd(d, WREN_AQ_OP_ALLOC_PD, NULL, 0, NULL, 0,
 				 NULL, 0));
 }
 
 int64_t td_alloc_uar(struct td *d)
 {
-	return res_handle(td_cmd(d, WREN_AQ_OP_ALLOC_UAR, NULL, 0, NULL, 0,
+	return td_handle(td_cmd(d, WREN_AQ_OP_ALLOC_UAR, NULL, 0, NULL, 0,
 				 NULL, 0));
 }
 
@@ -241,7 +241,7 @@ int64_t td_create_cq(struct td *d, uint32_t eqn, uint32_t uar,
 	in.eqn = eqn;
 	in.uar = uar;
 	in.log_size = log_size;
-	return res_handle(td_cmd(d, WREN_AQ_OP_CREATE_CQ, NULL, 0, &in,
+	return td_handle(td_cmd(d, WREN_AQ_OP_CREATE_CQ, NULL, 0, &in,
 				 sizeof(in), NULL, 0));
 }
 
@@ -264,7 +264,7 @@ int64_t td_create_qp(struct td *d, uint8_t type, uint32_t pdn, uint32_t cqn,
 	in.buf.addr = td_alloc(d, 2u << 10, 4096);
 	in.buf.page_shift = 12;
 	in.dbrec_addr = td_alloc(d, 8, 8);
-	return res_handle(td_cmd(d, WREN_AQ_OP_CREATE_QP, NULL, 0, &in,
+	return td_handle(td_cmd(d, WREN_AQ_OP_CREATE_QP, NULL, 0, &in,
 				 sizeof(in), NULL, 0));
 }
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * A test host for libwrenhw: sparse guest memory in a bounded arena, DMA
+ * The host of the host stub: sparse guest memory in a bounded arena, DMA
  * faults at chosen ranges, recorded interrupts, a fake clock and timer,
  * captured TX frames and a log sink.
  */
-#ifndef WRENHW_TEST_HOST_H
-#define WRENHW_TEST_HOST_H
+#ifndef WRENHOST_HOST_H
+#define WRENHOST_HOST_H
 
 #include <stdbool.h>
 #include <stddef.h>

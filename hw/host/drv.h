@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * A tiny test "driver": programs the AQ/ACQ/AEQ through registers the way
- * wren.ko does, submits admin commands and reads completions and events
- * out of guest memory.
+ * The host stub's admin-queue driver: programs the AQ, ACQ and AEQ
+ * through registers the way wren.ko does, submits admin commands and
+ * reads completions and events out of host memory.
  */
-#ifndef WRENHW_TEST_DRV_H
-#define WRENHW_TEST_DRV_H
+#ifndef WRENHOST_DRV_H
+#define WRENHOST_DRV_H
 
 #include <linux/wren/wren_hw.h>
 
@@ -63,6 +63,9 @@ bool td_aeq_poll(struct td *d, struct wren_eqe *e);
 uint64_t td_counter(struct td *d, uint8_t set, uint32_t index, unsigned int n);
 /* Drains the AEQ; returns how many events of @type were seen. */
 unsigned int td_aeq_count(struct td *d, uint8_t type);
+
+/* A create command's handle, or -status (-255: no completion). */
+int64_t td_handle(struct td_res r);
 
 /* Object helpers: return the handle, or -status on failure. */
 int64_t td_create_eq(struct td *d, uint32_t log_size, uint16_t vector,
