@@ -35,9 +35,9 @@ FUZZ_CFLAGS   = -std=c11 $(HW_WARN) -D_DEFAULT_SOURCE -O1 -g \
 		-I$(TOP)/include -I$(FUZZ_HW)/include -I$(FUZZ_HW)/host \
 		-I$(FUZZ_HW)/tests \
 		-I$(FUZZ_DIR) $(FUZZ_HOST_DEFS)
-# A test host per input: a small page table (8 MiB of guest memory) and
-# few captured frames keep creating and destroying it cheap.
-FUZZ_HOST_DEFS := -DTH_TABLE_SLOTS=8192 -DTH_MAX_TX=4
+# A host per input: a small arena (8 MiB of guest memory) and few
+# captured frames keep creating and destroying it cheap.
+FUZZ_HOST_DEFS := -DTH_MAX_PAGES=2048 -DTH_MAX_TX=4
 # The model: coverage (fuzzer-no-link) and sanitizers.
 FUZZ_SRC     := $(wildcard $(FUZZ_HW)/src/*.c $(FUZZ_HW)/src/*/*.c)
 FUZZ_OBJ     := $(patsubst $(FUZZ_HW)/src/%.c,$(FUZZ_OUT)/obj/%.o,$(FUZZ_SRC))

@@ -8,42 +8,73 @@
 #include "host.h"
 
 #define PAGE		4096u
-/*
- * Page table slots, a power of two; a quarter of them may hold pages.
- * The fuzz harnesses (mk/fuzz.mk) build a smaller table: they create a
- * host per input, and creating and destroying this one is their cost.
- */
-#ifndef TH_TABLE_SLOTS
-#define TH_TABLE_SLOTS	(1u << 16)
-#endif
-#define TABLE_SLOTS	TH_TABLE_SLOTS
+/* The page table starts this small and doubles at half full. */
+#define TABLE_MIN	64u
 
 struct th_page {
 	uint64_t pfn;		/* +1: 0 marks an empty slot */
 	uint8_t *data;
 };
 
+static uint64_t slot_of(const struct th *h, uint64_t pfn)
+{
+	return ((pfn * 0x9e3779b97f4a7c15ull) >> 32) & (h->slots - 1);
+}
+
+/* Doubles the page table; false (and nothing changed) without memory. */
+static bool table_grow(struct th *h)
+{
+	size_t n = h->slots ? 2 * h->slots : TABLE_MIN, old_n = h->slots;
+	struct th_page *old = h->pages, *t = calloc(n, sizeof(*t));
+
+	if (!t)
+		return false;
+	h->pages = t;
+	h->slots = n;
+	for (size_t i = 0; i < old_n; i++) {
+		uint64_t j;
+
+		if (!old[i].pfn)
+			continue;
+		for (j = slot_of(h, old[i].pfn - 1); t[j].pfn; j = (j + 1) & (n - 1))
+			;
+		t[j] = old[i];
+	}
+	free(old);
+	return true;
+}
+
+static bool stateless(const struct th *h, uint64_t pfn)
+{
+	for (unsigned int i = 0; i < h->nnull; i++)
+		if (pfn >= h->null[i].start / PAGE && pfn < h->null[i].end / PAGE)
+			return true;
+	return false;
+}
+
 static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 {
-	uint64_t i = (pfn * 0x9e3779b97f4a7c15ull) >> 48;
+	uint64_t i;
 
-	for (unsigned int n = 0; n < TABLE_SLOTS; n++, i++) {
-		struct th_page *p = &h->pages[i & (TABLE_SLOTS - 1)];
+	if (create && h->npages < h->max_pages &&
+	    2 * (h->npages + 1) > h->slots && !table_grow(h))
+		return NULL;
+	for (i = slot_of(h, pfn);; i = (i + 1) & (h->slots - 1)) {
+		struct th_page *p = &h->pages[i];
 
 		if (p->pfn == pfn + 1)
 			return p;
-		if (!p->pfn) {
-			if (!create || h->npages >= h->max_pages)
-				return NULL;
-			p->data = calloc(1, PAGE);
-			if (!p->data)
-				return NULL;
-			p->pfn = pfn + 1;
-			h->npages++;
-			return p;
-		}
+		if (!p->pfn)
+			break;
 	}
-	return NULL;
+	if (!create || h->npages >= h->max_pages)
+		return NULL;
+	h->pages[i].data = calloc(1, PAGE);
+	if (!h->pages[i].data)
+		return NULL;
+	h->pages[i].pfn = pfn + 1;
+	h->npages++;
+	return &h->pages[i];
 }
 
 static bool faulted(struct th *h, uint64_t addr, size_t len, bool write)
@@ -70,10 +101,12 @@ int th_mem_write(struct th *h, uint64_t addr, const void *buf, size_t len)
 
 		if (n > len)
 			n = len;
-		p = find_page(h, addr / PAGE, true);
-		if (!p)
-			return -1;	/* arena full: the bus says no */
-		memcpy(p->data + off, b, n);
+		if (!stateless(h, addr / PAGE)) {
+			p = find_page(h, addr / PAGE, true);
+			if (!p)
+				return -1;	/* arena full: the bus says no */
+			memcpy(p->data + off, b, n);
+		}
 		addr += n;
 		b += n;
 		len -= n;
@@ -91,7 +124,8 @@ int th_mem_read(struct th *h, uint64_t addr, void *buf, size_t len)
 
 		if (n > len)
 			n = len;
-		p = find_page(h, addr / PAGE, false);
+		p = stateless(h, addr / PAGE) ? NULL :
+		    find_page(h, addr / PAGE, false);
 		if (p)
 			memcpy(b, p->data + off, n);
 		else
@@ -138,6 +172,8 @@ static void op_tx(void *opaque, const void *frame, size_t len)
 {
 	struct th *h = opaque;
 
+	if (h->keep_tx && !h->tx)
+		h->tx = calloc(TH_MAX_TX, sizeof(*h->tx));
 	if (h->tx && h->tx_frames < TH_MAX_TX && len <= TH_TX_MAX_LEN) {
 		h->tx[h->tx_frames].len = len;
 		memcpy(h->tx[h->tx_frames].data, frame, len);
@@ -196,14 +232,12 @@ struct th *th_create(const struct wrenhw_config *cfg)
 		return NULL;
 	h->cfg = cfg ? *cfg : def;
 	h->now_ns = 1000000000ull;
-	h->max_pages = TABLE_SLOTS / 4;	/* 64 MiB of touched guest memory */
-	h->pages = calloc(TABLE_SLOTS, sizeof(*h->pages));
-	h->tx = calloc(TH_MAX_TX, sizeof(*h->tx));
+	h->max_pages = TH_MAX_PAGES;
+	h->keep_tx = true;
 	h->verbose = getenv("WRENHW_TEST_VERBOSE") != NULL;
-	if (h->pages)
+	if (table_grow(h))
 		h->hw = wrenhw_create(&h->cfg, &th_ops, h);
 	if (!h->hw) {
-		free(h->tx);
 		free(h->pages);
 		free(h);
 		return NULL;
@@ -216,7 +250,7 @@ void th_destroy(struct th *h)
 	if (!h)
 		return;
 	wrenhw_destroy(h->hw);
-	for (unsigned int i = 0; i < TABLE_SLOTS; i++)
+	for (size_t i = 0; i < h->slots; i++)
 		free(h->pages[i].data);
 	free(h->pages);
 	free(h->tx);
@@ -253,6 +287,15 @@ void th_fault_add(struct th *h, uint64_t start, uint64_t len, bool rd,
 void th_fault_clear(struct th *h)
 {
 	h->nfaults = 0;
+}
+
+int th_mem_stateless(struct th *h, uint64_t start, uint64_t len)
+{
+	if ((start | len) & (PAGE - 1) || !len || start + len < start ||
+	    h->nnull >= TH_MAX_NULL)
+		return -1;
+	h->null[h->nnull++] = (struct th_range){ start, start + len };
+	return 0;
 }
 
 uint32_t th_reg_read(struct th *h, uint32_t off)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * The host of the host stub: sparse guest memory in a bounded arena, DMA
- * faults at chosen ranges, recorded interrupts, a fake clock and timer,
- * captured TX frames and a log sink.
+ * The host of the host stub: sparse host memory in a bounded arena, with
+ * stateless ranges for data buffers; DMA faults at chosen ranges,
+ * recorded interrupts, a clock and the model's timer, the frames sent
+ * (kept for inspection unless keep_tx is off) and a log sink.
  */
 #ifndef WRENHOST_HOST_H
 #define WRENHOST_HOST_H
@@ -20,6 +21,10 @@
 #define TH_MAX_TX	128		/* TX frames kept for inspection */
 #endif
 #define TH_TX_MAX_LEN	9100
+#ifndef TH_MAX_PAGES
+#define TH_MAX_PAGES	16384		/* 64 MiB of touched host memory */
+#endif
+#define TH_MAX_NULL	8
 
 struct th_frame {
 	size_t len;
@@ -33,6 +38,10 @@ struct th_fault {
 
 struct th_page;
 
+struct th_range {
+	uint64_t start, end;
+};
+
 struct th {
 	struct wrenhw *hw;
 	struct wrenhw_config cfg;
@@ -42,15 +51,19 @@ struct th {
 	bool scheduled;
 	unsigned int irqs[TH_MAX_VECTORS];
 	unsigned int tx_frames;		/* all sent; the first TH_MAX_TX kept */
-	struct th_frame *tx;
+	bool keep_tx;			/* keep them (default); off: count only */
+	struct th_frame *tx;		/* on the first frame kept */
 	unsigned int process_calls;
 	unsigned int log_lines;
 	bool verbose;
 	struct th_fault faults[TH_MAX_FAULTS];
 	unsigned int nfaults;
-	/* Sparse memory: open-addressed page table. */
+	/* Sparse memory: open-addressed page table, grown as pages come. */
 	struct th_page *pages;
-	size_t npages, max_pages;
+	size_t slots, npages, max_pages;
+	/* Stateless ranges (th_mem_stateless()). */
+	struct th_range null[TH_MAX_NULL];
+	unsigned int nnull;
 	uint64_t dma_faults;
 	/*
 	 * Optional: every frame sent is also handed to this (the two-NIC
@@ -72,6 +85,12 @@ int th_mem_read(struct th *h, uint64_t addr, void *buf, size_t len);
 void th_fault_add(struct th *h, uint64_t start, uint64_t len, bool rd,
 		  bool wr);
 void th_fault_clear(struct th *h);
+/*
+ * Data buffers that carry no state: in [@start, @start + @len), page
+ * aligned, reads return zeros and writes are discarded, so a host moves
+ * any number of bytes in O(rings) memory.  -1 if unaligned or too many.
+ */
+int th_mem_stateless(struct th *h, uint64_t start, uint64_t len);
 
 uint32_t th_reg_read(struct th *h, uint32_t off);
 void th_reg_write(struct th *h, uint32_t off, uint32_t val);

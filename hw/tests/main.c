@@ -7,6 +7,7 @@
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_host();
 	test_regs();
 	test_aq();
 	test_eq();

@@ -17,6 +17,7 @@ bool expect(struct td_res r, int status, uint32_t synd, const char *what);
 #define SYND_CMD(f)	(WREN_SYND_CMD | (uint32_t)offsetof(struct wren_aq_cmd, f))
 #define SYND_IN(t, f)	(WREN_SYND_IN | (uint32_t)offsetof(t, f))
 
+void test_host(void);
 void test_regs(void);
 void test_aq(void);
 void test_eq(void);
