@@ -288,7 +288,7 @@ int td_set_gid(struct td *d, uint32_t index)
 uint64_t td_counter(struct td *d, uint8_t set, uint32_t index, unsigned int n)
 {
 	struct wren_aq_counters c;
-	uint64_t out[64];
+	uint64_t out[256];	/* the priority set: 8 blocks */
 
 	memset(&c, 0, sizeof(c));
 	memset(out, 0, sizeof(out));
@@ -296,5 +296,5 @@ uint64_t td_counter(struct td *d, uint8_t set, uint32_t index, unsigned int n)
 	c.index = index;
 	td_cmd(d, WREN_AQ_OP_QUERY_COUNTERS, &c, sizeof(c), NULL, 0, out,
 	       sizeof(out));
-	return n < 64 ? out[n] : 0;
+	return n < 256 ? out[n] : 0;
 }

@@ -218,6 +218,8 @@ int ro_connect_to(struct ro_node *n, struct ro_qp *qp,
 			       WREN_QP_ATTR_MIN_RNR_TIMER;
 	m.new_state = WREN_QPS_RTR;
 	ro_fill_av(peer, &m.av, c->ipv6);
+	m.av.sl = c->sl;
+	m.av.traffic_class = c->tclass;
 	m.path_mtu = c->mtu;
 	m.dest_qpn = dest_qpn;
 	m.rq_psn = rq;

@@ -88,6 +88,7 @@ struct ro_conn {
 	uint8_t rd_atomic;	/* both directions */
 	uint16_t access;
 	bool ipv6;
+	uint8_t sl, tclass;	/* the path's priority and DSCP << 2 */
 };
 
 /* The same against any node (e.g. itself: loopback) and QP number. */

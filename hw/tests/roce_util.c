@@ -33,6 +33,11 @@ static void tx_hook(void *ctx, const void *frame, size_t len)
 
 void ro_pair_init(struct ro_pair *p)
 {
+	ro_pair_init_clock(p, false);
+}
+
+void ro_pair_init_clock(struct ro_pair *p, bool discrete)
+{
 	memset(p, 0, sizeof(*p));
 	p->q = calloc(RO_MAX_QUEUE, sizeof(*p->q));
 	p->only_from = -1;
@@ -48,6 +53,7 @@ void ro_pair_init(struct ro_pair *p)
 		cfg.mac[3] = 0x57;
 		cfg.mac[4] = 0x52;
 		cfg.mac[5] = (uint8_t)(i + 1);
+		cfg.discrete_clock = discrete;
 		gid4[10] = gid4[11] = 0xff;
 		gid4[12] = 10;
 		gid4[15] = (uint8_t)(i + 1);

@@ -62,6 +62,8 @@ struct ro_pair {
 
 /* Two linked NICs with RDMA capabilities, MTU 9000, GIDs 0 (IPv4) and 1. */
 void ro_pair_init(struct ro_pair *p);
+/* The same on a discrete-event clock (wrenhw_config.discrete_clock). */
+void ro_pair_init_clock(struct ro_pair *p, bool discrete);
 void ro_pair_fini(struct ro_pair *p);
 /* Delivers frames and runs both models until quiet (timers included,
  * up to @max_ns of simulated time). */

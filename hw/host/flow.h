@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * RC flows between NICs of the host stub, the unit of a datacenter
+ * simulation: a flow moves N bytes from one node to another with RDMA
+ * WRITE or SEND on one priority, over a QP pair of its own, and ends when
+ * the sender's last WQE completes (a SEND flow also waits for the
+ * receiver's completion).  Its data buffers are stateless host memory
+ * (th_mem_stateless()), so a flow costs its rings, not its bytes.
+ *
+ * The embedder (the host tests' two-node harness, the ns-3 device) runs
+ * the models and calls ro_flow_poll() on a node after each call into its
+ * model; the flow layer only posts WQEs, rings doorbells and reads CQEs.
+ */
+#ifndef WRENHOST_FLOW_H
+#define WRENHOST_FLOW_H
+
+#include "rdma.h"
+
+/* One WQE moves at most this; a longer flow posts several. */
+#define RO_FLOW_MAX_WQE		(1u << 30)
+/* The stateless data buffer of a node: 1 GiB, 2 MiB pages. */
+#define RO_FLOW_BUF_BYTES	(1ull << 30)
+#define RO_FLOW_BUF_SHIFT	21
+
+enum ro_flow_op {
+	RO_FLOW_WRITE,
+	RO_FLOW_SEND,
+};
+
+struct ro_flow;
+
+/* A node's flow state: a CQ for all its flows, the data MR. */
+struct ro_flow_host {
+	struct ro_node *n;
+	struct ro_cq cq;
+	struct ro_mr mr;
+	struct ro_conn conn;	/* MTU, timeouts and retries of its QPs */
+	struct ro_flow **by_qpn;	/* the flow of each local QP */
+	uint32_t nqpn;
+	unsigned int active;
+};
+
+struct ro_flow {
+	struct ro_flow_host *src, *dst;
+	enum ro_flow_op op;
+	uint8_t prio;
+	uint64_t bytes;
+	struct ro_qp sqp, dqp;
+	uint64_t posted;	/* bytes in posted WQEs */
+	uint32_t wqes, done_wqes;
+	uint32_t recvs;		/* SEND: receives completed */
+	bool done;
+	int status;		/* 0, or the first bad CQE's status */
+	uint64_t start_ns, end_ns;
+	void *ctx;		/* the embedder's */
+};
+
+/*
+ * Sets @n up for flows: a CQ of 2^@cq_log entries, a stateless data
+ * buffer and its MR; @conn gives the QPs' path MTU, timeouts and retries.
+ * Returns 0 or -1.
+ */
+int ro_flow_host_init(struct ro_flow_host *fh, struct ro_node *n,
+		      uint32_t cq_log, const struct ro_conn *conn);
+void ro_flow_host_fini(struct ro_flow_host *fh);
+
+/*
+ * Starts a flow of @bytes (> 0) from @src to @dst on priority @prio (the
+ * path's 802.1p priority and DSCP 8 x @prio): QPs made and connected,
+ * the first WQEs posted and rung.  Returns 0 or -1 (no resources).
+ */
+int ro_flow_start(struct ro_flow *f, struct ro_flow_host *src,
+		  struct ro_flow_host *dst, enum ro_flow_op op,
+		  uint64_t bytes, uint8_t prio);
+
+/*
+ * Reads @fh's completions at its node's time: posts what its flows have
+ * room for, marks the flows that ended (their end_ns set, their QPs
+ * destroyed).  Returns how many ended in this call.
+ */
+unsigned int ro_flow_poll(struct ro_flow_host *fh);
+
+#endif
