@@ -147,6 +147,8 @@ static void finish(struct ro_flow *f, uint64_t now)
 	td_handle_cmd(f->src->n->d, WREN_AQ_OP_DESTROY_QP, f->sqp.qpn, NULL, 0);
 	td_handle_cmd(f->dst->n->d, WREN_AQ_OP_DESTROY_QP, f->dqp.qpn, NULL, 0);
 	f->src->active--;
+	if (f->done_cb)
+		f->done_cb(f);	/* last: it may free @f */
 }
 
 static bool all_sent(const struct ro_flow *f)

@@ -52,7 +52,9 @@ struct ro_flow {
 	bool done;
 	int status;		/* 0, or the first bad CQE's status */
 	uint64_t start_ns, end_ns;
-	void *ctx;		/* the embedder's */
+	/* The embedder's: told when the flow ends (it may free it then). */
+	void (*done_cb)(struct ro_flow *f);
+	void *ctx;
 };
 
 /*

@@ -194,11 +194,17 @@ static void op_timer_mod(void *opaque, uint64_t deadline)
 
 	h->timer_deadline = deadline;
 	h->timer_mods++;
+	if (h->timer_hook)
+		h->timer_hook(h->event_ctx, deadline);
 }
 
 static void op_schedule(void *opaque)
 {
-	((struct th *)opaque)->scheduled = true;
+	struct th *h = opaque;
+
+	h->scheduled = true;
+	if (h->schedule_hook)
+		h->schedule_hook(h->event_ctx);
 }
 
 static void op_log(void *opaque, const char *msg)

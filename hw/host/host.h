@@ -71,6 +71,15 @@ struct th {
 	 */
 	void (*tx_hook)(void *ctx, const void *frame, size_t len);
 	void *tx_ctx;
+	/*
+	 * Optional: a discrete-event embedder (the ns-3 device) is told when
+	 * the model moves its timer and when it asks for wrenhw_process(),
+	 * to schedule events for them; timer_deadline and scheduled are set
+	 * either way.
+	 */
+	void (*timer_hook)(void *ctx, uint64_t deadline_ns);
+	void (*schedule_hook)(void *ctx);
+	void *event_ctx;
 };
 
 /* cfg may be NULL for the defaults. */
