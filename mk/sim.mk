@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The NIC at datacenter scale on ns-3 (sim/): the product's NIC logic
+# (libwrenhw) and the host stub that programs it through the contract
+# (hw/host), in ns-3 devices built against Debian's libns3-dev.
+#   make sim      -> $(BUILD)/sim/<experiment>
+#   make sim-e0   -> E0, two NICs back to back, its figures
+
+SIM_DIR   := $(TOP)/sim
+SIM_OUT   := $(BUILD)/sim
+SIM_CXX   ?= $(CCACHE) g++
+# ns-3's headers are C++17 and warn on -Wextra's unused parameters of
+# their own inline code; ours are checked with the same flags.
+SIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror \
+		-I$(SIM_DIR)/model -I$(HW_DIR)/host -I$(HW_DIR)/include \
+		-I$(TOP)/include
+SIM_LIBS  := -lns3-network -lns3-core
+SIM_MODEL := $(wildcard $(SIM_DIR)/model/*.cc)
+SIM_HDR   := $(wildcard $(SIM_DIR)/model/*.h) $(HW_HOST_HDR) \
+	     $(HW_DIR)/include/wrenhw.h $(wildcard $(TOP)/include/linux/wren/*.h)
+SIM_EXPERIMENTS := $(patsubst $(SIM_DIR)/experiments/%.cc,%, \
+		     $(wildcard $(SIM_DIR)/experiments/*.cc))
+# The host stub, optimised and without sanitizers, beside libwrenhw.a.
+SIM_HOST_OBJ := $(patsubst $(HW_DIR)/host/%.c,$(SIM_OUT)/host/%.o,$(HW_HOST_SRC))
+SIM_MODEL_OBJ := $(patsubst $(SIM_DIR)/model/%.cc,$(SIM_OUT)/model/%.o,$(SIM_MODEL))
+SIM_BINS  := $(patsubst %,$(SIM_OUT)/%,$(SIM_EXPERIMENTS))
+
+# What make check runs (well under a minute together).
+SIM_CHECK := e0-back-to-back
+
+.PHONY: sim sim-deps sim-e0 check-sim
+
+## sim: the ns-3 experiments in $(BUILD)/sim (Debian's libns3-dev)
+sim: $(SIM_BINS)
+
+sim-deps:
+	@$(TOP)/scripts/deps/sim.sh
+
+$(SIM_OUT)/host/%.o: $(HW_DIR)/host/%.c $(HW_HOST_HDR) $(HW_HDR)
+	@mkdir -p $(@D)
+	$(HW_CC) $(HW_CFLAGS) -D_DEFAULT_SOURCE -O2 -g -c -o $@ $<
+
+$(SIM_OUT)/model/%.o: $(SIM_DIR)/model/%.cc $(SIM_HDR)
+	@mkdir -p $(@D)
+	$(SIM_CXX) $(SIM_CXXFLAGS) -c -o $@ $<
+
+$(SIM_OUT)/%.o: $(SIM_DIR)/experiments/%.cc $(SIM_HDR)
+	@mkdir -p $(@D)
+	$(SIM_CXX) $(SIM_CXXFLAGS) -c -o $@ $<
+
+$(SIM_OUT)/%: $(SIM_OUT)/%.o $(SIM_MODEL_OBJ) $(SIM_HOST_OBJ) $(HW_OUT)/libwrenhw.a
+	$(SIM_CXX) -o $@ $^ $(SIM_LIBS)
+
+## sim-e0: E0: two NICs back to back at 100 Gb/s, RC WRITE goodput
+sim-e0: $(SIM_OUT)/e0-back-to-back
+	$(SIM_OUT)/e0-back-to-back
+
+## check-sim: the ns-3 experiments' criteria, TAP in check/sim-*.tap
+check-sim: sim-deps
+	@$(MAKE) --no-print-directory $(patsubst %,$(SIM_OUT)/%,$(SIM_CHECK))
+	@$(TOP)/scripts/check/sim.sh $(SIM_CHECK)

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * A Wren NIC in ns-3: the product's NIC logic (libwrenhw, the same C
+ * that runs inside QEMU) and the host stub that programs it through the
+ * hardware contract (hw/host), on ns-3's clock.  The model's one timer
+ * and its requests for deferred work become ns-3 events; the frames its
+ * port scheduler starts go onto a WrenChannel, and frames from the
+ * channel go into the model.  Hosts move data as RC flows (hw/host
+ * flow.h), started through StartFlow().
+ *
+ * It is a NetDevice so that ns-3 tools see it, but ns-3's own stacks do
+ * not send through it: the NIC makes its RoCEv2 frames itself.
+ */
+#ifndef WREN_NET_DEVICE_H
+#define WREN_NET_DEVICE_H
+
+#include "wren-channel.h"
+
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+extern "C"
+{
+#include "cc.h"
+#include "flow.h"
+}
+
+namespace ns3
+{
+
+class WrenNetDevice : public NetDevice, public WrenPort
+{
+  public:
+    static TypeId GetTypeId();
+    WrenNetDevice();
+    ~WrenNetDevice() override;
+
+    /*
+     * Makes the NIC: host @index (its MAC and GIDs follow from it), a
+     * port of @linkMbps on a discrete clock, flows over RC with path
+     * MTU 4096.  False if the model or its host could not be made.
+     */
+    bool Setup(uint32_t index, uint32_t linkMbps);
+    void Attach(Ptr<WrenChannel> channel);
+    /* DCQCN through SET_CC on @prioMask; 0 or the command's status. */
+    int SetCc(enum ro_cc_profile profile, uint8_t prioMask);
+
+    /* Called when a flow this host sent ends. */
+    using FlowDone = std::function<void(struct ro_flow*)>;
+    void SetFlowDone(FlowDone cb);
+    /* A flow of @bytes to @dst on @prio; nullptr if it could not start. */
+    struct ro_flow* StartFlow(Ptr<WrenNetDevice> dst,
+                              enum ro_flow_op op,
+                              uint64_t bytes,
+                              uint8_t prio);
+
+    struct ro_node* GetNic();
+    /* A flow of this host ended: the callback, then the flow is freed. */
+    void NotifyFlowDone(struct ro_flow* f);
+    uint64_t Counter(uint8_t set, uint32_t index, unsigned int n);
+
+    /* WrenPort */
+    void ReceiveFrame(const uint8_t* frame, uint32_t len) override;
+
+    /* NetDevice */
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    static void TxHook(void* ctx, const void* frame, size_t len);
+    static void TimerHook(void* ctx, uint64_t deadlineNs);
+    static void ScheduleHook(void* ctx);
+    /* The model's clock is ns-3's: set before every call into it. */
+    void Sync();
+    void TimerFired();
+    void Process();
+    /* Flows: refill and end after every call into the model. */
+    void PollFlows();
+
+    struct ro_node m_nic;
+    struct ro_flow_host m_flows;
+    bool m_ready;
+    uint32_t m_linkMbps;
+    Ptr<WrenChannel> m_channel;
+    Ptr<Node> m_node;
+    uint32_t m_ifIndex;
+    Mac48Address m_address;
+    EventId m_timer;
+    bool m_processPending;
+    FlowDone m_flowDone;
+    std::vector<std::unique_ptr<struct ro_flow>> m_sent;
+};
+
+} // namespace ns3
+
+#endif
