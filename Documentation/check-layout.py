@@ -57,7 +57,7 @@ COMPONENTS = [
     ("libwrenhw", "hw/src", "hw/README.md"),
     ("the host stub", "hw/host", "hw/host/README.md"),
     ("libwren", "providers/wren", "providers/wren/README.md"),
-    ("wren-fabric", "tools/fabric/src", None),
+    ("wren-fabric", "tools/fabric", None),
 ]
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"')

@@ -10,13 +10,17 @@
 
 FABRIC_DIR   := $(TOP)/tools/fabric
 FABRIC_OUT   := $(BUILD)/fabric
-FABRIC_SRC   := $(wildcard $(FABRIC_DIR)/src/*.c)
-FABRIC_HDR   := $(wildcard $(FABRIC_DIR)/src/*.h)
+# lib/: the frame rules (Ethernet classification, ECN and RED, PFC and
+# pause frames, the seeded PRNG) with no I/O and no state of their own,
+# which the ns-3 switch (mk/sim.mk) compiles too.
+FABRIC_LIB   := $(wildcard $(FABRIC_DIR)/lib/*.c)
+FABRIC_SRC   := $(wildcard $(FABRIC_DIR)/src/*.c) $(FABRIC_LIB)
+FABRIC_HDR   := $(wildcard $(FABRIC_DIR)/src/*.h $(FABRIC_DIR)/lib/*.h)
 FABRIC_CORE  := $(filter-out $(FABRIC_DIR)/src/main.c,$(FABRIC_SRC))
 FABRIC_TESTH := $(wildcard $(FABRIC_DIR)/tests/*.h) $(TAP_DEPS)
 FABRIC_CC    ?= gcc
 FABRIC_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror \
-		 -Wshadow -Wformat=2 -I$(FABRIC_DIR)/src
+		 -Wshadow -Wformat=2 -I$(FABRIC_DIR)/src -I$(FABRIC_DIR)/lib
 FABRIC_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer
 
