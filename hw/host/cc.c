@@ -82,3 +82,27 @@ int ro_cc_set(struct td *d, enum ro_cc_profile profile, uint8_t prio_mask,
 	r = td_cmd(d, WREN_AQ_OP_SET_CC, NULL, 0, &cc, sizeof(cc), NULL, 0);
 	return r.completed ? r.status : -1;
 }
+
+int ro_pfc_set(struct td *d, uint8_t pfc_en)
+{
+	struct wren_pfc p;
+	struct td_res r;
+
+	memset(&p, 0, sizeof(p));
+	p.pfc_en = pfc_en;
+	r = td_cmd(d, WREN_AQ_OP_SET_PFC, NULL, 0, &p, sizeof(p), NULL, 0);
+	return r.completed ? r.status : -1;
+}
+
+int ro_trust_dscp(struct td *d)
+{
+	struct wren_trust t;
+	struct td_res r;
+
+	memset(&t, 0, sizeof(t));
+	t.trust = WREN_TRUST_DSCP;
+	for (unsigned int i = 0; i < WREN_NUM_DSCP; i++)
+		t.dscp2prio[i] = (uint8_t)(i >> 3);
+	r = td_cmd(d, WREN_AQ_OP_SET_TRUST, NULL, 0, &t, sizeof(t), NULL, 0);
+	return r.completed ? r.status : -1;
+}

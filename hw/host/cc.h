@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
  * DCQCN profiles, set through SET_CC as wren.ko's devlink parameters set
- * them: the NIC's power-on values (mlx5's defaults), the DCQCN paper's
- * and the settings of HPCC's simulator, so a simulation can put its
- * results beside theirs.
+ * them, and PFC and DSCP trust as its dcbnl ops do.  The profiles: the
+ * NIC's power-on values (mlx5's defaults), the DCQCN paper's and the
+ * settings of HPCC's simulator, so a simulation can put its results
+ * beside theirs.
  */
 #ifndef WRENHOST_CC_H
 #define WRENHOST_CC_H
@@ -37,5 +38,12 @@ void ro_cc_profile(struct wren_cc_params *cc, enum ro_cc_profile profile,
 /* SET_CC with @profile; returns 0 or the command's status (-1: none). */
 int ro_cc_set(struct td *d, enum ro_cc_profile profile, uint8_t prio_mask,
 	      uint32_t link_mbps);
+/* SET_PFC: PFC on the priorities in @pfc_en; 0 or the status. */
+int ro_pfc_set(struct td *d, uint8_t pfc_en);
+/*
+ * SET_TRUST: classify received IP frames by DSCP, priority = DSCP >> 3
+ * (the DSCP a flow's priority is sent with, flow.h); 0 or the status.
+ */
+int ro_trust_dscp(struct td *d);
 
 #endif
