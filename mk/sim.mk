@@ -5,6 +5,7 @@
 # (hw/host), in ns-3 devices built against Debian's libns3-dev.
 #   make sim      -> $(BUILD)/sim/<experiment>
 #   make sim-e0   -> E0, two NICs back to back, its figures
+#   make sim-e1   -> E1, N senders converging on one receiver [E1_ARGS=]
 
 SIM_DIR   := $(TOP)/sim
 SIM_OUT   := $(BUILD)/sim
@@ -13,22 +14,26 @@ SIM_CXX   ?= $(CCACHE) g++
 # their own inline code; ours are checked with the same flags.
 SIM_CXXFLAGS := -std=c++17 -O2 -g -Wall -Wextra -Werror \
 		-I$(SIM_DIR)/model -I$(HW_DIR)/host -I$(HW_DIR)/include \
-		-I$(TOP)/include
+		-I$(TOP)/include -I$(FABRIC_DIR)/lib
 SIM_LIBS  := -lns3-network -lns3-core
 SIM_MODEL := $(wildcard $(SIM_DIR)/model/*.cc)
 SIM_HDR   := $(wildcard $(SIM_DIR)/model/*.h) $(HW_HOST_HDR) \
+	     $(wildcard $(FABRIC_DIR)/lib/*.h) \
 	     $(HW_DIR)/include/wrenhw.h $(wildcard $(TOP)/include/linux/wren/*.h)
 SIM_EXPERIMENTS := $(patsubst $(SIM_DIR)/experiments/%.cc,%, \
 		     $(wildcard $(SIM_DIR)/experiments/*.cc))
 # The host stub, optimised and without sanitizers, beside libwrenhw.a.
 SIM_HOST_OBJ := $(patsubst $(HW_DIR)/host/%.c,$(SIM_OUT)/host/%.o,$(HW_HOST_SRC))
 SIM_MODEL_OBJ := $(patsubst $(SIM_DIR)/model/%.cc,$(SIM_OUT)/model/%.o,$(SIM_MODEL))
+# The fabric's frame rules (tools/fabric/lib): the switch's classification,
+# ECN and PFC frames are wren-fabric's, from the same files.
+SIM_FABRIC_OBJ := $(patsubst $(FABRIC_DIR)/lib/%.c,$(SIM_OUT)/fabric/%.o,$(FABRIC_LIB))
 SIM_BINS  := $(patsubst %,$(SIM_OUT)/%,$(SIM_EXPERIMENTS))
 
 # What make check runs (well under a minute together).
-SIM_CHECK := e0-back-to-back
+SIM_CHECK := e0-back-to-back e1-convergence
 
-.PHONY: sim sim-deps sim-e0 check-sim
+.PHONY: sim sim-deps sim-e0 sim-e1 check-sim
 
 ## sim: the ns-3 experiments in $(BUILD)/sim (Debian's libns3-dev)
 sim: $(SIM_BINS)
@@ -40,6 +45,10 @@ $(SIM_OUT)/host/%.o: $(HW_DIR)/host/%.c $(HW_HOST_HDR) $(HW_HDR)
 	@mkdir -p $(@D)
 	$(HW_CC) $(HW_CFLAGS) -D_DEFAULT_SOURCE -O2 -g -c -o $@ $<
 
+$(SIM_OUT)/fabric/%.o: $(FABRIC_DIR)/lib/%.c $(wildcard $(FABRIC_DIR)/lib/*.h)
+	@mkdir -p $(@D)
+	$(FABRIC_CC) $(FABRIC_CFLAGS) -c -o $@ $<
+
 $(SIM_OUT)/model/%.o: $(SIM_DIR)/model/%.cc $(SIM_HDR)
 	@mkdir -p $(@D)
 	$(SIM_CXX) $(SIM_CXXFLAGS) -c -o $@ $<
@@ -48,12 +57,17 @@ $(SIM_OUT)/%.o: $(SIM_DIR)/experiments/%.cc $(SIM_HDR)
 	@mkdir -p $(@D)
 	$(SIM_CXX) $(SIM_CXXFLAGS) -c -o $@ $<
 
-$(SIM_OUT)/%: $(SIM_OUT)/%.o $(SIM_MODEL_OBJ) $(SIM_HOST_OBJ) $(HW_OUT)/libwrenhw.a
+$(SIM_OUT)/%: $(SIM_OUT)/%.o $(SIM_MODEL_OBJ) $(SIM_HOST_OBJ) $(SIM_FABRIC_OBJ) \
+	      $(HW_OUT)/libwrenhw.a
 	$(SIM_CXX) -o $@ $^ $(SIM_LIBS)
 
 ## sim-e0: E0: two NICs back to back at 100 Gb/s, RC WRITE goodput
 sim-e0: $(SIM_OUT)/e0-back-to-back
 	$(SIM_OUT)/e0-back-to-back
+
+## sim-e1: E1: N senders to one receiver through a switch, DCQCN's convergence (E1_ARGS="--senders=8 --profile=hpcc")
+sim-e1: $(SIM_OUT)/e1-convergence
+	$(SIM_OUT)/e1-convergence $(E1_ARGS)
 
 ## check-sim: the ns-3 experiments' criteria, TAP in check/sim-*.tap
 check-sim: sim-deps

@@ -122,6 +122,19 @@ WrenNetDevice::SetCc(enum ro_cc_profile profile, uint8_t prioMask)
     return rc;
 }
 
+int
+WrenNetDevice::SetLossless(uint8_t pfcEn)
+{
+    Sync();
+    int rc = ro_pfc_set(m_nic.d, pfcEn);
+    if (!rc)
+    {
+        rc = ro_trust_dscp(m_nic.d);
+    }
+    PollFlows();
+    return rc;
+}
+
 void
 WrenNetDevice::SetFlowDone(FlowDone cb)
 {

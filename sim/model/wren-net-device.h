@@ -49,6 +49,12 @@ class WrenNetDevice : public NetDevice, public WrenPort
     void Attach(Ptr<WrenChannel> channel);
     /* DCQCN through SET_CC on @prioMask; 0 or the command's status. */
     int SetCc(enum ro_cc_profile profile, uint8_t prioMask);
+    /*
+     * Lossless on @pfcEn: PFC there and DSCP trust (priority = DSCP >> 3),
+     * as wren-qos's lossless profile sets a port; 0 or the first failed
+     * command's status.
+     */
+    int SetLossless(uint8_t pfcEn);
 
     /* Called when a flow this host sent ends. */
     using FlowDone = std::function<void(struct ro_flow*)>;

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#include "wren-topology.h"
+
+#include "ns3/node.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+bool
+WrenTopology::AddHosts(uint32_t n, uint32_t linkMbps)
+{
+    if (!m_switches.empty())
+    {
+        return false; /* hosts first: their ids are 0 .. n-1 */
+    }
+    for (uint32_t i = 0; i < n; i++)
+    {
+        Ptr<Node> node = CreateObject<Node>();
+        Ptr<WrenNetDevice> nic = CreateObject<WrenNetDevice>();
+
+        node->AddDevice(nic);
+        if (!nic->Setup(m_hosts.size() + 1, linkMbps))
+        {
+            return false;
+        }
+        m_nodes.Add(node);
+        m_hosts.push_back(nic);
+        m_adj.emplace_back();
+    }
+    return true;
+}
+
+uint32_t
+WrenTopology::AddSwitch(const WrenSwitchConfig& cfg)
+{
+    Ptr<WrenSwitch> sw = CreateObject<WrenSwitch>();
+    uint32_t id = m_hosts.size() + m_switches.size();
+
+    sw->SetId(id);
+    sw->Configure(cfg);
+    sw->SetId(id);
+    m_switches.push_back(sw);
+    m_adj.emplace_back();
+    return id;
+}
+
+Ptr<WrenChannel>
+WrenTopology::Link(uint32_t a, uint32_t b, uint64_t rateBps, Time delay)
+{
+    Ptr<WrenChannel> ch = CreateObject<WrenChannel>();
+    WrenPort* end[2];
+    Ptr<NetDevice> dev[2];
+    int port[2] = {-1, -1};
+    uint32_t id[2] = {a, b};
+
+    ch->SetAttribute("DataRate", DataRateValue(DataRate(rateBps)));
+    ch->SetAttribute("Delay", TimeValue(delay));
+    for (int i = 0; i < 2; i++)
+    {
+        if (id[i] < m_hosts.size())
+        {
+            m_hosts[id[i]]->Attach(ch);
+            end[i] = PeekPointer(m_hosts[id[i]]);
+            dev[i] = m_hosts[id[i]];
+        }
+        else
+        {
+            Ptr<WrenSwitch> sw = Switch(id[i]);
+            port[i] = sw->AddPort(ch);
+            end[i] = sw->GetPort(port[i]);
+        }
+    }
+    ch->Connect(end[0], dev[0], end[1], dev[1]);
+    m_adj[a].push_back({b, port[0]});
+    m_adj[b].push_back({a, port[1]});
+    return ch;
+}
+
+void
+WrenTopology::ComputeRoutes()
+{
+    uint32_t n = m_adj.size();
+
+    for (uint32_t h = 0; h < m_hosts.size(); h++)
+    {
+        /* Distances to host h, breadth first. */
+        std::vector<uint32_t> dist(n, UINT32_MAX);
+        std::deque<uint32_t> todo{h};
+
+        dist[h] = 0;
+        while (!todo.empty())
+        {
+            uint32_t u = todo.front();
+            todo.pop_front();
+            /* Hosts do not forward: only the start is one. */
+            if (u != h && u < m_hosts.size())
+            {
+                continue;
+            }
+            for (const Edge& e : m_adj[u])
+            {
+                if (dist[e.to] == UINT32_MAX)
+                {
+                    dist[e.to] = dist[u] + 1;
+                    todo.push_back(e.to);
+                }
+            }
+        }
+        for (uint32_t s = m_hosts.size(); s < n; s++)
+        {
+            std::vector<uint32_t> hops;
+
+            for (const Edge& e : m_adj[s])
+            {
+                if (dist[s] != UINT32_MAX && dist[e.to] + 1 == dist[s])
+                {
+                    hops.push_back(e.port);
+                }
+            }
+            if (!hops.empty())
+            {
+                Switch(s)->SetRoute(HostIp(h), hops);
+            }
+        }
+    }
+}
+
+uint32_t
+WrenTopology::NHosts() const
+{
+    return m_hosts.size();
+}
+
+Ptr<WrenNetDevice>
+WrenTopology::Host(uint32_t i) const
+{
+    return m_hosts.at(i);
+}
+
+Ptr<WrenSwitch>
+WrenTopology::Switch(uint32_t id) const
+{
+    return m_switches.at(id - m_hosts.size());
+}
+
+uint32_t
+WrenTopology::HostIp(uint32_t i)
+{
+    return (10u << 24) + i + 1;
+}
+
+int
+WrenTopology::PortTowards(uint32_t sw, uint32_t peer) const
+{
+    for (const Edge& e : m_adj.at(sw))
+    {
+        if (e.to == peer)
+        {
+            return e.port;
+        }
+    }
+    return -1;
+}
+
+} // namespace ns3

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * A fabric of Wren hosts and switches: hosts (a node with one
+ * WrenNetDevice, address 10.0.0.0 + its index + 1, the NIC's IPv4 GID),
+ * switches, links between them at a rate and delay, and routes: every
+ * switch forwards to each host over all the ports that lie on a shortest
+ * path to it (ECMP).
+ */
+#ifndef WREN_TOPOLOGY_H
+#define WREN_TOPOLOGY_H
+
+#include "wren-net-device.h"
+#include "wren-switch.h"
+
+#include "ns3/node-container.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class WrenTopology
+{
+  public:
+    /* A host with a NIC of @linkMbps; false if it could not be made. */
+    bool AddHosts(uint32_t n, uint32_t linkMbps);
+    uint32_t AddSwitch(const WrenSwitchConfig& cfg);
+    /*
+     * Links host or switch @a to @b: ids below NHosts() are hosts, the
+     * rest switches (AddSwitch()'s return).  Returns the channel.
+     */
+    Ptr<WrenChannel> Link(uint32_t a, uint32_t b, uint64_t rateBps, Time delay);
+    /* Shortest-path routes with ECMP in every switch. */
+    void ComputeRoutes();
+
+    uint32_t NHosts() const;
+    Ptr<WrenNetDevice> Host(uint32_t i) const;
+    Ptr<WrenSwitch> Switch(uint32_t id) const;
+    /* The host's IPv4 address, host order. */
+    static uint32_t HostIp(uint32_t i);
+    /* The switch port @sw uses towards node @peer (-1: none). */
+    int PortTowards(uint32_t sw, uint32_t peer) const;
+
+  private:
+    struct Edge
+    {
+        uint32_t to;
+        int port; /* on this end if it is a switch, else -1 */
+    };
+
+    NodeContainer m_nodes;
+    std::vector<Ptr<WrenNetDevice>> m_hosts;
+    std::vector<Ptr<WrenSwitch>> m_switches;
+    std::vector<std::vector<Edge>> m_adj;
+};
+
+} // namespace ns3
+
+#endif
