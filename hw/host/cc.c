@@ -106,3 +106,19 @@ int ro_trust_dscp(struct td *d)
 	r = td_cmd(d, WREN_AQ_OP_SET_TRUST, NULL, 0, &t, sizeof(t), NULL, 0);
 	return r.completed ? r.status : -1;
 }
+
+int ro_maxrate_set(struct td *d, uint8_t tc, uint64_t kbps)
+{
+	struct wren_dcb_state st;
+	struct td_res r;
+
+	/* The other classes keep their caps: read them first. */
+	memset(&st, 0, sizeof(st));
+	r = td_cmd(d, WREN_AQ_OP_QUERY_DCB, NULL, 0, NULL, 0, &st, sizeof(st));
+	if (!r.completed || r.status)
+		return r.completed ? r.status : -1;
+	st.maxrate.tc_maxrate_kbps[tc & (WREN_NUM_TC - 1)] = kbps;
+	r = td_cmd(d, WREN_AQ_OP_SET_MAXRATE, NULL, 0, &st.maxrate,
+		   sizeof(st.maxrate), NULL, 0);
+	return r.completed ? r.status : -1;
+}

@@ -45,5 +45,7 @@ int ro_pfc_set(struct td *d, uint8_t pfc_en);
  * (the DSCP a flow's priority is sent with, flow.h); 0 or the status.
  */
 int ro_trust_dscp(struct td *d);
+/* SET_MAXRATE: traffic class @tc shaped to @kbps (0: unlimited). */
+int ro_maxrate_set(struct td *d, uint8_t tc, uint64_t kbps);
 
 #endif

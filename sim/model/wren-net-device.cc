@@ -135,6 +135,15 @@ WrenNetDevice::SetLossless(uint8_t pfcEn)
     return rc;
 }
 
+int
+WrenNetDevice::SetMaxRate(uint8_t tc, uint64_t kbps)
+{
+    Sync();
+    int rc = ro_maxrate_set(m_nic.d, tc, kbps);
+    PollFlows();
+    return rc;
+}
+
 void
 WrenNetDevice::SetFlowDone(FlowDone cb)
 {

@@ -55,6 +55,8 @@ class WrenNetDevice : public NetDevice, public WrenPort
      * command's status.
      */
     int SetLossless(uint8_t pfcEn);
+    /* Traffic class @tc (priority @tc by default) shaped to @kbps. */
+    int SetMaxRate(uint8_t tc, uint64_t kbps);
 
     /* Called when a flow this host sent ends. */
     using FlowDone = std::function<void(struct ro_flow*)>;

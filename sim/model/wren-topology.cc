@@ -3,7 +3,9 @@
 
 #include "ns3/node.h"
 
+#include <algorithm>
 #include <deque>
+#include <functional>
 
 namespace ns3
 {
@@ -162,6 +164,73 @@ WrenTopology::PortTowards(uint32_t sw, uint32_t peer) const
         }
     }
     return -1;
+}
+
+void
+WrenTopology::SetRoute(uint32_t sw, uint32_t host, uint32_t next)
+{
+    int port = PortTowards(sw, next);
+    if (port >= 0)
+    {
+        Switch(sw)->SetRoute(HostIp(host), {uint32_t(port)});
+    }
+}
+
+uint32_t
+WrenTopology::NNodes() const
+{
+    return m_adj.size();
+}
+
+std::vector<uint32_t>
+WrenTopology::PausedCycle(uint8_t prio) const
+{
+    uint32_t n = m_adj.size(), first = m_hosts.size();
+    /* Switch u waits for v: u's egress to v is paused. */
+    std::vector<std::vector<uint32_t>> waits(n);
+    for (uint32_t u = first; u < n; u++)
+    {
+        for (const Edge& e : m_adj[u])
+        {
+            if (e.to >= first && Switch(u)->EgressPaused(e.port, prio))
+            {
+                waits[u].push_back(e.to);
+            }
+        }
+    }
+    /* Depth first: a back edge closes a cycle. */
+    std::vector<int> state(n, 0); /* 0 new, 1 on the path, 2 done */
+    std::vector<uint32_t> path;
+    std::vector<uint32_t> cycle;
+    std::function<bool(uint32_t)> dfs = [&](uint32_t u) {
+        state[u] = 1;
+        path.push_back(u);
+        for (uint32_t v : waits[u])
+        {
+            if (state[v] == 1)
+            {
+                auto it = std::find(path.begin(), path.end(), v);
+                cycle.assign(it, path.end());
+                cycle.push_back(v);
+                return true;
+            }
+            if (state[v] == 0 && dfs(v))
+            {
+                return true;
+            }
+        }
+        path.pop_back();
+        state[u] = 2;
+        return false;
+    };
+    for (uint32_t u = first; u < n; u++)
+    {
+        if (state[u] == 0 && dfs(u))
+        {
+            break;
+        }
+    }
+    return cycle;
 }
 
 } // namespace ns3

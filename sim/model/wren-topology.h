@@ -32,6 +32,15 @@ class WrenTopology
     Ptr<WrenChannel> Link(uint32_t a, uint32_t b, uint64_t rateBps, Time delay);
     /* Shortest-path routes with ECMP in every switch. */
     void ComputeRoutes();
+    /* A static route: switch @sw sends frames for host @host to @next. */
+    void SetRoute(uint32_t sw, uint32_t host, uint32_t next);
+    /*
+     * A cycle of paused links on priority @prio, switch ids in order
+     * (each one's egress to the next is paused by it), or empty: the
+     * state a PFC deadlock leaves.
+     */
+    std::vector<uint32_t> PausedCycle(uint8_t prio) const;
+    uint32_t NNodes() const;
 
     uint32_t NHosts() const;
     Ptr<WrenNetDevice> Host(uint32_t i) const;
