@@ -149,6 +149,13 @@ WrenSwitch::SetTxTrace(TxTrace trace)
     m_txTrace = std::move(trace);
 }
 
+Time
+WrenSwitch::XoffTime(uint32_t port, uint8_t prio) const
+{
+    const Ingress& g = m_ports.at(port)->in[prio & 7];
+    return g.xoffTime + (g.xoff ? Simulator::Now() - g.xoffSince : Time(0));
+}
+
 uint64_t
 WrenSwitch::NoRouteDrops() const
 {
@@ -328,6 +335,7 @@ WrenSwitch::Release(const Frame& fr)
         SharedPart(g.bytes, m_cfg.reserveBytes) + m_cfg.resumeOffset <= Threshold())
     {
         g.xoff = false;
+        g.xoffTime += Simulator::Now() - g.xoffSince;
         g.refresh.Cancel();
         SendPfc(in, fr.prio, 0);
     }
@@ -345,6 +353,7 @@ WrenSwitch::CheckXoff(Port* in, uint8_t prio)
     if (g.headroom || SharedPart(g.bytes, m_cfg.reserveBytes) >= Threshold())
     {
         g.xoff = true;
+        g.xoffSince = Simulator::Now();
         SendPfc(in, prio, PFC_MAX_QUANTA);
         g.refresh = Simulator::Schedule(QuantaTime(in, PFC_MAX_QUANTA) / 2,
                                         &WrenSwitch::Refresh,

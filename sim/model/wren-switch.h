@@ -102,6 +102,8 @@ class WrenSwitch : public Object
     bool EgressPaused(uint32_t port, uint8_t prio) const;
     /* Whether this switch holds @port's upstream in XOFF on @prio. */
     bool SendingXoff(uint32_t port, uint8_t prio) const;
+    /* How long it has held it so, in all (up to now). */
+    Time XoffTime(uint32_t port, uint8_t prio) const;
     uint64_t NoRouteDrops() const;
     /* Called with every data frame a port sends (the experiments' meter). */
     using TxTrace = std::function<void(uint32_t port, uint8_t prio, const uint8_t* f, uint32_t len)>;
@@ -138,6 +140,8 @@ class WrenSwitch : public Object
         uint64_t bytes = 0;     /* reserve + shared charged */
         uint64_t headroom = 0;  /* headroom charged */
         bool xoff = false;
+        Time xoffSince;
+        Time xoffTime;          /* XOFF periods that ended */
         EventId refresh;
     };
 

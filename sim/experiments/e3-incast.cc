@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * E3, incast: N senders each WRITE @kb KB at once to one receiver
+ * through one switch (32 MB shared buffer, 100 Gb/s and 1 us links),
+ * on lossless priority 3; once with PFC alone (no ECN), once with
+ * DCQCN (ECN at the switch, @profile at the NICs).  Criteria: no
+ * lossless drop ever, every flow completes, and the time the switch
+ * held its senders in XOFF with DCQCN at most 25 % of PFC alone's.  The
+ * flows' completion times are printed as percentiles.
+ *
+ *   make sim-e3 [E3_ARGS="--senders=60"]
+ */
+#include "report.h"
+#include "wren-topology.h"
+
+#include "ns3/core-module.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Result
+{
+    bool made = false;
+    uint32_t done = 0, failed = 0;
+    std::vector<double> fctUs;
+    double xoffUs = 0; /* summed over the senders' ports */
+    uint64_t lossless = 0, pfc = 0, marked = 0, maxQueue = 0;
+};
+
+Result
+Run(uint32_t senders, uint32_t kb, bool dcqcn, enum ro_cc_profile profile)
+{
+    const uint64_t rate = 100000000000ull;
+    Result res;
+    WrenTopology topo;
+    WrenSwitchConfig cfg;
+
+    cfg.ecn = dcqcn;
+    if (!topo.AddHosts(senders + 1, rate / 1000000))
+    {
+        return res;
+    }
+    uint32_t sw = topo.AddSwitch(cfg);
+    for (uint32_t h = 0; h <= senders; h++)
+    {
+        topo.Link(h, sw, rate, MicroSeconds(1));
+    }
+    topo.ComputeRoutes();
+    for (uint32_t h = 0; h <= senders; h++)
+    {
+        if (topo.Host(h)->SetLossless(0x08) || (dcqcn && topo.Host(h)->SetCc(profile, 0x08)))
+        {
+            return res;
+        }
+    }
+    res.made = true;
+    uint32_t rx = senders;
+    for (uint32_t h = 0; h < senders; h++)
+    {
+        topo.Host(h)->SetFlowDone([&](struct ro_flow* f) {
+            res.done++;
+            res.failed += f->status != 0;
+            res.fctUs.push_back((f->end_ns - f->start_ns) / 1e3);
+        });
+        topo.Host(h)->StartFlow(topo.Host(rx), RO_FLOW_WRITE, uint64_t(kb) * 1000, 3);
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+    Ptr<WrenSwitch> s = topo.Switch(sw);
+    for (uint32_t p = 0; p < s->GetNPorts(); p++)
+    {
+        const WrenQueueStats& st = s->Stats(p, 3);
+        res.lossless += st.losslessDrops;
+        res.pfc += st.pfcSent;
+        res.marked += st.marked;
+        res.maxQueue = std::max(res.maxQueue, st.maxDepth);
+        res.xoffUs += s->XoffTime(p, 3).GetMicroSeconds();
+    }
+    std::sort(res.fctUs.begin(), res.fctUs.end());
+    Simulator::Destroy();
+    return res;
+}
+
+double
+Pct(const std::vector<double>& v, double p)
+{
+    if (v.empty())
+    {
+        return 0;
+    }
+    return v[std::min<size_t>(v.size() - 1, static_cast<size_t>(p / 100 * v.size()))];
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    uint32_t senders = 16, kb = 500;
+    std::string profile = "hpcc";
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("senders", "senders at once", senders);
+    cmd.AddValue("kb", "KB each sends", kb);
+    cmd.AddValue("profile", "DCQCN profile: mlx5, paper or hpcc", profile);
+    cmd.Parse(argc, argv);
+    enum ro_cc_profile cc = profile == "paper"  ? RO_CC_PAPER
+                            : profile == "mlx5" ? RO_CC_MLX5
+                                                : RO_CC_HPCC;
+
+    Report r;
+    Result pfc = Run(senders, kb, false, cc);
+    Result dq = Run(senders, kb, true, cc);
+    for (const Result* x : {&pfc, &dq})
+    {
+        r.Figure("e3: %u x %u KB incast, 100 Gb/s, 32 MB buffer, %s: %u of %u flows done "
+                 "(%u failed), FCT median %.0f us, 95th %.0f, 99th %.0f, max %.0f; queue max "
+                 "%llu bytes; XOFF held %.0f us in all, %llu PFC frames, %llu marks, %llu "
+                 "lossless drops",
+                 senders, kb, x == &pfc ? "PFC alone" : ("DCQCN " + profile).c_str(), x->done,
+                 senders, x->failed, Pct(x->fctUs, 50), Pct(x->fctUs, 95), Pct(x->fctUs, 99),
+                 x->fctUs.empty() ? 0 : x->fctUs.back(),
+                 static_cast<unsigned long long>(x->maxQueue), x->xoffUs,
+                 static_cast<unsigned long long>(x->pfc), static_cast<unsigned long long>(x->marked),
+                 static_cast<unsigned long long>(x->lossless));
+    }
+    r.Criterion(pfc.made && dq.made && !pfc.lossless && !dq.lossless,
+                "e3: no lossless drop (PFC alone %llu, DCQCN %llu)",
+                static_cast<unsigned long long>(pfc.lossless),
+                static_cast<unsigned long long>(dq.lossless));
+    r.Criterion(pfc.done == senders && dq.done == senders && !pfc.failed && !dq.failed,
+                "e3: every flow completes (%u and %u of %u)", pfc.done, dq.done, senders);
+    /* Without a pause under PFC alone there is nothing to compare. */
+    r.Criterion(pfc.made && pfc.xoffUs > 0 && dq.xoffUs <= 0.25 * pfc.xoffUs,
+                "e3: XOFF time with DCQCN %.0f us, at most 25 %% of PFC alone's %.0f us%s",
+                dq.xoffUs, pfc.xoffUs,
+                pfc.xoffUs > 0 ? "" : " (PFC alone never paused: no comparison)");
+    return r.Done();
+}
