@@ -51,7 +51,7 @@ main(int argc, char* argv[])
     uint64_t bytes = uint64_t(mib) << 20;
     int64_t fctNs = -1;
     int status = -1;
-    nic[0]->SetFlowDone([&](struct ro_flow* f) {
+    nic[0]->SetFlowDone([&](struct ro_flow* f, uint64_t) {
         fctNs = static_cast<int64_t>(f->end_ns - f->start_ns);
         status = f->status;
         Simulator::Stop();

@@ -64,7 +64,7 @@ Run(uint32_t senders, uint32_t kb, bool dcqcn, enum ro_cc_profile profile)
     uint32_t rx = senders;
     for (uint32_t h = 0; h < senders; h++)
     {
-        topo.Host(h)->SetFlowDone([&](struct ro_flow* f) {
+        topo.Host(h)->SetFlowDone([&](struct ro_flow* f, uint64_t) {
             res.done++;
             res.failed += f->status != 0;
             res.fctUs.push_back((f->end_ns - f->start_ns) / 1e3);

@@ -119,7 +119,7 @@ Run(Variant v, uint32_t qps, uint32_t bufferKb, double runMs)
     }
     for (uint32_t h = 0; h < 3; h++)
     {
-        topo.Host(h)->SetFlowDone([&](struct ro_flow* f) { res.failedFlows += f->status != 0; });
+        topo.Host(h)->SetFlowDone([&](struct ro_flow* f, uint64_t) { res.failedFlows += f->status != 0; });
         for (uint32_t q = 0; q < qps; q++)
         {
             topo.Host(h)->StartFlow(topo.Host((h + 2) % 3), RO_FLOW_WRITE, 4ull << 30, 3);

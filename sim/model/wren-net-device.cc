@@ -159,34 +159,42 @@ FlowEnded(struct ro_flow* f)
 void
 WrenNetDevice::NotifyFlowDone(struct ro_flow* f)
 {
+    auto it = std::find_if(m_sent.begin(), m_sent.end(), [f](const auto& p) {
+        return &p->f == f;
+    });
+    if (it == m_sent.end())
+    {
+        return;
+    }
     if (m_flowDone)
     {
-        m_flowDone(f);
+        m_flowDone(f, (*it)->tag);
     }
-    auto it = std::find_if(m_sent.begin(), m_sent.end(), [f](const auto& p) {
-        return p.get() == f;
-    });
-    if (it != m_sent.end())
-    {
-        m_sent.erase(it);
-    }
+    /* Swap with the last: the order of flows in flight does not matter. */
+    std::swap(*it, m_sent.back());
+    m_sent.pop_back();
 }
 
 struct ro_flow*
-WrenNetDevice::StartFlow(Ptr<WrenNetDevice> dst, enum ro_flow_op op, uint64_t bytes, uint8_t prio)
+WrenNetDevice::StartFlow(Ptr<WrenNetDevice> dst,
+                         enum ro_flow_op op,
+                         uint64_t bytes,
+                         uint8_t prio,
+                         uint64_t tag)
 {
-    auto f = std::make_unique<struct ro_flow>();
+    auto s = std::make_unique<Sent>();
 
     Sync();
     dst->Sync();
-    if (ro_flow_start(f.get(), &m_flows, &dst->m_flows, op, bytes, prio))
+    if (ro_flow_start(&s->f, &m_flows, &dst->m_flows, op, bytes, prio))
     {
         return nullptr;
     }
-    f->done_cb = &FlowEnded;
-    f->ctx = this;
-    m_sent.push_back(std::move(f));
-    return m_sent.back().get();
+    s->f.done_cb = &FlowEnded;
+    s->f.ctx = this;
+    s->tag = tag;
+    m_sent.push_back(std::move(s));
+    return &m_sent.back()->f;
 }
 
 struct ro_node*

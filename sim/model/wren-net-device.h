@@ -58,14 +58,15 @@ class WrenNetDevice : public NetDevice, public WrenPort
     /* Traffic class @tc (priority @tc by default) shaped to @kbps. */
     int SetMaxRate(uint8_t tc, uint64_t kbps);
 
-    /* Called when a flow this host sent ends. */
-    using FlowDone = std::function<void(struct ro_flow*)>;
+    /* Called when a flow this host sent ends, with its StartFlow() tag. */
+    using FlowDone = std::function<void(struct ro_flow*, uint64_t tag)>;
     void SetFlowDone(FlowDone cb);
     /* A flow of @bytes to @dst on @prio; nullptr if it could not start. */
     struct ro_flow* StartFlow(Ptr<WrenNetDevice> dst,
                               enum ro_flow_op op,
                               uint64_t bytes,
-                              uint8_t prio);
+                              uint8_t prio,
+                              uint64_t tag = 0);
 
     struct ro_node* GetNic();
     /* A flow of this host ended: the callback, then the flow is freed. */
@@ -129,7 +130,13 @@ class WrenNetDevice : public NetDevice, public WrenPort
     EventId m_timer;
     bool m_processPending;
     FlowDone m_flowDone;
-    std::vector<std::unique_ptr<struct ro_flow>> m_sent;
+    /* A flow this host sent; the flow first, so it leads to its tag. */
+    struct Sent
+    {
+        struct ro_flow f;
+        uint64_t tag;
+    };
+    std::vector<std::unique_ptr<Sent>> m_sent;
 };
 
 } // namespace ns3
