@@ -8,6 +8,8 @@
 #   make sim-e1   -> E1, N senders converging on one receiver [E1_ARGS=]
 #   make sim-e3   -> E3, incast, PFC alone against DCQCN [E3_ARGS=]
 #   make sim-e5   -> E5, PFC deadlock on a ring, broken and avoided [E5_ARGS=]
+#   $(BUILD)/sim/hpcc-run --topology= --flows= --fct=
+#                 -> HPCC's topology and flow files on Wren, FCTs in its columns
 
 SIM_DIR   := $(TOP)/sim
 SIM_OUT   := $(BUILD)/sim
@@ -81,5 +83,5 @@ sim-e5: $(SIM_OUT)/e5-deadlock
 
 ## check-sim: the ns-3 experiments' criteria, TAP in check/sim-*.tap
 check-sim: sim-deps
-	@$(MAKE) --no-print-directory $(patsubst %,$(SIM_OUT)/%,$(SIM_CHECK))
+	@$(MAKE) --no-print-directory sim
 	@$(TOP)/scripts/check/sim.sh $(SIM_CHECK)

@@ -75,8 +75,8 @@ WrenTopology::Link(uint32_t a, uint32_t b, uint64_t rateBps, Time delay)
         }
     }
     ch->Connect(end[0], dev[0], end[1], dev[1]);
-    m_adj[a].push_back({b, port[0]});
-    m_adj[b].push_back({a, port[1]});
+    m_adj[a].push_back({b, port[0], rateBps, delay});
+    m_adj[b].push_back({a, port[1], rateBps, delay});
     return ch;
 }
 
@@ -231,6 +231,56 @@ WrenTopology::PausedCycle(uint8_t prio) const
         }
     }
     return cycle;
+}
+
+bool
+WrenTopology::Path(uint32_t src,
+                   uint32_t dst,
+                   uint32_t frameBytes,
+                   Time* delay,
+                   uint64_t* minBps,
+                   Time* frameTx) const
+{
+    uint32_t n = m_adj.size();
+    std::vector<int64_t> from(n, -1); /* the edge index at the parent */
+    std::vector<uint32_t> parent(n, UINT32_MAX);
+    std::deque<uint32_t> todo{src};
+
+    parent[src] = src;
+    while (!todo.empty())
+    {
+        uint32_t u = todo.front();
+        todo.pop_front();
+        if (u != src && u < m_hosts.size())
+        {
+            continue; /* hosts do not forward */
+        }
+        for (std::size_t i = 0; i < m_adj[u].size(); i++)
+        {
+            uint32_t v = m_adj[u][i].to;
+            if (parent[v] == UINT32_MAX)
+            {
+                parent[v] = u;
+                from[v] = i;
+                todo.push_back(v);
+            }
+        }
+    }
+    if (parent[dst] == UINT32_MAX || src == dst)
+    {
+        return false;
+    }
+    *delay = Time(0);
+    *frameTx = Time(0);
+    *minBps = UINT64_MAX;
+    for (uint32_t v = dst; v != src; v = parent[v])
+    {
+        const Edge& e = m_adj[parent[v]][from[v]];
+        *delay += e.delay;
+        *minBps = std::min(*minBps, e.bps);
+        *frameTx += DataRate(e.bps).CalculateBytesTxTime(frameBytes);
+    }
+    return true;
 }
 
 } // namespace ns3

@@ -41,6 +41,17 @@ class WrenTopology
      */
     std::vector<uint32_t> PausedCycle(uint8_t prio) const;
     uint32_t NNodes() const;
+    /*
+     * The shortest path from host @src to host @dst: its one-way delay,
+     * its slowest link and the time one frame of @frameBytes (wire bytes)
+     * takes on all its links.  False if there is none.
+     */
+    bool Path(uint32_t src,
+              uint32_t dst,
+              uint32_t frameBytes,
+              Time* delay,
+              uint64_t* minBps,
+              Time* frameTx) const;
 
     uint32_t NHosts() const;
     Ptr<WrenNetDevice> Host(uint32_t i) const;
@@ -55,6 +66,8 @@ class WrenTopology
     {
         uint32_t to;
         int port; /* on this end if it is a switch, else -1 */
+        uint64_t bps;
+        Time delay;
     };
 
     NodeContainer m_nodes;

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Runs an HPCC-simulator topology and flow file on Wren NICs and Wren
+ * switches, and writes the flows' completion times in HPCC's FCT columns
+ * (sport is the sender's QP number), so that its analysis reads them.
+ * The standalone FCT of a flow is what it would take alone: its first
+ * frame's time on every hop, the rest of its frames (4096 bytes of
+ * payload, 58 of headers and ICRC, 24 of preamble, FCS and gap) at the
+ * path's slowest link, and the path's delay there and back.  Prints how many flows ended and their
+ * slowdown (FCT over standalone FCT) at the median, 95th and 99th.
+ *
+ *   make sim build/sim/hpcc-run
+ *   build/sim/hpcc-run --topology=T --flows=F --fct=OUT [--profile=hpcc]
+ *
+ * A topology or flow file it cannot use is an error naming the file,
+ * line and field, and exit status 2.
+ */
+#include "report.h"
+#include "wren-hpcc-files.h"
+
+#include "ns3/core-module.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+int
+main(int argc, char* argv[])
+{
+    std::string topoFile, flowFile, fctFile, profile = "hpcc";
+    double stopS = 10;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("topology", "HPCC topology file", topoFile);
+    cmd.AddValue("flows", "HPCC flow file", flowFile);
+    cmd.AddValue("fct", "FCT output file", fctFile);
+    cmd.AddValue("profile", "DCQCN profile: mlx5, paper, hpcc or none", profile);
+    cmd.AddValue("stop-s", "simulated seconds at the most", stopS);
+    cmd.Parse(argc, argv);
+    if (topoFile.empty() || flowFile.empty() || fctFile.empty())
+    {
+        std::fprintf(stderr, "hpcc-run: --topology, --flows and --fct are needed\n");
+        return 2;
+    }
+    if (profile != "mlx5" && profile != "paper" && profile != "hpcc" && profile != "none")
+    {
+        std::fprintf(stderr, "hpcc-run: --profile is mlx5, paper, hpcc or none\n");
+        return 2;
+    }
+
+    WrenTopology topo;
+    WrenSwitchConfig scfg;
+    HpccFiles files;
+    std::vector<HpccFlow> flows;
+    std::string err;
+    scfg.ecn = profile != "none";
+    if (!files.ReadTopology(topoFile, scfg, topo, &err) || !files.ReadFlows(flowFile, &flows, &err))
+    {
+        std::fprintf(stderr, "hpcc-run: %s\n", err.c_str());
+        return 2;
+    }
+    FILE* fct = std::fopen(fctFile.c_str(), "w");
+    if (!fct)
+    {
+        std::fprintf(stderr, "hpcc-run: %s: cannot be written\n", fctFile.c_str());
+        return 2;
+    }
+    enum ro_cc_profile cc = profile == "mlx5"    ? RO_CC_MLX5
+                            : profile == "paper" ? RO_CC_PAPER
+                                                 : RO_CC_HPCC;
+    uint8_t lossless = 0;
+    for (const HpccFlow& f : flows)
+    {
+        lossless |= 1u << f.prio;
+    }
+    for (uint32_t h = 0; h < topo.NHosts(); h++)
+    {
+        if (topo.Host(h)->SetLossless(lossless) ||
+            (profile != "none" && topo.Host(h)->SetCc(cc, lossless)))
+        {
+            std::fprintf(stderr, "hpcc-run: SET_PFC, SET_TRUST or SET_CC refused\n");
+            return 2;
+        }
+    }
+
+    std::vector<double> slowdown;
+    uint32_t ended = 0, failed = 0, unstarted = 0;
+    for (uint32_t h = 0; h < topo.NHosts(); h++)
+    {
+        topo.Host(h)->SetFlowDone([&](struct ro_flow* f, uint64_t i) {
+            const HpccFlow& in = flows[i];
+            /* The first frame crosses every hop, the rest follow it at
+             * the slowest link, and the ACK comes back. */
+            uint64_t first = std::min<uint64_t>(in.bytes, 4096), rest = in.bytes - first;
+            Time delay, firstTx;
+            uint64_t minBps;
+            topo.Path(in.src, in.dst, first + 58 + 24, &delay, &minBps, &firstTx);
+            uint64_t restWire = rest + (rest + 4095) / 4096 * (58 + 24);
+            uint64_t alone = 2 * delay.GetNanoSeconds() + firstTx.GetNanoSeconds() +
+                             restWire * 8000000000ull / minBps;
+            uint64_t fctNs = f->end_ns - f->start_ns;
+            ended++;
+            failed += f->status != 0;
+            HpccFiles::WriteFct(fct, WrenTopology::HostIp(in.src), WrenTopology::HostIp(in.dst),
+                                f->sqp.qpn, in.dport, in.bytes, f->start_ns, fctNs, alone);
+            slowdown.push_back(std::max(1.0, double(fctNs) / alone));
+        });
+    }
+    for (std::size_t i = 0; i < flows.size(); i++)
+    {
+        Simulator::Schedule(Seconds(flows[i].startS), [&, i]() {
+            const HpccFlow& in = flows[i];
+            if (!topo.Host(in.src)->StartFlow(topo.Host(in.dst), RO_FLOW_WRITE, in.bytes, in.prio, i))
+            {
+                unstarted++;
+            }
+        });
+    }
+    std::function<void()> watch = [&]() {
+        if (ended + unstarted == flows.size())
+        {
+            Simulator::Stop();
+            return;
+        }
+        Simulator::Schedule(MicroSeconds(100), watch);
+    };
+    Simulator::Schedule(MicroSeconds(100), watch);
+    Simulator::Stop(Seconds(stopS));
+    Simulator::Run();
+    std::fclose(fct);
+
+    std::sort(slowdown.begin(), slowdown.end());
+    auto pct = [&](double p) {
+        return slowdown.empty()
+                   ? 0
+                   : slowdown[std::min(slowdown.size() - 1, std::size_t(p / 100 * slowdown.size()))];
+    };
+    Report r;
+    r.Figure("hpcc-run: %s, %s: %u hosts, %zu flows, profile %s, %.3f s simulated",
+             topoFile.c_str(), flowFile.c_str(), topo.NHosts(), flows.size(), profile.c_str(),
+             Simulator::Now().GetSeconds());
+    r.Figure("hpcc-run: slowdown median %.2f, 95th %.2f, 99th %.2f; FCTs in %s",
+             pct(50), pct(95), pct(99), fctFile.c_str());
+    r.Criterion(ended == flows.size() && !failed && !unstarted,
+                "hpcc-run: every flow ends without error (%u of %zu ended, %u failed, %u not "
+                "started)",
+                ended, flows.size(), failed, unstarted);
+    Simulator::Destroy();
+    return r.Done();
+}
