@@ -27,6 +27,7 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("mib", "flow size in MiB", mib);
     cmd.Parse(argc, argv);
+    Report r;
 
     size_t heap0 = mallinfo2().uordblks;
     NodeContainer nodes;
@@ -72,7 +73,6 @@ main(int argc, char* argv[])
     bool done = fctNs > 0 && status == 0;
     double goodput = done ? bytes * 8.0 / (fctNs * 1e-9) : 0;
     double share = goodput / payloadRate * 100;
-    Report r;
     r.Figure("e0: %u MiB RC WRITE, 100 Gb/s, 1 us link, MTU 4096: %s in %.1f us, "
              "goodput %.2f Gb/s, payload line rate %.2f Gb/s",
              mib,
@@ -88,6 +88,7 @@ main(int argc, char* argv[])
                 "e0: RC WRITE goodput %.1f %% of the payload line rate, target >= 95 %%",
                 share);
     r.Criterion(perNicMb <= 2, "e0: %.2f MB per simulated NIC, target <= 2 MB", perNicMb);
+    r.Speed("e0", Simulator::GetEventCount(), Simulator::Now().GetSeconds());
     Simulator::Destroy();
     return r.Done();
 }

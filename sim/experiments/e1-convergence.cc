@@ -41,6 +41,7 @@ main(int argc, char* argv[])
     cmd.AddValue("profile", "DCQCN profile: mlx5, paper or hpcc", profile);
     cmd.AddValue("trace", "write per-ms rates and queue samples here (CSV)", traceFile);
     cmd.Parse(argc, argv);
+    Report r;
 
     enum ro_cc_profile cc = profile == "hpcc"   ? RO_CC_HPCC
                             : profile == "mlx5" ? RO_CC_MLX5
@@ -193,7 +194,6 @@ main(int argc, char* argv[])
         handled += topo.Host(i)->Counter(WREN_COUNTERS_CC, 0, WREN_CC_CNT_RP_CNP_HANDLED);
         cuts += topo.Host(i)->Counter(WREN_COUNTERS_CC, 0, WREN_CC_CNT_RP_RATE_REDUCTIONS);
     }
-    Report r;
     r.Figure("e1: ECN: %llu marked at the switch, %llu seen marked by the receiver, %llu CNPs "
              "sent, %llu handled by the senders, %llu rate cuts",
              static_cast<unsigned long long>(s->Stats(rxPort, 3).marked),
@@ -222,6 +222,7 @@ main(int argc, char* argv[])
                 static_cast<unsigned long long>(pfcAll - pfcAtStart));
     r.Criterion(util >= 0.95, "e1: receiver link %.1f %% busy with payload, target >= 95 %%",
                 util * 100);
+    r.Speed("e1", Simulator::GetEventCount(), Simulator::Now().GetSeconds());
     Simulator::Destroy();
     return r.Done();
 }

@@ -28,6 +28,8 @@ namespace
 struct Result
 {
     bool made = false;
+    uint64_t events = 0;
+    double simS = 0;
     uint32_t done = 0, failed = 0;
     std::vector<double> fctUs;
     double xoffUs = 0; /* summed over the senders' ports */
@@ -68,6 +70,10 @@ Run(uint32_t senders, uint32_t kb, bool dcqcn, enum ro_cc_profile profile)
             res.done++;
             res.failed += f->status != 0;
             res.fctUs.push_back((f->end_ns - f->start_ns) / 1e3);
+            if (res.done == senders)
+            {
+                Simulator::Stop();
+            }
         });
         topo.Host(h)->StartFlow(topo.Host(rx), RO_FLOW_WRITE, uint64_t(kb) * 1000, 3);
     }
@@ -84,6 +90,8 @@ Run(uint32_t senders, uint32_t kb, bool dcqcn, enum ro_cc_profile profile)
         res.xoffUs += s->XoffTime(p, 3).GetMicroSeconds();
     }
     std::sort(res.fctUs.begin(), res.fctUs.end());
+    res.events = Simulator::GetEventCount();
+    res.simS = Simulator::Now().GetSeconds();
     Simulator::Destroy();
     return res;
 }
@@ -110,11 +118,11 @@ main(int argc, char* argv[])
     cmd.AddValue("kb", "KB each sends", kb);
     cmd.AddValue("profile", "DCQCN profile: mlx5, paper or hpcc", profile);
     cmd.Parse(argc, argv);
+    Report r;
     enum ro_cc_profile cc = profile == "paper"  ? RO_CC_PAPER
                             : profile == "mlx5" ? RO_CC_MLX5
                                                 : RO_CC_HPCC;
 
-    Report r;
     Result pfc = Run(senders, kb, false, cc);
     Result dq = Run(senders, kb, true, cc);
     for (const Result* x : {&pfc, &dq})
@@ -141,5 +149,6 @@ main(int argc, char* argv[])
                 "e3: XOFF time with DCQCN %.0f us, at most 25 %% of PFC alone's %.0f us%s",
                 dq.xoffUs, pfc.xoffUs,
                 pfc.xoffUs > 0 ? "" : " (PFC alone never paused: no comparison)");
+    r.Speed("e3", pfc.events + dq.events, pfc.simS + dq.simS);
     return r.Done();
 }

@@ -36,6 +36,8 @@ namespace
 struct Result
 {
     bool made = false;
+    uint64_t events = 0;
+    double simS = 0;
     std::vector<uint32_t> cycle; /* switch ids, first again at the end */
     double lockMs = -1;          /* when the cycle was first seen */
     double zeroMs = 0;           /* longest run of 10 ms bins with no byte */
@@ -165,6 +167,8 @@ Run(Variant v, uint32_t qps, uint32_t bufferKb, double runMs)
             res.pfc += st.pfcSent;
         }
     }
+    res.events = Simulator::GetEventCount();
+    res.simS = Simulator::Now().GetSeconds();
     Simulator::Destroy();
     return res;
 }
@@ -193,8 +197,8 @@ main(int argc, char* argv[])
     cmd.AddValue("run-ms", "simulated ms of the deadlock and watchdog runs", runMs);
     cmd.AddValue("flowing-ms", "simulated ms of the runs that should not lock", flowingMs);
     cmd.Parse(argc, argv);
-
     Report r;
+
     Result d = Run(DEADLOCK, qps, bufferKb, runMs);
     r.Figure("e5: ring of 3 switches, 100 Gb/s, 1 us, %u KiB buffers, %u QPs a host, PFC "
              "alone, clockwise routes: lock at %.0f ms, %.1f MB delivered, %llu PFC frames, "
@@ -231,5 +235,6 @@ main(int argc, char* argv[])
              l.cycle.empty() ? "none" : CycleText(l.cycle, 3).c_str());
     r.Criterion(l.made && l.cycle.empty() && l.zeroMs == 0,
                 "e5: lighter load on the same routes: no deadlock");
+    r.Speed("e5", d.events + w.events + sp.events + l.events, d.simS + w.simS + sp.simS + l.simS);
     return r.Done();
 }

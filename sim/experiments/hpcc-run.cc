@@ -40,6 +40,7 @@ main(int argc, char* argv[])
     cmd.AddValue("profile", "DCQCN profile: mlx5, paper, hpcc or none", profile);
     cmd.AddValue("stop-s", "simulated seconds at the most", stopS);
     cmd.Parse(argc, argv);
+    Report r;
     if (topoFile.empty() || flowFile.empty() || fctFile.empty())
     {
         std::fprintf(stderr, "hpcc-run: --topology, --flows and --fct are needed\n");
@@ -138,7 +139,6 @@ main(int argc, char* argv[])
                    ? 0
                    : slowdown[std::min(slowdown.size() - 1, std::size_t(p / 100 * slowdown.size()))];
     };
-    Report r;
     r.Figure("hpcc-run: %s, %s: %u hosts, %zu flows, profile %s, %.3f s simulated",
              topoFile.c_str(), flowFile.c_str(), topo.NHosts(), flows.size(), profile.c_str(),
              Simulator::Now().GetSeconds());
@@ -148,6 +148,7 @@ main(int argc, char* argv[])
                 "hpcc-run: every flow ends without error (%u of %zu ended, %u failed, %u not "
                 "started)",
                 ended, flows.size(), failed, unstarted);
+    r.Speed("hpcc-run", Simulator::GetEventCount(), Simulator::Now().GetSeconds());
     Simulator::Destroy();
     return r.Done();
 }

@@ -7,12 +7,35 @@
 #ifndef WREN_SIM_REPORT_H
 #define WREN_SIM_REPORT_H
 
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
+
+#include "ns3/simulator.h"
 
 class Report
 {
   public:
+    Report()
+        : m_wall0(std::chrono::steady_clock::now())
+    {
+    }
+
+    /*
+     * The speed of the runs so far: ns-3 events executed, simulated time
+     * and wall time (call before Simulator::Destroy(), which resets the
+     * count; @simS sums the runs' simulated seconds).
+     */
+    void Speed(const char* name, uint64_t events, double simS)
+    {
+        double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wall0)
+                          .count();
+        Figure("%s: speed: %llu events in %.2f s of wall time (%.2f M events/s), %.4f s "
+               "simulated (%.4f simulated s per wall s)",
+               name, static_cast<unsigned long long>(events), wall,
+               wall > 0 ? events / wall / 1e6 : 0, simS, wall > 0 ? simS / wall : 0);
+    }
+
     /* A figure: one "# " line. */
     __attribute__((format(printf, 2, 3))) void Figure(const char* fmt, ...)
     {
@@ -47,6 +70,7 @@ class Report
     }
 
   private:
+    std::chrono::steady_clock::time_point m_wall0;
     unsigned int m_n = 0;
     unsigned int m_failed = 0;
 };
