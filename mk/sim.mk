@@ -6,6 +6,7 @@
 #   make sim      -> $(BUILD)/sim/<experiment>
 #   make sim-e0   -> E0, two NICs back to back, its figures
 #   make sim-e1   -> E1, N senders converging on one receiver [E1_ARGS=]
+#   make sim-e2   -> E2, PFC's harm (parking lot, victim) and DCQCN's cure [E2_ARGS=]
 #   make sim-e3   -> E3, incast, PFC alone against DCQCN [E3_ARGS=]
 #   make sim-e5   -> E5, PFC deadlock on a ring, broken and avoided [E5_ARGS=]
 #   $(BUILD)/sim/hpcc-run --topology= --flows= --fct=
@@ -35,9 +36,9 @@ SIM_FABRIC_OBJ := $(patsubst $(FABRIC_DIR)/lib/%.c,$(SIM_OUT)/fabric/%.o,$(FABRI
 SIM_BINS  := $(patsubst %,$(SIM_OUT)/%,$(SIM_EXPERIMENTS))
 
 # What make check runs (about 8 s together on this machine).
-SIM_CHECK := e0-back-to-back e1-convergence e5-deadlock
+SIM_CHECK := e0-back-to-back e1-convergence e2-pfc-harm e5-deadlock
 
-.PHONY: sim sim-deps sim-e0 sim-e1 sim-e3 sim-e5 check-sim
+.PHONY: sim sim-deps sim-e0 sim-e1 sim-e2 sim-e3 sim-e5 check-sim
 
 ## sim: the ns-3 experiments in $(BUILD)/sim (Debian's libns3-dev)
 sim: $(SIM_BINS)
@@ -72,6 +73,10 @@ sim-e0: $(SIM_OUT)/e0-back-to-back
 ## sim-e1: E1: N senders to one receiver through a switch, DCQCN's convergence (E1_ARGS="--senders=8 --profile=hpcc")
 sim-e1: $(SIM_OUT)/e1-convergence
 	$(SIM_OUT)/e1-convergence $(E1_ARGS)
+
+## sim-e2: E2: PFC's unfairness and victim flow on a 3-tier mini-Clos, and DCQCN's cure (E2_ARGS="--incast=8")
+sim-e2: $(SIM_OUT)/e2-pfc-harm
+	$(SIM_OUT)/e2-pfc-harm $(E2_ARGS)
 
 ## sim-e3: E3: N x 500 KB incast into one 100 Gb/s port, PFC alone against DCQCN (E3_ARGS="--senders=60")
 sim-e3: $(SIM_OUT)/e3-incast
