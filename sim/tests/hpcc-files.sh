@@ -29,7 +29,9 @@ ok() {
 out=$("$bin" --topology="$files/star.topo" --flows="$files/star.flows" \
 	--fct="$work/fct.txt" 2>&1)
 rc=$?
-echo "$out" | sed 's/^/# /'
+while IFS= read -r line; do
+	echo "# $line"
+done <<<"$out"
 ok $rc "the star runs its 6 flows to their end (status $rc)"
 lines=$(wc -l <"$work/fct.txt")
 bad=$(awk 'NF != 8 || length($1) != 8 || length($2) != 8 ||
