@@ -63,6 +63,18 @@ main(int argc, char* argv[])
         std::fprintf(stderr, "hpcc-run: %s\n", err.c_str());
         return 2;
     }
+    for (std::size_t i = 0; i < flows.size(); i++)
+    {
+        Time delay, tx;
+        uint64_t bps;
+        if (!topo.Path(flows[i].src, flows[i].dst, 4096, &delay, &bps, &tx))
+        {
+            std::fprintf(stderr, "hpcc-run: %s: flow %zu: no path from node %u to node %u\n",
+                         flowFile.c_str(), i + 1, files.FileId(flows[i].src),
+                         files.FileId(flows[i].dst));
+            return 2;
+        }
+    }
     FILE* fct = std::fopen(fctFile.c_str(), "w");
     if (!fct)
     {

@@ -40,9 +40,8 @@ WrenTopology::AddSwitch(const WrenSwitchConfig& cfg)
     Ptr<WrenSwitch> sw = CreateObject<WrenSwitch>();
     uint32_t id = m_hosts.size() + m_switches.size();
 
-    sw->SetId(id);
     sw->Configure(cfg);
-    sw->SetId(id);
+    sw->SetId(id); /* after the seed: ECMP and RED draw per switch */
     m_switches.push_back(sw);
     m_adj.emplace_back();
     return id;

@@ -85,6 +85,9 @@ refused "a start before 0" "$files/star.topo" "$f" "start 0..1e6 s"
 printf '1\n0 3 3 100 1000 0\n1 3 3 100 1000 0\n' >"$f"
 refused "more flows than announced" "$files/star.topo" "$f" "more flows than the 1 announced"
 refused "a missing file" "$work/none" "$files/star.flows" "cannot be read"
+printf '5 2 3\n3 4\n0 3 100Gbps 1000ns 0\n1 3 100Gbps 1000ns 0\n2 4 100Gbps 1000ns 0\n' >"$t"
+printf '1\n0 2 3 100 1000 0\n' >"$f"
+refused "a flow between unconnected hosts" "$t" "$f" "flow 1: no path from node 0 to node 2"
 
 echo "1..$n"
 exit $fail
