@@ -38,7 +38,10 @@ SIM_BINS  := $(patsubst %,$(SIM_OUT)/%,$(SIM_EXPERIMENTS))
 # What make check runs (about 8 s together on this machine).
 SIM_CHECK := e0-back-to-back e1-convergence e2-pfc-harm e5-deadlock
 
-.PHONY: sim sim-deps sim-e0 sim-e1 sim-e2 sim-e3 sim-e5 check-sim
+.PHONY: sim sim-deps sim-e0 sim-e1 sim-e1-plots sim-e2 sim-e3 sim-e5 check-sim
+
+# The figures of the docs' simulation page, made by make sim-*-plots.
+SIM_FIGS := $(TOP)/Documentation/networking/device_drivers/wren/sim
 
 ## sim: the ns-3 experiments in $(BUILD)/sim (Debian's libns3-dev)
 sim: $(SIM_BINS)
@@ -73,6 +76,18 @@ sim-e0: $(SIM_OUT)/e0-back-to-back
 ## sim-e1: E1: N senders to one receiver through a switch, DCQCN's convergence (E1_ARGS="--senders=8 --profile=hpcc")
 sim-e1: $(SIM_OUT)/e1-convergence
 	$(SIM_OUT)/e1-convergence $(E1_ARGS)
+
+## sim-e1-plots: E1 at 8 senders with the paper's and HPCC's profiles, rates and queue plotted into the docs
+sim-e1-plots: $(SIM_OUT)/e1-convergence
+	@mkdir -p $(SIM_FIGS)
+	@for p in paper hpcc; do \
+		$(SIM_OUT)/e1-convergence --senders=8 --profile=$$p --join-ms=10 \
+			--settle-ms=40 --measure-ms=20 \
+			--trace=$(SIM_OUT)/e1-8-$$p.csv || true; \
+		/usr/bin/python3 $(SIM_DIR)/plots/e1-rates.py $(SIM_OUT)/e1-8-$$p.csv \
+			$(SIM_FIGS)/e1-8-$$p.png "E1: 8 senders, DCQCN profile $$p" || exit 1; \
+		echo "sim-e1-plots: $(SIM_FIGS)/e1-8-$$p.png"; \
+	done
 
 ## sim-e2: E2: PFC's unfairness and victim flow on a 3-tier mini-Clos, and DCQCN's cure (E2_ARGS="--incast=8")
 sim-e2: $(SIM_OUT)/e2-pfc-harm

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Build dependencies of the ns-3 simulation (sim/): Debian's ns-3
-# libraries and headers, and a C++ compiler.
+# libraries and headers, a C++ compiler, and matplotlib for the plots.
 . "$(dirname "$0")/../lib/common.sh"
-exec "$SCRIPTS/lib/apt-install.sh" libns3-dev g++ make
+exec "$SCRIPTS/lib/apt-install.sh" libns3-dev g++ make python3-matplotlib
