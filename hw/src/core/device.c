@@ -167,16 +167,14 @@ struct wrenhw *wrenhw_create(const struct wrenhw_config *cfg,
 	hw->caps = WHW_CAPS;
 	if (cfg->no_dcb)
 		hw->caps &= ~(uint64_t)(WHW_CAPS_DCB | WHW_CAPS_CC);
-	hw->lb = calloc(WHW_LB_FRAMES, sizeof(*hw->lb));
 	/* "WREN" in the top half, the NIC-specific part of the MAC below. */
 	hw->serial = (uint64_t)WREN_MAGIC << 32 | whw_rd32be(hw->mac + 2);
 	hw->port.phys_up = false;
 	hw->port.phys_speed = hw->link_speed;
 	hw->sched.slack_ps = cfg->discrete_clock ? 0 :
 			     WHW_SCHED_SLACK_NS * 1000u;
-	if (!hw->lb || tables_init(hw)) {
+	if (tables_init(hw)) {
 		tables_fini(hw);
-		free(hw->lb);
 		free(hw);
 		return NULL;
 	}

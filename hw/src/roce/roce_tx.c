@@ -9,6 +9,7 @@
  * and the IPv4 checksum, appends the ICRC (roce_icrc.c), counts and hands
  * the frame to the port scheduler (port_sched.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../cmd/whw_mcast.h"
@@ -143,7 +144,8 @@ uint8_t *whw_roce_put(struct whw_frame *f, uint32_t n)
  * reaches the wire, and one to a group with members here goes to them as
  * well as to the wire: it is queued and received from wrenhw_process(),
  * never from inside the send, so the engine is not re-entered.  A full
- * queue loses the frame, as a congested wire would.
+ * queue loses the frame, as a congested wire would.  The queue's memory
+ * comes with the first such frame: most NICs never talk to themselves.
  */
 static void loopback(struct wrenhw *hw, const struct whw_frame *f)
 {
@@ -151,6 +153,11 @@ static void loopback(struct wrenhw *hw, const struct whw_frame *f)
 
 	if (hw->lb_count >= WHW_LB_FRAMES)
 		return;
+	if (!hw->lb) {
+		hw->lb = calloc(WHW_LB_FRAMES, sizeof(*hw->lb));
+		if (!hw->lb)
+			return;
+	}
 	lb = &hw->lb[(hw->lb_head + hw->lb_count) % WHW_LB_FRAMES];
 	memcpy(lb->data, f->buf, f->len);
 	lb->len = f->len;
