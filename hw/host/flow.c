@@ -35,24 +35,103 @@ void ro_flow_host_fini(struct ro_flow_host *fh)
 {
 	ro_mr_free(&fh->mr);
 	free(fh->by_qpn);
+	free(fh->free_buf);
 	fh->by_qpn = NULL;
-	fh->nqpn = 0;
+	fh->free_buf = NULL;
+	fh->slots = 0;
+	fh->used = 0;
+	fh->nfree = 0;
+}
+
+/* A flow QP's rings and its doorbell record after them, in one block. */
+#define FLOW_QP_BYTES	((1u << (FLOW_SQ_LOG + 9)) + (1u << (FLOW_RQ_LOG + 9)))
+#define FLOW_QP_BLOCK	(FLOW_QP_BYTES + 4096u)
+
+static void give_back(struct ro_flow_host *fh, const struct ro_qp *qp)
+{
+	if (fh->nfree == fh->free_cap) {
+		uint32_t cap = fh->free_cap ? 2 * fh->free_cap : 64;
+		uint64_t *t = realloc(fh->free_buf, cap * sizeof(*t));
+
+		if (!t)
+			return;	/* the memory stays unused: no harm */
+		fh->free_buf = t;
+		fh->free_cap = cap;
+	}
+	fh->free_buf[fh->nfree++] = qp->buf;
+}
+
+static struct ro_flow_slot *slot_of(const struct ro_flow_host *fh,
+				    uint32_t qpn, bool insert)
+{
+	uint32_t i = (qpn * 2654435761u) & (fh->slots - 1);
+	struct ro_flow_slot *del = NULL;
+
+	for (;; i = (i + 1) & (fh->slots - 1)) {
+		struct ro_flow_slot *s = &fh->by_qpn[i];
+
+		if (!s->qpn)
+			return insert && del ? del : insert ? s : NULL;
+		if (s->qpn == qpn + 1 && s->f)
+			return s;
+		if (!s->f && !del)
+			del = s;
+	}
+}
+
+/* Rebuilds the table at twice the live flows' room, deleted slots gone. */
+static int rehash(struct ro_flow_host *fh)
+{
+	struct ro_flow_slot *old = fh->by_qpn;
+	uint32_t n = 64, old_n = fh->slots, live = 0;
+
+	for (uint32_t i = 0; i < old_n; i++)
+		live += old[i].f != NULL;
+	while (n < 4 * (live + 1))
+		n *= 2;
+	fh->by_qpn = calloc(n, sizeof(*fh->by_qpn));
+	if (!fh->by_qpn) {
+		fh->by_qpn = old;
+		return -1;
+	}
+	fh->slots = n;
+	fh->used = 0;
+	for (uint32_t i = 0; i < old_n; i++) {
+		if (old[i].f) {
+			*slot_of(fh, old[i].qpn - 1, true) = old[i];
+			fh->used++;
+		}
+	}
+	free(old);
+	return 0;
 }
 
 static int track(struct ro_flow_host *fh, uint32_t qpn, struct ro_flow *f)
 {
-	if (qpn >= fh->nqpn) {
-		uint32_t n = qpn + 1 > 2 * fh->nqpn ? qpn + 1 : 2 * fh->nqpn;
-		struct ro_flow **t = realloc(fh->by_qpn, n * sizeof(*t));
+	struct ro_flow_slot *s;
 
-		if (!t)
-			return -1;
-		memset(t + fh->nqpn, 0, (n - fh->nqpn) * sizeof(*t));
-		fh->by_qpn = t;
-		fh->nqpn = n;
-	}
-	fh->by_qpn[qpn] = f;
+	if (2 * (fh->used + 1) > fh->slots && rehash(fh))
+		return -1;
+	s = slot_of(fh, qpn, true);
+	fh->used += !s->qpn;
+	s->qpn = qpn + 1;
+	s->f = f;
 	return 0;
+}
+
+static void untrack(struct ro_flow_host *fh, uint32_t qpn)
+{
+	struct ro_flow_slot *s = slot_of(fh, qpn, false);
+
+	if (s)
+		s->f = NULL;	/* deleted: the slot stays used until a rehash */
+}
+
+static struct ro_flow *flow_of(const struct ro_flow_host *fh, uint32_t qpn)
+{
+	struct ro_flow_slot *s = fh->slots ? slot_of(fh, qpn, false) : NULL;
+
+	return s ? s->f : NULL;
 }
 
 static int make_qp(struct ro_flow_host *fh, struct ro_qp *qp)
@@ -65,8 +144,18 @@ static int make_qp(struct ro_flow_host *fh, struct ro_qp *qp)
 		.sq_log = FLOW_SQ_LOG,
 		.rq_log = FLOW_RQ_LOG,
 	};
+	uint64_t zero = 0;
 
-	return ro_qp_create(fh->n, qp, &o) < 0 ? -1 : 0;
+	/* Reused or new, one block: rings, then the doorbell record. */
+	o.buf = fh->nfree ? fh->free_buf[--fh->nfree] :
+			    td_alloc(fh->n->d, FLOW_QP_BLOCK, 4096);
+	o.dbrec = o.buf + FLOW_QP_BYTES;
+	th_mem_write(fh->n->d->h, o.dbrec, &zero, sizeof(zero));
+	if (ro_qp_create(fh->n, qp, &o) < 0) {
+		give_back(fh, qp);
+		return -1;
+	}
+	return 0;
 }
 
 static uint32_t sq_room(const struct ro_flow *f)
@@ -137,15 +226,25 @@ int ro_flow_start(struct ro_flow *f, struct ro_flow_host *src,
 	return 0;
 }
 
+/* The rings are free for another flow once the device has let go. */
+static void destroy_qp(struct ro_flow_host *fh, const struct ro_qp *qp)
+{
+	struct td_res r = td_handle_cmd(fh->n->d, WREN_AQ_OP_DESTROY_QP,
+					qp->qpn, NULL, 0);
+
+	if (r.completed && !r.status)
+		give_back(fh, qp);
+}
+
 /* Both ends are done: its QPs go, its end is the later of the two. */
 static void finish(struct ro_flow *f, uint64_t now)
 {
 	f->done = true;
 	f->end_ns = now;
-	f->src->by_qpn[f->sqp.qpn] = NULL;
-	f->dst->by_qpn[f->dqp.qpn] = NULL;
-	td_handle_cmd(f->src->n->d, WREN_AQ_OP_DESTROY_QP, f->sqp.qpn, NULL, 0);
-	td_handle_cmd(f->dst->n->d, WREN_AQ_OP_DESTROY_QP, f->dqp.qpn, NULL, 0);
+	untrack(f->src, f->sqp.qpn);
+	untrack(f->dst, f->dqp.qpn);
+	destroy_qp(f->src, &f->sqp);
+	destroy_qp(f->dst, &f->dqp);
 	f->src->active--;
 	if (f->done_cb)
 		f->done_cb(f);	/* last: it may free @f */
@@ -163,7 +262,7 @@ unsigned int ro_flow_poll(struct ro_flow_host *fh)
 	struct wren_cqe c;
 
 	while (ro_cq_poll(&fh->cq, &c)) {
-		struct ro_flow *f = c.qpn < fh->nqpn ? fh->by_qpn[c.qpn] : NULL;
+		struct ro_flow *f = flow_of(fh, c.qpn);
 
 		if (!f)
 			continue;	/* a flow that ended already */

@@ -29,15 +29,30 @@ enum ro_flow_op {
 
 struct ro_flow;
 
+struct ro_flow_slot {
+	uint32_t qpn;		/* +1: 0 marks a free slot */
+	struct ro_flow *f;	/* NULL in a used slot: deleted */
+};
+
 /* A node's flow state: a CQ for all its flows, the data MR. */
 struct ro_flow_host {
 	struct ro_node *n;
 	struct ro_cq cq;
 	struct ro_mr mr;
 	struct ro_conn conn;	/* MTU, timeouts and retries of its QPs */
-	struct ro_flow **by_qpn;	/* the flow of each local QP */
-	uint32_t nqpn;
+	/*
+	 * The flow of each local QP, by QP number: open addressing, as QP
+	 * numbers carry a generation and grow without bound.
+	 */
+	struct ro_flow_slot *by_qpn;
+	uint32_t slots, used;	/* used: live and deleted slots */
 	unsigned int active;
+	/*
+	 * Ring memory of ended flows' QPs, for the next ones: the driver's
+	 * heap never frees, and a simulation starts millions of flows.
+	 */
+	uint64_t *free_buf;
+	uint32_t nfree, free_cap;
 };
 
 struct ro_flow {

@@ -136,8 +136,8 @@ int64_t ro_qp_create(struct ro_node *n, struct ro_qp *qp,
 	sq_bytes = 1ull << (qp->sq_log + qp->sq_shift);
 	rq_bytes = no_rq ? 0 : 1ull << (qp->rq_log + qp->rq_shift);
 	qp->rq_off = no_rq ? 0 : (uint32_t)sq_bytes;
-	qp->buf = td_alloc(n->d, sq_bytes + rq_bytes, 4096);
-	qp->dbrec = td_alloc(n->d, 8, 8);
+	qp->buf = o->buf ? o->buf : td_alloc(n->d, sq_bytes + rq_bytes, 4096);
+	qp->dbrec = o->dbrec ? o->dbrec : td_alloc(n->d, 8, 8);
 	in.type = o->type;
 	in.flags = o->flags | (qp->srq ? WREN_QP_F_USE_SRQ : 0);
 	in.sq_wqe_shift = (uint8_t)qp->sq_shift;

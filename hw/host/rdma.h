@@ -76,6 +76,8 @@ struct ro_qp_opts {
 	uint32_t sq_log, rq_log;
 	uint16_t max_inline;
 	uint8_t flags;
+	/* Host memory for the rings and the doorbell record (0: allocate). */
+	uint64_t buf, dbrec;
 };
 
 int64_t ro_qp_create(struct ro_node *n, struct ro_qp *qp,
