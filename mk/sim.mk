@@ -38,7 +38,7 @@ SIM_BINS  := $(patsubst %,$(SIM_OUT)/%,$(SIM_EXPERIMENTS))
 # What make check runs (about 8 s together on this machine).
 SIM_CHECK := e0-back-to-back e1-convergence e2-pfc-harm e5-deadlock
 
-.PHONY: sim sim-deps sim-e0 sim-e1 sim-e1-plots sim-e2 sim-e3 sim-e5 check-sim
+.PHONY: sim sim-deps sim-e0 sim-e1 sim-e1-plots sim-e2 sim-e3 sim-e4 sim-e5 check-sim
 
 # The figures of the docs' simulation page, made by make sim-*-plots.
 SIM_FIGS := $(TOP)/Documentation/networking/device_drivers/wren/sim
@@ -96,6 +96,26 @@ sim-e2: $(SIM_OUT)/e2-pfc-harm
 ## sim-e3: E3: N x 500 KB incast into one 100 Gb/s port, PFC alone against DCQCN (E3_ARGS="--senders=60")
 sim-e3: $(SIM_OUT)/e3-incast
 	$(SIM_OUT)/e3-incast $(E3_ARGS)
+
+# E4: HPCC's fat-tree (320 hosts) with Poisson traffic of a flow-size CDF
+# at 30 % load for E4_SECONDS, plus E4_INCAST of 60 x 500 KB incasts.
+E4_SECONDS ?= 0.1
+E4_LOAD    ?= 0.3
+E4_INCAST  ?= 0
+E4_OUT      = $(SIM_OUT)/e4
+
+## sim-e4: E4: HPCC's 320-host fat-tree, traffic from E4_CDF (a published flow-size CDF), FCT slowdown per size bin
+sim-e4: $(SIM_OUT)/hpcc-run
+	@test -n "$(E4_CDF)" || { echo "sim-e4: E4_CDF=FILE: a flow-size CDF, \"size percent\" lines (e.g. the WebSearch or FB_Hadoop distribution of HPCC's traffic generator)" >&2; exit 2; }
+	@mkdir -p $(E4_OUT)
+	/usr/bin/python3 $(SIM_DIR)/tools/fat-tree.py >$(E4_OUT)/fat.txt
+	/usr/bin/python3 $(SIM_DIR)/tools/traffic.py --hosts 320 --cdf $(E4_CDF) \
+		--load $(E4_LOAD) --seconds $(E4_SECONDS) --incast-load $(E4_INCAST) \
+		>$(E4_OUT)/flows.txt
+	$(SIM_OUT)/hpcc-run --topology=$(E4_OUT)/fat.txt --flows=$(E4_OUT)/flows.txt \
+		--fct=$(E4_OUT)/fct.txt
+	/usr/bin/python3 $(SIM_DIR)/tools/fct-slowdown.py $(E4_OUT)/fct.txt \
+		--png $(E4_OUT)/slowdown.png --title "E4: $(notdir $(E4_CDF)), load $(E4_LOAD)"
 
 ## sim-e5: E5: a PFC deadlock on a ring of switches: the cycle found, the watchdog, routing and load that avoid it
 sim-e5: $(SIM_OUT)/e5-deadlock
