@@ -60,6 +60,11 @@ main(int argc, char* argv[])
         topo.Link(h, sw, rate, MicroSeconds(1));
     }
     topo.ComputeRoutes();
+    if (!topo.ShortBuffersMessage().empty())
+    {
+        std::fprintf(stderr, "e1: %s\n", topo.ShortBuffersMessage().c_str());
+        return 2;
+    }
     for (uint32_t h = 0; h <= senders; h++)
     {
         if (topo.Host(h)->SetLossless(0x08) || topo.Host(h)->SetCc(cc, 0x08))

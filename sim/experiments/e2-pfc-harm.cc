@@ -37,6 +37,7 @@ namespace
 struct Result
 {
     bool made = false;
+    std::string error; /* why it was not made, for the user */
     std::vector<double> incastGbps; /* the T1 senders */
     double aGbps = 0, victimGbps = 0;
     uint64_t pfc = 0, lossless = 0, events = 0;
@@ -77,6 +78,11 @@ Run(uint32_t incast, uint32_t qps, bool dcqcn, enum ro_cc_profile profile, doubl
     topo.Link(l0, s, rate, d);
     topo.Link(l1, s, rate, d);
     topo.ComputeRoutes();
+    if (!topo.ShortBuffersMessage().empty())
+    {
+        res.error = topo.ShortBuffersMessage();
+        return res;
+    }
     for (uint32_t h = 0; h < nHosts; h++)
     {
         if (topo.Host(h)->SetLossless(0x08) || (dcqcn && topo.Host(h)->SetCc(profile, 0x08)))
@@ -188,6 +194,11 @@ main(int argc, char* argv[])
 
     Result p = Run(incast, qps, false, cc, warmMs, measureMs);
     Result d = Run(incast, qps, true, cc, warmMs, measureMs);
+    if (!p.error.empty())
+    {
+        std::fprintf(stderr, "e2: %s\n", p.error.c_str());
+        return 2;
+    }
     for (const Result* x : {&p, &d})
     {
         r.Figure("e2: %s, %u incast senders x %u QPs, 40 Gb/s: A %.2f Gb/s, T1 senders %.2f "

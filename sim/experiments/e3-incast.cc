@@ -28,6 +28,7 @@ namespace
 struct Result
 {
     bool made = false;
+    std::string error; /* why it was not made, for the user */
     uint64_t events = 0;
     double simS = 0;
     uint32_t done = 0, failed = 0;
@@ -37,13 +38,14 @@ struct Result
 };
 
 Result
-Run(uint32_t senders, uint32_t kb, bool dcqcn, enum ro_cc_profile profile)
+Run(uint32_t senders, uint32_t kb, uint32_t bufferMb, bool dcqcn, enum ro_cc_profile profile)
 {
     const uint64_t rate = 100000000000ull;
     Result res;
     WrenTopology topo;
     WrenSwitchConfig cfg;
 
+    cfg.bufferBytes = uint64_t(bufferMb) << 20;
     cfg.ecn = dcqcn;
     if (!topo.AddHosts(senders + 1, rate / 1000000))
     {
@@ -55,6 +57,11 @@ Run(uint32_t senders, uint32_t kb, bool dcqcn, enum ro_cc_profile profile)
         topo.Link(h, sw, rate, MicroSeconds(1));
     }
     topo.ComputeRoutes();
+    if (!topo.ShortBuffersMessage().empty())
+    {
+        res.error = topo.ShortBuffersMessage();
+        return res;
+    }
     for (uint32_t h = 0; h <= senders; h++)
     {
         if (topo.Host(h)->SetLossless(0x08) || (dcqcn && topo.Host(h)->SetCc(profile, 0x08)))
@@ -111,11 +118,12 @@ Pct(const std::vector<double>& v, double p)
 int
 main(int argc, char* argv[])
 {
-    uint32_t senders = 16, kb = 500;
+    uint32_t senders = 16, kb = 500, bufferMb = 32;
     std::string profile = "hpcc";
     CommandLine cmd(__FILE__);
     cmd.AddValue("senders", "senders at once", senders);
     cmd.AddValue("kb", "KB each sends", kb);
+    cmd.AddValue("buffer-mb", "the switch's shared buffer, MiB", bufferMb);
     cmd.AddValue("profile", "DCQCN profile: mlx5, paper or hpcc", profile);
     cmd.Parse(argc, argv);
     Report r;
@@ -123,15 +131,20 @@ main(int argc, char* argv[])
                             : profile == "mlx5" ? RO_CC_MLX5
                                                 : RO_CC_HPCC;
 
-    Result pfc = Run(senders, kb, false, cc);
-    Result dq = Run(senders, kb, true, cc);
+    Result pfc = Run(senders, kb, bufferMb, false, cc);
+    Result dq = Run(senders, kb, bufferMb, true, cc);
+    if (!pfc.error.empty())
+    {
+        std::fprintf(stderr, "e3: %s\n", pfc.error.c_str());
+        return 2;
+    }
     for (const Result* x : {&pfc, &dq})
     {
-        r.Figure("e3: %u x %u KB incast, 100 Gb/s, 32 MB buffer, %s: %u of %u flows done "
+        r.Figure("e3: %u x %u KB incast, 100 Gb/s, %u MiB buffer, %s: %u of %u flows done "
                  "(%u failed), FCT median %.0f us, 95th %.0f, 99th %.0f, max %.0f; queue max "
                  "%llu bytes; XOFF held %.0f us in all, %llu PFC frames, %llu marks, %llu "
                  "lossless drops",
-                 senders, kb, x == &pfc ? "PFC alone" : ("DCQCN " + profile).c_str(), x->done,
+                 senders, kb, bufferMb, x == &pfc ? "PFC alone" : ("DCQCN " + profile).c_str(), x->done,
                  senders, x->failed, Pct(x->fctUs, 50), Pct(x->fctUs, 95), Pct(x->fctUs, 99),
                  x->fctUs.empty() ? 0 : x->fctUs.back(),
                  static_cast<unsigned long long>(x->maxQueue), x->xoffUs,

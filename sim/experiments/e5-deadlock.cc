@@ -36,6 +36,7 @@ namespace
 struct Result
 {
     bool made = false;
+    std::string error; /* why it was not made, for the user */
     uint64_t events = 0;
     double simS = 0;
     std::vector<uint32_t> cycle; /* switch ids, first again at the end */
@@ -84,6 +85,11 @@ Run(Variant v, uint32_t qps, uint32_t bufferKb, double runMs)
         topo.Link(s[i], s[(i + 1) % 3], rate, MicroSeconds(1));
     }
     topo.ComputeRoutes(); /* each switch's own host, and the short way */
+    if (!topo.ShortBuffersMessage().empty())
+    {
+        res.error = topo.ShortBuffersMessage();
+        return res;
+    }
     if (v != SHORTEST)
     {
         /* Clockwise: host i's traffic to host i+2 goes s[i] -> s[i+1] -> s[i+2]. */
@@ -200,6 +206,11 @@ main(int argc, char* argv[])
     Report r;
 
     Result d = Run(DEADLOCK, qps, bufferKb, runMs);
+    if (!d.error.empty())
+    {
+        std::fprintf(stderr, "e5: %s\n", d.error.c_str());
+        return 2;
+    }
     r.Figure("e5: ring of 3 switches, 100 Gb/s, 1 us, %u KiB buffers, %u QPs a host, PFC "
              "alone, clockwise routes: lock at %.0f ms, %.1f MB delivered, %llu PFC frames, "
              "%u flows failed (retries exhausted)",

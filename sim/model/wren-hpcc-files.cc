@@ -234,6 +234,10 @@ HpccFiles::ReadTopology(const std::string& path,
         topo.Link(topoId[k.a], topoId[k.b], k.rate.GetBitRate(), k.delay);
     }
     topo.ComputeRoutes();
+    if (!topo.ShortBuffersMessage().empty())
+    {
+        return Fail(err, path + ": " + topo.ShortBuffersMessage());
+    }
     return true;
 }
 

@@ -100,6 +100,13 @@ WrenSwitch::AddPort(Ptr<WrenChannel> channel)
     return idx;
 }
 
+bool
+WrenSwitch::BufferFits() const
+{
+    /* At least a jumbo frame a port to share beyond the fixed parts. */
+    return m_headroomTotal + m_reserveTotal + 9216ull * m_ports.size() <= m_cfg.bufferBytes;
+}
+
 WrenPort*
 WrenSwitch::GetPort(uint32_t port)
 {

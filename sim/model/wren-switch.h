@@ -88,6 +88,12 @@ class WrenSwitch : public Object
     void Configure(const WrenSwitchConfig& cfg);
     /* A port on @channel, whose link runs at @rate with @delay. */
     uint32_t AddPort(Ptr<WrenChannel> channel);
+    /*
+     * Whether the buffer holds every port's reserves and lossless
+     * headroom with room to share: a switch short of it would hold its
+     * senders in XOFF for good, so a topology refuses to build one.
+     */
+    bool BufferFits() const;
     WrenPort* GetPort(uint32_t port);
     /* Frames to @dstIp (host order) leave by one of @ports (ECMP). */
     void SetRoute(uint32_t dstIp, const std::vector<uint32_t>& ports);

@@ -282,4 +282,35 @@ WrenTopology::Path(uint32_t src,
     return true;
 }
 
+std::vector<uint32_t>
+WrenTopology::ShortBuffers() const
+{
+    std::vector<uint32_t> ids;
+    for (std::size_t i = 0; i < m_switches.size(); i++)
+    {
+        if (!m_switches[i]->BufferFits())
+        {
+            ids.push_back(m_hosts.size() + i);
+        }
+    }
+    return ids;
+}
+
+std::string
+WrenTopology::ShortBuffersMessage() const
+{
+    std::vector<uint32_t> ids = ShortBuffers();
+    if (ids.empty())
+    {
+        return "";
+    }
+    std::string m = ids.size() > 1 ? "the shared buffers of switches" : "the shared buffer of switch";
+    for (std::size_t i = 0; i < ids.size(); i++)
+    {
+        m += (i ? ", " : " ") + std::to_string(ids[i]);
+    }
+    return m + " cannot hold the ports' reserves and lossless headroom, and would hold "
+               "the senders in XOFF for good (make the buffer larger)";
+}
+
 } // namespace ns3

@@ -14,6 +14,7 @@
 
 #include "ns3/node-container.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -32,6 +33,14 @@ class WrenTopology
     Ptr<WrenChannel> Link(uint32_t a, uint32_t b, uint64_t rateBps, Time delay);
     /* Shortest-path routes with ECMP in every switch. */
     void ComputeRoutes();
+    /*
+     * The switches whose buffer cannot hold their ports' reserves and
+     * headroom (WrenSwitch::BufferFits()), as ids; empty when all do.
+     * Experiments refuse to run such a fabric.
+     */
+    std::vector<uint32_t> ShortBuffers() const;
+    /* The same as a message for the user, or empty. */
+    std::string ShortBuffersMessage() const;
     /* A static route: switch @sw sends frames for host @host to @next. */
     void SetRoute(uint32_t sw, uint32_t host, uint32_t next);
     /*
