@@ -89,7 +89,7 @@ sim-e1-plots: $(SIM_OUT)/e1-convergence
 		echo "sim-e1-plots: $(SIM_FIGS)/e1-8-$$p.png"; \
 	done
 
-## sim-e2: E2: PFC's unfairness and victim flow on a 3-tier mini-Clos, and DCQCN's cure (E2_ARGS="--incast=8")
+## sim-e2: E2: PFC's unfairness and victim flow on a 3-tier mini-Clos, and DCQCN's cure (E2_ARGS="--incast=16")
 sim-e2: $(SIM_OUT)/e2-pfc-harm
 	$(SIM_OUT)/e2-pfc-harm $(E2_ARGS)
 
@@ -121,7 +121,7 @@ sim-e4: $(SIM_OUT)/hpcc-run
 sim-e5: $(SIM_OUT)/e5-deadlock
 	$(SIM_OUT)/e5-deadlock $(E5_ARGS)
 
-## check-sim: the ns-3 experiments' criteria, TAP in check/sim-*.tap
+## check-sim: the ns-3 experiments' criteria and the simulation's tests, TAP in check/sim-*.tap
 check-sim: sim-deps
 	@$(MAKE) --no-print-directory sim
 	@$(TOP)/scripts/check/sim.sh $(SIM_CHECK)
