@@ -154,8 +154,15 @@ main(int argc, char* argv[])
     r.Figure("hpcc-run: %s, %s: %u hosts, %zu flows, profile %s, %.3f s simulated",
              topoFile.c_str(), flowFile.c_str(), topo.NHosts(), flows.size(), profile.c_str(),
              Simulator::Now().GetSeconds());
-    r.Figure("hpcc-run: slowdown median %.2f, 95th %.2f, 99th %.2f; FCTs in %s",
-             pct(50), pct(95), pct(99), fctFile.c_str());
+    uint64_t noRoute = 0;
+    for (uint32_t id = topo.NHosts(); id < topo.NNodes(); id++)
+    {
+        noRoute += topo.Switch(id)->NoRouteDrops();
+    }
+    r.Figure("hpcc-run: slowdown median %.2f, 95th %.2f, 99th %.2f; %llu frames dropped "
+             "for want of a route; FCTs in %s",
+             pct(50), pct(95), pct(99), static_cast<unsigned long long>(noRoute),
+             fctFile.c_str());
     r.Criterion(ended == flows.size() && !failed && !unstarted,
                 "hpcc-run: every flow ends without error (%u of %zu ended, %u failed, %u not "
                 "started)",

@@ -67,12 +67,6 @@ WrenSwitch::SetId(uint32_t id)
 }
 
 uint32_t
-WrenSwitch::GetId() const
-{
-    return m_id;
-}
-
-uint32_t
 WrenSwitch::AddPort(Ptr<WrenChannel> channel)
 {
     auto p = std::make_unique<Port>();
@@ -81,7 +75,14 @@ WrenSwitch::AddPort(Ptr<WrenChannel> channel)
     p->sw = this;
     p->index = idx;
     p->channel = channel;
-    p->rateBps = channel->GetRate().GetBitRate();
+    p->rate = channel->GetRate();
+    p->rateBps = p->rate.GetBitRate();
+    /* RED as configured at 100 Gb/s, scaled to the port's rate. */
+    p->red.enabled = true;
+    p->red.drop_not_ect = false;
+    p->red.kmin = uint64_t(m_cfg.kminAt100g * (double(p->rateBps) / 100e9));
+    p->red.kmax = uint64_t(m_cfg.kmaxAt100g * (double(p->rateBps) / 100e9));
+    p->red.pmax = m_cfg.pmax;
     /*
      * What the upstream may still send once it is told XOFF: the pause's
      * way there and the data's way back at the line rate, plus a jumbo
@@ -142,12 +143,6 @@ WrenSwitch::EgressPaused(uint32_t port, uint8_t prio) const
 {
     const Queue& q = m_ports.at(port)->q[prio & 7];
     return !q.storm && q.pausedUntil > Simulator::Now();
-}
-
-bool
-WrenSwitch::SendingXoff(uint32_t port, uint8_t prio) const
-{
-    return m_ports.at(port)->in[prio & 7].xoff;
 }
 
 void
@@ -226,15 +221,7 @@ WrenSwitch::Ingress_(Port* p, const uint8_t* f, uint32_t len)
     Frame fr{std::vector<uint8_t>(f, f + len), p->index, prio, headroom};
     if (m_cfg.ecn && lossless)
     {
-        struct red_config red;
-        double scale = double(o->rateBps) / 100e9;
-
-        red.enabled = true;
-        red.drop_not_ect = false;
-        red.kmin = uint64_t(m_cfg.kminAt100g * scale);
-        red.kmax = uint64_t(m_cfg.kmaxAt100g * scale);
-        red.pmax = m_cfg.pmax;
-        if (red_apply(&red, q.bytes, &m_prng, fr.data.data(), len) == RED_MARK)
+        if (red_apply(&o->red, q.bytes, &m_prng, fr.data.data(), len) == RED_MARK)
         {
             q.stats.marked++;
         }
@@ -427,15 +414,6 @@ WrenSwitch::PauseReceived(Port* p, const struct mac_ctrl& c)
         {
             continue; /* the watchdog ignores it */
         }
-        /* Time held so far by an earlier pause counts up to now. */
-        if (q.pausedUntil > now && q.paused)
-        {
-            q.stats.pausedTime += now - q.pauseSince;
-        }
-        else if (q.paused)
-        {
-            q.stats.pausedTime += q.pausedUntil - q.pauseSince;
-        }
         bool continuing = q.paused && q.pausedUntil > now;
         q.pausedUntil = now + QuantaTime(p, quanta);
         if (!quanta)
@@ -449,7 +427,6 @@ WrenSwitch::PauseReceived(Port* p, const struct mac_ctrl& c)
             q.stormSince = now;
         }
         q.paused = true;
-        q.pauseSince = now;
         /* Back when it ends (an XON or a refresh may come first). */
         Simulator::Schedule(q.pausedUntil - now, &WrenSwitch::Kick, this, p);
         if (m_cfg.watchdog && (m_cfg.losslessMask & (1u << prio)) && !continuing)
@@ -493,8 +470,6 @@ WrenSwitch::Watchdog(Port* p, uint8_t prio)
     /* A storm: what waits is dropped, and so is what comes until restore. */
     q.storm = true;
     q.stats.storms++;
-    q.stats.pausedTime += now - q.pauseSince;
-    q.pauseSince = now;
     while (!q.frames.empty())
     {
         Release(q.frames.front());
@@ -596,7 +571,7 @@ WrenSwitch::Transmit(uint32_t port)
         }
         out = std::move(fr.data);
     }
-    p->busyUntil = now + DataRate(p->rateBps).CalculateBytesTxTime(out.size() + kWireOverhead);
+    p->busyUntil = now + p->rate.CalculateBytesTxTime(out.size() + kWireOverhead);
     p->channel->Transmit(p, out.data(), out.size());
     p->txEvent = Simulator::Schedule(p->busyUntil - now, &WrenSwitch::Transmit, this, port);
 }

@@ -74,7 +74,6 @@ struct WrenQueueStats
     uint64_t losslessDrops = 0, lossyDrops = 0, wdDrops = 0;
     uint64_t pfcSent = 0, pfcReceived = 0;
     uint64_t maxDepth = 0;
-    Time pausedTime;   /* this queue's egress held by received pauses */
     uint64_t storms = 0;
 };
 
@@ -98,7 +97,6 @@ class WrenSwitch : public Object
     /* Frames to @dstIp (host order) leave by one of @ports (ECMP). */
     void SetRoute(uint32_t dstIp, const std::vector<uint32_t>& ports);
     void SetId(uint32_t id);
-    uint32_t GetId() const;
 
     uint32_t GetNPorts() const;
     const WrenQueueStats& Stats(uint32_t port, uint8_t prio) const;
@@ -106,9 +104,7 @@ class WrenSwitch : public Object
     uint64_t QueueBytes(uint32_t port, uint8_t prio) const;
     /* Whether @port's egress @prio is paused now (a cycle finder's view). */
     bool EgressPaused(uint32_t port, uint8_t prio) const;
-    /* Whether this switch holds @port's upstream in XOFF on @prio. */
-    bool SendingXoff(uint32_t port, uint8_t prio) const;
-    /* How long it has held it so, in all (up to now). */
+    /* How long this switch has held @port's upstream in XOFF on @prio. */
     Time XoffTime(uint32_t port, uint8_t prio) const;
     uint64_t NoRouteDrops() const;
     /* Called with every data frame a port sends (the experiments' meter). */
@@ -132,7 +128,6 @@ class WrenSwitch : public Object
         std::deque<Frame> frames;
         uint64_t bytes = 0;
         Time pausedUntil;       /* egress held by a received pause */
-        Time pauseSince;        /* pausedTime counted up to here */
         Time stormSince;        /* paused without a break since */
         bool paused = false;
         bool storm = false;     /* watchdog: dropping, pauses ignored */
@@ -159,7 +154,9 @@ class WrenSwitch : public Object
         WrenSwitch* sw = nullptr;
         uint32_t index = 0;
         Ptr<WrenChannel> channel;
+        DataRate rate;
         uint64_t rateBps = 0;
+        struct red_config red; /* Kmin and Kmax scaled to the rate */
         uint64_t headroomBytes = 0;
         Time busyUntil;
         EventId txEvent;
