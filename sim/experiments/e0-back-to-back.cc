@@ -72,9 +72,7 @@ main(int argc, char* argv[])
     /* Both NICs with their hosts, the link and ns-3's nodes, at the end. */
     double perNicMb = (heap() - heap0) / 2.0 / 1e6;
 
-    /* A 4096-byte payload's frame: Ethernet 14, IPv4 20, UDP 8, BTH 12,
-     * ICRC 4, and 24 bytes of preamble, FCS and gap on the wire. */
-    double payloadRate = linkMbps * 1e6 * 4096.0 / (4096 + 14 + 20 + 8 + 12 + 4 + 24);
+    double payloadRate = WrenNetDevice::PayloadRate(linkMbps * 1e6);
     bool done = fctNs > 0 && status == 0;
     double goodput = done ? bytes * 8.0 / (fctNs * 1e-9) : 0;
     double share = goodput / payloadRate * 100;

@@ -82,7 +82,6 @@ main(int argc, char* argv[])
     double endMs = startMs + measureMs;
     uint32_t bins = static_cast<uint32_t>(std::ceil(endMs));
     std::vector<std::vector<uint64_t>> bytes(senders, std::vector<uint64_t>(bins + 1));
-    std::vector<uint64_t> linkBytes(bins + 1);
     s->SetTxTrace([&](uint32_t port, uint8_t prio, const uint8_t* f, uint32_t len) {
         if (int(port) != rxPort || prio != 3 || len < 34)
         {
@@ -91,12 +90,9 @@ main(int argc, char* argv[])
         uint32_t sip = (uint32_t(f[26]) << 24) | (f[27] << 16) | (f[28] << 8) | f[29];
         uint32_t i = sip - WrenTopology::HostIp(0);
         uint32_t bin = static_cast<uint32_t>(Simulator::Now().GetSeconds() * 1000);
-        /* Payload: the frame less Ethernet, IPv4, UDP, BTH and ICRC (a
-         * message's first frame has a RETH too, 16 bytes once a WQE). */
-        if (i < senders && bin <= bins && len > 58)
+        if (i < senders && bin <= bins && len > kRoceV2HeaderBytes)
         {
-            bytes[i][bin] += len - 58;
-            linkBytes[bin] += len - 58;
+            bytes[i][bin] += len - kRoceV2HeaderBytes;
         }
     });
     /* The receiver's queue, every 10 us. */
@@ -131,25 +127,23 @@ main(int argc, char* argv[])
     /* The measured window's whole bins. */
     uint32_t b0 = static_cast<uint32_t>(std::ceil(startMs));
     uint32_t b1 = static_cast<uint32_t>(std::floor(endMs));
-    double payload = rate * 4096.0 / (4096 + 14 + 20 + 8 + 12 + 4 + 24);
+    double payload = WrenNetDevice::PayloadRate(rate);
     double fair = payload / senders;
     uint32_t within = 0, total = 0;
     double jainMin = 1, util = 0;
     std::vector<double> mean(senders);
     for (uint32_t b = b0; b < b1; b++)
     {
-        double sum = 0, sq = 0;
+        std::vector<double> rates(senders);
         for (uint32_t i = 0; i < senders; i++)
         {
-            double r = bytes[i][b] * 8 * 1000.0;
-            mean[i] += r / (b1 - b0);
-            within += std::fabs(r - fair) <= 0.1 * fair;
+            rates[i] = bytes[i][b] * 8 * 1000.0;
+            mean[i] += rates[i] / (b1 - b0);
+            within += std::fabs(rates[i] - fair) <= 0.1 * fair;
             total++;
-            sum += r;
-            sq += r * r;
         }
-        jainMin = std::min(jainMin, sq > 0 ? sum * sum / (senders * sq) : 0);
-        util += sum / payload / (b1 - b0);
+        jainMin = std::min(jainMin, Jain(rates));
+        util += Mean(rates) * senders / payload / (b1 - b0);
     }
     uint64_t kmax = scfg.kmaxAt100g, below = 0, nq = 0;
     uint64_t qmax = 0;

@@ -99,7 +99,7 @@ Run(uint32_t incast, uint32_t qps, bool dcqcn, enum ro_cc_profile profile, doubl
         int port = topo.PortTowards(sw, host);
         topo.Switch(sw)->SetTxTrace([&, port](uint32_t p, uint8_t prio, const uint8_t* f, uint32_t len) {
             double now = Simulator::Now().GetSeconds() * 1000;
-            if (int(p) != port || prio != 3 || len <= 58 || now < t0Ms || now >= t1Ms)
+            if (int(p) != port || prio != 3 || len <= kRoceV2HeaderBytes || now < t0Ms || now >= t1Ms)
             {
                 return;
             }
@@ -107,7 +107,7 @@ Run(uint32_t incast, uint32_t qps, bool dcqcn, enum ro_cc_profile profile, doubl
             uint32_t i = sip - WrenTopology::HostIp(0);
             if (i < bytes.size())
             {
-                bytes[i] += len - 58;
+                bytes[i] += len - kRoceV2HeaderBytes;
             }
         });
     };
@@ -148,29 +148,6 @@ Run(uint32_t incast, uint32_t qps, bool dcqcn, enum ro_cc_profile profile, doubl
     return res;
 }
 
-double
-Mean(const std::vector<double>& v)
-{
-    double s = 0;
-    for (double x : v)
-    {
-        s += x;
-    }
-    return v.empty() ? 0 : s / v.size();
-}
-
-double
-Jain(const std::vector<double>& v)
-{
-    double s = 0, q = 0;
-    for (double x : v)
-    {
-        s += x;
-        q += x * x;
-    }
-    return q > 0 ? s * s / (v.size() * q) : 0;
-}
-
 } // namespace
 
 int
@@ -190,7 +167,7 @@ main(int argc, char* argv[])
     enum ro_cc_profile cc = profile == "hpcc"   ? RO_CC_HPCC
                             : profile == "mlx5" ? RO_CC_MLX5
                                                 : RO_CC_PAPER;
-    double share = 40.0 * 4096 / (4096 + 82) / (incast + 1);
+    double share = WrenNetDevice::PayloadRate(40e9) / 1e9 / (incast + 1);
 
     Result p = Run(incast, qps, false, cc, warmMs, measureMs);
     Result d = Run(incast, qps, true, cc, warmMs, measureMs);

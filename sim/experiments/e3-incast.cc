@@ -103,16 +103,6 @@ Run(uint32_t senders, uint32_t kb, uint32_t bufferMb, bool dcqcn, enum ro_cc_pro
     return res;
 }
 
-double
-Pct(const std::vector<double>& v, double p)
-{
-    if (v.empty())
-    {
-        return 0;
-    }
-    return v[std::min<size_t>(v.size() - 1, static_cast<size_t>(p / 100 * v.size()))];
-}
-
 } // namespace
 
 int
@@ -145,7 +135,7 @@ main(int argc, char* argv[])
                  "%llu bytes; XOFF held %.0f us in all, %llu PFC frames, %llu marks, %llu "
                  "lossless drops",
                  senders, kb, bufferMb, x == &pfc ? "PFC alone" : ("DCQCN " + profile).c_str(), x->done,
-                 senders, x->failed, Pct(x->fctUs, 50), Pct(x->fctUs, 95), Pct(x->fctUs, 99),
+                 senders, x->failed, Percentile(x->fctUs, 50), Percentile(x->fctUs, 95), Percentile(x->fctUs, 99),
                  x->fctUs.empty() ? 0 : x->fctUs.back(),
                  static_cast<unsigned long long>(x->maxQueue), x->xoffUs,
                  static_cast<unsigned long long>(x->pfc), static_cast<unsigned long long>(x->marked),

@@ -107,11 +107,13 @@ main(int argc, char* argv[])
             const HpccFlow& in = flows[i];
             /* The first frame crosses every hop, the rest follow it at
              * the slowest link, and the ACK comes back. */
-            uint64_t first = std::min<uint64_t>(in.bytes, 4096), rest = in.bytes - first;
+            const uint32_t mtu = WrenNetDevice::kFlowMtu;
+            const uint32_t frame = kRoceV2HeaderBytes + kWireOverheadBytes;
+            uint64_t first = std::min<uint64_t>(in.bytes, mtu), rest = in.bytes - first;
             Time delay, firstTx;
             uint64_t minBps;
-            topo.Path(in.src, in.dst, first + 58 + 24, &delay, &minBps, &firstTx);
-            uint64_t restWire = rest + (rest + 4095) / 4096 * (58 + 24);
+            topo.Path(in.src, in.dst, first + frame, &delay, &minBps, &firstTx);
+            uint64_t restWire = rest + (rest + mtu - 1) / mtu * frame;
             uint64_t alone = 2 * delay.GetNanoSeconds() + firstTx.GetNanoSeconds() +
                              restWire * 8000000000ull / minBps;
             uint64_t fctNs = f->end_ns - f->start_ns;
@@ -146,11 +148,6 @@ main(int argc, char* argv[])
     std::fclose(fct);
 
     std::sort(slowdown.begin(), slowdown.end());
-    auto pct = [&](double p) {
-        return slowdown.empty()
-                   ? 0
-                   : slowdown[std::min(slowdown.size() - 1, std::size_t(p / 100 * slowdown.size()))];
-    };
     r.Figure("hpcc-run: %s, %s: %u hosts, %zu flows, profile %s, %.3f s simulated",
              topoFile.c_str(), flowFile.c_str(), topo.NHosts(), flows.size(), profile.c_str(),
              Simulator::Now().GetSeconds());
@@ -161,7 +158,7 @@ main(int argc, char* argv[])
     }
     r.Figure("hpcc-run: slowdown median %.2f, 95th %.2f, 99th %.2f; %llu frames dropped "
              "for want of a route; FCTs in %s",
-             pct(50), pct(95), pct(99), static_cast<unsigned long long>(noRoute),
+             Percentile(slowdown, 50), Percentile(slowdown, 95), Percentile(slowdown, 99), static_cast<unsigned long long>(noRoute),
              fctFile.c_str());
     r.Criterion(ended == flows.size() && !failed && !unstarted,
                 "hpcc-run: every flow ends without error (%u of %zu ended, %u failed, %u not "

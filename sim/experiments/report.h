@@ -7,9 +7,11 @@
 #ifndef WREN_SIM_REPORT_H
 #define WREN_SIM_REPORT_H
 
+#include <algorithm>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
+#include <vector>
 
 #include "ns3/simulator.h"
 
@@ -74,5 +76,42 @@ class Report
     unsigned int m_n = 0;
     unsigned int m_failed = 0;
 };
+
+/* The statistics the experiments report. */
+inline double
+Mean(const std::vector<double>& v)
+{
+    double s = 0;
+    for (double x : v)
+    {
+        s += x;
+    }
+    return v.empty() ? 0 : s / v.size();
+}
+
+/* Jain's fairness index: 1 when all are equal, 1/n when one has all. */
+inline double
+Jain(const std::vector<double>& v)
+{
+    double s = 0, q = 0;
+    for (double x : v)
+    {
+        s += x;
+        q += x * x;
+    }
+    return q > 0 ? s * s / (v.size() * q) : 0;
+}
+
+/* The @p-th percentile of @sorted (ascending): the nearest rank; 0 if empty. */
+inline double
+Percentile(const std::vector<double>& sorted, double p)
+{
+    if (sorted.empty())
+    {
+        return 0;
+    }
+    return sorted[std::min<std::size_t>(sorted.size() - 1,
+                                        static_cast<std::size_t>(p / 100 * sorted.size()))];
+}
 
 #endif

@@ -47,8 +47,7 @@ void
 WrenChannel::Transmit(WrenPort* from, const uint8_t* frame, uint32_t len)
 {
     WrenPort* to = from == m_port[0] ? m_port[1] : m_port[0];
-    /* Preamble, start delimiter, FCS and gap are on the wire too. */
-    Time serial = m_rate.CalculateBytesTxTime(len + 24);
+    Time serial = m_rate.CalculateBytesTxTime(len + kWireOverheadBytes);
 
     m_frames++;
     Simulator::Schedule(serial + m_delay,

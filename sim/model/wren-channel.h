@@ -20,6 +20,14 @@
 namespace ns3
 {
 
+/* On the wire beyond a frame's bytes: preamble, start delimiter, FCS, gap. */
+constexpr uint32_t kWireOverheadBytes = 24;
+/*
+ * A RoCEv2 frame's bytes besides its payload: Ethernet 14, IPv4 20, UDP
+ * 8, BTH 12, ICRC 4 (a message's first frame carries a 16-byte RETH too).
+ */
+constexpr uint32_t kRoceV2HeaderBytes = 58;
+
 /* What a link delivers to: a NIC or a switch port. */
 class WrenPort
 {

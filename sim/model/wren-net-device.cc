@@ -62,7 +62,7 @@ WrenNetDevice::Setup(uint32_t index, uint32_t linkMbps)
     uint8_t gid4[16] = {}, gid6[16] = {};
 
     std::memset(&conn, 0, sizeof(conn));
-    conn.mtu = WREN_MTU_4096;
+    conn.mtu = WREN_MTU_4096; /* kFlowMtu */
     conn.timeout = 14;
     conn.retry = 7;
     conn.rnr_retry = 7;

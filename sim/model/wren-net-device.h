@@ -36,6 +36,14 @@ namespace ns3
 class WrenNetDevice : public NetDevice, public WrenPort
 {
   public:
+    /* The payload of a flow's full frame: its QPs' path MTU. */
+    static constexpr uint32_t kFlowMtu = 4096;
+    /* What a link of @bps carries of flow payload at most. */
+    static double PayloadRate(double bps)
+    {
+        return bps * kFlowMtu / (kFlowMtu + kRoceV2HeaderBytes + kWireOverheadBytes);
+    }
+
     static TypeId GetTypeId();
     WrenNetDevice();
     ~WrenNetDevice() override;

@@ -13,8 +13,6 @@ NS_OBJECT_ENSURE_REGISTERED(WrenSwitch);
 
 /* DRR's quantum: a jumbo frame, every non-strict priority alike. */
 static const uint32_t kDrrQuantum = 9216;
-/* A frame's preamble, start delimiter, FCS and gap on the wire. */
-static const uint32_t kWireOverhead = 24;
 
 TypeId
 WrenSwitch::GetTypeId()
@@ -571,7 +569,7 @@ WrenSwitch::Transmit(uint32_t port)
         }
         out = std::move(fr.data);
     }
-    p->busyUntil = now + p->rate.CalculateBytesTxTime(out.size() + kWireOverhead);
+    p->busyUntil = now + p->rate.CalculateBytesTxTime(out.size() + kWireOverheadBytes);
     p->channel->Transmit(p, out.data(), out.size());
     p->txEvent = Simulator::Schedule(p->busyUntil - now, &WrenSwitch::Transmit, this, port);
 }
