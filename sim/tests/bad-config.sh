@@ -8,24 +8,22 @@
 # usage: sim/tests/bad-config.sh BUILD_SIM_DIR
 set -u
 sim=$1
-n=0
-fail=0
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../../selftests/lib/tap.sh
+. "$here/../../selftests/lib/tap.sh"
 
 refused() {
 	local name=$1 msg rc
 	shift
 	msg=$("$@" 2>&1 >/dev/null)
 	rc=$?
-	n=$((n + 1))
 	if [ "$rc" = 2 ] && [[ $msg == *"cannot hold the ports' reserves"* ]]; then
-		echo "ok $n - $name: refused (status $rc): $msg"
+		ok "$name: refused (status $rc): $msg"
 	else
-		echo "not ok $n - $name: status $rc, \"$msg\""
-		fail=1
+		not_ok "$name: status $rc, \"$msg\""
 	fi
 }
 
 refused "E3 with a 4 MiB buffer for 61 ports" "$sim/e3-incast" --senders=60 --buffer-mb=4
 refused "E5 with 100 KiB buffers" "$sim/e5-deadlock" --buffer-kb=100
-echo "1..$n"
-exit $fail
+tap_done

@@ -15,22 +15,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 tools=$here/../tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+# shellcheck source=../../selftests/lib/tap.sh
+. "$here/../../selftests/lib/tap.sh"
 
 /usr/bin/python3 "$tools/fat-tree.py" >"$work/fat.txt"
-[ "$(head -1 "$work/fat.txt")" = "376 56 480" ]
-ok $? "fat-tree.py's default is the HPCC paper's tree: 376 nodes, 56 switches, 480 links"
+check "fat-tree.py's default is the HPCC paper's tree: 376 nodes, 56 switches, 480 links" \
+	test "$(head -1 "$work/fat.txt")" = "376 56 480"
 
 /usr/bin/python3 "$tools/fat-tree.py" --pods 2 --tors-per-pod 2 --aggs-per-pod 2 \
 	--hosts-per-tor 4 --cores-per-agg 2 >"$work/small.txt"
@@ -38,22 +28,17 @@ ok $? "fat-tree.py's default is the HPCC paper's tree: 376 nodes, 56 switches, 4
 	--load 0.3 --seconds 0.002 --incast-load 0.02 --incast-senders 8 \
 	>"$work/flows.txt"
 flows=$(head -1 "$work/flows.txt")
-[ "$flows" -gt 100 ]
-ok $? "traffic.py: $flows flows in 2 ms at 30 % load on 16 hosts"
+check "traffic.py: $flows flows in 2 ms at 30 % load on 16 hosts" test "$flows" -gt 100
 
 out=$("$sim/hpcc-run" --topology="$work/small.txt" --flows="$work/flows.txt" \
 	--fct="$work/fct.txt" 2>&1)
 rc=$?
-while IFS= read -r line; do
-	echo "# $line"
-done <<<"$out"
-[ "$rc" = 0 ] && [ "$(wc -l <"$work/fct.txt")" = "$flows" ]
-ok $? "hpcc-run: all $flows flows end on the 2-pod tree (status $rc)"
+diag "$out"
+check "hpcc-run: all $flows flows end on the 2-pod tree (status $rc)" \
+	test "$rc" = 0 -a "$(wc -l <"$work/fct.txt")" = "$flows"
 
 bins=$(/usr/bin/python3 "$tools/fct-slowdown.py" "$work/fct.txt" |
 	awk '!/^#/ && $3 >= 1 && $4 >= $3 && $5 >= $4' | wc -l)
-[ "$bins" = 20 ]
-ok $? "fct-slowdown.py: 20 bins, median <= 95th <= 99th, all >= 1 ($bins)"
+check "fct-slowdown.py: 20 bins, median <= 95th <= 99th, all >= 1 ($bins)" test "$bins" = 20
 
-echo "1..$n"
-exit $fail
+tap_done

@@ -13,43 +13,35 @@ here=$(cd "$(dirname "$0")" && pwd)
 files=$here/files
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0
-fail=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+# shellcheck source=../../selftests/lib/tap.sh
+. "$here/../../selftests/lib/tap.sh"
 
 out=$("$bin" --topology="$files/star.topo" --flows="$files/star.flows" \
 	--fct="$work/fct.txt" 2>&1)
 rc=$?
-while IFS= read -r line; do
-	echo "# $line"
-done <<<"$out"
-ok $rc "the star runs its 6 flows to their end (status $rc)"
+diag "$out"
+check "the star runs its 6 flows to their end (status $rc)" test "$rc" = 0
 lines=$(wc -l <"$work/fct.txt")
 bad=$(awk 'NF != 8 || length($1) != 8 || length($2) != 8 ||
 	$1 !~ /^[0-9a-f]+$/ || $2 !~ /^[0-9a-f]+$/ ||
 	$7 + 0 <= 0 || $8 + 0 <= 0 { print }' "$work/fct.txt" | wc -l)
-[ "$lines" = 6 ] && [ "$bad" = 0 ]
-ok $? "6 FCT lines in HPCC's 8 columns, hex addresses, FCT and standalone FCT > 0"
+check "6 FCT lines in HPCC's 8 columns, hex addresses, FCT and standalone FCT > 0" \
+	test "$lines" = 6 -a "$bad" = 0
 # The 1 MB flow alone on its path for most of its life: slowdown near 1.
-awk '$5 == 1000000 { exit !($7 >= $8 && $7 < 3 * $8) }' "$work/fct.txt"
-ok $? "the 1 MB flow's FCT is at least its standalone FCT and under three times it"
+# shellcheck disable=SC2016 # the program is awk's
+check "the 1 MB flow's FCT is at least its standalone FCT and under three times it" \
+	awk '$5 == 1000000 { exit !($7 >= $8 && $7 < 3 * $8) }' "$work/fct.txt"
 
 # A bad file: status 2 and a message that names it (and its line).
 refused() {
 	local name=$1 topo=$2 flows=$3 want=$4 msg rc
 	msg=$("$bin" --topology="$topo" --flows="$flows" --fct="$work/x" 2>&1 >/dev/null)
 	rc=$?
-	[ "$rc" = 2 ] && [[ $msg == *"$want"* ]]
-	ok $? "$name: refused (status $rc): ${msg#hpcc-run: }"
+	if [ "$rc" = 2 ] && [[ $msg == *"$want"* ]]; then
+		ok "$name: refused (status $rc): ${msg#hpcc-run: }"
+	else
+		not_ok "$name: refused (status $rc): ${msg#hpcc-run: }"
+	fi
 }
 
 t=$work/t
@@ -89,5 +81,4 @@ printf '5 2 3\n3 4\n0 3 100Gbps 1000ns 0\n1 3 100Gbps 1000ns 0\n2 4 100Gbps 1000
 printf '1\n0 2 3 100 1000 0\n' >"$f"
 refused "a flow between unconnected hosts" "$t" "$f" "flow 1: no path from node 0 to node 2"
 
-echo "1..$n"
-exit $fail
+tap_done
