@@ -14,6 +14,8 @@
 #                                        of the dkms build, default $KVER, 6.1)
 . "$(dirname "$0")/../lib/common.sh"
 set +e # failures are handled here, one by one
+# shellcheck source=scripts/lib/check.sh
+. "$SCRIPTS/lib/check.sh"
 
 tap=${1:-$BUILD/check/deb.tap}
 kver=${2:-${KVER:-6.1}}
@@ -26,21 +28,6 @@ ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
 pkg=$name-dkms
 modules="wren wren_peer_mem wren_ib"
 
-n=0
-failed=0
-# result RC DESCRIPTION [LOG]
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	elif [ "$1" -eq 77 ]; then
-		echo "ok $n - $2 # SKIP $(cat "$3")"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2${3:+ (log: $3)}"
-		[ -n "${3:-}" ] && sed 's/^/# /' "$3" | tail -n 40
-	fi
-}
 
 # field NAME: one field of the package's control file
 field() { dpkg-deb --field "$deb" "$1"; }
@@ -244,35 +231,35 @@ check_rdma_core_src() {
 	"$SCRIPTS/deps/deb.sh" >"$work/deps.log" 2>&1 || echo "# deps/deb.sh failed, see $work/deps.log"
 	deb=$("$SCRIPTS/deb/build.sh" 2>"$work/build.log") && cp "$deb" "$work/first.deb" &&
 		deb=$("$SCRIPTS/deb/build.sh" 2>>"$work/build.log") && cmp "$work/first.deb" "$deb" >>"$work/build.log" 2>&1
-	result $? "make deb builds $pkg, twice byte-identical" "$work/build.log"
+	check_result $? "make deb builds $pkg, twice byte-identical" "$work/build.log"
 	[ -f "${deb:-/nonexistent}" ] || deb=$work/first.deb
 	(check_control) >"$work/control.log" 2>&1
-	result $? "control: Package, Version $ver-REV, Architecture all, Depends dkms" "$work/control.log"
+	check_result $? "control: Package, Version $ver-REV, Architecture all, Depends dkms" "$work/control.log"
 	(check_files) >"$work/files.log" 2>&1
-	result $? "files: the dkms source tree under /usr/src/$name-$ver and the docs, root-owned" "$work/files.log"
+	check_result $? "files: the dkms source tree under /usr/src/$name-$ver and the docs, root-owned" "$work/files.log"
 	(check_dkms_conf) >"$work/dkms-conf.log" 2>&1
-	result $? "packaged dkms.conf is the tree's, names $modules" "$work/dkms-conf.log"
+	check_result $? "packaged dkms.conf is the tree's, names $modules" "$work/dkms-conf.log"
 	(check_scripts) >"$work/scripts.log" 2>&1
-	result $? "maintainer scripts: 0755, filled in, shellcheck clean, md5sums match" "$work/scripts.log"
+	check_result $? "maintainer scripts: 0755, filled in, shellcheck clean, md5sums match" "$work/scripts.log"
 	make_stubs 2>/dev/null
 	(check_postinst) >"$work/postinst.log" 2>&1
-	result $? "postinst configure runs dkms's common.postinst (add, build, install), nothing else" "$work/postinst.log"
+	check_result $? "postinst configure runs dkms's common.postinst (add, build, install), nothing else" "$work/postinst.log"
 	(check_prerm) >"$work/prerm.log" 2>&1
-	result $? "prerm remove/upgrade/deconfigure run dkms remove --all" "$work/prerm.log"
+	check_result $? "prerm remove/upgrade/deconfigure run dkms remove --all" "$work/prerm.log"
 	check_lintian >"$work/lintian.log" 2>&1
 	rc=$?
 	if [ "$rc" -eq 77 ]; then
-		result 77 "lintian --pedantic: no error or warning" "$work/lintian.skip"
+		check_result 77 "lintian --pedantic: no error or warning" "$work/lintian.skip"
 	else
-		result "$rc" "lintian --pedantic: no error or warning" "$work/lintian.log"
+		check_result "$rc" "lintian --pedantic: no error or warning" "$work/lintian.log"
 	fi
 	(check_dkms_build) >"$work/dkms-build.log" 2>&1
-	result $? "packaged source: dkms add, build ($kver), mktarball, remove --all in private trees" "$work/dkms-build.log"
+	check_result $? "packaged source: dkms add, build ($kver), mktarball, remove --all in private trees" "$work/dkms-build.log"
 	(check_rdma_core_src) >"$work/rdma-core-src.log" 2>&1
-	result $? "rdma-core source: Debian's packages, bookworm names, version above 44, libwren registered" \
+	check_result $? "rdma-core source: Debian's packages, bookworm names, version above 44, libwren registered" \
 		"$work/rdma-core-src.log"
 	echo "# deb-check: $(($(date +%s) - start)) s"
-	[ "$failed" -eq 0 ]
+	[ "$check_failed" -eq 0 ]
 } | tee "$tap.tmp"
 mv "$tap.tmp" "$tap"
 ! grep -q '^not ok' "$tap"

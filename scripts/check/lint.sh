@@ -9,21 +9,13 @@
 # usage: check/lint.sh [TAPFILE]
 . "$(dirname "$0")/../lib/common.sh"
 set +e # failures are handled here, one by one
+# shellcheck source=scripts/lib/check.sh
+. "$SCRIPTS/lib/check.sh"
 
 tap=${1:-}
 logdir=$BUILD/check/lint
 mkdir -p "$logdir"
 
-n=0
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2 (log: $3)"
-		sed 's/^/# /' "$3" | tail -n 40
-	fi
-}
 
 run() {
 	echo "1..5"
@@ -31,15 +23,15 @@ run() {
 		echo "# deps/kernel.sh or deps/lint.sh failed, see $logdir/deps.log"
 	fi
 	"$SCRIPTS/lint/checkpatch.sh" >"$logdir/checkpatch.log" 2>&1
-	result $? "checkpatch.pl --strict (linux-source-6.1) is clean" "$logdir/checkpatch.log"
+	check_result $? "checkpatch.pl --strict (linux-source-6.1) is clean" "$logdir/checkpatch.log"
 	for kver in 6.1 6.12; do
 		"$SCRIPTS/kernel/build.sh" "$kver" sparse >"$logdir/sparse-$kver.log" 2>&1
-		result $? "sparse (C=2) is clean against $kver" "$logdir/sparse-$kver.log"
+		check_result $? "sparse (C=2) is clean against $kver" "$logdir/sparse-$kver.log"
 	done
 	"$SCRIPTS/lint/shellcheck.sh" >"$logdir/shellcheck.log" 2>&1
-	result $? "shellcheck is clean over the tree's shell files" "$logdir/shellcheck.log"
+	check_result $? "shellcheck is clean over the tree's shell files" "$logdir/shellcheck.log"
 	"$SCRIPTS/lint/pyflakes.sh" >"$logdir/pyflakes.log" 2>&1
-	result $? "pyflakes is clean over the tree's Python files" "$logdir/pyflakes.log"
+	check_result $? "pyflakes is clean over the tree's Python files" "$logdir/pyflakes.log"
 }
 
 if [ -n "$tap" ]; then

@@ -11,23 +11,13 @@
 # usage: check/modules.sh [TAPFILE]   (default $BUILD/check/modules.tap)
 . "$(dirname "$0")/../lib/common.sh"
 set +e # failures are handled here, one by one
+# shellcheck source=scripts/lib/check.sh
+. "$SCRIPTS/lib/check.sh"
 
 tap=${1:-$BUILD/check/modules.tap}
 logdir=$BUILD/check/modules
 mkdir -p "$logdir" "$(dirname "$tap")"
 
-n=0
-failed=0
-result() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $2 (log: $3)"
-		sed 's/^/# /' "$3" | tail -n 40
-	fi
-}
 
 {
 	echo "1..5"
@@ -36,23 +26,23 @@ result() {
 	fi
 	for kver in 6.1 6.12; do
 		"$SCRIPTS/kernel/build.sh" "$kver" w1 >"$logdir/w1-$kver.log" 2>&1
-		result $? "wren.ko, wren_peer_mem.ko and wren_ib.ko build warning-free with W=1 for $kver" \
+		check_result $? "wren.ko, wren_peer_mem.ko and wren_ib.ko build warning-free with W=1 for $kver" \
 			"$logdir/w1-$kver.log"
 	done
 	# 6.1's dkms build is make check-deb's, of the same dkms.conf as
 	# packaged (deb/dkms-binaries.sh): one dkms build per kernel.
 	"$SCRIPTS/kernel/dkms.sh" --build 6.12 >"$logdir/dkms-6.12.log" 2>&1
-	result $? "dkms.conf builds wren, wren_peer_mem and wren_ib for 6.12 (6.1: check-deb)" \
+	check_result $? "dkms.conf builds wren, wren_peer_mem and wren_ib for 6.12 (6.1: check-deb)" \
 		"$logdir/dkms-6.12.log"
 	for kver in 6.1 6.12; do
 		# sparse mode is the W=1 build from clean with sparse beside the
 		# compiler: both checks in one build.
 		{ "$SCRIPTS/kernel/gpu-build.sh" "$kver" sparse &&
 			test -e "$BUILD/gpu/$kver/nvidia-peermem.ko"; } >"$logdir/gpu-$kver.log" 2>&1
-		result $? "wren_test_gpu.ko W=1 and sparse clean, nvidia-peermem.ko built on wren_peer_mem for $kver" \
+		check_result $? "wren_test_gpu.ko W=1 and sparse clean, nvidia-peermem.ko built on wren_peer_mem for $kver" \
 			"$logdir/gpu-$kver.log"
 	done
-	[ "$failed" -eq 0 ]
+	[ "$check_failed" -eq 0 ]
 } | tee "$tap.tmp"
 mv "$tap.tmp" "$tap"
 ! grep -q '^not ok' "$tap"

@@ -12,6 +12,11 @@
 #   check_quiet NAME CMD...   the same, printing only its failures and
 #                             comments and "NAME: N passed, N failed"
 #   check_summary NAME TAP... that summary of TAP files
+#   check_result RC DESC [LOG] one result of a layer that runs its steps
+#                             itself: ok for RC 0, a skip for 77 (the
+#                             reason in LOG), else not ok with LOG's last
+#                             40 lines as comments; counted in
+#                             check_count and check_failed
 #
 # All of them work under set -e: a failing CMD is a status, not an exit.
 
@@ -47,4 +52,19 @@ check_quiet() {
 	check_run "$@" || _rc=$?
 	check_summary "$1" "$CHECK/$1.tap"
 	return $_rc
+}
+
+check_count=0
+check_failed=0
+check_result() {
+	check_count=$((check_count + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $check_count - $2"
+	elif [ "$1" -eq 77 ]; then
+		echo "ok $check_count - $2 # SKIP $(cat "$3")"
+	else
+		check_failed=$((check_failed + 1))
+		echo "not ok $check_count - $2${3:+ (log: $3)}"
+		[ -z "${3:-}" ] || sed 's/^/# /' "$3" | tail -n 40
+	fi
 }

@@ -9,7 +9,7 @@
 set -u
 sim=$1
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=../../selftests/lib/tap.sh
+# shellcheck source=selftests/lib/tap.sh
 . "$here/../../selftests/lib/tap.sh"
 
 refused() {

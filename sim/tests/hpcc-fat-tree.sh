@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tools=$here/../tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# shellcheck source=../../selftests/lib/tap.sh
+# shellcheck source=selftests/lib/tap.sh
 . "$here/../../selftests/lib/tap.sh"
 
 /usr/bin/python3 "$tools/fat-tree.py" >"$work/fat.txt"

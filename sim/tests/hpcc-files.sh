@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 files=$here/files
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# shellcheck source=../../selftests/lib/tap.sh
+# shellcheck source=selftests/lib/tap.sh
 . "$here/../../selftests/lib/tap.sh"
 
 out=$("$bin" --topology="$files/star.topo" --flows="$files/star.flows" \
