@@ -15,6 +15,8 @@ set +e # failures are handled here, one by one
 export TOP BUILD
 # shellcheck disable=SC1091 # ours
 . "$SCRIPTS/lib/plan.sh"
+# shellcheck source=scripts/lib/check.sh
+. "$SCRIPTS/lib/check.sh"
 boots=${APPS_BOOTS:-$(plan_boots apps)}
 append=${APPEND:-watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=120}
 status=0
@@ -30,15 +32,6 @@ for b in $boots; do
 	make -C "$TOP" --no-print-directory modules KVER="$PLAN_KVER" || status=1
 	"$SCRIPTS/deb/dkms-binaries.sh" "$deb" "$PLAN_KVER" || status=1
 done
-# The bench's own dependencies once for all the boots, not before each
-# (vmtest VMTEST_DEPS=0).
 # shellcheck disable=SC2086 # boot names
-for kver in $(plan_kvers $boots); do
-	make -C "$TOP" --no-print-directory vmtest-deps KVER="$kver" || status=1
-done
-for b in $boots; do
-	echo "check-apps: $(plan_boot "$b" | sed "s/^apps /$b: KVER=/")"
-	make -C "$TOP" --no-print-directory vmtest B="$b" APPEND="$append" \
-		TIMEOUT=1200 VMTEST_DEPS=0 || status=1
-done
+check_guests apps "$append" $boots || status=1
 exit $status

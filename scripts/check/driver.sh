@@ -13,6 +13,8 @@ set +e # failures are handled here, one by one
 # One boot per guest pair of the driver layer in selftests/plan (kernel,
 # bench variables, each guest's tests); DRIVER_BOOTS overrides the list.
 . "$SCRIPTS/lib/plan.sh"
+# shellcheck source=scripts/lib/check.sh
+. "$SCRIPTS/lib/check.sh"
 boots=${DRIVER_BOOTS:-$(plan_boots driver)}
 status=0
 # A TCG vCPU starved by a busy host can stall for 20 s inside any kernel
@@ -41,15 +43,6 @@ for kver in 6.1 6.12; do
 	make -C "$TOP" --no-print-directory peer-test-modules KVER="$kver" || status=1
 done
 
-# The bench's own dependencies once for all the boots, not before each
-# (vmtest VMTEST_DEPS=0).
 # shellcheck disable=SC2086 # boot names
-for kver in $(plan_kvers $boots); do
-	make -C "$TOP" --no-print-directory vmtest-deps KVER="$kver" || status=1
-done
-for b in $boots; do
-	echo "check-driver: $(plan_boot "$b" | sed "s/^driver /$b: KVER=/")"
-	make -C "$TOP" --no-print-directory vmtest B="$b" APPEND="$append" \
-		TIMEOUT=1200 VMTEST_DEPS=0 || status=1
-done
+check_guests driver "$append" $boots || status=1
 exit $status

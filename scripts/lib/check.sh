@@ -12,6 +12,12 @@
 #   check_quiet NAME CMD...   the same, printing only its failures and
 #                             comments and "NAME: N passed, N failed"
 #   check_summary NAME TAP... that summary of TAP files
+#   check_guests LAYER APPEND BOOT...
+#                             a guest layer's boots of selftests/plan: the
+#                             bench's own dependencies once for every
+#                             kernel they use, then each boot announced and
+#                             run (make vmtest, VMTEST_DEPS=0); non-zero if
+#                             any step failed (needs lib/plan.sh)
 #   check_result RC DESC [LOG] one result of a layer that runs its steps
 #                             itself: ok for RC 0, a skip for 77 (the
 #                             reason in LOG), else not ok with LOG's last
@@ -67,4 +73,18 @@ check_result() {
 		echo "not ok $check_count - $2${3:+ (log: $3)}"
 		[ -z "${3:-}" ] || sed 's/^/# /' "$3" | tail -n 40
 	fi
+}
+
+check_guests() {
+	_layer=$1 _append=$2 _rc=0
+	shift 2
+	for _kver in $(plan_kvers "$@"); do
+		make -C "$TOP" --no-print-directory vmtest-deps KVER="$_kver" || _rc=1
+	done
+	for _b in "$@"; do
+		echo "check-$_layer: $(plan_boot "$_b" | sed "s/^$_layer /$_b: KVER=/")"
+		make -C "$TOP" --no-print-directory vmtest B="$_b" APPEND="$_append" \
+			TIMEOUT=1200 VMTEST_DEPS=0 || _rc=1
+	done
+	return $_rc
 }
