@@ -37,13 +37,47 @@ int ecn_get(const uint8_t *frame, size_t len)
 	return (frame[off + 1] >> 4) & 3;
 }
 
+/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), for one changed 16-bit word. */
+static void ipv4_csum_update(uint8_t *ip, uint16_t old_word, uint16_t new_word)
+{
+	uint32_t sum = (uint16_t)~get_be16(ip + 10);
+
+	sum += (uint16_t)~old_word;
+	sum += new_word;
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	put_be16(ip + 10, (uint16_t)~sum);
+}
+
+enum ip_hop ip_hop_decrement(uint8_t *frame, size_t len)
+{
+	int version = 0;
+	size_t off = ip_offset(frame, len, &version);
+	uint16_t old_word;
+
+	if (!off)
+		return IP_HOP_NOT_IP;
+	if (version == 6) {
+		if (frame[off + 7] <= 1)
+			return IP_HOP_EXPIRED;
+		frame[off + 7]--;
+		return IP_HOP_OK;
+	}
+	if (frame[off + 8] <= 1)
+		return IP_HOP_EXPIRED;
+	/* TTL and protocol share the header's fifth word. */
+	old_word = get_be16(frame + off + 8);
+	frame[off + 8]--;
+	ipv4_csum_update(frame + off, old_word, get_be16(frame + off + 8));
+	return IP_HOP_OK;
+}
+
 bool ecn_set_ce(uint8_t *frame, size_t len)
 {
 	int version = 0;
 	size_t off = ip_offset(frame, len, &version);
 	int ecn = ecn_get(frame, len);
-	uint16_t old_word, new_word;
-	uint32_t sum;
+	uint16_t old_word;
 
 	if (ecn != ECN_ECT0 && ecn != ECN_ECT1)
 		return false;
@@ -51,16 +85,9 @@ bool ecn_set_ce(uint8_t *frame, size_t len)
 		frame[off + 1] |= ECN_CE << 4;
 		return true;
 	}
-	/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), over the first word */
 	old_word = get_be16(frame + off);
 	frame[off + 1] |= ECN_CE;
-	new_word = get_be16(frame + off);
-	sum = (uint16_t)~get_be16(frame + off + 10);
-	sum += (uint16_t)~old_word;
-	sum += new_word;
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	put_be16(frame + off + 10, (uint16_t)~sum);
+	ipv4_csum_update(frame + off, old_word, get_be16(frame + off));
 	return true;
 }
 

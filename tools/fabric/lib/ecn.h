@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * ECN codepoints of IPv4/IPv6 frames and the RED/ECN marking decision of
- * one egress queue (Kmin, Kmax in bytes, Pmax), as DCQCN's congestion
- * point does it.
+ * The IP header fields a switch rewrites on the way: ECN codepoints of
+ * IPv4/IPv6 frames and the RED/ECN marking decision of one egress queue
+ * (Kmin, Kmax in bytes, Pmax), as DCQCN's congestion point does it, and
+ * a router's TTL (hop limit).
  */
 #ifndef WREN_FABRIC_ECN_H
 #define WREN_FABRIC_ECN_H
@@ -52,5 +53,20 @@ double red_probability(const struct red_config *c, uint64_t depth);
  */
 enum red_action red_apply(const struct red_config *c, uint64_t depth,
 			  struct prng *prng, uint8_t *frame, size_t len);
+
+/*
+ * A router's hop: decrement an IPv4 TTL (updating the header checksum
+ * incrementally) or an IPv6 hop limit.  Returns IP_HOP_OK, IP_HOP_EXPIRED
+ * (the TTL was 1 or 0: the frame is dropped, left unchanged) or
+ * IP_HOP_NOT_IP.  A routing loop thus ends for each frame after at most
+ * 255 hops, as it does in an IP fabric.
+ */
+enum ip_hop {
+	IP_HOP_OK,
+	IP_HOP_EXPIRED,
+	IP_HOP_NOT_IP,
+};
+
+enum ip_hop ip_hop_decrement(uint8_t *frame, size_t len);
 
 #endif

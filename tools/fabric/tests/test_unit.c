@@ -1998,6 +1998,30 @@ static void test_red_ecn(void)
 	build_eth(fr, b, a, 0x0806, 60);
 	tap_ok(ecn_get(fr, 60) == ECN_NOT_IP && !ecn_set_ce(fr, 60),
 	       "ecn: non-IP frames have no codepoint");
+	tap_ok(ip_hop_decrement(fr, 60) == IP_HOP_NOT_IP,
+	       "ttl: a non-IP frame has no hop to count");
+	ok = true;
+	for (unsigned i = 2; i < 256 && ok; i++) {
+		build_ipv4(fr, b, a, 24, sizeof(fr));
+		fr[22] = (uint8_t)i;
+		fr[23] = (uint8_t)(i * 13);
+		fill_ip_csum(fr);
+		ok = ip_hop_decrement(fr, sizeof(fr)) == IP_HOP_OK &&
+		     fr[22] == i - 1 && fr[23] == (uint8_t)(i * 13) &&
+		     ip_csum(fr + 14, 20) == 0xffff;
+	}
+	tap_ok(ok, "ttl: IPv4 TTL 2..255 decremented, checksum still valid");
+	build_ipv4(fr, b, a, 24, sizeof(fr));
+	fr[22] = 1;
+	fill_ip_csum(fr);
+	tap_ok(ip_hop_decrement(fr, sizeof(fr)) == IP_HOP_EXPIRED && fr[22] == 1 &&
+	       ip_csum(fr + 14, 20) == 0xffff,
+	       "ttl: IPv4 TTL 1 expires, the frame left as it was");
+	build_ipv6(fr, b, a, 26, sizeof(fr));
+	fr[21] = 2;
+	tap_ok(ip_hop_decrement(fr, sizeof(fr)) == IP_HOP_OK && fr[21] == 1 &&
+	       ip_hop_decrement(fr, sizeof(fr)) == IP_HOP_EXPIRED,
+	       "ttl: IPv6 hop limit decremented, expires at 1");
 
 	/* through the fabric: a standing queue on port 1, queue 3 */
 	{
