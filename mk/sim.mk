@@ -8,7 +8,7 @@
 #   make sim-e1   -> E1, N senders converging on one receiver [E1_ARGS=]
 #   make sim-e2   -> E2, PFC's harm (parking lot, victim) and DCQCN's cure [E2_ARGS=]
 #   make sim-e3   -> E3, incast, PFC alone against DCQCN [E3_ARGS=]
-#   make sim-e5   -> E5, PFC deadlock on a ring, broken and avoided [E5_ARGS=]
+#   make sim-e5   -> E5, PFC deadlock on a ring and a Clos, broken and avoided [E5_ARGS=]
 #   $(BUILD)/sim/hpcc-run --topology= --flows= --fct=
 #                 -> HPCC's topology and flow files on Wren, FCTs in its columns
 
@@ -117,7 +117,7 @@ sim-e4: $(SIM_OUT)/hpcc-run
 	/usr/bin/python3 $(SIM_DIR)/tools/fct-slowdown.py $(E4_OUT)/fct.txt \
 		--png $(E4_OUT)/slowdown.png --title "E4: $(notdir $(E4_CDF)), load $(E4_LOAD)"
 
-## sim-e5: E5: a PFC deadlock on a ring of switches: the cycle found, the watchdog, routing and load that avoid it
+## sim-e5: E5: PFC deadlock on a ring and on a 2x2 Clos with a failed link: the cycle found, the watchdog, routing and load that avoid it (E5_ARGS="--fabric=clos")
 sim-e5: $(SIM_OUT)/e5-deadlock
 	$(SIM_OUT)/e5-deadlock $(E5_ARGS)
 

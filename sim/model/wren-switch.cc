@@ -27,6 +27,7 @@ WrenSwitch::WrenSwitch()
       m_headroomTotal(0),
       m_reserveTotal(0),
       m_noRoute(0),
+      m_ttlDrops(0),
       m_id(0)
 {
     dscp_map_default(m_dscpMap);
@@ -162,6 +163,12 @@ WrenSwitch::NoRouteDrops() const
     return m_noRoute;
 }
 
+uint64_t
+WrenSwitch::TtlDrops() const
+{
+    return m_ttlDrops;
+}
+
 void
 WrenSwitch::Port::ReceiveFrame(const uint8_t* frame, uint32_t len)
 {
@@ -197,14 +204,20 @@ WrenSwitch::Ingress_(Port* p, const uint8_t* f, uint32_t len)
     Port* o = m_ports[out].get();
     Queue& q = o->q[prio];
     bool lossless = m_cfg.losslessMask & (1u << prio);
-    bool headroom = false;
 
     if (q.storm)
     {
         q.stats.wdDrops++;
         return;
     }
-    if (!Admit(p, prio, len, &headroom))
+    /* A router's hop: a frame caught in a routing loop dies of old age. */
+    Frame fr{std::vector<uint8_t>(f, f + len), p->index, prio, false};
+    if (ip_hop_decrement(fr.data.data(), len) == IP_HOP_EXPIRED)
+    {
+        m_ttlDrops++;
+        return;
+    }
+    if (!Admit(p, prio, len, &fr.headroom))
     {
         if (lossless)
         {
@@ -216,7 +229,6 @@ WrenSwitch::Ingress_(Port* p, const uint8_t* f, uint32_t len)
         }
         return;
     }
-    Frame fr{std::vector<uint8_t>(f, f + len), p->index, prio, headroom};
     if (m_cfg.ecn && lossless)
     {
         if (red_apply(&o->red, q.bytes, &m_prng, fr.data.data(), len) == RED_MARK)

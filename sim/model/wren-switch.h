@@ -107,6 +107,8 @@ class WrenSwitch : public Object
     /* How long this switch has held @port's upstream in XOFF on @prio. */
     Time XoffTime(uint32_t port, uint8_t prio) const;
     uint64_t NoRouteDrops() const;
+    /* Frames dropped because their TTL ran out (a routing loop). */
+    uint64_t TtlDrops() const;
     /* Called with every data frame a port sends (the experiments' meter). */
     using TxTrace = std::function<void(uint32_t port, uint8_t prio, const uint8_t* f, uint32_t len)>;
     void SetTxTrace(TxTrace trace);
@@ -190,6 +192,7 @@ class WrenSwitch : public Object
     uint64_t m_headroomTotal;
     uint64_t m_reserveTotal;
     uint64_t m_noRoute;
+    uint64_t m_ttlDrops;
     uint32_t m_id;
     uint8_t m_dscpMap[DSCP_COUNT];
     struct prng m_prng;
