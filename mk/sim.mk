@@ -97,25 +97,39 @@ sim-e2: $(SIM_OUT)/e2-pfc-harm
 sim-e3: $(SIM_OUT)/e3-incast
 	$(SIM_OUT)/e3-incast $(E3_ARGS)
 
-# E4: HPCC's fat-tree (320 hosts) with Poisson traffic of a flow-size CDF
-# at 30 % load for E4_SECONDS, plus E4_INCAST of 60 x 500 KB incasts.
-E4_SECONDS ?= 0.1
-E4_LOAD    ?= 0.3
-E4_INCAST  ?= 0
-E4_OUT      = $(SIM_OUT)/e4
+# E4: HPCC's fat-tree (320 hosts) with Poisson traffic for E4_SECONDS of
+# arrivals, one run a workload of E4_WORKLOADS: WebSearch at 30 % load,
+# and FB_Hadoop at 30 % plus 60 x 500 KB incasts at 2 % of the network's
+# capacity.  A workload is a flow-size CDF in sim/traffic/ and its load.
+E4_SECONDS   ?= 0.1
+E4_WORKLOADS ?= websearch fb-hadoop
+E4_ARGS_websearch := --load 0.3
+E4_ARGS_fb-hadoop := --load 0.3 --incast-load 0.02
+E4_OUT        = $(SIM_OUT)/e4
 
-## sim-e4: E4: HPCC's 320-host fat-tree, traffic from E4_CDF (a published flow-size CDF), FCT slowdown per size bin
+## sim-e4: E4: HPCC's 320-host fat-tree, WebSearch and FB_Hadoop (E4_WORKLOADS=, E4_SECONDS=), FCT slowdown per size bin plotted
 sim-e4: $(SIM_OUT)/hpcc-run
-	@test -n "$(E4_CDF)" || { echo "sim-e4: E4_CDF=FILE: a flow-size CDF, \"size percent\" lines (e.g. the WebSearch or FB_Hadoop distribution of HPCC's traffic generator)" >&2; exit 2; }
-	@mkdir -p $(E4_OUT)
+	@mkdir -p $(E4_OUT) $(SIM_FIGS)
 	/usr/bin/python3 $(SIM_DIR)/tools/fat-tree.py >$(E4_OUT)/fat.txt
-	/usr/bin/python3 $(SIM_DIR)/tools/traffic.py --hosts 320 --cdf $(E4_CDF) \
-		--load $(E4_LOAD) --seconds $(E4_SECONDS) --incast-load $(E4_INCAST) \
-		>$(E4_OUT)/flows.txt
-	$(SIM_OUT)/hpcc-run --topology=$(E4_OUT)/fat.txt --flows=$(E4_OUT)/flows.txt \
-		--fct=$(E4_OUT)/fct.txt
-	/usr/bin/python3 $(SIM_DIR)/tools/fct-slowdown.py $(E4_OUT)/fct.txt \
-		--png $(E4_OUT)/slowdown.png --title "E4: $(notdir $(E4_CDF)), load $(E4_LOAD)"
+	@for w in $(E4_WORKLOADS); do \
+		test -f $(SIM_DIR)/traffic/$$w.cdf || { echo "sim-e4: no workload $$w (sim/traffic/$$w.cdf)" >&2; exit 2; }; \
+		case $$w in \
+		websearch) args="$(E4_ARGS_websearch)";; \
+		fb-hadoop) args="$(E4_ARGS_fb-hadoop)";; \
+		*) args="--load 0.3";; \
+		esac; \
+		echo "sim-e4: $$w: $$args, $(E4_SECONDS) s of arrivals"; \
+		/usr/bin/python3 $(SIM_DIR)/tools/traffic.py --hosts 320 \
+			--cdf $(SIM_DIR)/traffic/$$w.cdf $$args --seconds $(E4_SECONDS) \
+			>$(E4_OUT)/$$w.flows || exit 1; \
+		/usr/bin/time -f "sim-e4: $$w: %e s of wall time, %M KB peak memory" \
+			$(SIM_OUT)/hpcc-run --topology=$(E4_OUT)/fat.txt \
+			--flows=$(E4_OUT)/$$w.flows --fct=$(E4_OUT)/$$w.fct || exit 1; \
+		/usr/bin/python3 $(SIM_DIR)/tools/fct-slowdown.py $(E4_OUT)/$$w.fct \
+			--png $(SIM_FIGS)/e4-$$w.png \
+			--title "E4: $$w, $$args, $(E4_SECONDS) s, DCQCN (HPCC's settings)" || exit 1; \
+		echo "sim-e4: $(SIM_FIGS)/e4-$$w.png"; \
+	done
 
 ## sim-e5: E5: PFC deadlock on a ring and on a 2x2 Clos with a failed link: the cycle found, the watchdog, routing and load that avoid it (E5_ARGS="--fabric=clos")
 sim-e5: $(SIM_OUT)/e5-deadlock

@@ -6,8 +6,10 @@
  * The standalone FCT of a flow is what it would take alone: its first
  * frame's time on every hop, the rest of its frames (4096 bytes of
  * payload, 58 of headers and ICRC, 24 of preamble, FCS and gap) at the
- * path's slowest link, and the path's delay there and back.  Prints how many flows ended and their
- * slowdown (FCT over standalone FCT) at the median, 95th and 99th.
+ * path's slowest link, and the path's delay there and back.  Prints how
+ * many flows ended and their slowdown (FCT over standalone FCT) at the
+ * median, 95th and 99th, the switches' pause frames and XOFF time, and
+ * whether any lossless frame was dropped.
  *
  *   make sim build/sim/hpcc-run
  *   build/sim/hpcc-run --topology=T --flows=F --fct=OUT [--profile=hpcc]
@@ -151,15 +153,30 @@ main(int argc, char* argv[])
     r.Figure("hpcc-run: %s, %s: %u hosts, %zu flows, profile %s, %.3f s simulated",
              topoFile.c_str(), flowFile.c_str(), topo.NHosts(), flows.size(), profile.c_str(),
              Simulator::Now().GetSeconds());
-    uint64_t noRoute = 0;
+    uint64_t noRoute = 0, pauses = 0, losslessDrops = 0, xoffUs = 0;
     for (uint32_t id = topo.NHosts(); id < topo.NNodes(); id++)
     {
-        noRoute += topo.Switch(id)->NoRouteDrops();
+        Ptr<WrenSwitch> s = topo.Switch(id);
+        noRoute += s->NoRouteDrops();
+        for (uint32_t p = 0; p < s->GetNPorts(); p++)
+        {
+            for (uint8_t prio = 0; prio < 8; prio++)
+            {
+                pauses += s->Stats(p, prio).pfcSent;
+                losslessDrops += s->Stats(p, prio).losslessDrops;
+                xoffUs += s->XoffTime(p, prio).GetMicroSeconds();
+            }
+        }
     }
     r.Figure("hpcc-run: slowdown median %.2f, 95th %.2f, 99th %.2f; %llu frames dropped "
              "for want of a route; FCTs in %s",
              Percentile(slowdown, 50), Percentile(slowdown, 95), Percentile(slowdown, 99), static_cast<unsigned long long>(noRoute),
              fctFile.c_str());
+    r.Figure("hpcc-run: PFC: %llu pause frames sent by the switches, %.3f ms of XOFF summed "
+             "over ports",
+             static_cast<unsigned long long>(pauses), xoffUs / 1000.0);
+    r.Criterion(!losslessDrops, "hpcc-run: no lossless drop (%llu)",
+                static_cast<unsigned long long>(losslessDrops));
     r.Criterion(ended == flows.size() && !failed && !unstarted,
                 "hpcc-run: every flow ends without error (%u of %zu ended, %u failed, %u not "
                 "started)",
