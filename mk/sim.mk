@@ -69,25 +69,30 @@ $(SIM_OUT)/%: $(SIM_OUT)/%.o $(SIM_MODEL_OBJ) $(SIM_HOST_OBJ) $(SIM_FABRIC_OBJ) 
 	      $(HW_OUT)/libwrenhw.a
 	$(SIM_CXX) -o $@ $^ $(SIM_LIBS)
 
-## sim-e0: E0: two NICs back to back at 100 Gb/s, RC WRITE goodput
+## sim-e0: E0: two NICs back to back at 100 Gb/s, RC WRITE goodput, a CE-marked stream against the DCQCN reference (E0_ARGS="--cc-mib=256")
 sim-e0: $(SIM_OUT)/e0-back-to-back
-	$(SIM_OUT)/e0-back-to-back
+	$(SIM_OUT)/e0-back-to-back $(E0_ARGS)
 
 ## sim-e1: E1: N senders to one receiver through a switch, DCQCN's convergence (E1_ARGS="--senders=8 --profile=hpcc")
 sim-e1: $(SIM_OUT)/e1-convergence
 	$(SIM_OUT)/e1-convergence $(E1_ARGS)
 
-## sim-e1-plots: E1 at 8 senders with the paper's and HPCC's profiles, rates and queue plotted into the docs
+# E1's runs for the docs: senders and profiles, each beside the DCQCN
+# fluid model (sim/plots/dcqcn_fluid.py); about 2 minutes on 2 cores.
+E1_PLOT_SENDERS  ?= 2 8 16
+E1_PLOT_PROFILES ?= paper hpcc
+
+## sim-e1-plots: E1 at 2, 8 and 16 senders, paper's and HPCC's profiles: rates and queue beside the DCQCN fluid model, plotted into the docs
 sim-e1-plots: $(SIM_OUT)/e1-convergence
 	@mkdir -p $(SIM_FIGS)
-	@for p in paper hpcc; do \
-		$(SIM_OUT)/e1-convergence --senders=8 --profile=$$p --join-ms=10 \
+	@for n in $(E1_PLOT_SENDERS); do for p in $(E1_PLOT_PROFILES); do \
+		$(SIM_OUT)/e1-convergence --senders=$$n --profile=$$p --join-ms=10 \
 			--settle-ms=40 --measure-ms=20 \
-			--trace=$(SIM_OUT)/e1-8-$$p.csv || true; \
-		/usr/bin/python3 $(SIM_DIR)/plots/e1-rates.py $(SIM_OUT)/e1-8-$$p.csv \
-			$(SIM_FIGS)/e1-8-$$p.png "E1: 8 senders, DCQCN profile $$p" || exit 1; \
-		echo "sim-e1-plots: $(SIM_FIGS)/e1-8-$$p.png"; \
-	done
+			--trace=$(SIM_OUT)/e1-$$n-$$p.csv || true; \
+		/usr/bin/python3 $(SIM_DIR)/plots/e1-rates.py $(SIM_OUT)/e1-$$n-$$p.csv \
+			$(SIM_FIGS)/e1-$$n-$$p.png "E1: $$n senders, DCQCN profile $$p" || exit 1; \
+		echo "sim-e1-plots: $(SIM_FIGS)/e1-$$n-$$p.png"; \
+	done; done
 
 ## sim-e2: E2: PFC's unfairness and victim flow on a 3-tier mini-Clos, and DCQCN's cure (E2_ARGS="--incast=16")
 sim-e2: $(SIM_OUT)/e2-pfc-harm

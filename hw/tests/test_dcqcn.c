@@ -1,112 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The DCQCN reaction point (dcqcn.c) against a reference written here
- * from admin-queue.rst's rules alone, in another shape: a loop over every
- * microsecond that finds the periodic events by their distance from the
- * last cut, where the model keeps deadlines and catches up lazily.  Each
+ * The DCQCN reaction point (dcqcn.c) against the reference written from
+ * admin-queue.rst's rules alone, in another shape (hw/host dcqcn_ref.h,
+ * which the simulation's E0 runs beside a whole NIC too): a loop over
+ * every microsecond that finds the periodic events by their distance
+ * from the last cut, where the model keeps deadlines and catches up
+ * lazily.  Each
  * schedule of CNPs and sends is run twice through the model, advancing
  * it every microsecond and only when something happens, and Rc, Rt,
  * alpha and the limiting state must equal the reference's at every
  * microsecond (eager) and at every input (lazy).  A few values are also
  * worked out by hand, so that both cannot be wrong the same way.
  */
+#include "dcqcn_ref.h"
 #include "roce/whw_dcqcn.h"
 #include "tests.h"
 
 #define US	1000ull
-
-/* ------------------------------------------------------ the reference */
-
-struct ref {
-	bool active;
-	uint64_t rc, rt, alpha;
-	uint64_t t, bc, bytes;
-	uint64_t last_cut;	/* us */
-	unsigned int cuts, ignored, recovered;
-};
-
-struct refp {
-	uint64_t max, min, first, ai, hai, alpha0, g;
-	uint64_t k_us, t_us, reduce_us, b, f, fac, gd;
-	bool clamp;
-};
-
-static void ref_increase(struct ref *r, const struct refp *p, bool timer)
-{
-	if (r->t >= p->f && r->bc >= p->f)
-		r->rt += p->hai;
-	else if (r->t >= p->f || r->bc >= p->f)
-		r->rt += p->ai;
-	if (r->rt > p->max)
-		r->rt = p->max;
-	r->rc = (r->rc + r->rt) / 2 + ((r->rc + r->rt) % 2);
-	if (timer)
-		r->t++;
-	else
-		r->bc++;
-	if (r->rc >= p->max) {
-		r->rc = p->max;
-		r->active = false;
-		r->recovered++;
-	}
-}
-
-static void ref_cnp(struct ref *r, const struct refp *p, uint64_t us)
-{
-	bool clamp = p->clamp;
-	uint64_t nrc, floor = p->min < p->max ? p->min : p->max;
-
-	if (r->active && us - r->last_cut < p->reduce_us) {
-		r->ignored++;
-		return;
-	}
-	if (!r->active) {
-		r->active = true;
-		r->rc = p->first < p->max ? p->first : p->max;
-		r->rt = r->rc;
-		r->alpha = p->alpha0 > 1023 ? 1023 : p->alpha0;
-		clamp = true;
-	}
-	if (clamp || r->t || r->bc)
-		r->rt = r->rc;
-	nrc = r->rc - (r->rc * r->alpha) / (1ull << p->gd);
-	if (nrc < r->rc * p->fac / 100)
-		nrc = r->rc * p->fac / 100;
-	if (nrc < floor)
-		nrc = floor;
-	r->rc = nrc;
-	r->alpha = r->alpha * (1024 - p->g) / 1024 + p->g;
-	if (r->alpha > 1023)
-		r->alpha = 1023;
-	r->t = r->bc = r->bytes = 0;
-	r->last_cut = us;
-	r->cuts++;
-}
-
-/* Everything periodic that falls on microsecond @us. */
-static void ref_tick(struct ref *r, const struct refp *p, uint64_t us)
-{
-	uint64_t since;
-
-	if (!r->active || us == r->last_cut)
-		return;
-	since = us - r->last_cut;
-	if (since % p->k_us == 0)
-		r->alpha = r->alpha * (1024 - p->g) / 1024;
-	if (since % p->t_us == 0)
-		ref_increase(r, p, true);
-}
-
-static void ref_send(struct ref *r, const struct refp *p, uint64_t n)
-{
-	if (!r->active || !p->b)
-		return;
-	r->bytes += n;
-	while (r->active && r->bytes >= p->b) {
-		r->bytes -= p->b;
-		ref_increase(r, p, false);
-	}
-}
 
 /* ------------------------------------------------------- schedules */
 
@@ -116,7 +26,7 @@ struct in {
 	uint32_t bytes;
 };
 
-static void to_model(const struct refp *r, struct whw_dcqcn_params *p)
+static void to_model(const struct dcqcn_ref_params *r, struct whw_dcqcn_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->max_kbps = (uint32_t)r->max;
@@ -126,9 +36,9 @@ static void to_model(const struct refp *r, struct whw_dcqcn_params *p)
 	p->hai_kbps = (uint32_t)r->hai;
 	p->initial_alpha = (uint32_t)r->alpha0;
 	p->g = (uint32_t)r->g;
-	p->alpha_ns = r->k_us * US;
-	p->timer_ns = r->t_us * US;
-	p->reduce_ns = r->reduce_us * US;
+	p->alpha_ns = r->k * US;
+	p->timer_ns = r->timer * US;
+	p->reduce_ns = r->reduce * US;
 	p->byte_reset = (uint32_t)r->b;
 	p->threshold = (uint32_t)r->f;
 	p->min_dec_fac = (uint32_t)r->fac;
@@ -136,7 +46,7 @@ static void to_model(const struct refp *r, struct whw_dcqcn_params *p)
 	p->clamp = r->clamp;
 }
 
-static bool same(const struct ref *r, const struct whw_dcqcn *s)
+static bool same(const struct dcqcn_ref *r, const struct whw_dcqcn *s)
 {
 	if (r->active != s->active)
 		return false;
@@ -156,12 +66,12 @@ struct run {
  * Runs @in (sorted by time) up to @end_us through the reference and the
  * model (@eager: advanced every microsecond).
  */
-static void run(const struct refp *rp, const struct in *in, unsigned int n,
-		uint64_t end_us, bool eager, struct run *out, struct ref *last)
+static void run(const struct dcqcn_ref_params *rp, const struct in *in, unsigned int n,
+		uint64_t end_us, bool eager, struct run *out, struct dcqcn_ref *last)
 {
 	struct whw_dcqcn_params p;
 	struct whw_dcqcn s;
-	struct ref r;
+	struct dcqcn_ref r;
 	unsigned int next = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -173,19 +83,19 @@ static void run(const struct refp *rp, const struct in *in, unsigned int n,
 		bool input = next < n && in[next].us == us;
 		unsigned int res;
 
-		ref_tick(&r, rp, us);
+		dcqcn_ref_tick(&r, rp, us);
 		if (eager) {
 			res = whw_dcqcn_advance(&s, &p, us * US);
 			out->recovered += !!(res & WHW_DCQCN_RECOVERED);
 		}
 		for (; next < n && in[next].us == us; next++) {
 			if (in[next].cnp) {
-				ref_cnp(&r, rp, us);
+				dcqcn_ref_cnp(&r, rp, us);
 				res = whw_dcqcn_cnp(&s, &p, us * US);
 				out->cuts += !!(res & WHW_DCQCN_CUT);
 				out->ignored += !!(res & WHW_DCQCN_IGNORED);
 			} else {
-				ref_send(&r, rp, in[next].bytes);
+				dcqcn_ref_send(&r, rp, in[next].bytes);
 				res = whw_dcqcn_sent(&s, &p, us * US,
 						     in[next].bytes);
 			}
@@ -227,8 +137,8 @@ static void run(const struct refp *rp, const struct in *in, unsigned int n,
 		*last = r;
 }
 
-static void both(const char *what, const struct refp *rp, const struct in *in,
-		 unsigned int n, uint64_t end_us, struct run *o, struct ref *r)
+static void both(const char *what, const struct dcqcn_ref_params *rp, const struct in *in,
+		 unsigned int n, uint64_t end_us, struct run *o, struct dcqcn_ref *r)
 {
 	struct run lazy;
 
@@ -242,12 +152,12 @@ static void both(const char *what, const struct refp *rp, const struct in *in,
 }
 
 /* 10 Gb/s ceiling, mlx5's other defaults but faster increases. */
-static struct refp base(void)
+static struct dcqcn_ref_params base(void)
 {
-	struct refp p = {
+	struct dcqcn_ref_params p = {
 		.max = 10000000, .min = 1000, .first = 10000000,
 		.ai = 200000, .hai = 1000000, .alpha0 = 1023, .g = 4,
-		.k_us = 55, .t_us = 300, .reduce_us = 4, .b = 0, .f = 5,
+		.k = 55, .timer = 300, .reduce = 4, .b = 0, .f = 5,
 		.fac = 50, .gd = 11, .clamp = true,
 	};
 
@@ -257,7 +167,7 @@ static struct refp base(void)
 /* Hand-worked first cut: Rc 10^7 kb/s, alpha 1023, gd 11, g 4. */
 static void by_hand(void)
 {
-	struct refp rp = base();
+	struct dcqcn_ref_params rp = base();
 	struct whw_dcqcn_params p;
 	struct whw_dcqcn s;
 	unsigned int res;
@@ -297,9 +207,9 @@ static void by_hand(void)
 static void schedules(void)
 {
 	struct in in[2048];
-	struct refp rp;
+	struct dcqcn_ref_params rp;
 	struct run o;
-	struct ref r;
+	struct dcqcn_ref r;
 	unsigned int n;
 
 	/* One CNP, then timer events only: 5 fast recoveries, then AI. */
@@ -322,7 +232,7 @@ static void schedules(void)
 
 	/* Bursts of CNPs 1 us apart: only one per reduce period. */
 	rp = base();
-	rp.reduce_us = 10;
+	rp.reduce = 10;
 	for (n = 0; n < 60; n++)
 		in[n] = (struct in){ .us = 100 + n, .cnp = true };
 	both("CNP burst, reduce period 10 us", &rp, in, n, 2000, &o, &r);
@@ -332,7 +242,7 @@ static void schedules(void)
 	/* Sends feed the byte counter: both counters past F, hyper. */
 	rp = base();
 	rp.b = 64 * 1024;
-	rp.t_us = 50;
+	rp.timer = 50;
 	rp.hai = 50000;
 	rp.ai = 5000;
 	rp.first = 2000000;
@@ -349,7 +259,7 @@ static void schedules(void)
 	/* Clamp off: consecutive cuts keep Rt until an increase event. */
 	rp = base();
 	rp.clamp = false;
-	rp.t_us = 100;
+	rp.timer = 100;
 	n = 0;
 	in[n++] = (struct in){ .us = 10, .cnp = true };
 	in[n++] = (struct in){ .us = 30, .cnp = true };
@@ -388,9 +298,9 @@ static void schedules(void)
 	rp = base();
 	rp.b = 100000;
 	rp.clamp = false;
-	rp.t_us = 70;
-	rp.k_us = 13;
-	rp.reduce_us = 3;
+	rp.timer = 70;
+	rp.k = 13;
+	rp.reduce = 3;
 	{
 		uint32_t x = 0x12345678;
 		uint64_t us = 1;

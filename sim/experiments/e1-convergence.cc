@@ -176,6 +176,30 @@ main(int argc, char* argv[])
                 }
                 std::fprintf(t, "\n");
             }
+            /*
+             * What the DCQCN fluid model (sim/plots/dcqcn_fluid.py) needs:
+             * the profile as SET_CC takes it, the switch's RED, the links.
+             */
+            struct wren_cc_params cp;
+            ro_cc_profile(&cp, cc, 0x08, rate / 1000000);
+            std::fprintf(t, "# parameters: p,name,value\n");
+            std::fprintf(t, "p,senders,%u\np,join_ms,%g\np,start_ms,%g\np,end_ms,%g\n", senders,
+                         joinMs, startMs, endMs);
+            std::fprintf(t, "p,link_bps,%llu\np,link_delay_ns,1000\np,frame_bytes,%u\n",
+                         static_cast<unsigned long long>(rate),
+                         WrenNetDevice::kFlowMtu + kRoceV2HeaderBytes);
+            std::fprintf(t, "p,payload_bytes,%u\np,wire_overhead_bytes,%u\n",
+                         WrenNetDevice::kFlowMtu, kWireOverheadBytes);
+            std::fprintf(t, "p,kmin,%llu\np,kmax,%llu\np,pmax,%g\n",
+                         static_cast<unsigned long long>(scfg.kminAt100g),
+                         static_cast<unsigned long long>(scfg.kmaxAt100g), scfg.pmax);
+            std::fprintf(t,
+                         "p,cnp_interval_us,%u\np,reduce_period_us,%u\np,alpha_update_us,%u\n"
+                         "p,time_reset_us,%u\np,byte_reset,%u\np,ai_mbps,%u\np,g_1024,%u\n"
+                         "p,min_rate_mbps,%u\np,initial_alpha,%u\n",
+                         cp.np_min_time_between_cnps_us, cp.rp_rate_reduce_period_us,
+                         cp.rp_alpha_update_us, cp.rp_time_reset_us, cp.rp_byte_reset,
+                         cp.rp_ai_rate_mbps, cp.rp_g, cp.rp_min_rate_mbps, cp.rp_initial_alpha);
             std::fprintf(t, "# queue: ms,bytes\n");
             for (auto& q : qs)
             {
