@@ -34,6 +34,9 @@ SIM_MODEL_OBJ := $(patsubst $(SIM_DIR)/model/%.cc,$(SIM_OUT)/model/%.o,$(SIM_MOD
 # ECN and PFC frames are wren-fabric's, from the same files.
 SIM_FABRIC_OBJ := $(patsubst $(FABRIC_DIR)/lib/%.c,$(SIM_OUT)/fabric/%.o,$(FABRIC_LIB))
 SIM_BINS  := $(patsubst %,$(SIM_OUT)/%,$(SIM_EXPERIMENTS))
+# The experiments' objects are made by a pattern rule for their programs:
+# kept, so that a second make links nothing and compiles nothing.
+.SECONDARY: $(SIM_BINS:%=%.o)
 
 # What make check runs (about 8 s together on this machine).
 SIM_CHECK := e0-back-to-back e1-convergence e2-pfc-harm e5-deadlock
