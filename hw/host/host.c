@@ -145,6 +145,8 @@ static int op_dma_read(void *opaque, uint64_t addr, void *buf, size_t len)
 		h->dma_faults++;
 		return -1;
 	}
+	h->dma_reads++;
+	h->dma_read_bytes += len;
 	return th_mem_read(h, addr, buf, len);
 }
 
@@ -157,6 +159,8 @@ static int op_dma_write(void *opaque, uint64_t addr, const void *buf,
 		h->dma_faults++;
 		return -1;
 	}
+	h->dma_writes++;
+	h->dma_write_bytes += len;
 	return th_mem_write(h, addr, buf, len);
 }
 

@@ -65,6 +65,8 @@ struct th {
 	struct th_range null[TH_MAX_NULL];
 	unsigned int nnull;
 	uint64_t dma_faults;
+	/* DMA the model did (ops->dma_read / dma_write that succeeded). */
+	uint64_t dma_reads, dma_read_bytes, dma_writes, dma_write_bytes;
 	/*
 	 * Optional: every frame sent is also handed to this (the two-NIC
 	 * harness queues it; it must never call back into a model).
