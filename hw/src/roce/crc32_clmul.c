@@ -25,6 +25,10 @@
  * after whw_crc32_clmul_ok().  crc32_vpclmul.c folds the same way four
  * blocks to an instruction where the processor has AVX-512 VPCLMULQDQ;
  * both end in whw_crc32_fold.h.
+ *
+ * The first 64 bytes may come from a buffer of their own (the _head
+ * variants): the ICRC's masked headers, copied and masked, followed by
+ * the rest of the packet where it lies, all in one fold.
  */
 #include "whw_crc32_clmul.h"
 
@@ -40,18 +44,17 @@ bool whw_crc32_clmul_ok(void)
 }
 
 CLMUL_TARGET
-uint32_t whw_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+uint32_t whw_crc32_clmul_head(uint32_t crc, const uint8_t *head,
+			      const uint8_t *p, size_t len)
 {
 	__m128i k = crc_k(K_512_HI, K_512_LO);
 	__m128i x0, x1, x2, x3;
 
 	/* The register's state is simply added to the first 32 bits. */
-	x0 = _mm_xor_si128(crc_load(p), _mm_cvtsi32_si128((int)crc));
-	x1 = crc_load(p + 16);
-	x2 = crc_load(p + 32);
-	x3 = crc_load(p + 48);
-	p += 64;
-	len -= 64;
+	x0 = _mm_xor_si128(crc_load(head), _mm_cvtsi32_si128((int)crc));
+	x1 = crc_load(head + 16);
+	x2 = crc_load(head + 32);
+	x3 = crc_load(head + 48);
 
 	while (len >= 64) {
 		x0 = _mm_xor_si128(crc_fold(x0, k), crc_load(p));
@@ -68,6 +71,11 @@ uint32_t whw_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
 	x0 = _mm_xor_si128(crc_fold(x0, k), x2);
 	x0 = _mm_xor_si128(crc_fold(x0, k), x3);
 	return crc_fold_finish(x0, p, len);
+}
+
+uint32_t whw_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+	return whw_crc32_clmul_head(crc, p, p + 64, len - 64);
 }
 
 #else

@@ -44,20 +44,21 @@ static inline __m512i load4(const uint8_t *p)
 }
 
 VPCLMUL_TARGET
-uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len)
+uint32_t whw_crc32_vpclmul_head(uint32_t crc, const uint8_t *head,
+				const uint8_t *p, size_t len)
 {
 	__m512i k = _mm512_broadcast_i32x4(crc_k(K_2048_HI, K_2048_LO));
 	__m512i z0, z1, z2, z3;
 	__m128i x;
 
 	/* The register's state is simply added to the first 32 bits. */
-	z0 = _mm512_xor_si512(load4(p),
+	z0 = _mm512_xor_si512(load4(head),
 			      _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
-	z1 = load4(p + 64);
-	z2 = load4(p + 128);
-	z3 = load4(p + 192);
-	p += 256;
-	len -= 256;
+	z1 = load4(p);
+	z2 = load4(p + 64);
+	z3 = load4(p + 128);
+	p += 192;
+	len -= 192;
 
 	while (len >= 256) {
 		z0 = _mm512_xor_si512(fold4(z0, k), load4(p));
@@ -94,6 +95,11 @@ uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len)
 	x = _mm_xor_si128(x, crc_fold(_mm512_castsi512_si128(z0),
 				      crc_k(K_384_HI, K_384_LO)));
 	return crc_fold_finish(x, p, len);
+}
+
+uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+	return whw_crc32_vpclmul_head(crc, p, p + 64, len - 64);
 }
 
 #else

@@ -27,6 +27,13 @@ bool whw_crc32_clmul_ok(void);
  */
 uint32_t whw_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
 
+/*
+ * As whw_crc32_clmul() over 64 + @len bytes: the first 64 at @head, the
+ * rest at @p.  @len is a multiple of 16, possibly 0.
+ */
+uint32_t whw_crc32_clmul_head(uint32_t crc, const uint8_t *head,
+			      const uint8_t *p, size_t len);
+
 /* Whether this processor has what whw_crc32_vpclmul() uses (AVX-512F,
  * VPCLMULQDQ, and whw_crc32_clmul()'s instructions for the tail). */
 bool whw_crc32_vpclmul_ok(void);
@@ -36,6 +43,13 @@ bool whw_crc32_vpclmul_ok(void);
  * least 256 and a multiple of 16.  Only where whw_crc32_vpclmul_ok().
  */
 uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len);
+
+/*
+ * As whw_crc32_vpclmul() over 64 + @len bytes, the first 64 at @head and
+ * the rest at @p: @len is at least 192 and a multiple of 16.
+ */
+uint32_t whw_crc32_vpclmul_head(uint32_t crc, const uint8_t *head,
+				const uint8_t *p, size_t len);
 #endif
 
 #endif
