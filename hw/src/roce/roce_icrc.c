@@ -26,7 +26,8 @@
  *
  * The 8 bytes of ones are a constant register state (CRC_ONES), and the
  * masked headers, copied with the rest of the packet's first 64 bytes,
- * are the first block of the same fold as the payload where it lies.
+ * are the first block of the same fold as the payload where it lies,
+ * which then ends on a whole 16-byte block (whw_roce_icrc()).
  */
 #include <string.h>
 
@@ -222,37 +223,55 @@ static uint32_t crc_update_head(uint32_t crc, const uint8_t *head,
 	return whw_crc32_update(crc, p, len);
 }
 
+/* The variant fields of the headers at @h, set to ones. */
+static void icrc_mask(uint8_t *h, bool ipv4)
+{
+	uint8_t *udp = h + (ipv4 ? 20 : 40), *bth = udp + 8;
+
+	if (ipv4) {
+		h[1] = 0xff;			/* TOS */
+		h[8] = 0xff;			/* TTL */
+		h[10] = h[11] = 0xff;		/* header checksum */
+	} else {
+		h[0] |= 0x0f;			/* traffic class, low nibble */
+		h[1] = h[2] = h[3] = 0xff;	/* class and flow label */
+		h[7] = 0xff;			/* hop limit */
+	}
+	udp[6] = udp[7] = 0xff;
+	bth[4] = 0xff;				/* FECN, BECN, resv6a */
+}
+
 uint32_t whw_roce_icrc(const uint8_t *l3, bool ipv4, uint32_t total)
 {
 	/* What the CRC covers after the ones: the packet up to its ICRC. */
 	uint32_t body = total - WHW_ICRC_LEN;
-	uint32_t ip_len = ipv4 ? 20u : 40u;
-	uint8_t *udp, *bth, head[64];
-	uint32_t crc;
+	uint32_t hlen = (ipv4 ? 20u : 40u) + 8 + WHW_BTH_LEN;
+	/* Zeros in front that make the rest after the head whole blocks. */
+	uint32_t z = (0u - body) & 15;
+	uint8_t head[64];
 
-	/*
-	 * Callers guarantee total >= headers + ICRC and a 20-byte IPv4
-	 * header; the headers (at most 60 bytes) are masked in a copy of
-	 * the packet's first 64 bytes, or of all of it if shorter.
-	 */
-	memcpy(head, l3, body < sizeof(head) ? body : sizeof(head));
-	udp = head + ip_len;
-	bth = udp + 8;
-	if (ipv4) {
-		head[1] = 0xff;			/* TOS */
-		head[8] = 0xff;			/* TTL */
-		head[10] = head[11] = 0xff;	/* header checksum */
-	} else {
-		head[0] |= 0x0f;		/* traffic class, low nibble */
-		head[1] = head[2] = head[3] = 0xff; /* class and flow label */
-		head[7] = 0xff;			/* hop limit */
+	/* Callers guarantee total >= hlen + ICRC and a 20-byte IPv4 header. */
+	if (body < sizeof(head)) {
+		memcpy(head, l3, body);
+		icrc_mask(head, ipv4);
+		return ~whw_crc32_update(CRC_ONES, head, body);
 	}
-	udp[6] = udp[7] = 0xff;
-	bth[4] = 0xff;				/* FECN, BECN, resv6a */
-	if (body < sizeof(head))
-		crc = whw_crc32_update(CRC_ONES, head, body);
-	else
-		crc = crc_update_head(CRC_ONES, head, l3 + sizeof(head),
-				      body - sizeof(head));
-	return ~crc;
+	/*
+	 * The head is the packet's first bytes with the headers masked.  A
+	 * CRC register started at 0 stays 0 over zero bytes, and a state is
+	 * the same as 0 with that state added to the next 4 bytes; so the
+	 * head may start with z zeros, the state added after them, and the
+	 * fold then ends on a whole block, with no bytes left for the
+	 * tables.  Only where the headers still fit the head (IPv6's 60
+	 * bytes leave room for 4 zeros): else no zeros, and a table tail.
+	 */
+	if (z + hlen > sizeof(head))
+		z = 0;
+	memset(head, 0, z);
+	memcpy(head + z, l3, sizeof(head) - z);
+	icrc_mask(head + z, ipv4);
+	for (unsigned int i = 0; i < 4; i++)
+		head[z + i] ^= (uint8_t)(CRC_ONES >> (8 * i));
+	return ~crc_update_head(0, head, l3 + sizeof(head) - z,
+				body + z - sizeof(head));
 }
