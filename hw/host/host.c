@@ -31,6 +31,7 @@ static bool table_grow(struct th *h)
 		return false;
 	h->pages = t;
 	h->slots = n;
+	h->last = NULL;
 	for (size_t i = 0; i < old_n; i++) {
 		uint64_t j;
 
@@ -42,6 +43,18 @@ static bool table_grow(struct th *h)
 	}
 	free(old);
 	return true;
+}
+
+/*
+ * The C library's memcpy for a piece of a page.  The compiler knows such
+ * a piece is at most a page and would otherwise inline it as rep movsq,
+ * half as fast as the library on the 1-4 KiB pieces DMA moves; hiding
+ * the bound leaves it the call.
+ */
+static void copy(void *dst, const void *src, size_t n)
+{
+	__asm__("" : "+r"(n));
+	memcpy(dst, src, n);
 }
 
 static bool stateless(const struct th *h, uint64_t pfn)
@@ -56,6 +69,10 @@ static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 {
 	uint64_t i;
 
+	/* DMA mostly goes on where it left off: the page found last. */
+	if (h->last && h->last->pfn == pfn + 1)
+		return h->last;
+
 	if (create && h->npages < h->max_pages &&
 	    2 * (h->npages + 1) > h->slots && !table_grow(h))
 		return NULL;
@@ -63,7 +80,7 @@ static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 		struct th_page *p = &h->pages[i];
 
 		if (p->pfn == pfn + 1)
-			return p;
+			return h->last = p;
 		if (!p->pfn)
 			break;
 	}
@@ -74,7 +91,7 @@ static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 		return NULL;
 	h->pages[i].pfn = pfn + 1;
 	h->npages++;
-	return &h->pages[i];
+	return h->last = &h->pages[i];
 }
 
 static bool faulted(struct th *h, uint64_t addr, size_t len, bool write)
@@ -105,7 +122,7 @@ int th_mem_write(struct th *h, uint64_t addr, const void *buf, size_t len)
 			p = find_page(h, addr / PAGE, true);
 			if (!p)
 				return -1;	/* arena full: the bus says no */
-			memcpy(p->data + off, b, n);
+			copy(p->data + off, b, n);
 		}
 		addr += n;
 		b += n;
@@ -127,7 +144,7 @@ int th_mem_read(struct th *h, uint64_t addr, void *buf, size_t len)
 		p = stateless(h, addr / PAGE) ? NULL :
 		    find_page(h, addr / PAGE, false);
 		if (p)
-			memcpy(b, p->data + off, n);
+			copy(b, p->data + off, n);
 		else
 			memset(b, 0, n);
 		addr += n;

@@ -60,6 +60,7 @@ struct th {
 	unsigned int nfaults;
 	/* Sparse memory: open-addressed page table, grown as pages come. */
 	struct th_page *pages;
+	struct th_page *last;		/* the page found last, or NULL */
 	size_t slots, npages, max_pages;
 	/* Stateless ranges (th_mem_stateless()). */
 	struct th_range null[TH_MAX_NULL];
