@@ -247,7 +247,8 @@ static bool run(struct stream *s, const struct be_limits *l,
 		struct be_result *r)
 {
 	uint64_t min = l->min_msgs > s->nslots ? l->min_msgs : s->nslots;
-	uint64_t f0 = frames(s), a0 = be_allocs(), t0 = be_wall_ns(), now = t0;
+	uint64_t f0 = frames(s), a0 = be_allocs(), c0 = be_cpu_ns();
+	uint64_t t0 = be_wall_ns(), now = t0;
 	unsigned int refill = s->depth - s->depth / 4;
 	struct be_result d0;
 
@@ -277,6 +278,7 @@ static bool run(struct stream *s, const struct be_limits *l,
 			return fail(s, "stream stalled with no timer armed");
 	}
 	r->ns = now - t0;
+	r->cpu_ns = be_cpu_ns() - c0;
 	r->msgs = s->done;
 	r->bytes = s->done * s->c->size;
 	r->frames = frames(s) - f0;
