@@ -248,30 +248,32 @@ uint32_t whw_roce_icrc(const uint8_t *l3, bool ipv4, uint32_t total)
 	uint32_t hlen = (ipv4 ? 20u : 40u) + 8 + WHW_BTH_LEN;
 	/* Zeros in front that make the rest after the head whole blocks. */
 	uint32_t z = (0u - body) & 15;
-	uint8_t head[64];
+	/* 16 zeros, then the packet's first 64 bytes, masked. */
+	uint8_t buf[16 + 64], *pkt = buf + 16;
 
 	/* Callers guarantee total >= hlen + ICRC and a 20-byte IPv4 header. */
-	if (body < sizeof(head)) {
-		memcpy(head, l3, body);
-		icrc_mask(head, ipv4);
-		return ~whw_crc32_update(CRC_ONES, head, body);
+	if (body < 64) {
+		memcpy(pkt, l3, body);
+		icrc_mask(pkt, ipv4);
+		return ~whw_crc32_update(CRC_ONES, pkt, body);
 	}
 	/*
-	 * The head is the packet's first bytes with the headers masked.  A
-	 * CRC register started at 0 stays 0 over zero bytes, and a state is
-	 * the same as 0 with that state added to the next 4 bytes; so the
-	 * head may start with z zeros, the state added after them, and the
-	 * fold then ends on a whole block, with no bytes left for the
-	 * tables.  Only where the headers still fit the head (IPv6's 60
-	 * bytes leave room for 4 zeros): else no zeros, and a table tail.
+	 * The head block is the packet's first bytes with the headers
+	 * masked.  A CRC register started at 0 stays 0 over zero bytes, and
+	 * a state is the same as 0 with that state added to the next 4
+	 * bytes; so the head may start with z zeros, the state added after
+	 * them, and the fold then ends on a whole block, with no bytes left
+	 * for the tables.  Only where the headers still fit the head (IPv6's
+	 * 60 bytes leave room for 4 zeros): else no zeros, and a table tail.
+	 * Fixed-size copies: no call for the copy, and no zeros to store
+	 * but one block.
 	 */
-	if (z + hlen > sizeof(head))
+	if (z + hlen > 64)
 		z = 0;
-	memset(head, 0, z);
-	memcpy(head + z, l3, sizeof(head) - z);
-	icrc_mask(head + z, ipv4);
+	memset(buf, 0, 16);
+	memcpy(pkt, l3, 64);
+	icrc_mask(pkt, ipv4);
 	for (unsigned int i = 0; i < 4; i++)
-		head[z + i] ^= (uint8_t)(CRC_ONES >> (8 * i));
-	return ~crc_update_head(0, head, l3 + sizeof(head) - z,
-				body + z - sizeof(head));
+		pkt[i] ^= (uint8_t)(CRC_ONES >> (8 * i));
+	return ~crc_update_head(0, pkt - z, l3 + 64 - z, body + z - 64);
 }
