@@ -31,7 +31,7 @@ static bool table_grow(struct th *h)
 		return false;
 	h->pages = t;
 	h->slots = n;
-	h->last = NULL;
+	memset(h->recent, 0, sizeof(h->recent));
 	for (size_t i = 0; i < old_n; i++) {
 		uint64_t j;
 
@@ -67,11 +67,15 @@ static bool stateless(const struct th *h, uint64_t pfn)
 
 static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 {
+	struct th_page **r = &h->recent[pfn % TH_RECENT];
 	uint64_t i;
 
-	/* DMA mostly goes on where it left off: the page found last. */
-	if (h->last && h->last->pfn == pfn + 1)
-		return h->last;
+	/*
+	 * A DMA mostly goes back to a page touched lately (the data it
+	 * left off in, a ring, a doorbell record): those are remembered.
+	 */
+	if (*r && (*r)->pfn == pfn + 1)
+		return *r;
 
 	if (create && h->npages < h->max_pages &&
 	    2 * (h->npages + 1) > h->slots && !table_grow(h))
@@ -80,7 +84,7 @@ static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 		struct th_page *p = &h->pages[i];
 
 		if (p->pfn == pfn + 1)
-			return h->last = p;
+			return *r = p;
 		if (!p->pfn)
 			break;
 	}
@@ -91,7 +95,7 @@ static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 		return NULL;
 	h->pages[i].pfn = pfn + 1;
 	h->npages++;
-	return h->last = &h->pages[i];
+	return *r = &h->pages[i];
 }
 
 static bool faulted(struct th *h, uint64_t addr, size_t len, bool write)

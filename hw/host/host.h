@@ -25,6 +25,7 @@
 #define TH_MAX_PAGES	16384		/* 64 MiB of touched host memory */
 #endif
 #define TH_MAX_NULL	8
+#define TH_RECENT	16
 
 struct th_frame {
 	size_t len;
@@ -60,7 +61,8 @@ struct th {
 	unsigned int nfaults;
 	/* Sparse memory: open-addressed page table, grown as pages come. */
 	struct th_page *pages;
-	struct th_page *last;		/* the page found last, or NULL */
+	/* Pages found lately, by pfn % TH_RECENT (or NULL). */
+	struct th_page *recent[TH_RECENT];
 	size_t slots, npages, max_pages;
 	/* Stateless ranges (th_mem_stateless()). */
 	struct th_range null[TH_MAX_NULL];
