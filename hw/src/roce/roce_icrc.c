@@ -197,32 +197,6 @@ bool whw_test_crc32_force(const char *impl)
 /* The register after the 8 bytes of ones, from all ones (rxe's seed). */
 #define CRC_ONES	0xdebb20e3u
 
-/*
- * whw_crc32_update() over 64 bytes at @head and then @len at @p, in one
- * fold where there is one: the masked headers need not be hashed apart,
- * a slicing-by-8 pass of their own that cost as much as the fold of a
- * 1 KiB payload.
- */
-static uint32_t crc_update_head(uint32_t crc, const uint8_t *head,
-				const uint8_t *p, size_t len)
-{
-#ifdef WHW_HAVE_CRC32_CLMUL
-	int impl = crc_pick();
-	size_t n = len & ~(size_t)15;
-
-	if (impl == CRC_IMPL_VPCLMUL && n >= 192) {
-		crc = whw_crc32_vpclmul_head(crc, head, p, n);
-		return crc_slice8(crc, p + n, len - n);
-	}
-	if (impl >= CRC_IMPL_PCLMUL) {
-		crc = whw_crc32_clmul_head(crc, head, p, n);
-		return crc_slice8(crc, p + n, len - n);
-	}
-#endif
-	crc = crc_slice8(crc, head, 64);
-	return whw_crc32_update(crc, p, len);
-}
-
 /* The variant fields of the headers at @h, set to ones. */
 static void icrc_mask(uint8_t *h, bool ipv4)
 {
@@ -241,6 +215,17 @@ static void icrc_mask(uint8_t *h, bool ipv4)
 	bth[4] = 0xff;				/* FECN, BECN, resv6a */
 }
 
+/*
+ * The same masks as bits to set in the packet's first 64 bytes, for the
+ * folds that mask as they load: IPv4, then IPv6.
+ */
+static const uint8_t icrc_ones[2][64] = {
+	{ [1] = 0xff, [8] = 0xff, [10] = 0xff, [11] = 0xff,
+	  [20 + 6] = 0xff, [20 + 7] = 0xff, [20 + 8 + 4] = 0xff },
+	{ [0] = 0x0f, [1] = 0xff, [2] = 0xff, [3] = 0xff, [7] = 0xff,
+	  [40 + 6] = 0xff, [40 + 7] = 0xff, [40 + 8 + 4] = 0xff },
+};
+
 uint32_t whw_roce_icrc(const uint8_t *l3, bool ipv4, uint32_t total)
 {
 	/* What the CRC covers after the ones: the packet up to its ICRC. */
@@ -250,6 +235,8 @@ uint32_t whw_roce_icrc(const uint8_t *l3, bool ipv4, uint32_t total)
 	uint32_t z = (0u - body) & 15;
 	/* 16 zeros, then the packet's first 64 bytes, masked. */
 	uint8_t buf[16 + 64], *pkt = buf + 16;
+	size_t rest, n;
+	uint32_t crc;
 
 	/* Callers guarantee total >= hlen + ICRC and a 20-byte IPv4 header. */
 	if (body < 64) {
@@ -258,22 +245,42 @@ uint32_t whw_roce_icrc(const uint8_t *l3, bool ipv4, uint32_t total)
 		return ~whw_crc32_update(CRC_ONES, pkt, body);
 	}
 	/*
-	 * The head block is the packet's first bytes with the headers
-	 * masked.  A CRC register started at 0 stays 0 over zero bytes, and
+	 * The first 64 bytes with the headers masked are the fold's first
+	 * block.  A CRC register started at 0 stays 0 over zero bytes, and
 	 * a state is the same as 0 with that state added to the next 4
-	 * bytes; so the head may start with z zeros, the state added after
+	 * bytes; so the block may start with z zeros, the state added after
 	 * them, and the fold then ends on a whole block, with no bytes left
-	 * for the tables.  Only where the headers still fit the head (IPv6's
-	 * 60 bytes leave room for 4 zeros): else no zeros, and a table tail.
-	 * Fixed-size copies: no call for the copy, and no zeros to store
-	 * but one block.
+	 * for the tables.  Only where the headers still fit the block
+	 * (IPv6's 60 bytes leave room for 4 zeros) and the packet is whole
+	 * words, as the engine's are (the folds move the block by 32-bit
+	 * words): else no zeros, and a table tail.
 	 */
-	if (z + hlen > 64)
+	if (z + hlen > 64 || (z & 3))
 		z = 0;
+	rest = body + z - 64;
+	n = rest & ~(size_t)15;
+#ifdef WHW_HAVE_CRC32_CLMUL
+	{
+		int impl = crc_pick();
+
+		if (impl == CRC_IMPL_VPCLMUL && n >= 192) {
+			crc = whw_crc32_vpclmul_icrc(CRC_ONES, l3,
+						     icrc_ones[!ipv4], z, n);
+			return ~crc_slice8(crc, l3 + 64 - z + n, rest - n);
+		}
+		if (impl >= CRC_IMPL_PCLMUL) {
+			crc = whw_crc32_clmul_icrc(CRC_ONES, l3,
+						   icrc_ones[!ipv4], z, n);
+			return ~crc_slice8(crc, l3 + 64 - z + n, rest - n);
+		}
+	}
+#endif
+	/* The tables: the same block, built in memory. */
 	memset(buf, 0, 16);
 	memcpy(pkt, l3, 64);
 	icrc_mask(pkt, ipv4);
 	for (unsigned int i = 0; i < 4; i++)
 		pkt[i] ^= (uint8_t)(CRC_ONES >> (8 * i));
-	return ~crc_update_head(0, pkt - z, l3 + 64 - z, body + z - 64);
+	crc = crc_slice8(0, pkt - z, 64);
+	return ~crc_slice8(crc, l3 + 64 - z, rest);
 }

@@ -28,11 +28,14 @@ bool whw_crc32_clmul_ok(void);
 uint32_t whw_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
 
 /*
- * As whw_crc32_clmul() over 64 + @len bytes: the first 64 at @head, the
- * rest at @p.  @len is a multiple of 16, possibly 0.
+ * The ICRC's fold (roce_icrc.c): as whw_crc32_clmul() over a message
+ * whose first 64 bytes are the 64 at @p with @ones' bits set (the masked
+ * headers), moved up @z bytes (0, 4, 8 or 12) behind as many zeros, and
+ * whose rest is the @len bytes at @p + 64 - @z, a multiple of 16.  @crc
+ * is added to the bytes at @p, not to the zeros.
  */
-uint32_t whw_crc32_clmul_head(uint32_t crc, const uint8_t *head,
-			      const uint8_t *p, size_t len);
+uint32_t whw_crc32_clmul_icrc(uint32_t crc, const uint8_t *p,
+			      const uint8_t *ones, unsigned int z, size_t len);
 
 /* Whether this processor has what whw_crc32_vpclmul() uses (AVX-512F,
  * VPCLMULQDQ, and whw_crc32_clmul()'s instructions for the tail). */
@@ -44,12 +47,10 @@ bool whw_crc32_vpclmul_ok(void);
  */
 uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len);
 
-/*
- * As whw_crc32_vpclmul() over 64 + @len bytes, the first 64 at @head and
- * the rest at @p: @len is at least 192 and a multiple of 16.
- */
-uint32_t whw_crc32_vpclmul_head(uint32_t crc, const uint8_t *head,
-				const uint8_t *p, size_t len);
+/* As whw_crc32_clmul_icrc(), @len at least 192. */
+uint32_t whw_crc32_vpclmul_icrc(uint32_t crc, const uint8_t *p,
+				const uint8_t *ones, unsigned int z,
+				size_t len);
 #endif
 
 #endif
