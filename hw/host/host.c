@@ -11,11 +11,6 @@
 /* The page table starts this small and doubles at half full. */
 #define TABLE_MIN	64u
 
-struct th_page {
-	uint64_t pfn;		/* +1: 0 marks an empty slot */
-	uint8_t *data;
-};
-
 static uint64_t slot_of(const struct th *h, uint64_t pfn)
 {
 	return ((pfn * 0x9e3779b97f4a7c15ull) >> 32) & (h->slots - 1);
@@ -31,7 +26,6 @@ static bool table_grow(struct th *h)
 		return false;
 	h->pages = t;
 	h->slots = n;
-	memset(h->recent, 0, sizeof(h->recent));
 	for (size_t i = 0; i < old_n; i++) {
 		uint64_t j;
 
@@ -67,15 +61,16 @@ static bool stateless(const struct th *h, uint64_t pfn)
 
 static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 {
-	struct th_page **r = &h->recent[pfn % TH_RECENT];
+	struct th_page *r = &h->recent[pfn % TH_RECENT];
 	uint64_t i;
 
 	/*
 	 * A DMA mostly goes back to a page touched lately (the data it
-	 * left off in, a ring, a doorbell record): those are remembered.
+	 * left off in, a ring, a doorbell record): copies of their entries
+	 * are kept, so that a hit reads nothing of the table.
 	 */
-	if (*r && (*r)->pfn == pfn + 1)
-		return *r;
+	if (r->pfn == pfn + 1)
+		return r;
 
 	if (create && h->npages < h->max_pages &&
 	    2 * (h->npages + 1) > h->slots && !table_grow(h))
@@ -83,8 +78,10 @@ static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 	for (i = slot_of(h, pfn);; i = (i + 1) & (h->slots - 1)) {
 		struct th_page *p = &h->pages[i];
 
-		if (p->pfn == pfn + 1)
-			return *r = p;
+		if (p->pfn == pfn + 1) {
+			*r = *p;
+			return r;
+		}
 		if (!p->pfn)
 			break;
 	}
@@ -95,7 +92,8 @@ static struct th_page *find_page(struct th *h, uint64_t pfn, bool create)
 		return NULL;
 	h->pages[i].pfn = pfn + 1;
 	h->npages++;
-	return *r = &h->pages[i];
+	*r = h->pages[i];
+	return r;
 }
 
 static bool faulted(struct th *h, uint64_t addr, size_t len, bool write)

@@ -25,7 +25,7 @@
 #define TH_MAX_PAGES	16384		/* 64 MiB of touched host memory */
 #endif
 #define TH_MAX_NULL	8
-#define TH_RECENT	16
+#define TH_RECENT	512
 
 struct th_frame {
 	size_t len;
@@ -37,7 +37,11 @@ struct th_fault {
 	bool read, write;
 };
 
-struct th_page;
+/* A page of the sparse memory. */
+struct th_page {
+	uint64_t pfn;		/* +1: 0 marks an empty slot */
+	uint8_t *data;		/* never moves while the host lives */
+};
 
 struct th_range {
 	uint64_t start, end;
@@ -61,8 +65,8 @@ struct th {
 	unsigned int nfaults;
 	/* Sparse memory: open-addressed page table, grown as pages come. */
 	struct th_page *pages;
-	/* Pages found lately, by pfn % TH_RECENT (or NULL). */
-	struct th_page *recent[TH_RECENT];
+	/* Copies of the entries of pages found lately, by pfn % TH_RECENT. */
+	struct th_page recent[TH_RECENT];
 	size_t slots, npages, max_pages;
 	/* Stateless ranges (th_mem_stateless()). */
 	struct th_range null[TH_MAX_NULL];
