@@ -17,6 +17,12 @@
 
 /* Monotonic wall-clock nanoseconds. */
 uint64_t be_wall_ns(void);
+/*
+ * This thread's CPU time in nanoseconds: what the floor and the engine's
+ * time a data frame are measured in, so that on a shared machine the
+ * time the process waits for a core counts in neither.
+ */
+uint64_t be_cpu_ns(void);
 
 /*
  * The wire: every frame a NIC sends is handed straight to the other's
@@ -81,6 +87,9 @@ struct be_limits {
 
 struct be_result {
 	uint64_t msgs, bytes, frames, ns;
+	uint64_t cpu_ns;		/* the same stretch in CPU time */
+	uint64_t allocs;		/* malloc/calloc/realloc calls */
+	uint64_t dma_reads, dma_read_bytes, dma_writes, dma_write_bytes;
 	unsigned int jumps;
 	uint64_t held, retransmits;
 	char err[BE_ERR_LEN];	/* empty when the stream was good */
@@ -104,5 +113,27 @@ struct be_crc {
  * crc32(): whether they agree, and with @ns, how fast each is.
  */
 void be_crc_rate(size_t size, uint64_t ns, struct be_crc *c);
+
+/*
+ * The floor of a data frame: the work no RoCEv2 engine that keeps the
+ * model's interface can avoid, for a frame of @payload bytes (IPv4, BTH,
+ * no extension header): the sender's copy of the payload into the frame,
+ * the sender's ICRC pass over what the ICRC covers (8 bytes of ones, the
+ * 40 bytes of headers and the payload), the receiver's ICRC pass over the
+ * same, and the receiver's copy out of it - memcpy and whw_crc32_update()
+ * back to back on one frame's buffers, hot in the cache, for about @ns of
+ * CPU time.
+ */
+struct be_floor {
+	double ns;		/* the four, a frame */
+	double copy_ns;		/* one copy alone */
+	double crc_ns;		/* one ICRC pass alone */
+	uint32_t icrc_bytes;	/* what one pass covers */
+};
+
+void be_floor_measure(uint32_t payload, uint64_t ns, struct be_floor *f);
+
+/* Allocations (malloc, calloc, realloc) in this process so far. */
+uint64_t be_allocs(void);
 
 #endif

@@ -79,6 +79,23 @@ static uint64_t frames(const struct stream *s)
 	return (uint64_t)s->p.n[0].d->h->tx_frames + s->p.n[1].d->h->tx_frames;
 }
 
+/* Both hosts' DMA so far, into @r's counters. */
+static void dma_sum(const struct stream *s, struct be_result *r)
+{
+	r->dma_reads = 0;
+	r->dma_read_bytes = 0;
+	r->dma_writes = 0;
+	r->dma_write_bytes = 0;
+	for (int i = 0; i < 2; i++) {
+		const struct th *h = s->p.n[i].d->h;
+
+		r->dma_reads += h->dma_reads;
+		r->dma_read_bytes += h->dma_read_bytes;
+		r->dma_writes += h->dma_writes;
+		r->dma_write_bytes += h->dma_write_bytes;
+	}
+}
+
 static uint64_t slot_addr(const struct stream *s, int side, uint64_t msg)
 {
 	return s->mr[side].iova + (msg % s->nslots) * s->c->size;
@@ -230,8 +247,12 @@ static bool run(struct stream *s, const struct be_limits *l,
 		struct be_result *r)
 {
 	uint64_t min = l->min_msgs > s->nslots ? l->min_msgs : s->nslots;
-	uint64_t f0 = frames(s), t0 = be_wall_ns(), now = t0;
+	uint64_t f0 = frames(s), a0 = be_allocs(), c0 = be_cpu_ns();
+	uint64_t t0 = be_wall_ns(), now = t0;
 	unsigned int refill = s->depth - s->depth / 4;
+	struct be_result d0;
+
+	dma_sum(s, &d0);
 
 	for (;;) {
 		bool any = false, more;
@@ -257,9 +278,16 @@ static bool run(struct stream *s, const struct be_limits *l,
 			return fail(s, "stream stalled with no timer armed");
 	}
 	r->ns = now - t0;
+	r->cpu_ns = be_cpu_ns() - c0;
 	r->msgs = s->done;
 	r->bytes = s->done * s->c->size;
 	r->frames = frames(s) - f0;
+	r->allocs = be_allocs() - a0;
+	dma_sum(s, r);
+	r->dma_reads -= d0.dma_reads;
+	r->dma_read_bytes -= d0.dma_read_bytes;
+	r->dma_writes -= d0.dma_writes;
+	r->dma_write_bytes -= d0.dma_write_bytes;
 	return true;
 }
 

@@ -25,6 +25,7 @@
 #define TH_MAX_PAGES	16384		/* 64 MiB of touched host memory */
 #endif
 #define TH_MAX_NULL	8
+#define TH_RECENT	512
 
 struct th_frame {
 	size_t len;
@@ -36,7 +37,11 @@ struct th_fault {
 	bool read, write;
 };
 
-struct th_page;
+/* A page of the sparse memory. */
+struct th_page {
+	uint64_t pfn;		/* +1: 0 marks an empty slot */
+	uint8_t *data;		/* never moves while the host lives */
+};
 
 struct th_range {
 	uint64_t start, end;
@@ -60,11 +65,15 @@ struct th {
 	unsigned int nfaults;
 	/* Sparse memory: open-addressed page table, grown as pages come. */
 	struct th_page *pages;
+	/* Copies of the entries of pages found lately, by pfn % TH_RECENT. */
+	struct th_page recent[TH_RECENT];
 	size_t slots, npages, max_pages;
 	/* Stateless ranges (th_mem_stateless()). */
 	struct th_range null[TH_MAX_NULL];
 	unsigned int nnull;
 	uint64_t dma_faults;
+	/* DMA the model did (ops->dma_read / dma_write that succeeded). */
+	uint64_t dma_reads, dma_read_bytes, dma_writes, dma_write_bytes;
 	/*
 	 * Optional: every frame sent is also handed to this (the two-NIC
 	 * harness queues it; it must never call back into a model).

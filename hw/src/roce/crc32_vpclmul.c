@@ -43,21 +43,17 @@ static inline __m512i load4(const uint8_t *p)
 	return _mm512_loadu_si512((const void *)p);
 }
 
+/*
+ * The fold of a message whose first 256 bytes are @z0..@z3 (the register
+ * state added already) and whose rest is @len bytes at @p, a multiple of
+ * 16.
+ */
 VPCLMUL_TARGET
-uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len)
+static inline uint32_t fold(__m512i z0, __m512i z1, __m512i z2, __m512i z3,
+			    const uint8_t *p, size_t len)
 {
 	__m512i k = _mm512_broadcast_i32x4(crc_k(K_2048_HI, K_2048_LO));
-	__m512i z0, z1, z2, z3;
 	__m128i x;
-
-	/* The register's state is simply added to the first 32 bits. */
-	z0 = _mm512_xor_si512(load4(p),
-			      _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
-	z1 = load4(p + 64);
-	z2 = load4(p + 128);
-	z3 = load4(p + 192);
-	p += 256;
-	len -= 256;
 
 	while (len >= 256) {
 		z0 = _mm512_xor_si512(fold4(z0, k), load4(p));
@@ -94,6 +90,43 @@ uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len)
 	x = _mm_xor_si128(x, crc_fold(_mm512_castsi512_si128(z0),
 				      crc_k(K_384_HI, K_384_LO)));
 	return crc_fold_finish(x, p, len);
+}
+
+VPCLMUL_TARGET
+uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len)
+{
+	/* The register's state is simply added to the first 32 bits. */
+	__m512i z0 = _mm512_xor_si512(load4(p),
+				      _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
+
+	return fold(z0, load4(p + 64), load4(p + 128), load4(p + 192),
+		    p + 256, len - 256);
+}
+
+VPCLMUL_TARGET
+uint32_t whw_crc32_vpclmul_icrc(uint32_t crc, const uint8_t *p,
+				const uint8_t *ones, unsigned int z,
+				size_t len)
+{
+	__m512i z0 = _mm512_or_si512(load4(p), load4(ones));
+	const uint8_t *q = p + 64 - z;
+
+	z0 = _mm512_xor_si512(z0,
+			      _mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
+	/* Up z bytes behind zeros: 32-bit lanes, as z is a multiple of 4. */
+	switch (z) {
+	case 4:
+		z0 = _mm512_alignr_epi32(z0, _mm512_setzero_si512(), 15);
+		break;
+	case 8:
+		z0 = _mm512_alignr_epi32(z0, _mm512_setzero_si512(), 14);
+		break;
+	case 12:
+		z0 = _mm512_alignr_epi32(z0, _mm512_setzero_si512(), 13);
+		break;
+	}
+	return fold(z0, load4(q), load4(q + 64), load4(q + 128), q + 192,
+		    len - 192);
 }
 
 #else

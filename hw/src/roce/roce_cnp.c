@@ -78,6 +78,7 @@ static void cnp_class(struct whw_frame *f, uint8_t dscp, uint8_t prio)
 
 	if (f->ipv4) {
 		ip[1] = tc;
+		f->ip_sum_ok = false;	/* the header changed */
 	} else {
 		ip[0] = (uint8_t)(0x60 | tc >> 4);
 		ip[1] = (uint8_t)((tc & 0x0f) << 4 | (ip[1] & 0x0f));

@@ -81,6 +81,7 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 	if (g->type != WREN_GID_ROCE_V2)
 		return false;	/* the source GID went away */
 	f->buf = b;
+	f->ip_sum_ok = false;
 	f->ipv4 = av->flags & WREN_AV_F_IPV4;
 	f->prio = whw_roce_av_prio(hw, av);
 	memcpy(b, av->dmac, 6);
@@ -96,14 +97,21 @@ bool whw_roce_frame_init(struct wrenhw *hw, struct whw_frame *f,
 	f->l3 = o;
 	tc = ecn_tc(hw, f->prio, av->traffic_class);
 	if (f->ipv4) {
+		uint8_t ttl = av->hop_limit ? av->hop_limit : 64;
+
 		memset(b + o, 0, 20);
 		b[o] = 0x45;
 		b[o + 1] = tc;
 		whw_wr16be(b + o + 6, 0x4000);		/* DF */
-		b[o + 8] = av->hop_limit ? av->hop_limit : 64;
+		b[o + 8] = ttl;
 		b[o + 9] = 17;
 		memcpy(b + o + 12, g->gid + 12, 4);
 		memcpy(b + o + 16, av->dgid + 12, 4);
+		f->ip_sum = (0x4500u | tc) + 0x4000u + ((uint32_t)ttl << 8 | 17) +
+			    whw_rd16be(g->gid + 12) + whw_rd16be(g->gid + 14) +
+			    whw_rd16be(av->dgid + 12) +
+			    whw_rd16be(av->dgid + 14);
+		f->ip_sum_ok = true;
 		o += 20;
 	} else {
 		uint32_t fl = whw_le32(av->flow_label) & 0xfffff;
@@ -175,7 +183,7 @@ void whw_roce_frame_send(struct wrenhw *hw, struct whw_frame *f)
 	uint8_t *ip = b + f->l3;
 	/* BTH and extension headers are whole words: pad the payload. */
 	uint32_t pad = (4 - ((f->len - f->bth) & 3)) & 3;
-	uint32_t l3_total, icrc;
+	uint32_t l3_total, icrc, sum;
 
 	memset(b + f->len, 0, pad);
 	f->len += pad;
@@ -183,7 +191,19 @@ void whw_roce_frame_send(struct wrenhw *hw, struct whw_frame *f)
 	l3_total = f->len + WHW_ICRC_LEN - f->l3;
 	if (f->ipv4) {
 		whw_wr16be(ip + 2, (uint16_t)l3_total);
-		whw_ipv4_csum(ip);
+		/*
+		 * The header checksum from the sum frame_init kept: reading
+		 * the header just written back in words would wait for the
+		 * stores to land.  The same bytes as whw_ipv4_csum()'s.
+		 */
+		if (f->ip_sum_ok) {
+			sum = f->ip_sum + l3_total;
+			sum = (sum & 0xffff) + (sum >> 16);
+			sum = (sum & 0xffff) + (sum >> 16);
+			whw_wr16be(ip + 10, (uint16_t)~sum);
+		} else {
+			whw_ipv4_csum(ip);
+		}
 		whw_wr16be(ip + 20 + 4, (uint16_t)(l3_total - 20));
 	} else {
 		whw_wr16be(ip + 4, (uint16_t)(l3_total - 40));

@@ -27,6 +27,16 @@ bool whw_crc32_clmul_ok(void);
  */
 uint32_t whw_crc32_clmul(uint32_t crc, const uint8_t *p, size_t len);
 
+/*
+ * The ICRC's fold (roce_icrc.c): as whw_crc32_clmul() over a message
+ * whose first 64 bytes are the 64 at @p with @ones' bits set (the masked
+ * headers), moved up @z bytes (0, 4, 8 or 12) behind as many zeros, and
+ * whose rest is the @len bytes at @p + 64 - @z, a multiple of 16.  @crc
+ * is added to the bytes at @p, not to the zeros.
+ */
+uint32_t whw_crc32_clmul_icrc(uint32_t crc, const uint8_t *p,
+			      const uint8_t *ones, unsigned int z, size_t len);
+
 /* Whether this processor has what whw_crc32_vpclmul() uses (AVX-512F,
  * VPCLMULQDQ, and whw_crc32_clmul()'s instructions for the tail). */
 bool whw_crc32_vpclmul_ok(void);
@@ -36,6 +46,11 @@ bool whw_crc32_vpclmul_ok(void);
  * least 256 and a multiple of 16.  Only where whw_crc32_vpclmul_ok().
  */
 uint32_t whw_crc32_vpclmul(uint32_t crc, const uint8_t *p, size_t len);
+
+/* As whw_crc32_clmul_icrc(), @len at least 192. */
+uint32_t whw_crc32_vpclmul_icrc(uint32_t crc, const uint8_t *p,
+				const uint8_t *ones, unsigned int z,
+				size_t len);
 #endif
 
 #endif

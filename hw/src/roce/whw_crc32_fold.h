@@ -34,7 +34,7 @@
 #define K_POLY		0x1db710641ull
 #define K_MU		0x1f7011641ull
 
-#define CLMUL_TARGET	__attribute__((target("pclmul,sse4.1")))
+#define CLMUL_TARGET	__attribute__((target("pclmul,ssse3,sse4.1")))
 
 /* A fold constant pair as fold() takes it: x^(d + 32) in the low half. */
 CLMUL_TARGET

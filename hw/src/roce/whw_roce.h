@@ -443,6 +443,14 @@ struct whw_frame {
 	uint32_t bth;
 	bool ipv4;
 	uint8_t prio;
+	/*
+	 * IPv4: the one's complement sum of the header's 16-bit words as
+	 * frame_init wrote them (no length, no checksum), so sending adds
+	 * the length instead of reading the header back; whoever changes
+	 * the header after frame_init clears ip_sum_ok.
+	 */
+	bool ip_sum_ok;
+	uint32_t ip_sum;
 };
 
 /* Priority of a RoCE frame to @av: DSCP trust's map, else its sl. */
