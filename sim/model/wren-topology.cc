@@ -258,7 +258,7 @@ WrenTopology::Partition(uint32_t hosts,
             }
         }
         std::sort(next.begin(), next.end());
-        std::vector<uint32_t> taken(ranks, 0);
+        std::vector<uint32_t> ties(ranks, 0);
         for (uint32_t v : next)
         {
             std::vector<uint32_t> votes(ranks, 0);
@@ -269,16 +269,18 @@ WrenTopology::Partition(uint32_t hosts,
                     votes[rank[w]]++;
                 }
             }
-            uint32_t best = 0;
-            for (uint32_t r = 1; r < ranks; r++)
+            uint32_t top = *std::max_element(votes.begin(), votes.end()), best = UINT32_MAX;
+            bool tie = std::count(votes.begin(), votes.end(), top) > 1;
+            for (uint32_t r = 0; r < ranks; r++)
             {
-                if (votes[r] > votes[best] || (votes[r] == votes[best] && taken[r] < taken[best]))
+                /* A tie goes to the tied rank that has won fewest ties. */
+                if (votes[r] == top && (best == UINT32_MAX || ties[r] < ties[best]))
                 {
                     best = r;
                 }
             }
             rank[v] = best;
-            taken[best]++;
+            ties[best] += tie;
         }
         layer = next;
     }

@@ -37,7 +37,7 @@ class WrenTopology
      * hosts (edge switches) in id order in blocks of about equal hosts,
      * each host with its switch; then the other switches nearest the
      * hosts first, each on the rank that holds most of its neighbours
-     * (on a tie, the one that has fewest switches yet).
+     * (on a tie, the tied rank that has won fewest ties).
      */
     static std::vector<uint32_t> Partition(uint32_t hosts,
                                            uint32_t nodes,
