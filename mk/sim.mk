@@ -50,8 +50,9 @@ SIM_MPI_CXXFLAGS = $(SIM_CXXFLAGS) -DWREN_SIM_MPI -DOMPI_SKIP_MPICXX -isystem $(
 		   $(patsubst -I%,-isystem %,$(shell mpicc --showme:compile 2>/dev/null))
 SIM_MPI_LIBS = -L$(NS3_MPI)/lib -Wl,--disable-new-dtags,-rpath,$(NS3_MPI)/lib -lns3-mpi -lns3-network \
 	       -lns3-core $(shell mpicc --showme:link 2>/dev/null)
-# mpirun as CI runs it: as root, more ranks than cores allowed.
-MPIRUN ?= mpirun --allow-run-as-root --oversubscribe
+# mpirun as CI runs it: as root, more ranks than cores allowed, and a
+# rank that waits for another yields its core rather than spin on it.
+MPIRUN ?= mpirun --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1
 RANKS  ?= 2
 
 # What make check runs (about 8 s together on this machine).

@@ -18,8 +18,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # shellcheck source=selftests/lib/tap.sh
 . "$here/../../selftests/lib/tap.sh"
-# As CI runs it: as root, more ranks than cores.
-mpirun=(mpirun --allow-run-as-root --oversubscribe)
+# As CI runs it: as root, more ranks than cores, a waiting rank yielding.
+mpirun=(mpirun --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1)
 
 /usr/bin/python3 "$tools/fat-tree.py" --pods 2 --tors-per-pod 2 --aggs-per-pod 2 \
 	--hosts-per-tor 4 --cores-per-agg 2 >"$work/small.txt"
