@@ -11,6 +11,9 @@
 #   make sim-e5   -> E5, PFC deadlock on a ring and a Clos, broken and avoided [E5_ARGS=]
 #   $(BUILD)/sim/hpcc-run --topology= --flows= --fct=
 #                 -> HPCC's topology and flow files on Wren, FCTs in its columns
+#   make sim-mpi  -> $(BUILD)/sim-mpi/hpcc-run, the same against ns-3 built
+#                    with MPI (scripts/sim/ns3-mpi.sh, cached), for mpirun
+#   make sim-e4-mpi -> E4 over RANKS MPI ranks, the FCTs compared with one
 
 SIM_DIR   := $(TOP)/sim
 SIM_OUT   := $(BUILD)/sim
@@ -38,10 +41,27 @@ SIM_BINS  := $(patsubst %,$(SIM_OUT)/%,$(SIM_EXPERIMENTS))
 # kept, so that a second make links nothing and compiles nothing.
 .SECONDARY: $(SIM_BINS:%=%.o)
 
+# The distributed build: the same model and hpcc-run compiled with
+# WREN_SIM_MPI against ns-3 3.37 built from Debian's source with its MPI
+# module (scripts/sim/ns3-mpi.sh prints its cached prefix; NS3_MPI= given
+# to the inner make).  The host stub and fabric objects are $(SIM_OUT)'s.
+SIM_MPI_OUT := $(BUILD)/sim-mpi
+SIM_MPI_MODEL_OBJ := $(patsubst $(SIM_DIR)/model/%.cc,$(SIM_MPI_OUT)/model/%.o,$(SIM_MODEL))
+# Its headers as system ones, as Debian's are (they warn under -Wextra);
+# MPI's C interface only.
+SIM_MPI_CXXFLAGS = $(SIM_CXXFLAGS) -DWREN_SIM_MPI -DOMPI_SKIP_MPICXX -isystem $(NS3_MPI)/include \
+		   $(patsubst -I%,-isystem %,$(shell mpicc --showme:compile 2>/dev/null))
+SIM_MPI_LIBS = -L$(NS3_MPI)/lib -Wl,--disable-new-dtags,-rpath,$(NS3_MPI)/lib -lns3-mpi -lns3-network \
+	       -lns3-core $(shell mpicc --showme:link 2>/dev/null)
+# mpirun as CI runs it: as root, more ranks than cores allowed, and a
+# rank that waits for another yields its core rather than spin on it.
+MPIRUN ?= mpirun --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1
+RANKS  ?= 2
+
 # What make check runs (about 8 s together on this machine).
 SIM_CHECK := e0-back-to-back e1-convergence e2-pfc-harm e5-deadlock
 
-.PHONY: sim sim-deps sim-e0 sim-e1 sim-e1-plots sim-e2 sim-e3 sim-e4 sim-e5 check-sim
+.PHONY: sim sim-mpi sim-mpi-bins sim-e4-mpi sim-deps sim-e0 sim-e1 sim-e1-plots sim-e2 sim-e3 sim-e4 sim-e5 check-sim
 
 # The figures of the docs' simulation page, made by make sim-*-plots.
 SIM_FIGS := $(TOP)/Documentation/networking/device_drivers/wren/sim
@@ -51,6 +71,31 @@ sim: $(SIM_BINS)
 
 sim-deps:
 	@$(TOP)/scripts/deps/sim.sh
+
+## sim-mpi: hpcc-run over MPI in $(BUILD)/sim-mpi, against ns-3 with MPI built from Debian's source (cached)
+sim-mpi: $(SIM_HOST_OBJ) $(SIM_FABRIC_OBJ) $(HW_OUT)/libwrenhw.a
+	@prefix=$$($(TOP)/scripts/sim/ns3-mpi.sh) && \
+		$(MAKE) --no-print-directory sim-mpi-bins NS3_MPI=$$prefix
+
+sim-mpi-bins: $(SIM_MPI_OUT)/hpcc-run
+
+# Rebuilt when the cached ns-3 it is built against moves: the prefix
+# file changes (and its time) only then.
+$(if $(NS3_MPI),$(shell mkdir -p $(SIM_MPI_OUT) && \
+	{ test "$$(cat $(SIM_MPI_OUT)/ns3-prefix 2>/dev/null)" = "$(NS3_MPI)" || \
+	  echo "$(NS3_MPI)" >$(SIM_MPI_OUT)/ns3-prefix; }))
+
+$(SIM_MPI_OUT)/model/%.o: $(SIM_DIR)/model/%.cc $(SIM_HDR) $(SIM_MPI_OUT)/ns3-prefix
+	@mkdir -p $(@D)
+	$(SIM_CXX) $(SIM_MPI_CXXFLAGS) -c -o $@ $<
+
+$(SIM_MPI_OUT)/%.o: $(SIM_DIR)/experiments/%.cc $(SIM_HDR) $(SIM_MPI_OUT)/ns3-prefix
+	@mkdir -p $(@D)
+	$(SIM_CXX) $(SIM_MPI_CXXFLAGS) -c -o $@ $<
+
+$(SIM_MPI_OUT)/hpcc-run: $(SIM_MPI_OUT)/hpcc-run.o $(SIM_MPI_MODEL_OBJ) $(SIM_HOST_OBJ) \
+			 $(SIM_FABRIC_OBJ) $(HW_OUT)/libwrenhw.a
+	$(SIM_CXX) -o $@ $(filter-out %/ns3-prefix,$^) $(SIM_MPI_LIBS)
 
 $(SIM_OUT)/host/%.o: $(HW_DIR)/host/%.c $(HW_HOST_HDR) $(HW_HDR)
 	@mkdir -p $(@D)
@@ -139,11 +184,33 @@ sim-e4: $(SIM_OUT)/hpcc-run
 		echo "sim-e4: $(SIM_FIGS)/e4-$$w.png"; \
 	done
 
+# E4 over MPI: one workload, shorter (the pair of runs is for the speed-up
+# and the identity, not the figures).
+E4_MPI_WORKLOAD ?= websearch
+E4_MPI_SECONDS  ?= 0.005
+
+## sim-e4-mpi: E4 on one MPI rank and on RANKS (2): wall times, speed-up, FCT files compared (E4_MPI_WORKLOAD=websearch, E4_MPI_SECONDS=0.005)
+sim-e4-mpi: sim-mpi
+	@test -f $(SIM_DIR)/traffic/$(E4_MPI_WORKLOAD).cdf || { echo "sim-e4-mpi: no workload $(E4_MPI_WORKLOAD) (sim/traffic/$(E4_MPI_WORKLOAD).cdf)" >&2; exit 2; }
+	@mkdir -p $(E4_OUT)
+	/usr/bin/python3 $(SIM_DIR)/tools/fat-tree.py >$(E4_OUT)/fat.txt
+	/usr/bin/python3 $(SIM_DIR)/tools/traffic.py --hosts 320 \
+		--cdf $(SIM_DIR)/traffic/$(E4_MPI_WORKLOAD).cdf $(E4_ARGS_$(E4_MPI_WORKLOAD)) \
+		--seconds $(E4_MPI_SECONDS) >$(E4_OUT)/mpi.flows
+	@set -e; e4="--topology=$(E4_OUT)/fat.txt --flows=$(E4_OUT)/mpi.flows"; \
+	t0=$$(date +%s.%N); $(MPIRUN) -np 1 $(SIM_MPI_OUT)/hpcc-run $$e4 --fct=$(E4_OUT)/fct-1.txt; \
+	t1=$$(date +%s.%N); $(MPIRUN) -np $(RANKS) $(SIM_MPI_OUT)/hpcc-run $$e4 --fct=$(E4_OUT)/fct-$(RANKS).txt; \
+	t2=$$(date +%s.%N); \
+	awk -v a=$$t0 -v b=$$t1 -v c=$$t2 'BEGIN { printf "# sim-e4-mpi: 1 rank %.1f s, $(RANKS) ranks %.1f s of wall time: speed-up %.2fx\n", b - a, c - b, (b - a) / (c - b) }'; \
+	if cmp -s $(E4_OUT)/fct-1.txt $(E4_OUT)/fct-$(RANKS).txt; then \
+		echo "# sim-e4-mpi: the FCT files of 1 and $(RANKS) ranks are the same bytes ($$(wc -l <$(E4_OUT)/fct-1.txt) flows)"; \
+	else echo "sim-e4-mpi: the FCT files of 1 and $(RANKS) ranks differ" >&2; exit 1; fi
+
 ## sim-e5: E5: PFC deadlock on a ring and on a 2x2 Clos with a failed link: the cycle found, the watchdog, routing and load that avoid it (E5_ARGS="--fabric=clos")
 sim-e5: $(SIM_OUT)/e5-deadlock
 	$(SIM_OUT)/e5-deadlock $(E5_ARGS)
 
 ## check-sim: the ns-3 experiments' criteria and the simulation's tests, TAP in check/sim-*.tap
 check-sim: sim-deps
-	@$(MAKE) --no-print-directory sim
+	@$(MAKE) --no-print-directory sim sim-mpi
 	@$(TOP)/scripts/check/sim.sh $(SIM_CHECK)

@@ -241,13 +241,29 @@ static void finish(struct ro_flow *f, uint64_t now)
 {
 	f->done = true;
 	f->end_ns = now;
+	f->src->active--;
+	if (f->src->defer_release) {
+		if (f->done_cb)
+			f->done_cb(f);
+		return;
+	}
 	untrack(f->src, f->sqp.qpn);
 	untrack(f->dst, f->dqp.qpn);
 	destroy_qp(f->src, &f->sqp);
 	destroy_qp(f->dst, &f->dqp);
-	f->src->active--;
 	if (f->done_cb)
 		f->done_cb(f);	/* last: it may free @f */
+}
+
+void ro_flow_release(struct ro_flow *f)
+{
+	untrack(f->src, f->sqp.qpn);
+	untrack(f->dst, f->dqp.qpn);
+	destroy_qp(f->src, &f->sqp);
+	destroy_qp(f->dst, &f->dqp);
+	if (!f->done)
+		f->src->active--;
+	f->done = true;
 }
 
 static bool all_sent(const struct ro_flow *f)
@@ -264,7 +280,7 @@ unsigned int ro_flow_poll(struct ro_flow_host *fh)
 	while (ro_cq_poll(&fh->cq, &c)) {
 		struct ro_flow *f = flow_of(fh, c.qpn);
 
-		if (!f)
+		if (!f || f->done)
 			continue;	/* a flow that ended already */
 		if (c.status && !f->status)
 			f->status = c.status;

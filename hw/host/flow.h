@@ -53,6 +53,12 @@ struct ro_flow_host {
 	 */
 	uint64_t *free_buf;
 	uint32_t nfree, free_cap;
+	/*
+	 * A flow that ends keeps its QPs until ro_flow_release(): an
+	 * embedder that runs the two ends in different processes frees
+	 * them at a time both know, not at the sender's completion.
+	 */
+	bool defer_release;
 };
 
 struct ro_flow {
@@ -96,5 +102,11 @@ int ro_flow_start(struct ro_flow *f, struct ro_flow_host *src,
  * destroyed).  Returns how many ended in this call.
  */
 unsigned int ro_flow_poll(struct ro_flow_host *fh);
+
+/*
+ * The QPs of @f, ended or not, destroyed on both nodes and their rings
+ * kept for the next flows; for hosts with defer_release set.
+ */
+void ro_flow_release(struct ro_flow *f);
 
 #endif

@@ -215,6 +215,19 @@ HpccFiles::ReadTopology(const std::string& path,
             }
         }
     }
+    /* Topology ids: the hosts in file order, then the switches. */
+    std::vector<uint32_t> topoId(n);
+    uint32_t nextSwitch = m_fileId.size();
+    for (uint32_t id = 0; id < n; id++)
+    {
+        topoId[id] = isSwitch[id] ? nextSwitch++ : m_host[id];
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> edges;
+    for (const Link& k : links)
+    {
+        edges.emplace_back(topoId[k.a], topoId[k.b]);
+    }
+    topo.SetRanks(WrenTopology::Partition(m_fileId.size(), n, edges, WrenRanks()));
     for (uint32_t h = 0; h < m_fileId.size(); h++)
     {
         if (!topo.AddHosts(1, hostRate[h]))
@@ -224,10 +237,12 @@ HpccFiles::ReadTopology(const std::string& path,
                                  std::to_string(hostRate[h]) + " Mb/s");
         }
     }
-    std::vector<uint32_t> topoId(n);
     for (uint32_t id = 0; id < n; id++)
     {
-        topoId[id] = isSwitch[id] ? topo.AddSwitch(cfg) : m_host[id];
+        if (isSwitch[id])
+        {
+            topo.AddSwitch(cfg);
+        }
     }
     for (const Link& k : links)
     {

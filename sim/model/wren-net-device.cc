@@ -25,6 +25,7 @@ WrenNetDevice::GetTypeId()
 
 WrenNetDevice::WrenNetDevice()
     : m_ready(false),
+      m_local(true),
       m_linkMbps(0),
       m_ifIndex(0),
       m_processPending(false)
@@ -92,6 +93,7 @@ WrenNetDevice::Setup(uint32_t index, uint32_t linkMbps)
         return false;
     }
     m_linkMbps = linkMbps;
+    m_local = !m_node || m_node->GetSystemId() == WrenRank();
     m_address.CopyFrom(cfg.mac);
     struct th* h = m_nic.d->h;
     h->keep_tx = false;
@@ -170,9 +172,41 @@ WrenNetDevice::NotifyFlowDone(struct ro_flow* f)
     {
         m_flowDone(f, (*it)->tag);
     }
-    /* Swap with the last: the order of flows in flight does not matter. */
+    if (!m_flows.defer_release)
+    {
+        /* Swap with the last: the order of flows in flight does not matter. */
+        std::swap(*it, m_sent.back());
+        m_sent.pop_back();
+    }
+}
+
+void
+WrenNetDevice::SetDeferRelease(bool defer)
+{
+    m_flows.defer_release = defer;
+}
+
+void
+WrenNetDevice::ReleaseFlow(struct ro_flow* f)
+{
+    auto it = std::find_if(m_sent.begin(), m_sent.end(), [f](const auto& p) {
+        return &p->f == f;
+    });
+    if (it == m_sent.end())
+    {
+        return;
+    }
+    Sync();
+    f->dst->n->d->h->now_ns = m_nic.d->h->now_ns;
+    ro_flow_release(f);
     std::swap(*it, m_sent.back());
     m_sent.pop_back();
+}
+
+bool
+WrenNetDevice::IsLocal() const
+{
+    return m_local;
 }
 
 struct ro_flow*
@@ -213,7 +247,7 @@ WrenNetDevice::Counter(uint8_t set, uint32_t index, unsigned int n)
 void
 WrenNetDevice::Sync()
 {
-    m_nic.d->h->now_ns = Simulator::Now().GetNanoSeconds();
+    m_nic.d->h->now_ns = WrenNowNs();
 }
 
 void
@@ -227,7 +261,8 @@ WrenNetDevice::TxHook(void* ctx, const void* frame, size_t len)
 {
     auto* dev = static_cast<WrenNetDevice*>(ctx);
 
-    if (dev->m_channel)
+    /* A NIC another process simulates only keeps its QPs in step. */
+    if (dev->m_channel && dev->m_local)
     {
         dev->m_channel->Transmit(dev, static_cast<const uint8_t*>(frame), len);
     }
@@ -237,15 +272,15 @@ void
 WrenNetDevice::TimerHook(void* ctx, uint64_t deadlineNs)
 {
     auto* dev = static_cast<WrenNetDevice*>(ctx);
-    int64_t now = Simulator::Now().GetNanoSeconds();
+    int64_t now = WrenNowNs();
 
     dev->m_timer.Cancel();
-    if (deadlineNs == UINT64_MAX)
+    if (deadlineNs == UINT64_MAX || !dev->m_local)
     {
         return;
     }
     int64_t at = static_cast<int64_t>(deadlineNs) > now ? static_cast<int64_t>(deadlineNs) : now;
-    dev->m_timer = Simulator::Schedule(NanoSeconds(at - now), &WrenNetDevice::TimerFired, dev);
+    dev->m_timer = Simulator::Schedule(WrenUntil(at), &WrenNetDevice::TimerFired, dev);
 }
 
 void
@@ -253,7 +288,7 @@ WrenNetDevice::ScheduleHook(void* ctx)
 {
     auto* dev = static_cast<WrenNetDevice*>(ctx);
 
-    if (!dev->m_processPending)
+    if (!dev->m_processPending && dev->m_local)
     {
         dev->m_processPending = true;
         Simulator::ScheduleNow(&WrenNetDevice::Process, dev);

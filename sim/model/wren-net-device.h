@@ -76,6 +76,22 @@ class WrenNetDevice : public NetDevice, public WrenPort
                               uint8_t prio,
                               uint64_t tag = 0);
 
+    /*
+     * Flows keep their QPs once they end, until ReleaseFlow(): for runs
+     * over several processes, where the two ends of a flow release them
+     * at a time both know (ro_flow_host.defer_release).
+     */
+    void SetDeferRelease(bool defer);
+    /* @f (started here, ended or not): its QPs destroyed, then freed. */
+    void ReleaseFlow(struct ro_flow* f);
+    /*
+     * Whether this process simulates the NIC (its node's system id is
+     * this MPI rank).  Another process's NIC is built all the same and
+     * its QPs made and destroyed in step, so that QP numbers agree, but
+     * it sends nothing and keeps no timer.
+     */
+    bool IsLocal() const;
+
     struct ro_node* GetNic();
     /* A flow of this host ended: the callback, then the flow is freed. */
     void NotifyFlowDone(struct ro_flow* f);
@@ -130,6 +146,7 @@ class WrenNetDevice : public NetDevice, public WrenPort
     struct ro_node m_nic;
     struct ro_flow_host m_flows;
     bool m_ready;
+    bool m_local;
     uint32_t m_linkMbps;
     Ptr<WrenChannel> m_channel;
     Ptr<Node> m_node;

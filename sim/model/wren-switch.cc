@@ -141,7 +141,7 @@ bool
 WrenSwitch::EgressPaused(uint32_t port, uint8_t prio) const
 {
     const Queue& q = m_ports.at(port)->q[prio & 7];
-    return !q.storm && q.pausedUntil > Simulator::Now();
+    return !q.storm && q.pausedUntil > WrenNow();
 }
 
 void
@@ -154,7 +154,7 @@ Time
 WrenSwitch::XoffTime(uint32_t port, uint8_t prio) const
 {
     const Ingress& g = m_ports.at(port)->in[prio & 7];
-    return g.xoffTime + (g.xoff ? Simulator::Now() - g.xoffSince : Time(0));
+    return g.xoffTime + (g.xoff ? WrenNow() - g.xoffSince : Time(0));
 }
 
 uint64_t
@@ -339,7 +339,7 @@ WrenSwitch::Release(const Frame& fr)
         SharedPart(g.bytes, m_cfg.reserveBytes) + m_cfg.resumeOffset <= Threshold())
     {
         g.xoff = false;
-        g.xoffTime += Simulator::Now() - g.xoffSince;
+        g.xoffTime += WrenNow() - g.xoffSince;
         g.refresh.Cancel();
         SendPfc(in, fr.prio, 0);
     }
@@ -357,9 +357,9 @@ WrenSwitch::CheckXoff(Port* in, uint8_t prio)
     if (g.headroom || SharedPart(g.bytes, m_cfg.reserveBytes) >= Threshold())
     {
         g.xoff = true;
-        g.xoffSince = Simulator::Now();
+        g.xoffSince = WrenNow();
         SendPfc(in, prio, PFC_MAX_QUANTA);
-        g.refresh = Simulator::Schedule(QuantaTime(in, PFC_MAX_QUANTA) / 2,
+        g.refresh = Simulator::Schedule(WrenLag() + QuantaTime(in, PFC_MAX_QUANTA) / 2,
                                         &WrenSwitch::Refresh,
                                         this,
                                         in->index,
@@ -377,7 +377,7 @@ WrenSwitch::Refresh(uint32_t port, uint8_t prio)
         return;
     }
     SendPfc(p, prio, PFC_MAX_QUANTA);
-    p->in[prio].refresh = Simulator::Schedule(QuantaTime(p, PFC_MAX_QUANTA) / 2,
+    p->in[prio].refresh = Simulator::Schedule(WrenLag() + QuantaTime(p, PFC_MAX_QUANTA) / 2,
                                               &WrenSwitch::Refresh,
                                               this,
                                               port,
@@ -400,7 +400,7 @@ WrenSwitch::SendPfc(Port* p, uint8_t prio, uint16_t quanta)
 void
 WrenSwitch::PauseReceived(Port* p, const struct mac_ctrl& c)
 {
-    Time now = Simulator::Now();
+    Time now = WrenNow();
 
     if (c.kind != MAC_CTRL_PFC && c.kind != MAC_CTRL_PAUSE)
     {
@@ -438,10 +438,10 @@ WrenSwitch::PauseReceived(Port* p, const struct mac_ctrl& c)
         }
         q.paused = true;
         /* Back when it ends (an XON or a refresh may come first). */
-        Simulator::Schedule(q.pausedUntil - now, &WrenSwitch::Kick, this, p);
+        Simulator::Schedule(WrenLag() + q.pausedUntil - now, &WrenSwitch::Kick, this, p);
         if (m_cfg.watchdog && (m_cfg.losslessMask & (1u << prio)) && !continuing)
         {
-            Simulator::Schedule(m_cfg.wdDetect, &WrenSwitch::Watchdog, this, p, prio);
+            Simulator::Schedule(WrenLag() + m_cfg.wdDetect, &WrenSwitch::Watchdog, this, p, prio);
         }
     }
 }
@@ -450,7 +450,7 @@ void
 WrenSwitch::Watchdog(Port* p, uint8_t prio)
 {
     Queue& q = p->q[prio];
-    Time now = Simulator::Now();
+    Time now = WrenNow();
 
     if (q.storm)
     {
@@ -464,7 +464,7 @@ WrenSwitch::Watchdog(Port* p, uint8_t prio)
         }
         else
         {
-            Simulator::Schedule(m_cfg.wdRestore / 4, &WrenSwitch::Watchdog, this, p, prio);
+            Simulator::Schedule(WrenLag() + m_cfg.wdRestore / 4, &WrenSwitch::Watchdog, this, p, prio);
         }
         return;
     }
@@ -474,7 +474,7 @@ WrenSwitch::Watchdog(Port* p, uint8_t prio)
     }
     if (now - q.stormSince < m_cfg.wdDetect || q.frames.empty())
     {
-        Simulator::Schedule(m_cfg.wdDetect / 4, &WrenSwitch::Watchdog, this, p, prio);
+        Simulator::Schedule(WrenLag() + m_cfg.wdDetect / 4, &WrenSwitch::Watchdog, this, p, prio);
         return;
     }
     /* A storm: what waits is dropped, and so is what comes until restore. */
@@ -487,7 +487,7 @@ WrenSwitch::Watchdog(Port* p, uint8_t prio)
         q.stats.wdDrops++;
         q.frames.pop_front();
     }
-    Simulator::Schedule(m_cfg.wdRestore / 4, &WrenSwitch::Watchdog, this, p, prio);
+    Simulator::Schedule(WrenLag() + m_cfg.wdRestore / 4, &WrenSwitch::Watchdog, this, p, prio);
 }
 
 void
@@ -497,15 +497,15 @@ WrenSwitch::Kick(Port* p)
     {
         return;
     }
-    Time now = Simulator::Now();
+    Time now = WrenNow();
     Time at = p->busyUntil > now ? p->busyUntil - now : Time(0);
-    p->txEvent = Simulator::Schedule(at, &WrenSwitch::Transmit, this, p->index);
+    p->txEvent = Simulator::Schedule(WrenLag() + at, &WrenSwitch::Transmit, this, p->index);
 }
 
 int
 WrenSwitch::Pick(Port* p)
 {
-    Time now = Simulator::Now();
+    Time now = WrenNow();
     auto ready = [&](uint8_t prio) {
         const Queue& q = p->q[prio];
         return !q.frames.empty() && (q.storm || q.pausedUntil <= now);
@@ -548,7 +548,7 @@ void
 WrenSwitch::Transmit(uint32_t port)
 {
     Port* p = m_ports[port].get();
-    Time now = Simulator::Now();
+    Time now = WrenNow();
     std::vector<uint8_t> out;
 
     if (p->busyUntil > now)
@@ -581,9 +581,9 @@ WrenSwitch::Transmit(uint32_t port)
         }
         out = std::move(fr.data);
     }
-    p->busyUntil = now + p->rate.CalculateBytesTxTime(out.size() + kWireOverheadBytes);
+    p->busyUntil = now + NanoSeconds(WrenTxNs(p->rateBps, out.size() + kWireOverheadBytes));
     p->channel->Transmit(p, out.data(), out.size());
-    p->txEvent = Simulator::Schedule(p->busyUntil - now, &WrenSwitch::Transmit, this, port);
+    p->txEvent = Simulator::Schedule(WrenLag() + p->busyUntil - now, &WrenSwitch::Transmit, this, port);
 }
 
 } // namespace ns3

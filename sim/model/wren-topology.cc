@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #include "wren-topology.h"
 
+#include "wren-port-device.h"
+
 #include "ns3/node.h"
 
 #include <algorithm>
@@ -19,7 +21,7 @@ WrenTopology::AddHosts(uint32_t n, uint32_t linkMbps)
     }
     for (uint32_t i = 0; i < n; i++)
     {
-        Ptr<Node> node = CreateObject<Node>();
+        Ptr<Node> node = CreateObject<Node>(RankOf(m_hosts.size()));
         Ptr<WrenNetDevice> nic = CreateObject<WrenNetDevice>();
 
         node->AddDevice(nic);
@@ -43,6 +45,7 @@ WrenTopology::AddSwitch(const WrenSwitchConfig& cfg)
     sw->Configure(cfg);
     sw->SetId(id); /* after the seed: ECMP and RED draw per switch */
     m_switches.push_back(sw);
+    m_switchNodes.push_back(CreateObject<Node>(RankOf(id)));
     m_adj.emplace_back();
     return id;
 }
@@ -55,6 +58,7 @@ WrenTopology::Link(uint32_t a, uint32_t b, uint64_t rateBps, Time delay)
     Ptr<NetDevice> dev[2];
     int port[2] = {-1, -1};
     uint32_t id[2] = {a, b};
+    uint32_t slot[2] = {0, 0};
 
     ch->SetAttribute("DataRate", DataRateValue(DataRate(rateBps)));
     ch->SetAttribute("Delay", TimeValue(delay));
@@ -69,11 +73,28 @@ WrenTopology::Link(uint32_t a, uint32_t b, uint64_t rateBps, Time delay)
         else
         {
             Ptr<WrenSwitch> sw = Switch(id[i]);
+            Ptr<WrenPortDevice> pd = CreateObject<WrenPortDevice>();
             port[i] = sw->AddPort(ch);
             end[i] = sw->GetPort(port[i]);
+            slot[i] = port[i];
+            m_switchNodes[id[i] - m_hosts.size()]->AddDevice(pd);
+            pd->Attach(ch);
+            dev[i] = pd;
         }
     }
-    ch->Connect(end[0], dev[0], end[1], dev[1]);
+    ch->Connect(end[0], dev[0], slot[0], end[1], dev[1], slot[1]);
+    m_maxDelay = std::max(m_maxDelay, delay);
+    if (RankOf(a) != RankOf(b))
+    {
+        m_lookahead = m_crossing ? std::min(m_lookahead, delay) : delay;
+        m_crossing++;
+        std::pair<uint32_t, uint32_t> j(std::min(RankOf(a), RankOf(b)),
+                                        std::max(RankOf(a), RankOf(b)));
+        if (std::find(m_joined.begin(), m_joined.end(), j) == m_joined.end())
+        {
+            m_joined.push_back(j);
+        }
+    }
     m_adj[a].push_back({b, port[0], rateBps, delay});
     m_adj[b].push_back({a, port[1], rateBps, delay});
     return ch;
@@ -126,6 +147,148 @@ WrenTopology::ComputeRoutes()
             }
         }
     }
+}
+
+void
+WrenTopology::SetRanks(std::vector<uint32_t> rankOf)
+{
+    m_rankOf = std::move(rankOf);
+}
+
+uint32_t
+WrenTopology::RankOf(uint32_t id) const
+{
+    return id < m_rankOf.size() ? m_rankOf[id] : 0;
+}
+
+uint32_t
+WrenTopology::CrossingLinks() const
+{
+    return m_crossing;
+}
+
+Time
+WrenTopology::Lookahead() const
+{
+    return m_lookahead;
+}
+
+Time
+WrenTopology::MaxDelay() const
+{
+    return m_maxDelay;
+}
+
+bool
+WrenTopology::RanksAllJoined(uint32_t ranks) const
+{
+    return m_joined.size() == std::size_t(ranks) * (ranks - 1) / 2;
+}
+
+std::vector<uint32_t>
+WrenTopology::Partition(uint32_t hosts,
+                        uint32_t nodes,
+                        const std::vector<std::pair<uint32_t, uint32_t>>& links,
+                        uint32_t ranks)
+{
+    std::vector<uint32_t> rank(nodes, UINT32_MAX);
+    std::vector<std::vector<uint32_t>> adj(nodes);
+    std::vector<uint32_t> hostsOf(nodes, 0);
+
+    if (ranks <= 1 || !hosts)
+    {
+        return std::vector<uint32_t>(nodes, 0);
+    }
+    for (const auto& l : links)
+    {
+        adj[l.first].push_back(l.second);
+        adj[l.second].push_back(l.first);
+        if (l.first < hosts && l.second >= hosts)
+        {
+            hostsOf[l.second]++;
+        }
+        if (l.second < hosts && l.first >= hosts)
+        {
+            hostsOf[l.first]++;
+        }
+    }
+    /* Edge switches in blocks of about hosts / ranks hosts. */
+    uint64_t before = 0;
+    for (uint32_t s = hosts; s < nodes; s++)
+    {
+        if (hostsOf[s])
+        {
+            uint64_t mid = before + hostsOf[s] / 2;
+            rank[s] = std::min<uint32_t>(ranks - 1, mid * ranks / hosts);
+            before += hostsOf[s];
+        }
+    }
+    for (uint32_t h = 0; h < hosts; h++)
+    {
+        rank[h] = 0;
+        for (uint32_t v : adj[h])
+        {
+            if (v >= hosts && rank[v] != UINT32_MAX)
+            {
+                rank[h] = rank[v];
+            }
+        }
+    }
+    /* The other switches, layer by layer away from the edge. */
+    std::vector<uint32_t> layer;
+    for (uint32_t s = hosts; s < nodes; s++)
+    {
+        if (rank[s] != UINT32_MAX)
+        {
+            layer.push_back(s);
+        }
+    }
+    while (!layer.empty())
+    {
+        std::vector<uint32_t> next;
+        for (uint32_t u : layer)
+        {
+            for (uint32_t v : adj[u])
+            {
+                if (v >= hosts && rank[v] == UINT32_MAX &&
+                    std::find(next.begin(), next.end(), v) == next.end())
+                {
+                    next.push_back(v);
+                }
+            }
+        }
+        std::sort(next.begin(), next.end());
+        std::vector<uint32_t> ties(ranks, 0);
+        for (uint32_t v : next)
+        {
+            std::vector<uint32_t> votes(ranks, 0);
+            for (uint32_t w : adj[v])
+            {
+                if (rank[w] != UINT32_MAX)
+                {
+                    votes[rank[w]]++;
+                }
+            }
+            uint32_t top = *std::max_element(votes.begin(), votes.end()), best = UINT32_MAX;
+            bool tie = std::count(votes.begin(), votes.end(), top) > 1;
+            for (uint32_t r = 0; r < ranks; r++)
+            {
+                /* A tie goes to the tied rank that has won fewest ties. */
+                if (votes[r] == top && (best == UINT32_MAX || ties[r] < ties[best]))
+                {
+                    best = r;
+                }
+            }
+            rank[v] = best;
+            ties[best] += tie;
+        }
+        layer = next;
+    }
+    for (uint32_t& r : rank)
+    {
+        r = r == UINT32_MAX ? 0 : r; /* a switch joined to nothing */
+    }
+    return rank;
 }
 
 uint32_t
@@ -277,7 +440,7 @@ WrenTopology::Path(uint32_t src,
         const Edge& e = m_adj[parent[v]][from[v]];
         *delay += e.delay;
         *minBps = std::min(*minBps, e.bps);
-        *frameTx += DataRate(e.bps).CalculateBytesTxTime(frameBytes);
+        *frameTx += NanoSeconds(WrenTxNs(e.bps, frameBytes));
     }
     return true;
 }

@@ -23,6 +23,35 @@ namespace ns3
 class WrenTopology
 {
   public:
+    /*
+     * For a run over several processes (MPI ranks): the rank that
+     * simulates each node, by id (hosts first, then switches, as they will
+     * be made); set before the first host.  Every process builds every
+     * node, NIC and link; a link whose ends are on different ranks carries
+     * its frames by MPI.  Unset, everything is on rank 0.
+     */
+    void SetRanks(std::vector<uint32_t> rankOf);
+    /*
+     * A partition of @nodes nodes (the first @hosts of them hosts, the
+     * rest switches) joined by @links over @ranks ranks: the switches with
+     * hosts (edge switches) in id order in blocks of about equal hosts,
+     * each host with its switch; then the other switches nearest the
+     * hosts first, each on the rank that holds most of its neighbours
+     * (on a tie, the tied rank that has won fewest ties).
+     */
+    static std::vector<uint32_t> Partition(uint32_t hosts,
+                                           uint32_t nodes,
+                                           const std::vector<std::pair<uint32_t, uint32_t>>& links,
+                                           uint32_t ranks);
+    uint32_t RankOf(uint32_t id) const;
+    /* The links whose ends are on different ranks, and the least delay of them. */
+    uint32_t CrossingLinks() const;
+    Time Lookahead() const;
+    /* The largest link delay: what a message between processes waits, at least. */
+    Time MaxDelay() const;
+    /* Whether every two ranks share a link (null messages go to neighbours only). */
+    bool RanksAllJoined(uint32_t ranks) const;
+
     /* A host with a NIC of @linkMbps; false if it could not be made. */
     bool AddHosts(uint32_t n, uint32_t linkMbps);
     uint32_t AddSwitch(const WrenSwitchConfig& cfg);
@@ -80,6 +109,12 @@ class WrenTopology
     };
 
     NodeContainer m_nodes;
+    std::vector<Ptr<Node>> m_switchNodes;
+    std::vector<uint32_t> m_rankOf;
+    std::vector<std::pair<uint32_t, uint32_t>> m_joined; /* rank pairs with a link */
+    uint32_t m_crossing = 0;
+    Time m_lookahead;
+    Time m_maxDelay;
     std::vector<Ptr<WrenNetDevice>> m_hosts;
     std::vector<Ptr<WrenSwitch>> m_switches;
     std::vector<std::vector<Edge>> m_adj;
