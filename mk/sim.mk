@@ -61,7 +61,7 @@ RANKS  ?= 2
 # What make check runs (about 8 s together on this machine).
 SIM_CHECK := e0-back-to-back e1-convergence e2-pfc-harm e5-deadlock
 
-.PHONY: sim sim-mpi sim-mpi-bins sim-e4-mpi sim-deps sim-e0 sim-e1 sim-e1-plots sim-e2 sim-e3 sim-e4 sim-e5 check-sim
+.PHONY: sim sim-mpi sim-mpi-bins sim-e4-mpi sim-deps sim-e0 sim-e1 sim-e1-plots sim-e2 sim-e2-plots sim-e3 sim-e3-plots sim-e4 sim-e5 sim-e5-plots sim-plots check-sim
 
 # The figures of the docs' simulation page, made by make sim-*-plots.
 SIM_FIGS := $(TOP)/Documentation/networking/device_drivers/wren/sim
@@ -146,9 +146,31 @@ sim-e1-plots: $(SIM_OUT)/e1-convergence
 sim-e2: $(SIM_OUT)/e2-pfc-harm
 	$(SIM_OUT)/e2-pfc-harm $(E2_ARGS)
 
+## sim-e2-plots: E2 at 4, 8 and 16 incast senders: the rates and PFC frames plotted into the docs
+sim-e2-plots: $(SIM_OUT)/e2-pfc-harm
+	@mkdir -p $(SIM_FIGS)
+	@for n in 4 8 16; do \
+		$(SIM_OUT)/e2-pfc-harm --incast=$$n | tee $(SIM_OUT)/e2-$$n.txt || true; \
+	done
+	/usr/bin/python3 $(SIM_DIR)/plots/e2-shares.py $(SIM_FIGS)/e2-shares.png \
+		$(SIM_OUT)/e2-4.txt $(SIM_OUT)/e2-8.txt $(SIM_OUT)/e2-16.txt
+	@echo "sim-e2-plots: $(SIM_FIGS)/e2-shares.png"
+
 ## sim-e3: E3: N x 500 KB incast into one 100 Gb/s port, PFC alone against DCQCN (E3_ARGS="--senders=60")
 sim-e3: $(SIM_OUT)/e3-incast
 	$(SIM_OUT)/e3-incast $(E3_ARGS)
+
+## sim-e3-plots: E3 at 8, 16 and 60 senders (32 MiB) and 60 (8 MiB): FCT and XOFF plotted into the docs
+sim-e3-plots: $(SIM_OUT)/e3-incast
+	@mkdir -p $(SIM_FIGS)
+	@for a in "8 32" "16 32" "60 32" "60 8"; do set -- $$a; \
+		$(SIM_OUT)/e3-incast --senders=$$1 --buffer-mb=$$2 | \
+			tee $(SIM_OUT)/e3-$$1-$$2.txt || true; \
+	done
+	/usr/bin/python3 $(SIM_DIR)/plots/e3-incast.py $(SIM_FIGS)/e3-incast.png \
+		$(SIM_OUT)/e3-8-32.txt $(SIM_OUT)/e3-16-32.txt $(SIM_OUT)/e3-60-32.txt \
+		$(SIM_OUT)/e3-60-8.txt
+	@echo "sim-e3-plots: $(SIM_FIGS)/e3-incast.png"
 
 # E4: HPCC's fat-tree (320 hosts) with Poisson traffic for E4_SECONDS of
 # arrivals, one run a workload of E4_WORKLOADS: WebSearch at 30 % load,
@@ -209,6 +231,17 @@ sim-e4-mpi: sim-mpi
 ## sim-e5: E5: PFC deadlock on a ring and on a 2x2 Clos with a failed link: the cycle found, the watchdog, routing and load that avoid it (E5_ARGS="--fabric=clos")
 sim-e5: $(SIM_OUT)/e5-deadlock
 	$(SIM_OUT)/e5-deadlock $(E5_ARGS)
+
+## sim-e5-plots: E5 on both fabrics: each run's throughput over time plotted into the docs
+sim-e5-plots: $(SIM_OUT)/e5-deadlock
+	@mkdir -p $(SIM_FIGS)
+	$(SIM_OUT)/e5-deadlock --trace=$(SIM_OUT)/e5.csv || true
+	/usr/bin/python3 $(SIM_DIR)/plots/e5-throughput.py $(SIM_OUT)/e5.csv \
+		$(SIM_FIGS)/e5-throughput.png
+	@echo "sim-e5-plots: $(SIM_FIGS)/e5-throughput.png"
+
+## sim-plots: every experiment's plots but E4's (sim-e4 draws its own): E1, E2, E3, E5
+sim-plots: sim-e1-plots sim-e2-plots sim-e3-plots sim-e5-plots
 
 ## check-sim: the ns-3 experiments' criteria and the simulation's tests, TAP in check/sim-*.tap
 check-sim: sim-deps

@@ -59,6 +59,7 @@ struct Result
     uint64_t wdDrops = 0, storms = 0, lossless = 0, pfc = 0, ttl = 0;
     uint64_t delivered = 0;
     uint32_t failedFlows = 0;
+    std::vector<uint64_t> bins; /* bytes delivered per 10 ms */
 };
 
 enum Fabric
@@ -251,6 +252,8 @@ Run(Fabric fabric, Variant v, uint32_t qps, uint32_t bufferKb, double runMs)
         }
     }
     res.zeroMs = best * 10.0;
+    bytes.pop_back(); /* the bin the stop falls in */
+    res.bins = std::move(bytes);
     for (uint32_t id : b.switches)
     {
         Ptr<WrenSwitch> sw = topo.Switch(id);
@@ -285,9 +288,25 @@ CycleText(Fabric fabric, const std::vector<uint32_t>& c, uint32_t firstSwitch)
     return t;
 }
 
+/* Delivered bytes per 10 ms of one run, as "fabric,run,ms,gbps" rows. */
+void
+Trace(FILE* f, const char* fabric, const char* run, const Result& res)
+{
+    for (std::size_t b = 0; f && b < res.bins.size(); b++)
+    {
+        std::fprintf(f, "%s,%s,%zu,%.3f\n", fabric, run, b * 10, res.bins[b] * 8 / 1e7);
+    }
+}
+
 /* The four runs on one fabric, their figures and criteria. */
 bool
-Experiment(Report& r, Fabric fabric, uint32_t qps, uint32_t bufferKb, double runMs, double flowingMs)
+Experiment(Report& r,
+           Fabric fabric,
+           uint32_t qps,
+           uint32_t bufferKb,
+           double runMs,
+           double flowingMs,
+           FILE* trace)
 {
     const char* name = fabric == RING ? "ring" : "clos";
     const uint32_t firstSwitch = fabric == RING ? 3 : 4;
@@ -315,17 +334,20 @@ Experiment(Report& r, Fabric fabric, uint32_t qps, uint32_t bufferKb, double run
                 "drop (%llu)",
                 name, d.zeroMs, static_cast<unsigned long long>(d.lossless));
 
+    Trace(trace, name, "deadlock", d);
     Result w = Run(fabric, WATCHDOG, qps, bufferKb, runMs);
+    Trace(trace, name, "watchdog", w);
     r.Figure("e5 %s: with the switch watchdog: lock at %.0f ms, traffic again %.0f ms later, "
-             "%llu storms, %llu frames dropped by it, %.1f MB delivered",
+             "%llu storms, %llu frames dropped by it, %.1f MB delivered, %u flows failed",
              name, w.lockMs, w.resumeMs, static_cast<unsigned long long>(w.storms),
-             static_cast<unsigned long long>(w.wdDrops), w.delivered / 1e6);
+             static_cast<unsigned long long>(w.wdDrops), w.delivered / 1e6, w.failedFlows);
     r.Criterion(w.made && w.lockMs >= 0 && w.resumeMs >= 0 && w.resumeMs <= 400 && w.wdDrops > 0,
                 "e5 %s: watchdog: traffic resumes %.0f ms after the lock, target <= 400 ms; "
                 "its drops counted (%llu)",
                 name, w.resumeMs, static_cast<unsigned long long>(w.wdDrops));
 
     Result lf = Run(fabric, LOOPFREE, qps, bufferKb, flowingMs);
+    Trace(trace, name, "loop-free", lf);
     r.Figure("e5 %s: loop-free routes, %.0f ms: %.1f MB delivered, %llu PFC frames, cycle: %s",
              name, flowingMs, lf.delivered / 1e6, static_cast<unsigned long long>(lf.pfc),
              lf.cycle.empty() ? "none" : CycleText(fabric, lf.cycle, firstSwitch).c_str());
@@ -333,6 +355,7 @@ Experiment(Report& r, Fabric fabric, uint32_t qps, uint32_t bufferKb, double run
                 "e5 %s: loop-free routing: no cycle, traffic never stops", name);
 
     Result l = Run(fabric, LIGHT, qps, bufferKb, flowingMs);
+    Trace(trace, name, "light", l);
     r.Figure("e5 %s: light load, %.0f ms: %.1f MB delivered, %llu PFC frames, %llu TTL "
              "drops, cycle: %s",
              name, flowingMs, l.delivered / 1e6, static_cast<unsigned long long>(l.pfc),
@@ -352,26 +375,39 @@ main(int argc, char* argv[])
 {
     uint32_t qps = 0, bufferKb = 1024;
     double runMs = 800, flowingMs = 100;
-    std::string fabric = "both";
+    std::string fabric = "both", traceFile;
     CommandLine cmd(__FILE__);
     cmd.AddValue("fabric", "ring, clos or both", fabric);
     cmd.AddValue("qps", "QPs a flow (0: the ring's 4, the Clos' 8)", qps);
     cmd.AddValue("buffer-kb", "each switch's shared buffer, KiB", bufferKb);
     cmd.AddValue("run-ms", "simulated ms of the deadlock and watchdog runs", runMs);
     cmd.AddValue("flowing-ms", "simulated ms of the runs that should not lock", flowingMs);
+    cmd.AddValue("trace", "CSV of each run's delivered Gb/s per 10 ms", traceFile);
     cmd.Parse(argc, argv);
     if (fabric != "ring" && fabric != "clos" && fabric != "both")
     {
         std::fprintf(stderr, "e5: --fabric is ring, clos or both\n");
         return 2;
     }
+    FILE* trace = nullptr;
+    if (!traceFile.empty() && !(trace = std::fopen(traceFile.c_str(), "w")))
+    {
+        std::fprintf(stderr, "e5: %s: cannot be written\n", traceFile.c_str());
+        return 2;
+    }
+    if (trace)
+    {
+        std::fprintf(trace, "fabric,run,ms,gbps\n");
+    }
     Report r;
     /* The Clos' senders each need a QP hashed onto the loop to be caught:
      * 16 QPs a host make one all but certain. */
-    if ((fabric != "clos" && !Experiment(r, RING, qps ? qps : 4, bufferKb, runMs, flowingMs)) ||
-        (fabric != "ring" && !Experiment(r, CLOS, qps ? qps : 8, bufferKb, runMs, flowingMs)))
+    bool made =
+        (fabric == "clos" || Experiment(r, RING, qps ? qps : 4, bufferKb, runMs, flowingMs, trace)) &&
+        (fabric == "ring" || Experiment(r, CLOS, qps ? qps : 8, bufferKb, runMs, flowingMs, trace));
+    if (trace)
     {
-        return 2;
+        std::fclose(trace);
     }
-    return r.Done();
+    return made ? r.Done() : 2;
 }
