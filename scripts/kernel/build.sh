@@ -19,6 +19,7 @@
 kver=${1:?usage: kernel/build.sh KVER [modules|w1|sparse]}
 mode=${2:-modules}
 . "$SCRIPTS/lib/kbuild.sh"
+kbuild_root "$kver" "$0" "$@"
 out=$BUILD/modules/$kver
 src=$out/src
 kbuild_setup "$kver" "$out"

@@ -29,6 +29,7 @@
 kver=${1:?usage: kernel/gpu-build.sh KVER [modules|w1|sparse]}
 mode=${2:-modules}
 . "$SCRIPTS/lib/kbuild.sh"
+kbuild_root "$kver" "$0" "$@"
 out=$BUILD/gpu/$kver
 src=$out/src
 kbuild_setup "$kver" "$out"
