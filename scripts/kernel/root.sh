@@ -129,8 +129,11 @@ if [ ! -f "$dir/.wren-lists" ]; then
 		[ "$old" = "$dir" ] || rm -rf "$old"
 	done
 elif [ -n "$(find "$dir/.wren-lists" -mtime +"$max_age_days")" ]; then
-	in_root "$dir" apt-get update -q >&2 && touch "$dir/.wren-lists" ||
+	if in_root "$dir" apt-get update -q >&2; then
+		touch "$dir/.wren-lists"
+	else
 		log "apt-get update in $dir failed; its lists stay as they were"
+	fi
 fi
 flock -u 8
 
