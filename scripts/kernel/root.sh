@@ -57,6 +57,8 @@ in_root() {
 	r=$1
 	shift
 	binds=
+	# Made here first: one made inside the root would go with the root.
+	mkdir -p "$BUILD" "$WREN_CACHE"
 	for d in "$TOP" "$BUILD" "$WREN_CACHE"; do
 		[ -d "$d" ] || continue
 		case "$binds " in *" $d "*) continue ;; esac
