@@ -3,13 +3,15 @@
 # GPUDirect test pieces: the emulated GPU's test driver and
 # NVIDIA's nvidia-peermem on Wren's peer-memory registry.
 #
-#   make gpu-modules KVER=6.1|6.12  $(BUILD)/gpu/$(KVER)/wren_test_gpu.ko, and
+#   make gpu-modules KVER=6.1|6.12|7.3  $(BUILD)/gpu/$(KVER)/wren_test_gpu.ko, and
 #                                   nvidia-peermem.ko when the registry of
 #                                   `make modules` exports the peer-memory
 #                                   symbols (scripts/kernel/gpu-build.sh); plus
 #                                   $(BUILD)/tests/gpu/wren_gpu_test
 #   make check-gpu-modules          wren_test_gpu.ko W=1 and sparse warning-free
-#                                   for 6.1 and 6.12
+#                                   for every kernel series (sparse not
+#                                   for 7.3); 7.3's nvidia-peermem is of
+#                                   trixie-backports' nvidia-kernel-dkms
 #   make nvidia-src                 NVIDIA's nvidia-peermem/ sources into the cache
 #                                   (scripts/kernel/nvidia-fetch.sh; apt, non-free)
 
@@ -22,7 +24,7 @@ GPU_TEST_SRC := $(TOP)/selftests/rdma/gpu/wren_gpu_test.c
 gpu-modules: modules gpu-tests
 	$(TOP)/scripts/kernel/gpu-build.sh $(KVER) modules
 
-## check-gpu-modules: wren_test_gpu.ko W=1 and sparse warning-free for 6.1 and 6.12
+## check-gpu-modules: wren_test_gpu.ko W=1 and sparse warning-free for 6.1, 6.12 and 7.3
 check-gpu-modules:
 	$(TOP)/scripts/check/gpu-modules.sh
 

@@ -45,6 +45,14 @@ PAGE_POOL_HELPERS_H|static struct page *(*p)(struct page_pool *, gfp_t) __used =
 ETHTOOL_RXFH_PARAM|static int f(struct net_device *d, struct ethtool_rxfh_param *p) { return 0; } static const struct ethtool_ops o __used = { .get_rxfh = f };
 PCI_ALLOC_IRQ_VECTORS_AFFINITY|static int f(struct pci_dev *pd, struct irq_affinity *a) { return pci_alloc_irq_vectors_affinity(pd, 1, 2, PCI_IRQ_MSIX | PCI_IRQ_AFFINITY, a); } static void *p __used = f;
 VM_FLAGS_SET|static void f(struct vm_area_struct *v) { vm_flags_set(v, VM_IO); } static void (*p)(struct vm_area_struct *) __used = f;
+IB_RESIZE_USER_CQ|static int f(struct ib_cq *cq, unsigned int cqe, struct ib_udata *u) { return 0; } static const struct ib_device_ops o __used = { .resize_user_cq = f };
+IB_UMEM_GET_VA|#include <rdma/ib_umem.h>
+IB_UMEM_GET_VA|static struct ib_umem *(*p)(struct ib_device *, unsigned long, size_t, int) __used = ib_umem_get_va;
+DEVLINK_PARAM_GET_EXTACK|static int f(struct devlink *dl, u32 id, struct devlink_param_gset_ctx *c, struct netlink_ext_ack *e) { return 0; } static const struct devlink_param p __used = DEVLINK_PARAM_DRIVER(DEVLINK_PARAM_GENERIC_ID_MAX + 1, "x", DEVLINK_PARAM_TYPE_U32, BIT(DEVLINK_PARAM_CMODE_RUNTIME), f, NULL, NULL);
+DEVLINK_PARAM_VALIDATE_PTR|static int f(struct devlink *dl, u32 id, union devlink_param_value *v, struct netlink_ext_ack *e) { return 0; } static const struct devlink_param p __used = DEVLINK_PARAM_DRIVER(DEVLINK_PARAM_GENERIC_ID_MAX + 1, "x", DEVLINK_PARAM_TYPE_U32, BIT(DEVLINK_PARAM_CMODE_RUNTIME), NULL, NULL, f);
+ETHTOOL_RXFH_FIELDS|static int f(struct net_device *d, struct ethtool_rxfh_fields *x) { return 0; } static const struct ethtool_ops o __used = { .get_rxfh_fields = f };
+ETHTOOL_GET_RX_RING_COUNT|static u32 f(struct net_device *d) { return 0; } static const struct ethtool_ops o __used = { .get_rx_ring_count = f };
+DEVLINK_HEALTH_OPS_GRACE|static const struct devlink_health_reporter_ops o __used = { .name = "x", .default_graceful_period = 1 };
 PROBES
 }
 

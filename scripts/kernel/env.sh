@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Print the KABI= and KDIR= lines for a kernel series (6.1 or 6.12).
+# Print the KABI= and KDIR= lines for a kernel series (kernel/series).
 #
 # The bench owns $BUILD/kernel-<KVER>.env (tools/testbench/kernel-fetch.sh
 # writes it, together with the guest kernel image).  When that file exists we
@@ -9,12 +9,23 @@
 # that there is one place that decides which kernel a series means.  Only a
 # tree without the bench falls back to resolving the headers package here.
 #
+# A series built in a Debian build root (kernel/series' root column, 7.3
+# in trixie) is resolved inside that root (kernel/root.sh), from the
+# root's apt lists, and its headers are installed there; its KDIR is a
+# path inside the root.  The bench does not boot those series yet.
+#
 # usage: kernel/env.sh KVER
 . "$(dirname "$0")/../lib/common.sh"
 
 kver=${1:?usage: kernel/env.sh KVER}
+suite=$("$SCRIPTS/kernel/series.sh" suite "$kver")
+root=$("$SCRIPTS/kernel/series.sh" root "$kver")
+if [ "$root" != host ] && [ -z "${WREN_ROOT:-}" ]; then
+	exec "$SCRIPTS/kernel/root.sh" run "$root" "$0" "$kver"
+fi
 envfile=$BUILD/kernel-$kver.env
 fetch=$TOP/tools/testbench/kernel-fetch.sh
+[ "$root" = host ] || fetch=
 
 valid() {
 	[ -f "$1" ] || return 1
@@ -22,17 +33,19 @@ valid() {
 	[ -n "$kdir" ] && [ -f "$kdir/Makefile" ]
 }
 
-if ! valid "$envfile" && [ -x "$fetch" ]; then
+if ! valid "$envfile" && [ -n "$fetch" ] && [ -x "$fetch" ]; then
 	"$fetch" "$kver" "$envfile" >&2
 fi
 
 if ! valid "$envfile"; then
-	case "$kver" in
-	6.1) release= ;;
-	6.12) release=bookworm-backports ;;
-	*) echo "kernel-env: unsupported KVER=$kver (6.1 or 6.12)" >&2; exit 1 ;;
-	esac
-	"$TOP/scripts/lib/apt-sources.sh" >&2
+	# On the host, a backports suite's headers are asked for by their
+	# suite; in a root, its apt entries are the root's own (kernel/root.sh)
+	# and packages that exist only in backports have no other candidate.
+	release=
+	if [ "$root" = host ]; then
+		case "$suite" in *-backports) release=$suite ;; esac
+		"$TOP/scripts/lib/apt-sources.sh" >&2
+	fi
 	# linux-headers-amd64 of the series depends on the ABI package we need.
 	abi=$(apt-cache show linux-headers-amd64 | awk -v pre="$kver." '
 		/^Version:/ { v = $2 }

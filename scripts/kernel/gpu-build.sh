@@ -23,15 +23,22 @@
 #   w1:     rebuild wren_test_gpu.ko from scratch, any warning (W=1,
 #           modpost) fails; nvidia-peermem.ko is NVIDIA's code and is not
 #           judged
-#   sparse: the same with C=2 CHECK=sparse
+#   sparse: the same with C=2 CHECK=sparse; exit 77 when kbuild will not
+#           run this sparse for the kernel (kernel/build.sh)
 . "$(dirname "$0")/../lib/common.sh"
 
 kver=${1:?usage: kernel/gpu-build.sh KVER [modules|w1|sparse]}
 mode=${2:-modules}
 . "$SCRIPTS/lib/kbuild.sh"
+kbuild_root "$kver" "$0" "$@"
 out=$BUILD/gpu/$kver
 src=$out/src
 kbuild_setup "$kver" "$out"
+# A series built in a root asks for the NVIDIA source of its own suite.
+if [ -n "${WREN_ROOT:-}" ]; then
+	NV_SUITE=$("$SCRIPTS/kernel/series.sh" suite "$kver")
+	export NV_SUITE
+fi
 eval "$("$SCRIPTS/kernel/nvidia-fetch.sh")"
 
 # put SRC DEST: copy when the content changed (kbuild goes by mtime).
@@ -67,6 +74,14 @@ w1) extra= ;;
 sparse) extra="C=2 CHECK=sparse" ;;
 *) echo "gpu-build: unknown mode $mode" >&2; exit 1 ;;
 esac
+# As kernel/build.sh: exit 77 where kbuild would turn sparse off.
+nochecker='is not available or not up to date'
+# shellcheck disable=SC2086 # $extra: make words
+if [ "$mode" = sparse ] && make -n -C "$KDIR" M="$gsrc" W=1 $extra \
+	NV_PEERMEM_DIR="$NV_SRC/nvidia-peermem" modules 2>&1 | grep -q "$nochecker"; then
+	echo "gpu-build: $KABI: kbuild does not take $(sparse --version 2>&1 | head -n 1) as its checker: sparse cannot check this kernel" >&2
+	exit 77
+fi
 if [ "$mode" != modules ]; then
 	make -C "$KDIR" M="$gsrc" NV_PEERMEM_DIR=. clean >/dev/null 2>&1 || true
 fi
@@ -78,7 +93,7 @@ if ! make -j"$jobs" -C "$KDIR" M="$gsrc" W=1 $extra \
 	echo "gpu-build: wren_test_gpu.ko for $KABI failed" >&2
 	exit 1
 fi
-if [ "$mode" != modules ] && grep -iE 'warning|error:' "$log" >&2; then
+if [ "$mode" != modules ] && grep -iE "warning|error:|$nochecker" "$log" >&2; then
 	echo "gpu-build: wren_test_gpu.ko for $KABI is not warning-free (log: $log)" >&2
 	exit 1
 fi

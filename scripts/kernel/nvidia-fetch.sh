@@ -15,6 +15,13 @@
 # cache entry nothing is asked of apt or the network (NV_PKG_VERSION=
 # picks one, else the newest cached one is used when apt cannot answer).
 #
+# In a Debian build root (kernel/root.sh, WREN_ROOT set) the root's own
+# apt entries carry non-free already, and NV_SUITE (the kernel series'
+# suite, trixie-backports for 7.3) is the release asked first: the
+# NVIDIA source of the suite that carries the kernel.  The cache entry is
+# then looked for only under that version (NV_PKG_VERSION), never the
+# newest cached one of another release.
+#
 # usage: kernel/nvidia-fetch.sh     prints NV_PKG=, NV_PKG_VERSION=, NV_VERSION=
 #                            (the driver's own version, 535.261.03) and
 #                            NV_SRC= (the directory holding nvidia-peermem/)
@@ -50,6 +57,7 @@ if [ -n "${NV_PKG_VERSION:-}" ] && is_complete "$cache/$NV_PKG_VERSION"; then
 fi
 
 nonfree_sources() {
+	[ -z "${WREN_ROOT:-}" ] || return 0
 	[ -f "$out" ] && return 0
 	[ "$(id -u)" = 0 ] || return 1
 	uri=$(awk '/^URIs:/ && /debian\/?$/ && !/security/ {print $2; exit}' "$src" 2>/dev/null || true)
@@ -67,9 +75,10 @@ SRC
 	apt-get update -qq >&2 || true
 }
 
-# The candidate version of $1 in apt's lists, or nothing.
+# The candidate version of $1 in apt's lists (NV_SUITE's first), or nothing.
 candidate() {
-	apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && $2 != "(none)" {print $2; exit}'
+	apt-cache ${NV_SUITE:+-o APT::Default-Release="$NV_SUITE"} policy "$1" 2>/dev/null |
+		awk '/Candidate:/ && $2 != "(none)" {print $2; exit}'
 }
 
 pkg='' ver=''
@@ -87,6 +96,7 @@ if [ -n "${NV_PKG_VERSION:-}" ]; then
 	pkg=${pkg:-nvidia-kernel-dkms}
 fi
 if [ -z "$ver" ]; then
+	[ -z "${NV_SUITE:-}" ] || die "apt knows neither nvidia-open-kernel-dkms nor nvidia-kernel-dkms of $NV_SUITE"
 	c=$(newest_cached)
 	[ -n "$c" ] || die "apt knows neither nvidia-open-kernel-dkms nor nvidia-kernel-dkms (non-free entry: $out) and $cache has no complete copy"
 	echo "nvidia-fetch: apt has no candidate, using the cached $c" >&2
@@ -106,6 +116,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # apt-get download drops privileges to _apt for the transfer.
 chmod 0777 "$tmp"
 if ! (cd "$tmp" && apt-get download -q "$pkg=$ver" >&2); then
+	[ -z "${NV_SUITE:-}" ] || die "cannot download $pkg=$ver of $NV_SUITE"
 	c=$(newest_cached)
 	[ -n "$c" ] || die "cannot download $pkg=$ver (is the mirror reachable?) and $cache has no complete copy"
 	echo "nvidia-fetch: download failed, using the cached $c" >&2

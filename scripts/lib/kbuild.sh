@@ -34,3 +34,15 @@ kbuild_setup() {
 		flock 9
 	fi
 }
+
+# kbuild_root KVER "$0" "$@": a series built in a Debian build root
+# (kernel/series, kernel/root.sh) runs the calling script again inside
+# that root, where the tree, BUILD and the caches are at the same paths;
+# a host series, or a script already in its root, goes on here.
+kbuild_root() {
+	kr_kver=$1
+	shift
+	[ -z "${WREN_ROOT:-}" ] || return 0
+	kr_root=$("$SCRIPTS/kernel/series.sh" root "$kr_kver")
+	[ "$kr_root" = host ] || exec "$SCRIPTS/kernel/root.sh" run "$kr_root" "$@"
+}

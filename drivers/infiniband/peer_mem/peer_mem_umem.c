@@ -14,6 +14,7 @@
  */
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <rdma/ib_verbs.h>
 
 #include "peer_mem_priv.h"
 

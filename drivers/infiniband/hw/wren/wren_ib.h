@@ -361,6 +361,21 @@ int wren_ib_kring_desc(struct wren_ib_dev *dev, struct wren_ib_kring *r,
 		       dma_addr_t *list_dma, size_t *list_size);
 
 /* wren_ib_umem.c */
+/*
+ * Pin user memory at a virtual address: ib_umem_get() of old, named
+ * ib_umem_get_va() since umems may also come from a buffer descriptor.
+ */
+static inline struct ib_umem *wren_ib_umem_get(struct ib_device *ibdev,
+					       unsigned long addr, size_t size,
+					       int access)
+{
+#ifdef HAVE_IB_UMEM_GET_VA
+	return ib_umem_get_va(ibdev, addr, size, access);
+#else
+	return ib_umem_get(ibdev, addr, size, access);
+#endif
+}
+
 int wren_ib_uring_get(struct wren_ib_dev *dev, struct wren_ib_uring *r,
 		      u64 addr, u64 bytes, u64 dbrec_addr);
 void wren_ib_uring_put(struct wren_ib_uring *r);
@@ -416,7 +431,12 @@ int wren_ib_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		      struct ib_udata *udata);
 #endif
 int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+#ifdef HAVE_IB_RESIZE_USER_CQ
+int wren_ib_resize_cq(struct ib_cq *ibcq, unsigned int entries,
+		      struct ib_udata *udata);
+#else
 int wren_ib_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata);
+#endif
 int wren_ib_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq);
 
 /* wren_ib_kcq.c: CQs of kernel consumers */
@@ -509,8 +529,14 @@ int wren_ib_create_xrc_tgt(struct wren_ib_qp *qp, struct ib_qp_init_attr *attr,
 			   struct ib_udata *udata);
 
 /* wren_ib_mr.c */
+#ifdef HAVE_IB_REG_USER_MR_DMAH
+struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
+				  u64 virt, int access, struct ib_dmah *dmah,
+				  struct ib_udata *udata);
+#else
 struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 				  u64 virt, int access, struct ib_udata *udata);
+#endif
 #if defined(HAVE_IB_REG_USER_MR_DMABUF_DMAH)
 struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *pd, u64 offset,
 					 u64 length, u64 virt, int fd, int access,

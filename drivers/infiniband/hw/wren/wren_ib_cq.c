@@ -194,7 +194,8 @@ int wren_ib_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
  * device uses: both stay pinned until the CQ goes, and further resizes
  * are refused.
  */
-int wren_ib_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+static int wren_ib_cq_resize(struct ib_cq *ibcq, unsigned int entries,
+			     struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibcq->device);
 	struct wren_ib_cq *cq = to_wcq(ibcq);
@@ -214,7 +215,7 @@ int wren_ib_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
 		return err;
 	err = wren_ib_cq_ring_req(dev, req.comp_mask, req.reserved,
 				  sizeof(req.reserved), req.log_size,
-				  entries < 0 ? 0 : entries);
+				  entries);
 	if (err)
 		return err;
 
@@ -252,6 +253,20 @@ out:
 	mutex_unlock(&cq->resize_lock);
 	return err;
 }
+
+/* ib_core's resize_user_cq takes the count unsigned, its resize_cq signed. */
+#ifdef HAVE_IB_RESIZE_USER_CQ
+int wren_ib_resize_cq(struct ib_cq *ibcq, unsigned int entries,
+		      struct ib_udata *udata)
+{
+	return wren_ib_cq_resize(ibcq, entries, udata);
+}
+#else
+int wren_ib_resize_cq(struct ib_cq *ibcq, int entries, struct ib_udata *udata)
+{
+	return wren_ib_cq_resize(ibcq, entries < 0 ? 0 : entries, udata);
+}
+#endif
 
 int wren_ib_fill_res_cq_entry(struct sk_buff *msg, struct ib_cq *ibcq)
 {

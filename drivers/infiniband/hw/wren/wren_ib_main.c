@@ -48,7 +48,11 @@ static const struct ib_device_ops wren_ib_dev_ops = {
 	.dereg_mr = wren_ib_dereg_mr,
 	.destroy_ah = wren_ib_destroy_ah,
 	.destroy_cq = wren_ib_destroy_cq,
+#ifdef HAVE_IB_RESIZE_USER_CQ
+	.resize_user_cq = wren_ib_resize_cq,
+#else
 	.resize_cq = wren_ib_resize_cq,
+#endif
 	.destroy_qp = wren_ib_destroy_qp,
 	.disassociate_ucontext = wren_ib_disassociate_ucontext,
 	.fill_res_cq_entry = wren_ib_fill_res_cq_entry,

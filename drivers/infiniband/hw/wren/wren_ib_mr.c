@@ -216,8 +216,9 @@ static struct wren_ib_mr *wren_ib_mr_alloc(struct wren_ib_dev *dev, int access,
 	return mr ? mr : ERR_PTR(-ENOMEM);
 }
 
-struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				  u64 virt, int access, struct ib_udata *udata)
+static struct ib_mr *__wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start,
+					   u64 length, u64 virt, int access,
+					   struct ib_udata *udata)
 {
 	struct wren_ib_dev *dev = to_wdev(ibpd->device);
 	struct wren_ib_mr *mr;
@@ -230,7 +231,7 @@ struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		kfree(mr);
 		return ERR_PTR(-EINVAL);
 	}
-	mr->umem = ib_umem_get(ibpd->device, start, length, access);
+	mr->umem = wren_ib_umem_get(ibpd->device, start, length, access);
 	if (IS_ERR(mr->umem)) {
 		err = PTR_ERR(mr->umem);
 		mr->umem = NULL;
@@ -285,6 +286,24 @@ static struct ib_mr *__wren_ib_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset
 	}
 	return wren_ib_mr_commit(ibpd, mr, length, virt, access);
 }
+
+/* A DMA handle (TPH steering) is not something the NIC has. */
+#ifdef HAVE_IB_REG_USER_MR_DMAH
+struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				  u64 virt, int access, struct ib_dmah *dmah,
+				  struct ib_udata *udata)
+{
+	if (dmah)
+		return ERR_PTR(-EOPNOTSUPP);
+	return __wren_ib_reg_user_mr(ibpd, start, length, virt, access, udata);
+}
+#else
+struct ib_mr *wren_ib_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				  u64 virt, int access, struct ib_udata *udata)
+{
+	return __wren_ib_reg_user_mr(ibpd, start, length, virt, access, udata);
+}
+#endif
 
 #if defined(HAVE_IB_REG_USER_MR_DMABUF_DMAH)
 struct ib_mr *wren_ib_reg_user_mr_dmabuf(struct ib_pd *ibpd, u64 offset,
@@ -384,7 +403,7 @@ static struct ib_mr *wren_ib_rereg_trans(struct wren_ib_mr *mr, int flags,
 
 	if (!(flags & IB_MR_REREG_ACCESS))
 		access = mr->access;
-	new = wren_ib_reg_user_mr(pd, start, length, virt, access, udata);
+	new = __wren_ib_reg_user_mr(pd, start, length, virt, access, udata);
 	if (IS_ERR(new))
 		return new;
 	err = wren_cmd_destroy_mr(dev->cdev, mr->index);

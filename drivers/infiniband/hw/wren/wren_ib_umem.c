@@ -43,7 +43,7 @@ int wren_ib_uring_get(struct wren_ib_dev *dev, struct wren_ib_uring *r,
 
 	pinned = PAGE_ALIGN(bytes);
 	inside = dbrec_addr >= addr && dbrec_addr - addr < pinned;
-	r->umem = ib_umem_get(&dev->ibdev, addr, pinned, IB_ACCESS_LOCAL_WRITE);
+	r->umem = wren_ib_umem_get(&dev->ibdev, addr, pinned, IB_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(r->umem)) {
 		err = PTR_ERR(r->umem);
 		r->umem = NULL;
@@ -60,9 +60,9 @@ int wren_ib_uring_get(struct wren_ib_dev *dev, struct wren_ib_uring *r,
 		}
 		return 0;
 	}
-	r->dbrec_umem = ib_umem_get(&dev->ibdev, dbrec_addr,
-				    sizeof(struct wren_cq_dbrec),
-				    IB_ACCESS_LOCAL_WRITE);
+	r->dbrec_umem = wren_ib_umem_get(&dev->ibdev, dbrec_addr,
+					 sizeof(struct wren_cq_dbrec),
+					 IB_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(r->dbrec_umem)) {
 		err = PTR_ERR(r->dbrec_umem);
 		r->dbrec_umem = NULL;

@@ -397,6 +397,23 @@ static inline int wren_fmsg_str(struct devlink_fmsg *fmsg, const char *name,
 #endif
 }
 
+/* A health reporter whose devlink runs its recover by itself unless the
+ * last recovery was less than @grace_ms ago (0: no grace period).  Where
+ * the period is the ops' default_graceful_period, the ops carry it (the
+ * same value) and @grace_ms goes unused.
+ */
+static inline struct devlink_health_reporter *
+wren_health_reporter_create(struct devlink *devlink,
+			    const struct devlink_health_reporter_ops *ops,
+			    u64 grace_ms, void *priv)
+{
+#ifdef HAVE_DEVLINK_HEALTH_OPS_GRACE
+	return devlink_health_reporter_create(devlink, ops, priv);
+#else
+	return devlink_health_reporter_create(devlink, ops, grace_ms, priv);
+#endif
+}
+
 /* wren_pfc_storm.c */
 void wren_pfc_storm_init(struct wren_dev *wdev);
 void wren_pfc_storm_create(struct wren_dev *wdev);

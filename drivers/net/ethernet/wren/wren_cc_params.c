@@ -174,8 +174,14 @@ static void wren_cc_val_put(u32 id, union devlink_param_value *v, u32 val)
 	}
 }
 
+#ifdef HAVE_DEVLINK_PARAM_GET_EXTACK
+static int wren_cc_param_get(struct devlink *devlink, u32 id,
+			     struct devlink_param_gset_ctx *ctx,
+			     struct netlink_ext_ack *extack)
+#else
 static int wren_cc_param_get(struct devlink *devlink, u32 id,
 			     struct devlink_param_gset_ctx *ctx)
+#endif
 {
 	const struct wren_cc_knob *k = wren_cc_knob(id);
 	struct wren_dev *wdev = devlink_priv(devlink);
@@ -268,12 +274,22 @@ static int wren_cc_param_set(struct devlink *devlink, u32 id,
 			     wren_cc_val_get(id, &ctx->val), extack);
 }
 
+/* The value comes by pointer where devlink lets validate adjust it. */
+#ifdef HAVE_DEVLINK_PARAM_VALIDATE_PTR
 static int wren_cc_param_validate(struct devlink *devlink, u32 id,
-				  union devlink_param_value val,
+				  union devlink_param_value *val,
 				  struct netlink_ext_ack *extack)
+#else
+static int wren_cc_param_validate(struct devlink *devlink, u32 id,
+				  union devlink_param_value value,
+				  struct netlink_ext_ack *extack)
+#endif
 {
+#ifndef HAVE_DEVLINK_PARAM_VALIDATE_PTR
+	union devlink_param_value *val = &value;
+#endif
 	const struct wren_cc_knob *k = wren_cc_knob(id);
-	u32 v = wren_cc_val_get(id, &val);
+	u32 v = wren_cc_val_get(id, val);
 
 	if (!k)
 		return -EINVAL;

@@ -112,6 +112,9 @@ static const struct devlink_health_reporter_ops wren_fw_fatal_ops = {
 	.recover	= wren_fw_fatal_recover,
 	.diagnose	= wren_fw_fatal_diagnose,
 	.test		= wren_fw_fatal_test,
+#ifdef HAVE_DEVLINK_HEALTH_OPS_GRACE
+	.default_graceful_period = WREN_FW_FATAL_GRACE_MS,
+#endif
 };
 
 /* Without the reporter the driver still works; it only reports less. */
@@ -119,8 +122,8 @@ void wren_devlink_health_create(struct wren_dev *wdev)
 {
 	struct devlink_health_reporter *r;
 
-	r = devlink_health_reporter_create(wdev->devlink, &wren_fw_fatal_ops,
-					   WREN_FW_FATAL_GRACE_MS, wdev);
+	r = wren_health_reporter_create(wdev->devlink, &wren_fw_fatal_ops,
+					WREN_FW_FATAL_GRACE_MS, wdev);
 	if (IS_ERR(r)) {
 		dev_warn(&wdev->pdev->dev, "cannot create the fw_fatal health reporter: %ld\n",
 			 PTR_ERR(r));

@@ -499,29 +499,29 @@ static int wren_flow_hash_bits(u32 flow_type, u8 *l3, u8 *l4)
 	}
 }
 
-static int wren_get_rxfh_fields(struct wren_eth_priv *priv,
-				struct ethtool_rxnfc *nfc)
+static int wren_rxfh_fields_get(struct wren_eth_priv *priv, u32 flow_type,
+				u32 *data)
 {
 	u8 l3, l4, t = priv->rss_hash_types;
 	int err;
 
-	err = wren_flow_hash_bits(nfc->flow_type, &l3, &l4);
+	err = wren_flow_hash_bits(flow_type, &l3, &l4);
 	if (err)
 		return err;
-	nfc->data = 0;
+	*data = 0;
 	/* The device hashes the 4-tuple when it may, else the addresses. */
 	if (t & (l4 | l3))
-		nfc->data |= RXH_IP_SRC | RXH_IP_DST;
+		*data |= RXH_IP_SRC | RXH_IP_DST;
 	if (t & l4)
-		nfc->data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
+		*data |= RXH_L4_B_0_1 | RXH_L4_B_2_3;
 	return 0;
 }
 
 /* The device hashes the address pair, or the addresses and the ports,
  * or nothing; other field sets cannot be expressed.
  */
-static int wren_set_rxfh_fields(struct wren_eth_priv *priv,
-				const struct ethtool_rxnfc *nfc)
+static int wren_rxfh_fields_set(struct wren_eth_priv *priv, u32 flow_type,
+				u64 data)
 {
 	const u64 ip = RXH_IP_SRC | RXH_IP_DST;
 	const u64 ports = RXH_L4_B_0_1 | RXH_L4_B_2_3;
@@ -530,16 +530,16 @@ static int wren_set_rxfh_fields(struct wren_eth_priv *priv,
 
 	if (!(priv->wdev->core.caps & WREN_CAP_ETH_RSS))
 		return -EOPNOTSUPP;
-	err = wren_flow_hash_bits(nfc->flow_type, &l3, &l4);
+	err = wren_flow_hash_bits(flow_type, &l3, &l4);
 	if (err)
 		return err;
-	if (nfc->data & ~(ip | ports))
+	if (data & ~(ip | ports))
 		return -EINVAL;
-	if (nfc->data == (ip | ports) && l4) {
+	if (data == (ip | ports) && l4) {
 		t |= l3 | l4;
-	} else if (nfc->data == ip) {
+	} else if (data == ip) {
 		t = (t & ~l4) | l3;
-	} else if (!nfc->data && !l4) {
+	} else if (!data && !l4) {
 		/* No hash for this IP version at all: its L4 types go too. */
 		t &= ~(l3 | (l3 == WREN_RSS_HASH_IPV4 ?
 			     WREN_RSS_HASH_TCP_IPV4 | WREN_RSS_HASH_UDP_IPV4 :
@@ -555,28 +555,68 @@ static int wren_set_rxfh_fields(struct wren_eth_priv *priv,
 	return wren_eth_set_rss(priv, true);
 }
 
+/* The RSS hash's fields: ETHTOOL_GRXFH and ETHTOOL_SRXFH of get_rxnfc
+ * and set_rxnfc, which the kernels with get_rxfh_fields no longer pass
+ * there; the ring count: ETHTOOL_GRXRINGS, or get_rx_ring_count.
+ */
+#ifdef HAVE_ETHTOOL_RXFH_FIELDS
+static int wren_get_rxfh_fields(struct net_device *netdev,
+				struct ethtool_rxfh_fields *f)
+{
+	return wren_rxfh_fields_get(netdev_priv(netdev), f->flow_type, &f->data);
+}
+
+static int wren_set_rxfh_fields(struct net_device *netdev,
+				const struct ethtool_rxfh_fields *f,
+				struct netlink_ext_ack *extack)
+{
+	return wren_rxfh_fields_set(netdev_priv(netdev), f->flow_type, f->data);
+}
+#endif
+
+#ifdef HAVE_ETHTOOL_GET_RX_RING_COUNT
+static u32 wren_get_rx_ring_count(struct net_device *netdev)
+{
+	struct wren_eth_priv *priv = netdev_priv(netdev);
+
+	return priv->req_chans;
+}
+#endif
+
 static int wren_get_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *nfc,
 			  u32 *rule_locs)
 {
 	struct wren_eth_priv *priv = netdev_priv(netdev);
+#ifndef HAVE_ETHTOOL_RXFH_FIELDS
+	u32 data;
+	int err;
+#endif
 
 	switch (nfc->cmd) {
 	case ETHTOOL_GRXRINGS:
 		nfc->data = priv->req_chans;
 		return 0;
+#ifndef HAVE_ETHTOOL_RXFH_FIELDS
 	case ETHTOOL_GRXFH:
-		return wren_get_rxfh_fields(priv, nfc);
+		err = wren_rxfh_fields_get(priv, nfc->flow_type, &data);
+		if (!err)
+			nfc->data = data;
+		return err;
+#endif
 	default:
 		return -EOPNOTSUPP;
 	}
 }
 
+#ifndef HAVE_ETHTOOL_RXFH_FIELDS
 static int wren_set_rxnfc(struct net_device *netdev, struct ethtool_rxnfc *nfc)
 {
 	if (nfc->cmd == ETHTOOL_SRXFH)
-		return wren_set_rxfh_fields(netdev_priv(netdev), nfc);
+		return wren_rxfh_fields_set(netdev_priv(netdev), nfc->flow_type,
+					    nfc->data);
 	return -EOPNOTSUPP;
 }
+#endif
 
 #ifdef HAVE_ETHTOOL_RXFH_PARAM
 static int wren_get_rxfh(struct net_device *netdev, struct ethtool_rxfh_param *p)
@@ -631,5 +671,13 @@ const struct ethtool_ops wren_ethtool_ops = {
 	.get_rxfh		= wren_get_rxfh,
 	.set_rxfh		= wren_set_rxfh,
 	.get_rxnfc		= wren_get_rxnfc,
+#ifdef HAVE_ETHTOOL_RXFH_FIELDS
+	.get_rxfh_fields	= wren_get_rxfh_fields,
+	.set_rxfh_fields	= wren_set_rxfh_fields,
+#else
 	.set_rxnfc		= wren_set_rxnfc,
+#endif
+#ifdef HAVE_ETHTOOL_GET_RX_RING_COUNT
+	.get_rx_ring_count	= wren_get_rx_ring_count,
+#endif
 };

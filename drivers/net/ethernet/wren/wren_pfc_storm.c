@@ -206,8 +206,8 @@ void wren_pfc_storm_create(struct wren_dev *wdev)
 
 	if (!(wdev->core.caps & WREN_CAP_PFC_STORM_WD))
 		return;
-	r = devlink_health_reporter_create(wdev->devlink, &wren_pfc_storm_ops,
-					   0, wdev);
+	r = wren_health_reporter_create(wdev->devlink, &wren_pfc_storm_ops, 0,
+					wdev);
 	if (IS_ERR(r)) {
 		dev_warn(&wdev->pdev->dev, "cannot create the pfc_storm health reporter: %ld\n",
 			 PTR_ERR(r));
