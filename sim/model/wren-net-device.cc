@@ -18,7 +18,7 @@ TypeId
 WrenNetDevice::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::WrenNetDevice")
-                            .SetParent<NetDevice>()
+                            .SetParent<WrenPortDevice>()
                             .AddConstructor<WrenNetDevice>();
     return tid;
 }
@@ -27,7 +27,6 @@ WrenNetDevice::WrenNetDevice()
     : m_ready(false),
       m_local(true),
       m_linkMbps(0),
-      m_ifIndex(0),
       m_processPending(false)
 {
     std::memset(&m_nic, 0, sizeof(m_nic));
@@ -50,9 +49,7 @@ WrenNetDevice::DoDispose()
         m_ready = false;
     }
     m_sent.clear();
-    m_channel = nullptr;
-    m_node = nullptr;
-    NetDevice::DoDispose();
+    WrenPortDevice::DoDispose();
 }
 
 bool
@@ -107,12 +104,6 @@ WrenNetDevice::Setup(uint32_t index, uint32_t linkMbps)
     wrenhw_set_link(h->hw, true, linkMbps);
     td_aeq_count(m_nic.d, 0xff); /* the link's event */
     return ro_flow_host_init(&m_flows, &m_nic, 12, &conn) == 0;
-}
-
-void
-WrenNetDevice::Attach(Ptr<WrenChannel> channel)
-{
-    m_channel = channel;
 }
 
 int
@@ -327,37 +318,7 @@ WrenNetDevice::ReceiveFrame(const uint8_t* frame, uint32_t len)
     PollFlows();
 }
 
-/* NetDevice: what ns-3 asks of any device. */
-
-void
-WrenNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-uint32_t
-WrenNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
-Ptr<Channel>
-WrenNetDevice::GetChannel() const
-{
-    return m_channel;
-}
-
-void
-WrenNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-WrenNetDevice::GetAddress() const
-{
-    return m_address;
-}
+/* NetDevice: the rest is every Wren link end's (WrenPortDevice). */
 
 bool
 WrenNetDevice::SetMtu(const uint16_t mtu)
@@ -369,106 +330,6 @@ uint16_t
 WrenNetDevice::GetMtu() const
 {
     return 9000;
-}
-
-bool
-WrenNetDevice::IsLinkUp() const
-{
-    return m_channel != nullptr;
-}
-
-void
-WrenNetDevice::AddLinkChangeCallback(Callback<void>)
-{
-}
-
-bool
-WrenNetDevice::IsBroadcast() const
-{
-    return true;
-}
-
-Address
-WrenNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-WrenNetDevice::IsMulticast() const
-{
-    return true;
-}
-
-Address
-WrenNetDevice::GetMulticast(Ipv4Address multicastGroup) const
-{
-    return Mac48Address::GetMulticast(multicastGroup);
-}
-
-Address
-WrenNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-WrenNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
-WrenNetDevice::IsPointToPoint() const
-{
-    return true;
-}
-
-/* The NIC makes its own frames; ns-3's stacks do not send through it. */
-bool
-WrenNetDevice::Send(Ptr<Packet>, const Address&, uint16_t)
-{
-    return false;
-}
-
-bool
-WrenNetDevice::SendFrom(Ptr<Packet>, const Address&, const Address&, uint16_t)
-{
-    return false;
-}
-
-Ptr<Node>
-WrenNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-WrenNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-bool
-WrenNetDevice::NeedsArp() const
-{
-    return false;
-}
-
-void
-WrenNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback)
-{
-}
-
-void
-WrenNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback)
-{
-}
-
-bool
-WrenNetDevice::SupportsSendFrom() const
-{
-    return false;
 }
 
 } // namespace ns3

@@ -8,13 +8,15 @@
  * channel go into the model.  Hosts move data as RC flows (hw/host
  * flow.h), started through StartFlow().
  *
- * It is a NetDevice so that ns-3 tools see it, but ns-3's own stacks do
- * not send through it: the NIC makes its RoCEv2 frames itself.
+ * It is a WrenPortDevice, the NetDevice every end of a Wren link is, so
+ * that ns-3 sees it; ns-3's own stacks do not send through it: the NIC
+ * makes its RoCEv2 frames itself.
  */
 #ifndef WREN_NET_DEVICE_H
 #define WREN_NET_DEVICE_H
 
 #include "wren-channel.h"
+#include "wren-port-device.h"
 
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
@@ -33,7 +35,7 @@ extern "C"
 namespace ns3
 {
 
-class WrenNetDevice : public NetDevice, public WrenPort
+class WrenNetDevice : public WrenPortDevice, public WrenPort
 {
   public:
     /* The payload of a flow's full frame: its QPs' path MTU. */
@@ -54,7 +56,6 @@ class WrenNetDevice : public NetDevice, public WrenPort
      * MTU 4096.  False if the model or its host could not be made.
      */
     bool Setup(uint32_t index, uint32_t linkMbps);
-    void Attach(Ptr<WrenChannel> channel);
     /* DCQCN through SET_CC on @prioMask; 0 or the command's status. */
     int SetCc(enum ro_cc_profile profile, uint8_t prioMask);
     /*
@@ -100,34 +101,9 @@ class WrenNetDevice : public NetDevice, public WrenPort
     /* WrenPort */
     void ReceiveFrame(const uint8_t* frame, uint32_t len) override;
 
-    /* NetDevice */
-    void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
-    Ptr<Channel> GetChannel() const override;
-    void SetAddress(Address address) override;
-    Address GetAddress() const override;
+    /* NetDevice: a host's MTU, not a switch port's */
     bool SetMtu(const uint16_t mtu) override;
     uint16_t GetMtu() const override;
-    bool IsLinkUp() const override;
-    void AddLinkChangeCallback(Callback<void> callback) override;
-    bool IsBroadcast() const override;
-    Address GetBroadcast() const override;
-    bool IsMulticast() const override;
-    Address GetMulticast(Ipv4Address multicastGroup) const override;
-    Address GetMulticast(Ipv6Address addr) const override;
-    bool IsBridge() const override;
-    bool IsPointToPoint() const override;
-    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    bool SendFrom(Ptr<Packet> packet,
-                  const Address& source,
-                  const Address& dest,
-                  uint16_t protocolNumber) override;
-    Ptr<Node> GetNode() const override;
-    void SetNode(Ptr<Node> node) override;
-    bool NeedsArp() const override;
-    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
-    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
-    bool SupportsSendFrom() const override;
 
   protected:
     void DoDispose() override;
@@ -148,10 +124,6 @@ class WrenNetDevice : public NetDevice, public WrenPort
     bool m_ready;
     bool m_local;
     uint32_t m_linkMbps;
-    Ptr<WrenChannel> m_channel;
-    Ptr<Node> m_node;
-    uint32_t m_ifIndex;
-    Mac48Address m_address;
     EventId m_timer;
     bool m_processPending;
     FlowDone m_flowDone;

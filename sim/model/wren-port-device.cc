@@ -124,7 +124,7 @@ WrenPortDevice::IsPointToPoint() const
     return true;
 }
 
-/* The switch sends through the channel, never through ns-3's stacks. */
+/* The NIC and the switch send through the channel, never ns-3's stacks. */
 bool
 WrenPortDevice::Send(Ptr<Packet>, const Address&, uint16_t)
 {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * A switch port as ns-3 sees it: a point-to-point NetDevice on the
- * switch's node, at one end of a WrenChannel.  It carries nothing itself
- * (the switch sends and receives through the channel); it is there so
- * that ns-3's distributed simulation finds the links between processes,
- * their delay (the lookahead) and, for frames from another process, the
- * port they go to (an MpiReceiver aggregated to it).
+ * One end of a WrenChannel as ns-3 sees it: a point-to-point NetDevice
+ * on a node.  ns-3's own stacks never send through it (the NIC makes
+ * its frames, the switch forwards them, both through the channel); it is
+ * there so that ns-3's distributed simulation finds the links between
+ * processes, their delay (the lookahead) and, for frames from another
+ * process, the port they go to (an MpiReceiver aggregated to it).  A
+ * switch port is one as it is; WrenNetDevice, the NIC, builds on it.
  */
 #ifndef WREN_PORT_DEVICE_H
 #define WREN_PORT_DEVICE_H
@@ -58,7 +59,6 @@ class WrenPortDevice : public NetDevice
   protected:
     void DoDispose() override;
 
-  private:
     Ptr<WrenChannel> m_channel;
     Ptr<Node> m_node;
     uint32_t m_ifIndex = 0;
