@@ -216,13 +216,6 @@ main(int argc, char* argv[])
                 rc = 2;
             }
         }
-        if (rc)
-        {
-#ifdef WREN_SIM_MPI
-            MPI_Abort(MPI_COMM_WORLD, rc);
-#endif
-            return rc;
-        }
         if (!rc && simulator == "nullmsg" && !topo.RanksAllJoined(WrenRanks()))
         {
             /* The messages that release QPs go to every rank. */
