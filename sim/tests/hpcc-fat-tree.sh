@@ -17,17 +17,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # shellcheck source=selftests/lib/tap.sh
 . "$here/../../selftests/lib/tap.sh"
+# shellcheck source=sim/tests/lib/small-tree.sh
+. "$here/lib/small-tree.sh"
 
 /usr/bin/python3 "$tools/fat-tree.py" >"$work/fat.txt"
 check "fat-tree.py's default is the HPCC paper's tree: 376 nodes, 56 switches, 480 links" \
 	test "$(head -1 "$work/fat.txt")" = "376 56 480"
 
-/usr/bin/python3 "$tools/fat-tree.py" --pods 2 --tors-per-pod 2 --aggs-per-pod 2 \
-	--hosts-per-tor 4 --cores-per-agg 2 >"$work/small.txt"
-/usr/bin/python3 "$tools/traffic.py" --hosts 16 --cdf "$here/files/test.cdf" \
-	--load 0.3 --seconds 0.002 --incast-load 0.02 --incast-senders 8 \
-	>"$work/flows.txt"
-flows=$(head -1 "$work/flows.txt")
+flows=$(small_tree "$work")
 check "traffic.py: $flows flows in 2 ms at 30 % load on 16 hosts" test "$flows" -gt 100
 
 out=$("$sim/hpcc-run" --topology="$work/small.txt" --flows="$work/flows.txt" \

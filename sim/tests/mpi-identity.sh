@@ -13,20 +13,16 @@ set -u
 sim=$1
 mpi=$sim/../sim-mpi
 here=$(cd "$(dirname "$0")" && pwd)
-tools=$here/../tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # shellcheck source=selftests/lib/tap.sh
 . "$here/../../selftests/lib/tap.sh"
+# shellcheck source=sim/tests/lib/small-tree.sh
+. "$here/lib/small-tree.sh"
 # As CI runs it: as root, more ranks than cores, a waiting rank yielding.
 mpirun=(mpirun --allow-run-as-root --oversubscribe --mca mpi_yield_when_idle 1)
 
-/usr/bin/python3 "$tools/fat-tree.py" --pods 2 --tors-per-pod 2 --aggs-per-pod 2 \
-	--hosts-per-tor 4 --cores-per-agg 2 >"$work/small.txt"
-/usr/bin/python3 "$tools/traffic.py" --hosts 16 --cdf "$here/files/test.cdf" \
-	--load 0.3 --seconds 0.002 --incast-load 0.02 --incast-senders 8 \
-	>"$work/flows.txt"
-flows=$(head -1 "$work/flows.txt")
+flows=$(small_tree "$work")
 args=(--topology="$work/small.txt" --flows="$work/flows.txt")
 
 run() {
