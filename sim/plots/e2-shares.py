@@ -15,6 +15,8 @@ import matplotlib
 matplotlib.use("Agg")  # no display: a file only
 import matplotlib.pyplot as plt  # noqa: E402
 
+from pfc_pairs import read_pairs  # noqa: E402
+
 LINE = re.compile(
     r"^# e2: (?P<mode>PFC alone|DCQCN \w+), (?P<n>\d+) incast senders .*?: "
     r"A (?P<a>[\d.]+) Gb/s, T1 senders (?P<t1>[\d.]+) Gb/s each .*?"
@@ -22,20 +24,9 @@ LINE = re.compile(
 
 
 def read(paths):
-    """{n: {"pfc" | "dcqcn": {a, t1, v, share, pfc}}}"""
-    runs = {}
-    for path in paths:
-        with open(path) as f:
-            for line in f:
-                m = LINE.match(line)
-                if m:
-                    mode = "pfc" if m["mode"] == "PFC alone" else "dcqcn"
-                    runs.setdefault(int(m["n"]), {})[mode] = {
-                        k: float(m[k]) for k in ("a", "t1", "v", "share", "pfc")}
-    sizes = sorted(n for n, r in runs.items() if len(r) == 2)
-    if not sizes:
-        sys.exit("e2-shares: no run with both PFC alone and DCQCN figures")
-    return sizes, runs
+    """Incast sizes, {n: {"pfc" | "dcqcn": {a, t1, v, share, pfc}}}"""
+    return read_pairs(paths, LINE, lambda m: int(m["n"]), ("a", "t1", "v", "share", "pfc"),
+                      "e2-shares")
 
 
 def main():

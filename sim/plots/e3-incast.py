@@ -14,6 +14,8 @@ import matplotlib
 matplotlib.use("Agg")  # no display: a file only
 import matplotlib.pyplot as plt  # noqa: E402
 
+from pfc_pairs import read_pairs  # noqa: E402
+
 LINE = re.compile(
     r"^# e3: (?P<n>\d+) x \d+ KB incast, .*?, (?P<mb>\d+) MiB buffer, "
     r"(?P<mode>PFC alone|DCQCN \w+): .*?FCT median (?P<med>\d+) us, 95th \d+, "
@@ -21,20 +23,9 @@ LINE = re.compile(
 
 
 def read(paths):
-    """{(senders, MiB): {"pfc" | "dcqcn": {med, p99, xoff}}}"""
-    runs = {}
-    for path in paths:
-        with open(path) as f:
-            for line in f:
-                m = LINE.match(line)
-                if m:
-                    mode = "pfc" if m["mode"] == "PFC alone" else "dcqcn"
-                    runs.setdefault((int(m["n"]), int(m["mb"])), {})[mode] = {
-                        k: int(m[k]) for k in ("med", "p99", "xoff")}
-    keys = sorted(k for k, r in runs.items() if len(r) == 2)
-    if not keys:
-        sys.exit("e3-incast: no run with both PFC alone and DCQCN figures")
-    return keys, runs
+    """(senders, MiB) cases, {case: {"pfc" | "dcqcn": {med, p99, xoff}}}"""
+    return read_pairs(paths, LINE, lambda m: (int(m["n"]), int(m["mb"])),
+                      ("med", "p99", "xoff"), "e3-incast")
 
 
 def main():
