@@ -10,22 +10,27 @@
 # tree without the bench falls back to resolving the headers package here.
 #
 # A series built in a Debian build root (kernel/series' root column, 7.3
-# in trixie) is resolved inside that root (kernel/root.sh), from the
-# root's apt lists, and its headers are installed there; its KDIR is a
-# path inside the root.  The bench does not boot those series yet.
+# in trixie) is resolved from the root's apt lists and its headers are
+# installed there (the fetcher does both from this machine); its KDIR is
+# a path inside the root, so the lines are printed from inside it.
 #
 # usage: kernel/env.sh KVER
 . "$(dirname "$0")/../lib/common.sh"
 
 kver=${1:?usage: kernel/env.sh KVER}
+version=$("$SCRIPTS/kernel/series.sh" version "$kver")
 suite=$("$SCRIPTS/kernel/series.sh" suite "$kver")
 root=$("$SCRIPTS/kernel/series.sh" root "$kver")
-if [ "$root" != host ] && [ -z "${WREN_ROOT:-}" ]; then
-	exec "$SCRIPTS/kernel/root.sh" run "$root" "$0" "$kver"
-fi
 envfile=$BUILD/kernel-$kver.env
 fetch=$TOP/tools/testbench/kernel-fetch.sh
-[ "$root" = host ] || fetch=
+if [ "$root" != host ] && [ -z "${WREN_ROOT:-}" ]; then
+	# The fetcher runs here: it extracts the image beside the others.
+	if [ -x "$fetch" ] && [ -w "${WREN_CACHE:-/var/cache/wren}" ]; then
+		"$fetch" "$kver" "$envfile" >&2
+	fi
+	exec "$SCRIPTS/kernel/root.sh" run "$root" "$0" "$kver"
+fi
+[ -z "${WREN_ROOT:-}" ] || fetch=
 
 valid() {
 	[ -f "$1" ] || return 1
@@ -47,13 +52,13 @@ if ! valid "$envfile"; then
 		"$TOP/scripts/lib/apt-sources.sh" >&2
 	fi
 	# linux-headers-amd64 of the series depends on the ABI package we need.
-	abi=$(apt-cache show linux-headers-amd64 | awk -v pre="$kver." '
+	abi=$(apt-cache show linux-headers-amd64 | awk -v pre="$version." '
 		/^Version:/ { v = $2 }
 		/^Depends:/ && index(v, pre) == 1 {
 			if (match($0, /linux-headers-[^ ,]+-amd64/))
 				print v, substr($0, RSTART + 14, RLENGTH - 14)
 		}' | sort -k1,1 -V | tail -n 1 | cut -d' ' -f2)
-	[ -n "$abi" ] || { echo "kernel-env: no linux-headers-amd64 $kver.* known to apt" >&2; exit 1; }
+	[ -n "$abi" ] || { echo "kernel-env: no linux-headers-amd64 $version.* known to apt" >&2; exit 1; }
 	if ! dpkg -s "linux-headers-$abi" >/dev/null 2>&1; then
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 			${release:+-t "$release"} "linux-headers-$abi" >&2

@@ -6,7 +6,8 @@
 #
 # usage: kernel/series.sh list            every series, in order
 #        kernel/series.sh host            the series built on this machine
-#        kernel/series.sh suite|root KVER  that series' field; exits 1 for
+#        kernel/series.sh version|suite|root KVER
+#                                          that series' field; exits 1 for
 #                                          a series not in the list
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -14,12 +15,13 @@ table() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SCRIPTS/kernel/series"; }
 
 case "${1:-}" in
 list) table | awk '{ print $1 }' ;;
-host) table | awk '$3 == "host" { print $1 }' ;;
-suite | root)
+host) table | awk '$4 == "host" { print $1 }' ;;
+version | suite | root)
 	kver=${2:?usage: kernel/series.sh $1 KVER}
-	v=$(table | awk -v k="$kver" -v f="$1" '$1 == k { print (f == "suite" ? $2 : $3) }')
+	v=$(table | awk -v k="$kver" -v f="$1" '
+		$1 == k { print (f == "version" ? $2 : f == "suite" ? $3 : $4) }')
 	[ -n "$v" ] || die "unsupported KVER=$kver ($(table | awk '{ print $1 }' | paste -sd' '))"
 	echo "$v"
 	;;
-*) die "usage: kernel/series.sh list|host|suite KVER|root KVER" ;;
+*) die "usage: kernel/series.sh list|host|version KVER|suite KVER|root KVER" ;;
 esac
