@@ -53,6 +53,7 @@ DEVLINK_PARAM_VALIDATE_PTR|static int f(struct devlink *dl, u32 id, union devlin
 ETHTOOL_RXFH_FIELDS|static int f(struct net_device *d, struct ethtool_rxfh_fields *x) { return 0; } static const struct ethtool_ops o __used = { .get_rxfh_fields = f };
 ETHTOOL_GET_RX_RING_COUNT|static u32 f(struct net_device *d) { return 0; } static const struct ethtool_ops o __used = { .get_rx_ring_count = f };
 DEVLINK_HEALTH_OPS_GRACE|static const struct devlink_health_reporter_ops o __used = { .name = "x", .default_graceful_period = 1 };
+IB_DEVICE_GET_NETDEV|static struct net_device *(*p)(struct ib_device *, u32) __used = ib_device_get_netdev;
 PROBES
 }
 

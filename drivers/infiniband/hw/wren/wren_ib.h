@@ -399,6 +399,9 @@ int wren_ib_query_port(struct ib_device *ibdev, u32 port,
 int wren_ib_get_port_immutable(struct ib_device *ibdev, u32 port,
 			       struct ib_port_immutable *immutable);
 enum rdma_link_layer wren_ib_get_link_layer(struct ib_device *ibdev, u32 port);
+#ifndef HAVE_IB_DEVICE_GET_NETDEV
+struct net_device *wren_ib_get_netdev(struct ib_device *ibdev, u32 port);
+#endif
 int wren_ib_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey);
 void wren_ib_get_dev_fw_str(struct ib_device *ibdev, char *str);
 void wren_ib_set_guid(struct wren_ib_dev *dev);

@@ -174,6 +174,24 @@ enum rdma_link_layer wren_ib_get_link_layer(struct ib_device *ibdev, u32 port)
 	return IB_LINK_LAYER_ETHERNET;
 }
 
+#ifndef HAVE_IB_DEVICE_GET_NETDEV
+/*
+ * Where ib_core does not export ib_device_get_netdev(), its in-tree
+ * consumers ask the driver for a port's netdev through this op (net/smc
+ * pairs a netdev with its RoCE device so); ib_device_set_netdev() alone
+ * leaves them with none.  The caller puts the reference.
+ */
+struct net_device *wren_ib_get_netdev(struct ib_device *ibdev, u32 port)
+{
+	struct net_device *ndev = to_wdev(ibdev)->netdev;
+
+	if (port != WREN_IB_PORT)
+		return NULL;
+	dev_hold(ndev);
+	return ndev;
+}
+#endif
+
 int wren_ib_query_pkey(struct ib_device *ibdev, u32 port, u16 index, u16 *pkey)
 {
 	if (index)

@@ -61,6 +61,9 @@ static const struct ib_device_ops wren_ib_dev_ops = {
 	.get_dev_fw_str = wren_ib_get_dev_fw_str,
 	.get_dma_mr = wren_ib_get_dma_mr,
 	.get_link_layer = wren_ib_get_link_layer,
+#ifndef HAVE_IB_DEVICE_GET_NETDEV
+	.get_netdev = wren_ib_get_netdev,
+#endif
 	.get_port_immutable = wren_ib_get_port_immutable,
 	.map_mr_sg = wren_ib_map_mr_sg,
 	.mmap = wren_ib_mmap,
