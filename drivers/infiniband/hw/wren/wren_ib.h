@@ -591,6 +591,7 @@ void wren_ib_free_fast_reg(struct wren_ib_dev *dev, struct wren_ib_mr *mr);
 int wren_ib_av_from_ah_attr(struct wren_ib_dev *dev,
 			    const struct rdma_ah_attr *ah_attr,
 			    struct wren_av *av);
+int wren_ib_resolve_dmac(const struct rdma_ah_attr *ah_attr, u8 *dmac);
 void wren_ib_av_to_ah_attr(struct wren_ib_dev *dev, const struct wren_av *av,
 			   struct rdma_ah_attr *ah_attr);
 int wren_ib_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init_attr,

@@ -6,8 +6,10 @@
  * path: the source GID entry (sgid_attr, with its netdev and VLAN) and the
  * destination MAC (rdma_ah_attr.roce.dmac, from the neighbour table).
  */
+#include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <net/ipv6.h>
+#include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 #include <rdma/uverbs_ioctl.h>
 #include <rdma/wren-abi.h>
@@ -61,6 +63,62 @@ int wren_ib_av_from_ah_attr(struct wren_ib_dev *dev,
 	if (grh->flow_label)
 		av->udp_sport = cpu_to_le16(rdma_flow_label_to_udp_sport(grh->flow_label));
 	av->sl = rdma_ah_get_sl(ah_attr);
+	return 0;
+}
+
+struct wren_ib_resolve {
+	struct completion done;
+	int status;
+};
+
+static void wren_ib_resolved(int status, struct sockaddr *src,
+			     struct rdma_dev_addr *addr, void *context)
+{
+	struct wren_ib_resolve *r = context;
+
+	r->status = status;
+	complete(&r->done);
+}
+
+/*
+ * ib_core resolves the destination MAC of a user QP's path from the
+ * neighbour table; a kernel consumer must pass it resolved.  net/smc's
+ * SMC-Rv2 server takes its peer's MAC from the SMC-Rv1 fields of the
+ * client's proposal, which a client without RoCE v1 GIDs (Wren has
+ * none) leaves zero: its QP would send every packet to
+ * 00:00:00:00:00:00.  A zero MAC is never a RoCE destination, so it is
+ * resolved here the way ib_core resolves a user QP's, through the
+ * source GID's netdev.  Sleeps (ARP, at most a second): MODIFY_QP runs
+ * in process context.
+ */
+int wren_ib_resolve_dmac(const struct rdma_ah_attr *ah_attr, u8 *dmac)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(ah_attr);
+	struct rdma_dev_addr dev_addr = {};
+	struct wren_ib_resolve r;
+	union {
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+	} src, dst;
+	int err;
+
+	if (!grh || !grh->sgid_attr)
+		return -EINVAL;
+	rdma_gid2ip((struct sockaddr *)&src, &grh->sgid_attr->gid);
+	rdma_gid2ip((struct sockaddr *)&dst, &grh->dgid);
+	dev_addr.net = &init_net;
+	dev_addr.sgid_attr = grh->sgid_attr;
+	init_completion(&r.done);
+	err = rdma_resolve_ip((struct sockaddr *)&src, (struct sockaddr *)&dst,
+			      &dev_addr, 1000, wren_ib_resolved, true, &r);
+	if (err)
+		return err;
+	wait_for_completion(&r.done);
+	if (r.status)
+		return r.status;
+	memcpy(dmac, dev_addr.dst_dev_addr, ETH_ALEN);
+	if (!memchr_inv(dmac, 0, ETH_ALEN) || is_multicast_ether_addr(dmac))
+		return -EHOSTUNREACH;
 	return 0;
 }
 

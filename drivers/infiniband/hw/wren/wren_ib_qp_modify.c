@@ -7,6 +7,7 @@
  * XRC initiator and target QPs are RC's halves: they take RC's attributes,
  * as ib_modify_qp_is_ok() lists them for their types.
  */
+#include <linux/etherdevice.h>
 #include <linux/lockdep.h>
 #include <rdma/ib_cache.h>
 
@@ -170,6 +171,8 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	struct wren_ib_qp *qp = to_wqp(ibqp);
 	struct wren_modify_qp_in in = {};
 	enum ib_qp_state cur, new;
+	u8 dmac[ETH_ALEN];
+	bool resolved = false;
 	int err;
 
 	err = wren_ib_udata_none(udata);
@@ -180,6 +183,20 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	err = wren_ib_check_qp_attr(dev, attr, attr_mask);
 	if (err)
 		return err;
+	/* A kernel consumer's unresolved path (wren_ib_resolve_dmac()),
+	 * resolved before the QP's lock: it may wait for ARP.
+	 */
+	if (qp->kernel && (attr_mask & IB_QP_AV) &&
+	    attr->ah_attr.type == RDMA_AH_ATTR_TYPE_ROCE &&
+	    !memchr_inv(attr->ah_attr.roce.dmac, 0, ETH_ALEN)) {
+		err = wren_ib_resolve_dmac(&attr->ah_attr, dmac);
+		if (err) {
+			ibdev_dbg(&dev->ibdev, "QP %u: no MAC for its path: %d\n",
+				  qp->qpn, err);
+			return err;
+		}
+		resolved = true;
+	}
 
 	mutex_lock(&qp->lock);
 	cur = attr_mask & IB_QP_CUR_STATE ? attr->cur_qp_state :
@@ -210,6 +227,8 @@ int wren_ib_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	err = wren_ib_fill_modify(dev, qp, attr, attr_mask, cur, new, &in);
 	if (err)
 		goto out;
+	if (resolved)
+		memcpy(in.av.dmac, dmac, ETH_ALEN);
 	err = wren_cmd_modify_qp(dev->cdev, &in);
 	if (!err && new == IB_QPS_RESET && qp->kernel)
 		wren_ib_kqp_reset(qp);
