@@ -47,7 +47,8 @@ def main():
                 t = float(w[0]) - t0
                 if w[1] != "-":
                     qs.append((t, int(w[1]) / 1024))
-                if w[2] != "-":
+                # 0: DCQCN holds no rate for the QP (line rate).
+                if w[2] not in ("-", "0"):
                     rs.append((t, int(w[2]) / 1e6))
     except (OSError, ValueError) as e:
         print(f"demo-plot: no episode to plot: {e}", file=sys.stderr)
@@ -60,7 +61,7 @@ def main():
     fig, (ax_r, ax_q) = plt.subplots(2, 1, sharex=True, figsize=(8, 5.5))
     if rs:
         ax_r.plot([t for t, _ in rs], [r for _, r in rs], "-", color="tab:blue",
-                  lw=1, label="QP rate, rdma -dd res samples")
+                  lw=1, label="QP rate while DCQCN limits it, rdma -dd res samples")
     for kind, colour in (("cut", "tab:red"), ("recovered", "tab:green")):
         pts = [(t, r) for t, k, r in events if k == kind]
         if pts:
