@@ -178,9 +178,10 @@ setup_host_paths() {
 	mount -t 9p -o "trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose" \
 		host /newroot/run/wren/host || die "cannot mount the host's / (9p tag host)"
 	for p in ${WREN_HOST_PATHS:-}; do
-		mkdir -p "/newroot$p" &&
-			mount --bind "/newroot/run/wren/host$p" "/newroot$p" ||
+		if ! mkdir -p "/newroot$p" ||
+			! mount --bind "/newroot/run/wren/host$p" "/newroot$p"; then
 			die "cannot bind the host's $p"
+		fi
 	done
 	trace "host paths bound"
 }
