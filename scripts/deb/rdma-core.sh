@@ -55,9 +55,9 @@
 . "$(dirname "$0")/../lib/common.sh"
 
 JOBS=${JOBS:-2}
-build=0
+do_build=0
 if [ "${1:-}" = --build ]; then
-	build=1
+	do_build=1
 	shift
 fi
 suite=${1:-bookworm}
@@ -84,7 +84,7 @@ srcver=$(sed -n '1s/^rdma-core (\([^)]*\)).*/\1/p' "$src/debian/changelog")
 upver=${srcver%-*}
 
 contract="wren_regs.h wren_queues.h wren_admin.h wren_hw.h"
-# shellcheck disable=SC2086 # in_root is a command and its words
+# shellcheck disable=SC2086,SC2016 # in_root is a command and its words
 builddeps=$($in_root dpkg-query -W -f '${Package}=${Version}\n' gcc-12 gcc-14 libc6-dev \
 	linux-libc-dev cmake ninja-build libnl-3-dev libnl-route-3-dev \
 	libudev-dev libsystemd-dev python3-dev cython3 python3-docutils pandoc \
@@ -211,13 +211,13 @@ ls -1dt "$root/$prefix"???????????????? 2>/dev/null | tail -n +3 | while read -r
 	rm -rf "$d"
 done
 
-if [ "$build" = 0 ]; then
+if [ "$do_build" = 0 ]; then
 	echo "$s"
 	exit 0
 fi
 
 if [ ! -f "$tree/.built" ]; then
-	# shellcheck disable=SC2086 # in_root is a command and its words
+	# shellcheck disable=SC2086,SC2016 # in_root: a command; $1: the inner shell's
 	$in_root sh -c 'cd "$1" && dpkg-checkbuilddeps' sh "$s" || {
 		log "build dependencies missing (scripts/deps/deb.sh --rdma-core)"
 		exit 1
@@ -233,9 +233,9 @@ if [ ! -f "$tree/.built" ]; then
 		mkdir -p "$CCACHE_DIR"
 		$in_root ccache -z >/dev/null 2>&1 || true
 	fi
-	# shellcheck disable=SC2086 # in_root is a command and its words
 	# CC and CXX by name: CMake takes /usr/bin/cc otherwise, and trixie's
 	# ccache has no cc link in /usr/lib/ccache.
+	# shellcheck disable=SC2086,SC2016 # in_root: a command; $1: the inner shell's
 	$in_root env PATH="$cc_path" CC=gcc CXX=g++ DEB_BUILD_OPTIONS="nocheck parallel=$JOBS" \
 		sh -c 'cd "$1" && dpkg-buildpackage -b -uc -us' sh "$s" >"$tree/build.log" 2>&1 || {
 		tail -40 "$tree/build.log" >&2
