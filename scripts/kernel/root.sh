@@ -73,7 +73,7 @@ case $variant in
 	;;
 *) die "unknown root $name (SUITE, SUITE-deb or SUITE-guest)" ;;
 esac
-# shellcheck disable=SC2086 # one blank between the names, for the key
+# shellcheck disable=SC2086,SC2116 # one blank between the names, for the key
 pkgs=$(echo $pkgs)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 max_age_days=7
