@@ -9,7 +9,10 @@
 #                     scripts/check/apps.sh, TAP in $(BUILD)/check
 #   make deb-dkms-binaries [KVER=]  the host's dkms build of the wren-dkms
 #                     package for KVER's kernel, as dkms mktarball ships it
-#   make mpi-check    $(BUILD)/apps/wren_mpi_check (mpicc, Open MPI)
+#   make mpi-check [ROOTFS=trixie]  $(BUILD)/apps/wren_mpi_check (mpicc,
+#                     Open MPI); with ROOTFS also
+#                     $(BUILD)/apps/<ROOTFS>/wren_mpi_check, built with
+#                     that guest root's own mpicc (kernel/root.sh)
 #   make check-apps-host  selftests/host/mpi-host.sh: the checks with Open MPI
 #                     on the host itself (shared memory, loopback TCP,
 #                     a corrupted rank), TAP in $(BUILD)/check/apps-host.tap
@@ -34,12 +37,21 @@ MPI_CHECK := $(BUILD)/apps/wren_mpi_check
 
 .PHONY: mpi-check check-apps-host sshd
 
-## mpi-check: $(BUILD)/apps/wren_mpi_check (mpicc, Open MPI)
-mpi-check: $(MPI_CHECK)
+## mpi-check: $(BUILD)/apps/wren_mpi_check (mpicc, Open MPI); ROOTFS=trixie: also the trixie guests'
+mpi-check: $(MPI_CHECK) $(if $(ROOTFS),$(BUILD)/apps/$(ROOTFS)/wren_mpi_check)
+
+MPI_CHECK_FLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tools/pattern
 
 $(MPI_CHECK): $(TOP)/selftests/rdma/wren_mpi_check.c $(TOP)/tools/pattern/wren_pattern.h
 	@mkdir -p $(@D)
-	$(MPICC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tools/pattern -o $@ $<
+	$(MPICC) $(MPI_CHECK_FLAGS) -o $@ $<
+
+# A guest root's Open MPI (trixie's 5.0) is not the host's: the program
+# is built with its mpicc, in the root (whose compiler is gcc-14, with
+# no gcc package to name it gcc).
+$(BUILD)/apps/%/wren_mpi_check: $(TOP)/selftests/rdma/wren_mpi_check.c $(TOP)/tools/pattern/wren_pattern.h
+	@mkdir -p $(@D)
+	$(TOP)/scripts/kernel/root.sh run $*-guest env OMPI_CC=gcc-14 mpicc $(MPI_CHECK_FLAGS) -o $@ $<
 
 ## check-apps-host: the Open MPI checks on the host itself, TAP in check/apps-host.tap
 check-apps-host: $(MPI_CHECK)

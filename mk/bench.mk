@@ -37,7 +37,7 @@ BENCH_DEPS     = bench-deps $(BENCH_QEMU_DEP) fabric $(KERNEL_ENV) \
 BENCH_ENV = QEMU="$(QEMU)" QEMU_FW_ARGS="$(QEMU_FW_ARGS)" \
 	KERNEL_ENV="$(KERNEL_ENV)" FABRIC="$(BUILD)/fabric/wren-fabric" \
 	KVER="$(KVER)" N="$(or $(N),2)" IOMMU="$(or $(IOMMU),0)" GPU="$(or $(GPU),0)" DCB="$(or $(DCB),1)" PKG="$(or $(PKG),0)" SMP="$(or $(SMP),1)" MEM="$(or $(MEM),1024)" CPU="$(CPU)" \
-	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" HANG_DUMP="$(HANG_DUMP)" APPEND="$(APPEND)" KARGS="$(KARGS)" RXE="$(RXE)" \
+	TIMEOUT="$(or $(TIMEOUT),600)" PCAP="$(PCAP)" HANG_DUMP="$(HANG_DUMP)" APPEND="$(APPEND)" KARGS="$(KARGS)" RXE="$(RXE)" ROOTFS="$(ROOTFS)" \
 	GUEST_ENV="$(GUEST_ENV)" KSFT_INSTALL="$(KSFT_INSTALL)"
 
 .PHONY: kernel kernel-info bench-always bench-deps vmrun vmtest vmtest-deps vmtest-plan \

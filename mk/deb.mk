@@ -9,11 +9,15 @@
 #                   with dkms stubbed), lintian, dkms build of the packaged
 #                   source for $(KVER) in private trees, and the rdma-core
 #                   source deb/rdma-core.sh prepares (scripts/check/deb.sh)
-#   make deb-rdma-core  rdma-core 56.1-1+wren1 from Debian's source with
-#                   libwren (scripts/deb/rdma-core.sh): $(BUILD)/deb/rdma-core/
-#                   libibverbs1, ibverbs-providers, librdmacm1, ... ; cached
-#                   by its inputs in $(WREN_CACHE)/rdma-core/deb-<K>, cold
-#                   10+ minutes on two cores
+#   make deb-rdma-core  rdma-core 56.1 from Debian's source with libwren
+#                   (scripts/deb/rdma-core.sh), for each Debian release
+#                   the bench's guests run: bookworm's 56.1-1+wren1 in
+#                   $(BUILD)/deb/rdma-core/ (libibverbs1, ibverbs-providers,
+#                   librdmacm1, ...), built here, and trixie's
+#                   56.1-1+wren1+deb13u1 in $(BUILD)/deb/trixie/rdma-core/
+#                   (librdmacm1t64, ...), built in a trixie build root;
+#                   cached by their inputs in $(WREN_CACHE)/rdma-core/deb-<K>
+#                   and deb-trixie-<K>, cold 10+ minutes each on two cores
 #
 # <ver> is dkms.conf's PACKAGE_VERSION.
 
@@ -28,7 +32,8 @@ deb:
 check-deb:
 	$(TOP)/scripts/check/deb.sh
 
-## deb-rdma-core: rdma-core 56.1-1+wren1 packages with libwren in $(BUILD)/deb/rdma-core
+## deb-rdma-core: rdma-core 56.1 packages with libwren for bookworm and trixie in $(BUILD)/deb/[trixie/]rdma-core
 deb-rdma-core:
 	$(TOP)/scripts/deps/deb.sh --rdma-core
-	$(TOP)/scripts/deb/rdma-core.sh --build
+	$(TOP)/scripts/deb/rdma-core.sh --build bookworm
+	$(TOP)/scripts/deb/rdma-core.sh --build trixie

@@ -8,6 +8,9 @@
 # deb-rdma-core, cached by its inputs), Debian's application stack on
 # the host (scripts/deps/apps.sh), the MPI check program (make mpi-check,
 # its host test make check-apps-host) and the guests' sshd (make sshd).
+# A boot on a root filesystem of its own (ROOTFS=trixie) has its MPI
+# program built with that root's Open MPI, and its dkms build made in
+# that root (deb/dkms-binaries.sh goes there for the series).
 # TAP in $BUILD/check.
 . "$(dirname "$0")/../lib/common.sh"
 set +e # failures are handled here, one by one
@@ -29,6 +32,11 @@ make -C "$TOP" --no-print-directory deb-rdma-core || status=1
 deb=$(make -C "$TOP" --no-print-directory -s deb | tail -n 1) || status=1
 for b in $boots; do
 	plan_boot "$b" >/dev/null
+	for w in $PLAN_MAKEVARS; do
+		case $w in
+		ROOTFS=?*) make -C "$TOP" --no-print-directory mpi-check "$w" || status=1 ;;
+		esac
+	done
 	make -C "$TOP" --no-print-directory modules KVER="$PLAN_KVER" || status=1
 	"$SCRIPTS/deb/dkms-binaries.sh" "$deb" "$PLAN_KVER" || status=1
 done

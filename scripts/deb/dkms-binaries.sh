@@ -29,6 +29,13 @@
 
 deb=${1:?usage: deb/dkms-binaries.sh DEB KVER}
 kver=${2:?usage: deb/dkms-binaries.sh DEB KVER}
+# A series whose headers live in a Debian root (kernel/series: Debian
+# 13's 6.12 in the trixie guests' root) is built there, with that
+# release's dkms and compiler, as its servers would.
+root=$("$SCRIPTS/kernel/series.sh" root "$kver")
+if [ "$root" != host ] && [ -z "${WREN_ROOT:-}" ]; then
+	exec "$SCRIPTS/kernel/root.sh" run "$root" "$0" "$@"
+fi
 eval "$("$SCRIPTS/kernel/env.sh" "$kver")"
 
 name=$(dpkg-deb -f "$deb" Package | sed 's/-dkms$//')
@@ -44,7 +51,7 @@ out=$BUILD/deb/$name-$ver-$KABI-binaries.tar.gz
 hver=$(dpkg-query -W -f '${Version}' "linux-headers-$KABI" 2>/dev/null || readlink -f "$KDIR")
 dver=$(dpkg-query -W -f '${Version}' dkms 2>/dev/null)
 # The prime is good for this compiler and this ccache only.
-cver=$(dpkg-query -W -f '${Version} ' gcc-12 ccache 2>/dev/null || true)
+cver=$(dpkg-query -W -f '${Version} ' gcc-12 gcc-14 ccache 2>/dev/null || true)
 srcsum=$(dpkg-deb --fsys-tarfile "$deb" | tar -t -v --numeric-owner --wildcards './usr/src/*' |
 	awk '{ print $1, $3, $NF }' | sort -k3)
 srcsum=$(printf '%s\n' "$srcsum" "$(dpkg-deb --fsys-tarfile "$deb" |
@@ -65,9 +72,14 @@ if [ -s "$cache/$key.tar.gz" ]; then
 	exit 0
 fi
 
+# In a root (kernel/root.sh run: already a private mount namespace) the
+# root's / is no mount point, whose propagation unshare could set.
+prop=
+[ -z "${WREN_ROOT:-}" ] || prop="--propagation unchanged"
+# shellcheck disable=SC2086 # prop: no word or two
 if [ "${DKMS_BINARIES_NS:-}" != 1 ] && command -v ccache >/dev/null &&
-	unshare -m true 2>/dev/null; then
-	DKMS_BINARIES_NS=1 exec unshare -m "$0" "$@"
+	unshare -m $prop true 2>/dev/null; then
+	DKMS_BINARIES_NS=1 exec unshare -m $prop "$0" "$@"
 fi
 
 work=$BUILD/deb/binaries-$KABI

@@ -74,8 +74,13 @@ w1) extra= ;;
 sparse) extra="C=2 CHECK=sparse" ;;
 *) echo "gpu-build: unknown mode $mode" >&2; exit 1 ;;
 esac
-# As kernel/build.sh: exit 77 where kbuild would turn sparse off.
+# As kernel/build.sh: exit 77 where kbuild would turn sparse off, or
+# where there is no sparse (the trixie guests' root, kernel/series).
 nochecker='is not available or not up to date'
+if [ "$mode" = sparse ] && ! command -v sparse >/dev/null; then
+	echo "gpu-build: $KABI: no sparse where this series builds (${WREN_ROOT:+its Debian root, }kernel/series)" >&2
+	exit 77
+fi
 # shellcheck disable=SC2086 # $extra: make words
 if [ "$mode" = sparse ] && make -n -C "$KDIR" M="$gsrc" W=1 $extra \
 	NV_PEERMEM_DIR="$NV_SRC/nvidia-peermem" modules 2>&1 | grep -q "$nochecker"; then

@@ -1,20 +1,36 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# A Debian build root for the kernel series whose headers this machine's
-# Debian 12 cannot build against (scripts/kernel/series: 7.3's headers
-# name gcc-14-for-host, which only trixie has).
+# A Debian root for what this machine's Debian 12 cannot do itself, in
+# three variants of one suite, ROOT naming both:
+#
+#   SUITE        the build root of the kernel series whose headers Debian
+#                12 cannot build against (scripts/kernel/series: 7.3's
+#                headers name gcc-14-for-host, which only trixie has):
+#                what kbuild and the checks need (make, gcc-14,
+#                libc6-dev, ccache, sparse)
+#   SUITE-deb    the build root of the suite's own rdma-core packages
+#                (deb/rdma-core.sh): the Build-Depends of Debian's
+#                rdma-core source and build-essential
+#   SUITE-guest  the root filesystem of the bench's guests of that suite
+#                (tools/testbench ROOTFS=, shared read-only over 9p in
+#                place of the host's /): what the package boot's tests
+#                run - kmod, iproute2, python3, sshd, Debian's perftest,
+#                UCX, Open MPI (with mpicc) and libfabric with the
+#                suite's own rdma-core libraries under them, dkms and
+#                gcc-14 for the compile in the guest; the guest kernel's
+#                headers are installed by kernel/env.sh, run inside it,
+#                as for a build root
 #
 # `debootstrap --variant=minbase` of the suite, then apt inside it installs
-# what kbuild and the checks need (make, gcc-14, libc6-dev, ccache, sparse).
-# Its apt entries - SUITE, SUITE-updates and SUITE-backports, main and
-# non-free - are derived from the machine's own Debian entry, as
-# lib/apt-sources.sh derives bookworm's, so that no registry host is
-# written into the repo.  The headers themselves are installed into the
-# root by kernel/env.sh, run inside it, which resolves the series' ABI
-# from the root's apt lists as it does on the host.
+# the variant's packages.  Its apt entries - SUITE, SUITE-updates and
+# SUITE-backports, main and non-free - are derived from the machine's own
+# Debian entry, as lib/apt-sources.sh derives bookworm's, so that no
+# registry host is written into the repo.  The headers themselves are
+# installed into the root by kernel/env.sh, run inside it, which resolves
+# the series' ABI from the root's apt lists as it does on the host.
 #
-# The root is cached as ${WREN_CACHE:-/var/cache/wren}/roots/SUITE-KEY,
+# The root is cached as ${WREN_CACHE:-/var/cache/wren}/roots/ROOT-KEY,
 # KEY a hash of this script, the package list and the mirror, and made
 # from nothing when missing (a cold run).  Its apt lists are refreshed
 # when a week old, so that a point release of the headers is picked up.
@@ -25,17 +41,40 @@
 # as on the host, and the caches (ccache, sparse, kernel-config) are
 # shared.  The bind mounts end with the command.  Root only.
 #
-# usage: kernel/root.sh path SUITE        make the root if needed, print it
-#        kernel/root.sh run SUITE CMD...  run CMD inside it
+# usage: kernel/root.sh path ROOT        make the root if needed, print it
+#        kernel/root.sh run ROOT CMD...  run CMD inside it
 . "$(dirname "$0")/../lib/common.sh"
 
-cmd=${1:?usage: kernel/root.sh path|run SUITE [CMD...]}
-suite=${2:?usage: kernel/root.sh path|run SUITE [CMD...]}
+cmd=${1:?usage: kernel/root.sh path|run ROOT [CMD...]}
+name=${2:?usage: kernel/root.sh path|run ROOT [CMD...]}
 shift 2
+suite=${name%%-*}
+variant=${name#"$suite"}
 
+case $variant in
 # What kbuild needs for an external module against Debian's headers,
 # sparse for the C=2 checks, ccache for lib/kbuild.sh's compiler cache.
-pkgs="make gcc-14 libc6-dev ccache sparse xz-utils"
+"") pkgs="make gcc-14 libc6-dev ccache sparse xz-utils" ;;
+# rdma-core's Build-Depends (debian/control; dpkg-checkbuilddeps checks
+# them before each build), ccache for the compiles.
+-deb)
+	pkgs="build-essential ccache xz-utils cmake cython3 debhelper dh-python
+		dpkg-dev libnl-3-dev libnl-route-3-dev libsystemd-dev libudev-dev
+		ninja-build pandoc pkgconf python3-dev python3-docutils valgrind"
+	;;
+# What the package boot's guests run from their root (the bookworm
+# guests take the same from the host's /, scripts/deps/apps.sh):
+# the test scripts' tools, sshd for mpirun, the applications, and
+# dkms, kbuild's compiler and ccache for a postinst that compiles.
+-guest)
+	pkgs="kmod iproute2 procps pciutils python3 openssh-server openssh-client
+		perftest ucx-utils libfabric-bin openmpi-bin libopenmpi-dev
+		netpipe-openmpi dkms make gcc-14 libc6-dev ccache xz-utils"
+	;;
+*) die "unknown root $name (SUITE, SUITE-deb or SUITE-guest)" ;;
+esac
+# shellcheck disable=SC2086,SC2116 # one blank between the names, for the key
+pkgs=$(echo $pkgs)
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 max_age_days=7
 
@@ -87,11 +126,11 @@ in_root() {
 make_root() {
 	dir=$1
 	uri=$2
-	tmp=$(mktemp -d "$WREN_CACHE/roots/.make-$suite.XXXXXX")
+	tmp=$(mktemp -d "$WREN_CACHE/roots/.make-$name.XXXXXX")
 	chmod 755 "$tmp" # apt downloads as _apt when it can
 	# A failed make leaves nothing behind.
 	trap 'rm -rf "$tmp"' EXIT INT TERM
-	log "debootstrap $suite into $tmp (a few minutes)"
+	log "debootstrap $suite into $tmp for $name (a few minutes)"
 	debootstrap --variant=minbase --keyring="$keyring" "$suite" "$tmp" "$uri" >"$tmp.log" 2>&1 ||
 		{ cat "$tmp.log" >&2; rm -f "$tmp.log"; die "debootstrap $suite failed"; }
 	rm -f "$tmp.log" "$tmp/etc/apt/sources.list"
@@ -111,7 +150,7 @@ SRC
 		in_root "$tmp" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
 			--no-install-recommends $pkgs &&
 		in_root "$tmp" apt-get clean; } >"$tmp.log" 2>&1 ||
-		{ cat "$tmp.log" >&2; rm -f "$tmp.log"; die "installing $pkgs in the $suite root failed"; }
+		{ cat "$tmp.log" >&2; rm -f "$tmp.log"; die "installing $pkgs in the $name root failed"; }
 	rm -f "$tmp.log"
 	touch "$tmp/.wren-lists"
 	mv "$tmp" "$dir"
@@ -121,13 +160,14 @@ SRC
 uri=$(mirror)
 key=$({ cat "$0"; echo "$suite $pkgs $uri"; } | sha256sum | cut -c1-12)
 mkdir -p "$WREN_CACHE/roots" || die "cannot create $WREN_CACHE/roots"
-dir=$WREN_CACHE/roots/$suite-$key
-exec 8>"$WREN_CACHE/roots/.$suite.lock"
+dir=$WREN_CACHE/roots/$name-$key
+exec 8>"$WREN_CACHE/roots/.$name.lock"
 flock 8
 if [ ! -f "$dir/.wren-lists" ]; then
 	make_root "$dir" "$uri"
-	# Roots made by an older script or for another mirror go.
-	for old in "$WREN_CACHE/roots/$suite"-*; do
+	# Roots made by an older script or for another mirror go (the
+	# key's twelve characters: not another variant's roots).
+	for old in "$WREN_CACHE/roots/$name"-????????????; do
 		[ "$old" = "$dir" ] || rm -rf "$old"
 	done
 elif [ -n "$(find "$dir/.wren-lists" -mtime +"$max_age_days")" ]; then
@@ -142,8 +182,8 @@ flock -u 8
 case "$cmd" in
 path) echo "$dir" ;;
 run)
-	[ $# -gt 0 ] || die "usage: kernel/root.sh run SUITE CMD..."
+	[ $# -gt 0 ] || die "usage: kernel/root.sh run ROOT CMD..."
 	in_root "$dir" "$@"
 	;;
-*) die "usage: kernel/root.sh path|run SUITE [CMD...]" ;;
+*) die "usage: kernel/root.sh path|run ROOT [CMD...]" ;;
 esac

@@ -4,6 +4,9 @@
 # The packages a package boot (PKG=1) installs, and the helpers of its
 # tests (selftests/rdma/wren-pkg-install.sh and the application tests
 # after it).  Paths are the host's build tree, seen through the 9p root.
+# A guest on a root filesystem of another Debian release (vmrun.sh
+# ROOTFS=trixie, WREN_ROOTFS) installs that release's rdma-core build
+# (build/deb/trixie/rdma-core); wren-dkms is one package for both.
 #
 #   PKG_DKMS_DEB       build/deb/wren-dkms_<ver>-<rev>_all.deb (make deb)
 #   PKG_NAME PKG_VERSION   its dkms module name and version
@@ -14,6 +17,8 @@
 #                      probe answers (wren-cache/), for a compile here
 #   PKG_RDMA_DIR       build/deb/rdma-core (make deb-rdma-core)
 #   PKG_RDMA_VERSION   the version of those packages
+#   PKG_RDMA_SET       what an operator installs of them (trixie's
+#                      librdmacm is librdmacm1t64, bookworm's librdmacm1)
 #   pkg_debs_present   all of them are there; PKG_ERR says what is missing
 #   pkg_rdma_core_debs the .debs to install: the operator's set plus every
 #                      package of the build that is installed already
@@ -26,13 +31,15 @@ PKG_VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$WREN_TOP/dkms.conf")
 PKG_DKMS_BIN=$PKG_DEB_DIR/$PKG_NAME-$PKG_VERSION-${WREN_KABI:-$(uname -r)}-binaries.tar.gz
 PKG_DKMS_TARBALL_ROOT=/usr/share/wren-dkms
 PKG_DKMS_PRIME=$PKG_DEB_DIR/$PKG_NAME-$PKG_VERSION-${WREN_KABI:-$(uname -r)}-prime
-PKG_RDMA_DIR=$PKG_DEB_DIR/rdma-core
+PKG_RDMA_DIR=$PKG_DEB_DIR${WREN_ROOTFS:+/$WREN_ROOTFS}/rdma-core
 PKG_RDMA_VERSION=
 PKG_ERR=
 # What an operator installs: the libraries, the provider, the tools and
 # the rdma-core service files.  python3-pyverbs and the -dev packages
 # only where something already depends on them.
 PKG_RDMA_SET="libibverbs1 ibverbs-providers librdmacm1 ibverbs-utils rdmacm-utils rdma-core"
+[ ! -e "$(find "$PKG_RDMA_DIR" -maxdepth 1 -name 'librdmacm1t64_*.deb' 2>/dev/null | head -n 1)" ] ||
+	PKG_RDMA_SET=${PKG_RDMA_SET/librdmacm1 /librdmacm1t64 }
 
 pkg_debs_present() {
 	local f

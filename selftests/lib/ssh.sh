@@ -16,7 +16,8 @@
 #
 # The sshd is Debian's, unpacked by `make sshd` into build/sshd
 # (mk/apps.mk): installing openssh-server on the host would start an sshd
-# there.  Every guest of the boot uses one host key and one client key,
+# there.  A guest whose root has openssh-server installed (a root
+# filesystem of its own, vmrun.sh ROOTFS=) runs that one.  Every guest of the boot uses one host key and one client key,
 # made by the first guest to get here in the results share's ssh/ (so
 # that each guest's known_hosts and authorized_keys are written before
 # any peer's sshd is up), and copied from there into this guest's /run:
@@ -29,7 +30,10 @@
 
 SSH_ERR=
 SSH_DIR=/run/wren-ssh
-SSHD_ROOT=${SSHD_ROOT:-$WREN_TOP/build/sshd}
+if [ -z "${SSHD_ROOT+set}" ]; then
+	SSHD_ROOT=$WREN_TOP/build/sshd
+	[ ! -x /usr/sbin/sshd ] || SSHD_ROOT=
+fi
 
 ssh_fail() {
 	SSH_ERR=$*

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest test, both guests at once: Debian 12's Open MPI 4.1 across the two
-# guests over UCX on Wren, launched by mpirun through ssh (selftests/lib/
-# ssh.sh); guest 0 runs mpirun, guest 1's sshd starts its orted.
+# Guest test, both guests at once: Debian's Open MPI (4.1 on Debian 12,
+# 5.0 on Debian 13) across the two guests over UCX on Wren, launched by
+# mpirun through ssh (selftests/lib/ssh.sh); guest 0 runs mpirun, guest
+# 1's sshd starts its orted (5.0: PRRTE's prted), with the same options.
 #
 # - wren_mpi_check (wren_mpi_check.c, make mpi-check) on 4 ranks, 2 a guest:
 #   allreduce, alltoall, one-sided put/get with fences and with
@@ -32,7 +33,8 @@ set -u
 app_stack
 
 pair_init mpi "MPI"
-check_bin=$WREN_TOP/build/apps/wren_mpi_check
+# Built with the guest root's own Open MPI (make mpi-check ROOTFS=).
+check_bin=$WREN_TOP/build/apps${WREN_ROOTFS:+/$WREN_ROOTFS}/wren_mpi_check
 if [ "$me" = 0 ]; then
 	plan 6
 else

@@ -3,8 +3,11 @@
 #
 # Guest test of a package boot (PKG=1: /usr and the module directory are
 # writable overlays), run by both guests at once: install Wren as an
-# operator does on a Debian 12 server, then check that the system's own
-# libraries and tools find the NIC with no environment variable.
+# operator does on a Debian 12 server (on a Debian 13 one where the
+# guests boot a trixie root, ROOTFS=trixie: trixie's rdma-core build over
+# trixie's 56.1-1, with librdmacm1t64 for librdmacm1; PKG_RDMA_SET), then
+# check that the system's own libraries and tools find the NIC with no
+# environment variable.
 #
 # - rdma-core 56.1-1+wren1 (make deb-rdma-core) over Debian 12's 44.0-2,
 #   which the host has installed under its application packages (UCX,
@@ -96,7 +99,7 @@ else
 	diag "$(tail -n 20 "$res/pkgi-dpkg.log")"
 fi
 bad=
-for p in libibverbs1 ibverbs-providers librdmacm1 ibverbs-utils rdmacm-utils rdma-core; do
+for p in $PKG_RDMA_SET; do
 	v=$(dpkg-query -W -f '${Version} ${db:Status-Abbrev}' "$p" 2>/dev/null)
 	[ "$v" = "$PKG_RDMA_VERSION ii " ] || bad="$bad $p=${v:-missing}"
 done

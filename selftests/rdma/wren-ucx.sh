@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest test, both guests at once: Debian 12's UCX (ucx-utils 1.13) over
-# Wren, and over rdma_rxe in the same run for comparison.
+# Guest test, both guests at once: Debian's UCX (ucx-utils: 1.13 on
+# Debian 12, 1.18 on Debian 13) over Wren, and over rdma_rxe in the same
+# run for comparison.
 #
 # - ucx_info -d lists rc_verbs and ud_verbs on wren_0:1.
 # - ucx_perftest between the guests, guest 1 serving: UCT put_bw, put_lat,
@@ -86,6 +87,13 @@ else
 fi
 barrier up 300
 
+# Debian 13's ucx_perftest is built with MPI and, with stdin no
+# terminal, takes itself for an mpirun rank of a job of one ("exactly
+# 2 processes in p2p case (actual: 1)"): -P 0 turns MPI off where the
+# option is there (1.13 has none).
+rte=
+ucx_perftest -h 2>&1 | grep -q -- '-P <0|1>' && rte="-P 0"
+
 # perf_final OUT KIND: the figure of ucx_perftest's "Final:" line,
 # average latency (us) or overall bandwidth (MB/s).
 perf_final() {
@@ -107,7 +115,7 @@ run_cases() {
 		[ "$kind" = lat ] || [ "$dev" != "$RDMA_WREN_DEV" ] || before=$(app_roce_bytes "$dev")
 		# shellcheck disable=SC2086 # ENV and EXTRAENV are VAR=value words
 		app_pair "$port" "$out" "" "" env UCX_NET_DEVICES="$dev:1" $env $extra \
-			ucx_perftest -p "$port" -d "$dev:1" $args
+			ucx_perftest $rte -p "$port" -d "$dev:1" $args
 		rc=$?
 		f=$(perf_final "$out" "$kind")
 		fig[$name]=$f

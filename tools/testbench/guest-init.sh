@@ -10,6 +10,11 @@
 # host's root read-only over 9p, lay tmpfs-backed overlays over the places a
 # running system writes to, mount the results share, set up /dev, modules,
 # hostname and network, then switch_root.
+# With a root filesystem of its own (vmrun.sh ROOTFS=, wren.rootfs=1 on
+# the command line) the 9p root is that one, under one tmpfs-backed
+# overlay, and the host's paths the tests use (WREN_HOST_PATHS: the
+# tree, its build folder, the kernel's modules) are bound into it from
+# a second read-only share of the host's / at the same paths.
 # Stage 2 (PID 1 on the new root, same file run by the same busybox copied
 # to /run/wren): run the requested script with the bench environment, write
 # its exit status to the results share, power off.
@@ -45,6 +50,7 @@ parse_cmdline() {
 		case "$w" in
 		wren.guest=*) guest=${w#wren.guest=} ;;
 		wren.trace=*) trace=${w#wren.trace=} ;;
+		wren.rootfs=*) rootfs=${w#wren.rootfs=} ;;
 		esac
 	done
 }
@@ -57,13 +63,25 @@ mount_root() {
 	trace "modules loaded"
 	# cache=loose: the root does not change under a running guest in
 	# ways tests care about, and it makes exec from 9p much cheaper.
-	mount -t 9p -o "$opts,ro,cache=loose" hostroot /newroot ||
-		die "cannot mount the host root (9p tag hostroot)"
+	mount -t tmpfs -o mode=0755 ovl /ovl
+	if [ "${rootfs:-0}" = 1 ]; then
+		# A root of the guest's own: writable as a whole, so that the
+		# host's paths get their mount points wherever they are.
+		mkdir -p /ovl/lower /ovl/root/upper /ovl/root/work
+		mount -t 9p -o "$opts,ro,cache=loose" hostroot /ovl/lower ||
+			die "cannot mount the guest root (9p tag hostroot)"
+		mount -t overlay overlay \
+			-o "lowerdir=/ovl/lower,upperdir=/ovl/root/upper,workdir=/ovl/root/work" \
+			/newroot || die "overlay on the guest root failed"
+	else
+		mount -t 9p -o "$opts,ro,cache=loose" hostroot /newroot ||
+			die "cannot mount the host root (9p tag hostroot)"
+	fi
 	# Writable places: an overlay with a tmpfs upper layer keeps the
 	# host's files visible (/etc/passwd, /var/lib/..., a script under
 	# /tmp) while writes stay in the guest.
-	mount -t tmpfs -o mode=0755 ovl /ovl
 	for d in etc var root home tmp; do
+		[ "${rootfs:-0}" != 1 ] || break
 		[ -d "/newroot/$d" ] || continue
 		mkdir -p "/ovl/$d/upper" "/ovl/$d/work"
 		mount -t overlay overlay \
@@ -143,12 +161,29 @@ setup_modules() {
 # would: /usr (and /lib, /bin, /sbin through their merged-/usr links)
 # takes writes too, kept in the guest like those to /etc and /var.
 setup_pkg() {
-	[ "${WREN_PKG:-0}" = 1 ] || return 0
+	[ "${WREN_PKG:-0}" = 1 ] && [ "${rootfs:-0}" != 1 ] || return 0
 	mkdir -p /ovl/usr/upper /ovl/usr/work
 	mount -t overlay overlay \
 		-o "lowerdir=/newroot/usr,upperdir=/ovl/usr/upper,workdir=/ovl/usr/work" \
 		/newroot/usr || die "overlay on /usr failed"
 	trace "/usr writable"
+}
+
+# A root of the guest's own: the host's paths that the tests name, bound
+# at the same paths from the host's / (9p tag host, read-only).
+setup_host_paths() {
+	local p
+	[ "${rootfs:-0}" = 1 ] || return 0
+	mkdir -p /newroot/run/wren/host
+	mount -t 9p -o "trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose" \
+		host /newroot/run/wren/host || die "cannot mount the host's / (9p tag host)"
+	for p in ${WREN_HOST_PATHS:-}; do
+		if ! mkdir -p "/newroot$p" ||
+			! mount --bind "/newroot/run/wren/host$p" "/newroot$p"; then
+			die "cannot bind the host's $p"
+		fi
+	done
+	trace "host paths bound"
 }
 
 setup_names() {
@@ -199,6 +234,7 @@ stage1() {
 	conf=/guest.env
 	# shellcheck disable=SC1090 # written by vmrun.sh
 	. "$conf"
+	setup_host_paths
 	setup_dev
 	setup_pkg
 	setup_modules

@@ -51,6 +51,14 @@
 #                      that install the .debs of `make deb` with dpkg;
 #                      the module tree under the overlay is a read-only
 #                      ext4 disk (modules-image.sh)
+#   ROOTFS=SUITE       the guests boot a root filesystem of that Debian
+#                      release (trixie) instead of the host's /: the
+#                      SUITE-guest root of scripts/kernel/root.sh, made
+#                      once and cached, shared read-only over 9p under a
+#                      tmpfs overlay; the tree, BUILD and the kernel's
+#                      modules are bound into it at their host paths from
+#                      a second read-only share of the host's /
+#                      (guest-init.sh).  Empty: the host's / (Debian 12)
 #
 # Fabric agent: guests cannot reach the fabrics' control sockets (unix
 # sockets do not cross 9p), so a host loop runs `wren-fabric ctl` for them.
@@ -98,6 +106,16 @@ initrd=$("$here/initramfs-build.sh" "$KERNEL_ENV")
 modimg=
 if [ "${PKG:-0}" = 1 ]; then
 	modimg=$("$here/modules-image.sh" "$KERNEL_ENV") || exit 1
+fi
+# ROOTFS=: the guests' root, and the host paths bound into it.
+guestroot=/
+hostpaths=
+if [ -n "${ROOTFS:-}" ]; then
+	guestroot=$("$top/scripts/kernel/root.sh" path "$ROOTFS-guest") || exit 1
+	hostpaths=$top
+	build=$(realpath -m "${BUILD:-$top/build}")
+	case $build/ in "$top"/*) ;; *) hostpaths+=" $build" ;; esac
+	hostpaths+=" $KMODDIR"
 fi
 
 RUN_DIR=$(realpath -m "$RUN_DIR")
@@ -281,6 +299,8 @@ write_guest_env() {
 			WREN_IOMMU "$IOMMU" \
 			WREN_GPU "$GPU" \
 			WREN_PKG "${PKG:-0}" \
+			WREN_ROOTFS "${ROOTFS:-}" \
+			WREN_HOST_PATHS "$hostpaths" \
 			WREN_MODULES_DISK "$([ -n "$modimg" ] && echo /dev/vda)" \
 			WREN_PCAP_DIR "$([ "${PCAP:-0}" = 1 ] && echo /run/wren/results/pcap-wren)"
 		# GUEST_ENV: more VAR=value words (vmtest: the tests to run, the
@@ -353,7 +373,12 @@ start_guest() {
 		qargs+=(-device "intel-iommu,intremap=off")
 		append+=" intel_iommu=on iommu=nopt"
 	fi
-	qargs+=(-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
+	qargs+=(-virtfs "local,path=$guestroot,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap")
+	if [ -n "${ROOTFS:-}" ]; then
+		qargs+=(-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap")
+		append+=" wren.rootfs=1"
+	fi
+	qargs+=(
 		-virtfs "local,path=$RUN_DIR,mount_tag=results,security_model=none,multidevs=remap"
 		-netdev "stream,id=v0,server=off,addr.type=unix,addr.path=$sockdir/virtio/port$i.sock"
 		-device "virtio-net-pci,netdev=v0,mac=$mac,romfile=")
@@ -407,7 +432,7 @@ start_guest() {
 	pids+=($!)
 }
 
-echo "vmrun: $N guest(s), kernel $KABI$([ "$IOMMU" = 1 ] && echo " +iommu")$([ "$GPU" = 1 ] && echo " +gpu"), Wren NIC $([ $has_wren = 1 ] && echo "yes ($CABLE)" || echo 'no (QEMU lacks -device wren)')${RXE:+, virtio-net on the Wren fabric for guest(s) $RXE}, logs in $RUN_DIR"
+echo "vmrun: $N guest(s), kernel $KABI${ROOTFS:+, root filesystem $ROOTFS ($guestroot)}$([ "$IOMMU" = 1 ] && echo " +iommu")$([ "$GPU" = 1 ] && echo " +gpu"), Wren NIC $([ $has_wren = 1 ] && echo "yes ($CABLE)" || echo 'no (QEMU lacks -device wren)')${RXE:+, virtio-net on the Wren fabric for guest(s) $RXE}, logs in $RUN_DIR"
 qemu_pids=()
 for ((i = 0; i < N; i++)); do
 	write_guest_env "$i"
