@@ -12,7 +12,9 @@
 #                      $(BUILD)/tests/hostile/wren_hostile (the BARs from userspace,
 #                      selftests/driver/wren-hostile.sh) and
 #                      $(BUILD)/tests/qemu/remap_race (memory-map changes under
-#                      MMIO, selftests/bench/qemu-remap-race.sh)
+#                      MMIO, selftests/bench/qemu-remap-race.sh) and
+#                      $(BUILD)/tests/rdma/wren_tcp_pattern (a plain TCP
+#                      program for rsockets' preload, wren-rsockets.sh)
 #   make check-rdma    selftests/rdma/wren-rdma.sh in two 6.1 guests: data
 #                      integrity per opcode and size, protection, no syscalls on
 #                      the data path, passive CPU idle, loss recovery, killed
@@ -37,6 +39,7 @@ HOSTILE_SRC := $(TOP)/selftests/driver/wren_hostile.c
 
 REMAP_RACE_BIN := $(BUILD)/tests/qemu/remap_race
 REMAP_RACE_SRC := $(TOP)/selftests/bench/remap_race.c
+TCP_PATTERN_BIN := $(BUILD)/tests/rdma/wren_tcp_pattern
 
 NCCL_CHECK_BIN := $(BUILD)/tests/gpu/wren_nccl_check
 GPU_MEM_CHECK_BIN := $(BUILD)/tests/gpu/gpu_mem_check
@@ -47,7 +50,8 @@ GPU_UAPI := $(TOP)/selftests/rdma/gpu/wren_test_gpu.h
 ## rdma-tests: the guest test programs in $(BUILD)/tests (wren_verbs_test and others)
 rdma-tests: rdma-core
 	@$(MAKE) --no-print-directory $(RDMA_TESTS_BIN) $(DMABUF_TEST_BIN) \
-		$(NCCL_CHECK_BIN) $(GPU_MEM_CHECK_BIN) $(HOSTILE_BIN) $(REMAP_RACE_BIN)
+		$(NCCL_CHECK_BIN) $(GPU_MEM_CHECK_BIN) $(HOSTILE_BIN) $(REMAP_RACE_BIN) \
+		$(TCP_PATTERN_BIN)
 
 # The rpath lets it run without rdma-env.sh; the guests set
 # LD_LIBRARY_PATH to the same directory anyway.
@@ -82,6 +86,12 @@ $(NCCL_CHECK_BIN): $(TOP)/selftests/rdma/gpu/wren_nccl_check.c $(GPU_UAPI) \
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		-I$(RDMA_CORE)/include -I$(TOP)/selftests/rdma/gpu -o $@ $< \
 		-L$(RDMA_CORE)/lib -Wl,-rpath,$(RDMA_CORE)/lib -libverbs
+
+# libc only: rsockets' preload stands in for the sockets at run time.
+$(TCP_PATTERN_BIN): $(TOP)/selftests/rdma/wren_tcp_pattern.c $(TOP)/tools/pattern/wren_pattern.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(TOP)/tools/pattern \
+		-o $@ $(TOP)/selftests/rdma/wren_tcp_pattern.c
 
 # Host side: needs only the test pattern (header only).
 $(GPU_MEM_CHECK_BIN): $(TOP)/selftests/rdma/gpu/gpu_mem_check.c $(TOP)/tools/pattern/wren_pattern.h
