@@ -21,15 +21,15 @@
 #define WREN_AUX_RDMA_NAME	"rdma"
 #define WREN_AUX_RDMA_MATCH	"wren.rdma"
 
-/*
- * Symbol namespace of the core's exports.  Linux 6.13 changed
- * EXPORT_SYMBOL_NS and MODULE_IMPORT_NS to take a string literal instead
- * of a bare identifier (older kernels stringify the expanded argument);
- * wren_config.h says which one this kernel wants.
- */
+/* Symbol namespace of the core's exports. */
 #ifdef HAVE_MODULE_IMPORT_NS_STRING
 #define WREN_CORE_NS	"WREN_CORE"
 #else
+/*
+ * Before Linux 6.13, EXPORT_SYMBOL_NS and MODULE_IMPORT_NS took a bare
+ * identifier and stringified it; wren_config.h says which one this
+ * kernel wants.
+ */
 #define WREN_CORE_NS	WREN_CORE
 #endif
 
