@@ -449,4 +449,3 @@ int wren_eth_attach(struct wren_dev *wdev)
 	wren_eth_set_rx_mode(netdev);
 	return 0;
 }
-
