@@ -54,6 +54,8 @@ ETHTOOL_RXFH_FIELDS|static int f(struct net_device *d, struct ethtool_rxfh_field
 ETHTOOL_GET_RX_RING_COUNT|static u32 f(struct net_device *d) { return 0; } static const struct ethtool_ops o __used = { .get_rx_ring_count = f };
 DEVLINK_HEALTH_OPS_GRACE|static const struct devlink_health_reporter_ops o __used = { .name = "x", .default_graceful_period = 1 };
 IB_DEVICE_GET_NETDEV|static struct net_device *(*p)(struct ib_device *, u32) __used = ib_device_get_netdev;
+KZALLOC_OBJ|static void *f(void) { struct { int a; } *p = kzalloc_obj(*p, GFP_KERNEL); return p; } static void *(*q)(void) __used = f;
+ETHTOOL_PUTS|static void (*p)(u8 **, const char *) __used = ethtool_puts;
 PROBES
 }
 
