@@ -17,6 +17,11 @@
 #include <linux/wren/wren_core.h>
 #include <linux/wren/wren_hw.h>
 
+#ifndef HAVE_KZALLOC_OBJ
+/* The typed allocator of newer kernels' <linux/slab.h>, for older ones. */
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), (GFP))
+#endif
+
 #define WREN_DRV_NAME		"wren"
 
 /* Ring sizes the driver asks for (log2 of entries). */

@@ -40,7 +40,7 @@ int wren_aux_add(struct wren_dev *wdev)
 		return 0;
 	}
 
-	wadev = kzalloc(sizeof(*wadev), GFP_KERNEL);
+	wadev = kzalloc_obj(*wadev, GFP_KERNEL);
 	if (!wadev)
 		return -ENOMEM;
 	id = ida_alloc(&wren_aux_ida, GFP_KERNEL);

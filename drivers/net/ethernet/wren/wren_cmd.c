@@ -142,7 +142,7 @@ static void wren_cmd_orphan(struct wren_dev *wdev, u8 opcode, void *in,
 
 	if (!in && !out)
 		return;
-	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	o = kzalloc_obj(*o, GFP_KERNEL);
 	if (!o)
 		return;
 	o->opcode = opcode;

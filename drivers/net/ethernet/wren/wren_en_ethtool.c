@@ -11,6 +11,14 @@
 
 #include "wren_en.h"
 
+#ifndef HAVE_ETHTOOL_PUTS
+/* ethtool_puts() of newer kernels' <linux/ethtool.h>, for older ones. */
+static void ethtool_puts(u8 **data, const char *str)
+{
+	ethtool_sprintf(data, "%s", str);
+}
+#endif
+
 static const char * const wren_port_counter_names[] = {
 	[WREN_CNT_RX_PACKETS]		= "port_rx_packets",
 	[WREN_CNT_RX_BYTES]		= "port_rx_bytes",
@@ -130,10 +138,10 @@ static void wren_get_strings(struct net_device *netdev, u32 sset, u8 *data)
 			ethtool_sprintf(&data, "rx%u_%s", i, wren_rxq_stat_names[j]);
 	}
 	for (j = 0; j < ARRAY_SIZE(wren_drv_stat_names); j++)
-		ethtool_sprintf(&data, "%s", wren_drv_stat_names[j]);
+		ethtool_puts(&data, wren_drv_stat_names[j]);
 	if (wren_has_counters(priv))
 		for (j = 0; j < ARRAY_SIZE(wren_port_counter_names); j++)
-			ethtool_sprintf(&data, "%s", wren_port_counter_names[j]);
+			ethtool_puts(&data, wren_port_counter_names[j]);
 	if (wren_has_prio_counters(priv))
 		for (i = 0; i < WREN_NUM_PRIO; i++)
 			for (j = 0; j < ARRAY_SIZE(wren_prio_stats); j++)

@@ -193,7 +193,7 @@ static void wren_eth_rx_mode_work(struct work_struct *work)
 	struct netdev_hw_addr *ha;
 	u32 flags = 0, n = 0;
 
-	in = kzalloc(sizeof(*in), GFP_KERNEL);
+	in = kzalloc_obj(*in, GFP_KERNEL);
 	if (!in)
 		return;
 	netif_addr_lock_bh(netdev);

@@ -74,7 +74,7 @@ int wren_eth_set_rss(struct wren_eth_priv *priv, bool on)
 
 	if (!(priv->wdev->core.caps & WREN_CAP_ETH_RSS))
 		return 0;
-	in = kzalloc(sizeof(*in), GFP_KERNEL);
+	in = kzalloc_obj(*in, GFP_KERNEL);
 	if (!in)
 		return -ENOMEM;
 	if (on) {
