@@ -86,7 +86,7 @@ ib_register_peer_memory_client(const struct peer_memory_client *peer_client,
 	    wren_peer_client_flags(peer_client, &flags))
 		return NULL;
 
-	client = kzalloc(sizeof(*client), GFP_KERNEL);
+	client = kzalloc_obj(*client, GFP_KERNEL);
 	if (!client)
 		return NULL;
 	client->ops = peer_client;

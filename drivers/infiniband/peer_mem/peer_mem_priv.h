@@ -14,6 +14,11 @@
 #include <rdma/peer_mem.h>
 #include <rdma/wren_peer_mem.h>
 
+#ifndef HAVE_KZALLOC_OBJ
+/* The typed allocator of newer kernels' <linux/slab.h>, for older ones. */
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), (GFP))
+#endif
+
 /* The counters of /sys/kernel/mm/memory_peers/<name>/, as MLNX_OFED has them. */
 struct wren_peer_stats {
 	atomic64_t num_alloc_mrs;	/* umems mapped */

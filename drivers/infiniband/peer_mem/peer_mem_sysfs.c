@@ -135,7 +135,7 @@ static struct kobject *wren_peer_mm_get(void)
 	kn = kernfs_find_and_get(kernel_kobj->sd, "mm");
 	if (!kn)
 		return NULL;
-	mm = kzalloc(sizeof(*mm), GFP_KERNEL);
+	mm = kzalloc_obj(*mm, GFP_KERNEL);
 	if (!mm) {
 		kernfs_put(kn);
 		return NULL;

@@ -127,7 +127,7 @@ struct wren_peer_umem *wren_peer_umem_get(struct ib_device *ibdev,
 
 	if (!size || addr + size < addr)
 		return ERR_PTR(-EINVAL);
-	pm = kzalloc(sizeof(*pm), GFP_KERNEL);
+	pm = kzalloc_obj(*pm, GFP_KERNEL);
 	if (!pm)
 		return ERR_PTR(-ENOMEM);
 	client = wren_peer_client_claim(addr, size, !!invalidate,
