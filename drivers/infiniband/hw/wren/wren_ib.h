@@ -20,6 +20,11 @@
 #include <linux/wren/wren_cmd.h>
 #include <linux/wren/wren_core.h>
 
+#ifndef HAVE_KZALLOC_OBJ
+/* The typed allocator of newer kernels' <linux/slab.h>, for older ones. */
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), (GFP))
+#endif
+
 /* Port numbers are 1-based in ib_core; the NIC has one port. */
 #define WREN_IB_PORT		1
 

@@ -257,7 +257,7 @@ static void wren_ib_event(void *priv, const struct wren_eqe *eqe)
 	}
 	if (!wren_ib_event_wanted(eqe->type))
 		return;
-	ew = kzalloc(sizeof(*ew), GFP_ATOMIC);
+	ew = kzalloc_obj(*ew, GFP_ATOMIC);
 	if (!ew) {
 		ibdev_warn_ratelimited(&dev->ibdev, "event %u for 0x%x lost: no memory\n",
 				       eqe->type, le32_to_cpu(eqe->data));

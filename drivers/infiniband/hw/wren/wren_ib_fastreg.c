@@ -37,7 +37,7 @@ struct ib_mr *wren_ib_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type mr_type,
 	if (!max_num_sg || max_num_sg > wren_ib_max_fast_reg_pages(dev))
 		return ERR_PTR(-EINVAL);
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc_obj(*mr, GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->kind = WREN_IB_MR_FAST_REG;

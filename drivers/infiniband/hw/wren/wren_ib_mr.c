@@ -212,7 +212,7 @@ static struct wren_ib_mr *wren_ib_mr_alloc(struct wren_ib_dev *dev, int access,
 	err = wren_ib_check_access(dev, access);
 	if (err)
 		return ERR_PTR(err);
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc_obj(*mr, GFP_KERNEL);
 	return mr ? mr : ERR_PTR(-ENOMEM);
 }
 
@@ -347,7 +347,7 @@ struct ib_mr *wren_ib_get_dma_mr(struct ib_pd *ibpd, int access)
 
 	if (!dev->reserved_lkey || (access & ~IB_ACCESS_LOCAL_WRITE))
 		return ERR_PTR(-EOPNOTSUPP);
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc_obj(*mr, GFP_KERNEL);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->kind = WREN_IB_MR_DMA;

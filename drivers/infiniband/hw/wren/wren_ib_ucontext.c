@@ -56,7 +56,7 @@ wren_ib_mmap_entry_add(struct ib_ucontext *ibuctx, phys_addr_t address,
 	struct wren_ib_mmap_entry *entry;
 	int err;
 
-	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	entry = kzalloc_obj(*entry, GFP_KERNEL);
 	if (!entry)
 		return ERR_PTR(-ENOMEM);
 	entry->address = address;
