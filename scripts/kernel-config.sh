@@ -56,6 +56,8 @@ DEVLINK_HEALTH_OPS_GRACE|static const struct devlink_health_reporter_ops o __use
 IB_DEVICE_GET_NETDEV|static struct net_device *(*p)(struct ib_device *, u32) __used = ib_device_get_netdev;
 KZALLOC_OBJ|static void *f(void) { struct { int a; } *p = kzalloc_obj(*p, GFP_KERNEL); return p; } static void *(*q)(void) __used = f;
 ETHTOOL_PUTS|static void (*p)(u8 **, const char *) __used = ethtool_puts;
+STR_UP_DOWN|#include <linux/string_choices.h>
+STR_UP_DOWN|static const char *(*p)(bool) __used = str_up_down;
 PROBES
 }
 
