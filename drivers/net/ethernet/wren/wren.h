@@ -22,6 +22,16 @@
 #define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), (GFP))
 #endif
 
+#ifdef HAVE_STR_UP_DOWN
+#include <linux/string_choices.h>
+#else
+/* The helper of newer kernels' <linux/string_choices.h>, for older ones. */
+static inline const char *str_up_down(bool v)
+{
+	return v ? "up" : "down";
+}
+#endif
+
 #define WREN_DRV_NAME		"wren"
 
 /* Ring sizes the driver asks for (log2 of entries). */

@@ -57,7 +57,7 @@ static void wren_aeq_handle(struct wren_dev *wdev, const struct wren_eqe *eqe)
 	switch (eqe->type) {
 	case WREN_EVENT_PORT_STATE:
 		dev_info_ratelimited(dev, "link %s, %u Mb/s\n",
-				     eqe->sub == WREN_PORT_ACTIVE ? "up" : "down",
+				     str_up_down(eqe->sub == WREN_PORT_ACTIVE),
 				     data);
 		wren_eth_port_event(wdev, eqe->sub, data);
 		break;

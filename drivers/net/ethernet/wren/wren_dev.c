@@ -112,7 +112,7 @@ static void wren_query_port(struct wren_dev *wdev)
 		dev_warn(dev, "QUERY_PORT failed: %d\n", err);
 	else
 		dev_info(dev, "port %pM: link %s, %u Mb/s, MTU %u\n", port.mac,
-			 port.state == WREN_PORT_ACTIVE ? "up" : "down",
+			 str_up_down(port.state == WREN_PORT_ACTIVE),
 			 le32_to_cpu(port.speed_mbps), le16_to_cpu(port.mtu));
 }
 

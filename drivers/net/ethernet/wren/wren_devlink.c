@@ -125,8 +125,8 @@ void wren_devlink_health_create(struct wren_dev *wdev)
 	r = wren_health_reporter_create(wdev->devlink, &wren_fw_fatal_ops,
 					WREN_FW_FATAL_GRACE_MS, wdev);
 	if (IS_ERR(r)) {
-		dev_warn(&wdev->pdev->dev, "cannot create the fw_fatal health reporter: %ld\n",
-			 PTR_ERR(r));
+		dev_warn(&wdev->pdev->dev, "cannot create the fw_fatal health reporter: %pe\n",
+			 r);
 		r = NULL;
 	}
 	wdev->fw_fatal = r;

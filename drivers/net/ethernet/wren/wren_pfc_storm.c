@@ -209,8 +209,8 @@ void wren_pfc_storm_create(struct wren_dev *wdev)
 	r = wren_health_reporter_create(wdev->devlink, &wren_pfc_storm_ops, 0,
 					wdev);
 	if (IS_ERR(r)) {
-		dev_warn(&wdev->pdev->dev, "cannot create the pfc_storm health reporter: %ld\n",
-			 PTR_ERR(r));
+		dev_warn(&wdev->pdev->dev, "cannot create the pfc_storm health reporter: %pe\n",
+			 r);
 		return;
 	}
 	WRITE_ONCE(ps->reporter, r);
