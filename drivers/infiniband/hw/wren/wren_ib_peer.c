@@ -66,8 +66,8 @@ int wren_ib_peer_get(struct wren_ib_dev *dev, struct wren_ib_mr *mr, u64 start,
 	if (!pumem)
 		return pin_err;
 	if (IS_ERR(pumem)) {
-		ibdev_dbg(&dev->ibdev, "peer memory at %#llx+%llu: %ld\n",
-			  start, length, PTR_ERR(pumem));
+		ibdev_dbg(&dev->ibdev, "peer memory at %#llx+%llu: %pe\n",
+			  start, length, pumem);
 		return PTR_ERR(pumem);
 	}
 	mr->kind = WREN_IB_MR_PEER;
