@@ -7,7 +7,7 @@
 #   - git, which writes the series (format-patch)
 # rdma-core's own build dependencies come with deps/rdma-core.sh; what
 # the 7.3 tree's build needs is installed in the trixie build root at run
-# time (upstream/check-linux.sh).
+# time (upstream/kbuild.sh).
 . "$(dirname "$0")/../lib/common.sh"
 
 exec "$SCRIPTS/lib/apt-install.sh" unifdef git

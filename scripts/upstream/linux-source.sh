@@ -7,7 +7,7 @@
 # trixie-backports) and unpacked once into
 #   ${WREN_CACHE:-/var/cache/wren}/upstream/linux-<VERSION>/src
 # keyed by the package's version.  Nobody writes into it: the series'
-# check applies its patches to a hard-linked copy (upstream/check-linux.sh).
+# check applies its patches to a hard-linked copy (upstream/check.sh).
 #
 # usage: upstream/linux-source.sh
 . "$(dirname "$0")/../lib/common.sh"
