@@ -17,8 +17,10 @@
 #               56.1 tree (rdma-core/fetch.sh) and builds with its own
 #               CMake (ninja, ENABLE_WERROR=1); libwren is built
 #
-# Work trees and objects are kept under $WREN_CACHE/upstream (linux-obj-*,
-# rdma-core-build-*), keyed by their inputs: a warm run recompiles only
+# Work trees and objects are kept under $WREN_CACHE/upstream: linux-obj-*
+# keyed by the tree's version and upstream/linux.config, rdma-core-build-*
+# by rdma-core's version and its CMake arguments, coccicheck's reports by
+# the directory's files (upstream/kbuild.sh); a warm run recompiles only
 # the drivers and libwren.  Logs in $BUILD/check/upstream.
 #
 # usage: upstream/check.sh [TAPFILE]
@@ -76,8 +78,10 @@ run() {
 		result $? "checkpatch.pl --strict: $(basename "$p") ($(tail -n 1 "$l" | sed 's/ lines checked//'))" "$l"
 	done
 
-	# Objects keyed by the kernel and the script that configures them.
-	key=$( { echo "$kver"; cat "$SCRIPTS/upstream/kbuild.sh"; } | sha256sum | cut -c1-12)
+	# Objects keyed by what makes them: the tree's version and the
+	# config (upstream/linux.config); kbuild itself rebuilds what the
+	# series' files or the root's compiler change.
+	key=$( { echo "$kver"; cat "$SCRIPTS/upstream/linux.config"; } | sha256sum | cut -c1-12)
 	obj=$base/linux-obj-$key
 	for old in "$base"/linux-obj-*; do
 		[ "$old" = "$obj" ] || rm -rf "$old"
@@ -138,7 +142,11 @@ run() {
 		echo "$(sha256sum <"$rtree/$f" | cut -d' ' -f1) $(stat -c %Y "$rtree/$f") $f" >>"$stamp.new"
 	done
 	mv "$stamp.new" "$stamp"
-	rkey=$( { basename "$rsrc"; cat "$0"; } | sha256sum | cut -c1-12)
+	# The build folder keyed by the pristine tree and CMake's arguments;
+	# ninja rebuilds what the series' files change.
+	set -- -GNinja -DENABLE_WERROR=1 -DNO_MAN_PAGES=1 -DNO_PYVERBS=1
+	command -v ccache >/dev/null && set -- "$@" -DCMAKE_C_COMPILER_LAUNCHER=ccache
+	rkey=$( { basename "$rsrc"; echo "$@"; } | sha256sum | cut -c1-12)
 	rbuild=$base/rdma-core-build-$rkey
 	for old in "$base"/rdma-core-build-*; do
 		[ "$old" = "$rbuild" ] || rm -rf "$old"
@@ -146,8 +154,6 @@ run() {
 	mkdir -p "$rbuild"
 	log=$logdir/rdma-core-build.log
 	rc=0
-	set -- -GNinja -DENABLE_WERROR=1 -DNO_MAN_PAGES=1 -DNO_PYVERBS=1
-	command -v ccache >/dev/null && set -- "$@" -DCMAKE_C_COMPILER_LAUNCHER=ccache
 	if [ ! -f "$rbuild/build.ninja" ]; then
 		(cd "$rbuild" && cmake "$@" "$rtree") >"$log" 2>&1 || rc=$?
 	fi

@@ -7,9 +7,10 @@
 # them.  Prints TAP lines without a plan; upstream/check.sh numbers them.
 #
 # The objects live in OBJ (make O=), kept between runs: a config from
-# x86_64's defconfig with the modules' dependencies (INFINIBAND,
-# INFINIBAND_USER_ACCESS, DCB, ...) and WREN, INFINIBAND_WREN_PEER_MEM
-# and INFINIBAND_WREN =m, and `make modules_prepare` (about 60 s cold);
+# x86_64's defconfig with upstream/linux.config's symbols (the modules'
+# dependencies, INFINIBAND, INFINIBAND_USER_ACCESS, DCB, ..., and WREN,
+# INFINIBAND_WREN_PEER_MEM and INFINIBAND_WREN =m), and `make
+# modules_prepare` (about 60 s cold);
 # a warm run only recompiles the drivers (through ccache), every one of
 # their objects from clean so that every warning is printed.  The three
 # directories build as kbuild's directory targets with W=1 and C=1; their
@@ -72,14 +73,9 @@ k() { make -C "$tree" O="$obj" CC="$cc" HOSTCC=gcc-14 "$@"; }
 # symbols of the drivers exist only in the patched tree).
 if [ ! -f "$obj/.config" ]; then
 	k defconfig >"$logdir/config.log" 2>&1 || { cat "$logdir/config.log" >&2; die "defconfig failed"; }
-	"$tree/scripts/config" --file "$obj/.config" --enable MODULES --enable PCI \
-		--enable NET --enable INET --enable IPV6 --enable ETHERNET \
-		--module INFINIBAND --module INFINIBAND_USER_ACCESS \
-		--enable AUXILIARY_BUS --enable NET_DEVLINK --enable DCB \
-		--enable PAGE_POOL --enable DMA_SHARED_BUFFER --enable DEBUG_FS
 fi
-"$tree/scripts/config" --file "$obj/.config" --enable NET_VENDOR_WREN --module WREN \
-	--module INFINIBAND_WREN_PEER_MEM --module INFINIBAND_WREN
+# shellcheck disable=SC2046 # scripts/config's arguments, a word each
+"$tree/scripts/config" --file "$obj/.config" $(sed '/^#/d' "$SCRIPTS/upstream/linux.config")
 log=$logdir/prepare.log
 rc=0
 { k olddefconfig && k -j"$jobs" modules_prepare; } >"$log" 2>&1 || rc=$?
@@ -124,8 +120,8 @@ done
 
 # coccicheck: every script of the tree's scripts/coccinelle over each
 # directory (3.4 minutes for the three on two cores beside other
-# builds), its report cached by spatch, the tree's version (its
-# scripts), this script, the arguments and the directory's files.  Any
+# builds), its report cached by what decides it: spatch, the tree's
+# version (its scripts), the arguments and the directory's files.  Any
 # report line is a finding; coccicheck stopping on an error is a
 # failure, not an empty report.
 spatch=$(spatch --version 2>/dev/null | head -n 1)
@@ -133,7 +129,7 @@ ccache_dir=${WREN_CACHE:-/var/cache/wren}/upstream/coccicheck
 mkdir -p "$ccache_dir"
 for d in $dirs; do
 	set -- coccicheck MODE=report M="$d" J="$jobs"
-	key=$( { echo "$spatch"; basename "$(dirname "$tree")"; cat "$0"; echo "$@"
+	key=$( { echo "$spatch"; basename "$(dirname "$tree")"; echo "$@"
 		(cd "$tree" && find "$d" -type f | LC_ALL=C sort | xargs sha256sum); } |
 		sha256sum | cut -c1-16)
 	log=$logdir/coccicheck-$(echo "$d" | tr / -).log
