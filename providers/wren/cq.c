@@ -150,13 +150,9 @@ static uint64_t wren_cqe_wr_id(struct wren_qp *qp, const struct wren_cqe *cqe)
 	uint64_t wr_id;
 	uint32_t idx;
 
-	if (!wren_cqe_is_recv(cqe->opcode)) {
-		wq = &qp->sq;
-	} else if (qp->srq) {
+	if (wren_cqe_is_recv(cqe->opcode) && qp->srq)
 		return wren_srq_complete(qp->srq, idx16);
-	} else {
-		wq = &qp->rq;
-	}
+	wq = wren_cqe_is_recv(cqe->opcode) ? &qp->rq : &qp->sq;
 	idx = wren_wqe_idx_expand(wq->tail, idx16);
 	wr_id = wq->wrid[idx & (wq->entries - 1)];
 	/*

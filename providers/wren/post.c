@@ -395,11 +395,10 @@ int wren_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr,
 	for (; wr; wr = wr->next) {
 		uint32_t tail = __atomic_load_n(&rq->tail, __ATOMIC_ACQUIRE);
 
-		if (unlikely(rq->pi - tail >= rq->entries)) {
+		if (unlikely(rq->pi - tail >= rq->entries))
 			ret = ENOMEM;
-		} else {
+		else
 			ret = wren_build_recv(rq, wr, rq->pi);
-		}
 		if (unlikely(ret)) {
 			*bad_wr = wr;
 			break;

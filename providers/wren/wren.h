@@ -296,7 +296,8 @@ struct ibv_td *wren_alloc_td(struct ibv_context *context,
 			     struct ibv_td_init_attr *attr);
 int wren_dealloc_td(struct ibv_td *td);
 /* The parent domain @pd is, held for a queue made through it; NULL for a
- * plain PD.  wren_pd_release() takes NULL. */
+ * plain PD.  wren_pd_release() takes NULL.
+ */
 struct wren_pd *wren_pd_hold(struct ibv_pd *pd);
 void wren_pd_release(struct wren_pd *pd);
 
