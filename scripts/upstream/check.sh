@@ -37,6 +37,15 @@ mkdir -p "$base"
 exec 7>"$base/.check.lock"
 flock 7
 
+# summary LOG: checkpatch --terse's totals, or "clean" for no output.
+summary() {
+	if [ -s "$1" ]; then
+		tail -n 1 "$1" | sed 's/^total: //; s/, [0-9]* lines checked$//'
+	else
+		echo clean
+	fi
+}
+
 result() { # RC DESC [LOG]
 	if [ "$1" = 0 ]; then
 		echo "ok - $2"
@@ -75,7 +84,7 @@ run() {
 		case $p in */0000-*) continue ;; esac
 		l=$logdir/checkpatch-$(basename "$p" .patch).log
 		(cd "$ksrc" && perl scripts/checkpatch.pl --strict --terse --show-types "$p") >"$l" 2>&1
-		result $? "checkpatch.pl --strict: $(basename "$p") ($(tail -n 1 "$l" | sed 's/ lines checked//'))" "$l"
+		result $? "checkpatch.pl --strict: $(basename "$p") ($(summary "$l"))" "$l"
 	done
 
 	# Objects keyed by what makes them: the tree's version and the
@@ -130,6 +139,31 @@ run() {
 	done
 	result $rc "the rdma-core series applies to pristine rdma-core $(basename "$rsrc")" "$logdir/apply-rdma-core.log"
 	[ "$rc" = 0 ] || return 0
+
+	# checkpatch as rdma-core's CI runs it on a pull request
+	# (buildlib/azp-checkpatch): the kernel's checkpatch.pl (7.3's here)
+	# beside rdma-core's const_structs.checkpatch, --no-tree, with its
+	# --ignore list.  Its CI fails on an error and shows warnings as
+	# advice; so does this check, naming them.  The kernel-headers patch,
+	# the uapi header the kernel series adds, also passes --strict clean.
+	ckp=$base/checkpatch-rdma-core
+	rm -rf "$ckp"
+	mkdir -p "$ckp"
+	cp "$ksrc/scripts/checkpatch.pl" "$ksrc/scripts/spelling.txt" "$rsrc/buildlib/const_structs.checkpatch" "$ckp/"
+	for p in "$BUILD/upstream/rdma-core"/0*.patch; do
+		case $p in */0000-*) continue ;; esac
+		l=$logdir/checkpatch-rdma-core-$(basename "$p" .patch).log
+		strict=
+		case $p in *-kernel-headers-*) strict=--strict ;; esac
+		perl "$ckp/checkpatch.pl" --no-tree --show-types --terse $strict \
+			--ignore PREFER_KERNEL_TYPES,FILE_PATH_CHANGES,EXECUTE_PERMISSIONS,USE_NEGATIVE_ERRNO,CONST_STRUCT \
+			"$p" >"$l" 2>&1
+		rc=0
+		grep -q ': ERROR:' "$l" && rc=1
+		[ -n "$strict" ] && grep -q ': \(WARNING\|CHECK\):' "$l" && rc=1
+		types=$(sed -n 's/^[^ ]*: WARNING:\([A-Z_]*\):.*/\1/p' "$l" | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : "; "), $2, $1 }')
+		result $rc "checkpatch.pl as rdma-core's CI${strict:+, $strict}: $(basename "$p") ($(summary "$l")$types)" "$l"
+	done
 	changed=$(cd "$rtree" && grep -h '^+++ b/' "$BUILD/upstream/rdma-core"/0*.patch | sed 's|^+++ b/||' | sort -u)
 	if [ -f "$stamp" ]; then
 		while read -r sum t f; do
