@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Lint: checkpatch.pl --strict and sparse (C=2) for every kernel series
-# (scripts/kernel/series; 7.3 a skip: kbuild will not run sparse 0.6.4 on
-# its headers) on the kernel code, shellcheck on every shell file, pyflakes on every Python
+# Lint: checkpatch.pl --strict and sparse (C=2, scripts/kernel/sparse-build.sh)
+# for every kernel series (scripts/kernel/series) on the kernel code,
+# shellcheck on every shell file, pyflakes on every Python
 # file (scripts/check/lint.sh, scripts/lint/).
 #
 #   make lint        report to the terminal; non-zero exit on any finding

@@ -3,7 +3,7 @@
 #
 # `make check-gpu-modules` (mk/gpu.mk): wren_test_gpu.ko W=1 and sparse
 # warning-free for every kernel series of kernel/series (kernel/gpu-build.sh;
-# sparse where kbuild runs it, not 7.3); no TAP of its own
+# sparse where the series builds with one); no TAP of its own
 # (make check-modules runs the same builds into modules.tap).
 #
 # usage: check/gpu-modules.sh

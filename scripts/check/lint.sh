@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Lint: checkpatch.pl --strict over every kernel source and header, sparse
-# (make C=2) against every kernel series of kernel/series (a skip where
-# kbuild will not run the packaged sparse: 7.3, whose headers give it
-# __typeof_unqual__, which sparse 0.6.4 cannot parse), shellcheck over
-# every shell file and pyflakes over every Python file of the tree (scripts/lint/).  Zero
+# (make C=2, Debian's sparse with kernel/sparse-patches/, which parses
+# 7.3's headers) against every kernel series of kernel/series that has a
+# sparse where it builds, shellcheck over every shell file and pyflakes
+# over every Python file of the tree (scripts/lint/).  Zero
 # findings is the bar.  TAP goes to stdout and, when given, to TAPFILE.
 #
 # usage: check/lint.sh [TAPFILE]

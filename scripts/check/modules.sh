@@ -8,8 +8,7 @@
 # packaged source does); the GPUDirect test modules (wren_test_gpu.ko
 # W=1 and sparse clean, NVIDIA's nvidia-peermem.ko linked against
 # wren_peer_mem.ko) build for every series.  Where kbuild will not run
-# the packaged sparse (7.3), wren_test_gpu.ko is judged W=1 only, and
-# the line says so.  TAP goes to stdout and to TAPFILE.
+# sparse, wren_test_gpu.ko is judged W=1 only, and the line says so.  TAP goes to stdout and to TAPFILE.
 #
 # usage: check/modules.sh [TAPFILE]   (default $BUILD/check/modules.tap)
 . "$(dirname "$0")/../lib/common.sh"

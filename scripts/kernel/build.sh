@@ -20,6 +20,7 @@
 kver=${1:?usage: kernel/build.sh KVER [modules|w1|sparse]}
 mode=${2:-modules}
 . "$SCRIPTS/lib/kbuild.sh"
+[ "$mode" != sparse ] || kbuild_sparse_host
 kbuild_root "$kver" "$0" "$@"
 out=$BUILD/modules/$kver
 src=$out/src
@@ -55,25 +56,13 @@ sparse)
 esac
 
 log=$out/build-$mode.log
-# kbuild turns C= off with only a note ("... is not available or not up
-# to date") when its scripts/checker-valid.sh finds that sparse cannot
-# parse what the headers give it: 7.3's give sparse __typeof_unqual__,
-# which the packaged sparse 0.6.4 cannot parse (and Debian's headers
-# lack the script, which fails the same way).  A build without sparse is
-# no sparse check: a dry run of kbuild tells, and exit 77 says "cannot
-# check this kernel" (check/lint.sh reports a skip).
-nochecker='is not available or not up to date'
-# A series built in the trixie guests' root (kernel/series) has no
-# sparse there: its 6.12 headers are the 6.12 series' API, checked there.
-if [ "$mode" = sparse ] && ! command -v sparse >/dev/null; then
-	echo "kernel-build: $KABI: no sparse where this series builds (${WREN_ROOT:+its Debian root, }kernel/series)" >&2
-	exit 77
-fi
-# shellcheck disable=SC2086 # $extra: make words
-if [ "$mode" = sparse ] &&
-	make -n -C "$KDIR" M="$src" $extra modules 2>&1 | grep -q "$nochecker"; then
-	echo "kernel-build: $KABI: kbuild does not take $(sparse --version 2>&1 | head -n 1) as its checker: sparse cannot check this kernel" >&2
-	exit 77
+# kbuild turns C= off with only a note where it does not take this
+# sparse (lib/kbuild.sh, kbuild_checker): exit 77 says "cannot check this
+# kernel" (check/lint.sh reports a skip).
+if [ "$mode" = sparse ]; then
+	# shellcheck disable=SC2086 # $extra: make words
+	kbuild_checker kernel-build "$src" $extra || exit $?
+	extra="$extra $KBUILD_CHECK_WORDS"
 fi
 if [ "$mode" = w1 ]; then
 	# kbuild only recompiles what changed, and a warning printed by an
@@ -97,7 +86,7 @@ done
 if [ "$mode" != modules ]; then
 	# Compiler, sparse and modpost all say "warning"; kbuild's own
 	# "WARNING: modpost" lines count too.
-	if grep -iE "warning|error:|$nochecker" "$log" >&2; then
+	if ! kbuild_judge "$log"; then
 		echo "kernel-build: $KABI ($mode) is not warning-free (log: $log)" >&2
 		exit 1
 	fi

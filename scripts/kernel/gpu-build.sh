@@ -30,6 +30,7 @@
 kver=${1:?usage: kernel/gpu-build.sh KVER [modules|w1|sparse]}
 mode=${2:-modules}
 . "$SCRIPTS/lib/kbuild.sh"
+[ "$mode" != sparse ] || kbuild_sparse_host
 kbuild_root "$kver" "$0" "$@"
 out=$BUILD/gpu/$kver
 src=$out/src
@@ -71,21 +72,15 @@ done
 case "$mode" in
 modules) extra= ;;
 w1) extra= ;;
-sparse) extra="C=2 CHECK=sparse" ;;
+sparse) extra="C=2 CHECK=${WREN_SPARSE:-sparse}" ;;
 *) echo "gpu-build: unknown mode $mode" >&2; exit 1 ;;
 esac
 # As kernel/build.sh: exit 77 where kbuild would turn sparse off, or
-# where there is no sparse (the trixie guests' root, kernel/series).
-nochecker='is not available or not up to date'
-if [ "$mode" = sparse ] && ! command -v sparse >/dev/null; then
-	echo "gpu-build: $KABI: no sparse where this series builds (${WREN_ROOT:+its Debian root, }kernel/series)" >&2
-	exit 77
-fi
-# shellcheck disable=SC2086 # $extra: make words
-if [ "$mode" = sparse ] && make -n -C "$KDIR" M="$gsrc" W=1 $extra \
-	NV_PEERMEM_DIR="$NV_SRC/nvidia-peermem" modules 2>&1 | grep -q "$nochecker"; then
-	echo "gpu-build: $KABI: kbuild does not take $(sparse --version 2>&1 | head -n 1) as its checker: sparse cannot check this kernel" >&2
-	exit 77
+# where there is no sparse.
+if [ "$mode" = sparse ]; then
+	# shellcheck disable=SC2086 # $extra: make words
+	kbuild_checker gpu-build "$gsrc" W=1 $extra NV_PEERMEM_DIR="$NV_SRC/nvidia-peermem" || exit $?
+	extra="$extra $KBUILD_CHECK_WORDS"
 fi
 if [ "$mode" != modules ]; then
 	make -C "$KDIR" M="$gsrc" NV_PEERMEM_DIR=. clean >/dev/null 2>&1 || true
@@ -98,7 +93,7 @@ if ! make -j"$jobs" -C "$KDIR" M="$gsrc" W=1 $extra \
 	echo "gpu-build: wren_test_gpu.ko for $KABI failed" >&2
 	exit 1
 fi
-if [ "$mode" != modules ] && grep -iE "warning|error:|$nochecker" "$log" >&2; then
+if [ "$mode" != modules ] && ! kbuild_judge "$log"; then
 	echo "gpu-build: wren_test_gpu.ko for $KABI is not warning-free (log: $log)" >&2
 	exit 1
 fi

@@ -31,7 +31,7 @@ root=${WREN_SPARSE_ROOT:-}
 src=${*: -1}
 cmd=$(dirname "$src")/.$(basename "$src" .c).o.cmd
 if [ -z "$cache" ] || [ -z "$root" ] || [ ! -d "$cache" ] || [ ! -r "$cmd" ]; then
-	exec sparse "$@"
+	exec "${WREN_SPARSE:-sparse}" "$@"
 fi
 
 args=()
@@ -47,10 +47,10 @@ set -- "${args[@]}"
 mapfile -t deps < <(sed -n '/^deps_/,/^$/p' "$cmd" |
 	sed '1d; /wildcard/d; s/[[:space:]\\]//g' | grep "^$root/")
 if ! sum=$(cat "$src" "${deps[@]}" | sha256sum); then
-	exec sparse "$@"
+	exec "${WREN_SPARSE:-sparse}" "$@"
 fi
 key=$({
-	sparse --version
+	"${WREN_SPARSE:-sparse}" --version
 	echo "${WREN_SPARSE_HEADERS:-}"
 	printf '%s\n' "$@" | sed "s|$root|@ROOT@|g"
 	echo "$sum"
@@ -63,7 +63,7 @@ if [ -r "$entry.out" ] && [ -r "$entry.rc" ]; then
 	exit "$(cat "$entry.rc")"
 fi
 
-out=$(sparse "$@" 2>&1)
+out=$("${WREN_SPARSE:-sparse}" "$@" 2>&1)
 rc=$?
 [ -z "$out" ] || printf '%s\n' "$out" >&2
 mkdir -p "${entry%/*}" &&
