@@ -30,6 +30,9 @@
 tree=${1:?usage: upstream/kbuild.sh TREE OBJ}
 obj=${2:?usage: upstream/kbuild.sh TREE OBJ}
 if [ -z "${WREN_ROOT:-}" ]; then
+	# The sparse that parses 7.3's headers (kernel/sparse-build.sh).
+	WREN_SPARSE=$("$SCRIPTS/kernel/sparse-build.sh")
+	export WREN_SPARSE
 	exec "$SCRIPTS/kernel/root.sh" run trixie "$0" "$@"
 fi
 
@@ -93,7 +96,7 @@ done
 log=$logdir/build.log
 rc=0
 # shellcheck disable=SC2046,SC2086 # one directory target a word
-k -j"$jobs" W=1 C=1 $(printf '%s/ ' $dirs) >"$log" 2>&1 || rc=$?
+k -j"$jobs" W=1 C=1 CHECK="${WREN_SPARSE:-sparse}" $(printf '%s/ ' $dirs) >"$log" 2>&1 || rc=$?
 nochecker='is not available or not up to date'
 if [ "$rc" = 0 ] && grep -iE 'warning|error:' "$log" | grep -v "$nochecker" >/dev/null; then
 	rc=1
@@ -101,7 +104,7 @@ fi
 result $rc "7.3: W=1 build of $(echo "$dirs" | wc -w) driver directories is warning-free" "$log"
 sparse=$logdir/sparse.log
 if grep -q "$nochecker" "$log"; then
-	echo "kbuild does not take $(sparse --version 2>&1 | head -n 1) as its checker on 7.3 (scripts/checker-valid.sh: it cannot parse the headers' __typeof_unqual__); no newer sparse in trixie or trixie-backports" >"$sparse"
+	echo "kbuild does not take $("${WREN_SPARSE:-sparse}" --version 2>&1 | head -n 1) as its checker on 7.3 (scripts/checker-valid.sh: it cannot parse the headers' __typeof_unqual__)" >"$sparse"
 	result 77 "7.3: sparse (C=1) is clean" "$sparse"
 else
 	grep -E '^[^ ]+\.[ch]:[0-9]+:[0-9]+: (warning|error)' "$log" >"$sparse" || true
