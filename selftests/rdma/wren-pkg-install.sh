@@ -28,7 +28,7 @@
 #   dkms, kbuild, objtool, modpost and the link run here, every compile
 #   must be found in the prime (a real compile under TCG takes over a
 #   quarter of an hour; the ccache'd one about three minutes on two
-#   vCPUs).  selftests/plan sets it for p61's guest 0, which then takes
+#   vCPUs).  selftests/plan sets it for p612d13's guest 0, which then takes
 #   its other CPUs offline, and modprobe finds the modules under
 #   updates/dkms.
 # - With the modules loaded: ibv_devinfo and rdma link against /usr's
