@@ -41,7 +41,7 @@ if [ ! -x "$dir/sparse" ]; then
 	tmp=$(mktemp -d "$cache/.build.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT INT TERM
 	chmod 755 "$tmp" # apt downloads as _apt when it can
-	log "building sparse $ver with $(ls "$patches" | wc -l) patch(es) (once)"
+	log "building sparse $ver with the patches of $patches (once)"
 	(cd "$tmp" && apt-get source -q --download-only "sparse=$ver" >/dev/null 2>&1) ||
 		die "apt-get source sparse=$ver failed"
 	dpkg-source -x "$tmp"/sparse_"$ver".dsc "$tmp/src" >"$tmp/build.log" 2>&1 ||
