@@ -47,20 +47,8 @@ defs=$(sed -n -e 's|^#define \(HAVE_[A-Z0-9_]*\) \(.*\)|-D\1=\2|p' \
 	-e 's|^/\* #undef \(HAVE_[A-Z0-9_]*\) \*/|-U\1|p' "$answers" | tr '\n' ' ')
 [ -n "$defs" ] || die "no HAVE_* answers in $answers"
 
-author=${WREN_UPSTREAM_AUTHOR:-}
-if [ -z "$author" ]; then
-	n=$(git -C "$TOP" config user.name || true)
-	m=$(git -C "$TOP" config user.email || true)
-	if [ -n "$n" ] && [ -n "$m" ]; then
-		author="$n <$m>"
-	else
-		author="Wren maintainers <maintainers@wren.invalid>"
-	fi
-fi
-aname=${author% <*}
-amail=${author##*<}
-amail=${amail%>}
-date=$(git -C "$TOP" log -1 --format=%cD 2>/dev/null || date -R)
+aname='' amail='' date=''
+eval "$("$SCRIPTS/upstream/author.sh")"
 
 repo=$work/linux
 rm -rf "$repo"

@@ -28,20 +28,8 @@ work=$BUILD/upstream/work
 rsrc=$("$SCRIPTS/rdma-core/fetch.sh")
 contract="wren_regs.h wren_queues.h wren_admin.h wren_hw.h"
 
-author=${WREN_UPSTREAM_AUTHOR:-}
-if [ -z "$author" ]; then
-	n=$(git -C "$TOP" config user.name || true)
-	m=$(git -C "$TOP" config user.email || true)
-	if [ -n "$n" ] && [ -n "$m" ]; then
-		author="$n <$m>"
-	else
-		author="Wren maintainers <maintainers@wren.invalid>"
-	fi
-fi
-aname=${author% <*}
-amail=${author##*<}
-amail=${amail%>}
-date=$(git -C "$TOP" log -1 --format=%cD 2>/dev/null || date -R)
+aname='' amail='' date=''
+eval "$("$SCRIPTS/upstream/author.sh")"
 
 repo=$work/rdma-core
 rm -rf "$repo"
