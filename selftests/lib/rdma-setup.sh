@@ -11,6 +11,8 @@
 #   rdma_rxe_up               rdma_rxe on the virtio-net NIC ($WREN_VIRTIO_IP)
 #                             as rxe0; sets RDMA_RXE_IF RDMA_RXE_DEV RDMA_RXE_GID
 #   rdma_gid_index DEV IPV4   index of the RoCE v2 GID of IPV4 on port 1
+#   rdma_hw_counter DEV NAME  port 1's hardware counter NAME (0 if none),
+#                             read with a shell builtin
 #
 # Each returns non-zero with RDMA_SETUP_ERR saying what went wrong.
 
@@ -37,6 +39,12 @@ rdma_gid_index() {
 		fi
 	done
 	return 1
+}
+
+rdma_hw_counter() {
+	local v
+	read -r v <"/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || v=0
+	echo "$v"
 }
 
 # rdma_port_active DEV: port 1 of DEV is ACTIVE (within 30 s).

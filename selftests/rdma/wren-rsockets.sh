@@ -75,7 +75,8 @@ run riostream riostream -T v -S 65536 -C 200
 # not set itself up in its recv(), so a program whose first socket call
 # is recv() on a descriptor it did not open, as socat's is, calls a null
 # pointer: Documentation/.../apps.rst.)
-before=$(rdma statistic show link "$RDMA_WREN_DEV/1" | grep -o 'rx_roce_bytes [0-9]*\|tx_roce_bytes [0-9]*')
+key=$([ "$me" = 0 ] && echo rx_roce_bytes || echo tx_roce_bytes)
+before=$(rdma_hw_counter "$RDMA_WREN_DEV" "$key")
 tcp=$WREN_TOP/build/tests/rdma/wren_tcp_pattern
 preload=$WREN_RDMA_CORE/lib/librspreload.so
 if [ "$me" = 0 ]; then
@@ -93,9 +94,7 @@ if [ "$rc" = 0 ] && [[ $out == *"$want"* ]]; then
 else
 	not_ok "a TCP program under librspreload.so: $want (exit $rc)"
 fi
-after=$(rdma statistic show link "$RDMA_WREN_DEV/1" | grep -o 'rx_roce_bytes [0-9]*\|tx_roce_bytes [0-9]*')
-key=$([ "$me" = 0 ] && echo rx_roce_bytes || echo tx_roce_bytes)
-moved=$(($(awk -v k="$key" '$1 == k { print $2 }' <<<"$after") - $(awk -v k="$key" '$1 == k { print $2 }' <<<"$before")))
+moved=$(($(rdma_hw_counter "$RDMA_WREN_DEV" "$key") - before))
 if [ "$moved" -ge "$bytes" ]; then
 	ok "its bytes crossed $RDMA_WREN_DEV as RoCE ($key +$moved)"
 else

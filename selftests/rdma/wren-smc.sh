@@ -33,16 +33,7 @@ else
 	bail "$RDMA_WREN_DEV on $RDMA_WREN_IF, net/smc loaded"
 fi
 
-# tx_roce_bytes of the device's port counters.
-roce_bytes() {
-	local w i
-	read -r -a w <<<"$(rdma statistic show link "$RDMA_WREN_DEV/1")"
-	for ((i = 0; i < ${#w[@]}; i++)); do
-		[ "${w[i]}" = "$1" ] && echo "${w[i + 1]}" && return
-	done
-	echo 0
-}
-before=$(roce_bytes tx_roce_bytes)
+before=$(rdma_hw_counter "$RDMA_WREN_DEV" tx_roce_bytes)
 barrier ready
 py=$WREN_TOP/selftests/rdma/wren_smc.py
 if [ "$me" = 0 ]; then
@@ -69,7 +60,7 @@ if [[ $out == *"link ibdev $RDMA_WREN_DEV port 1"* ]]; then
 else
 	not_ok "net/smc's link group runs on $RDMA_WREN_DEV, paired with $RDMA_WREN_IF without a pnet table"
 fi
-sent=$(($(roce_bytes tx_roce_bytes) - before))
+sent=$(($(rdma_hw_counter "$RDMA_WREN_DEV" tx_roce_bytes) - before))
 if [ "$me" = 0 ] || [ "$sent" -ge "$bytes" ]; then
 	ok "the data crossed $RDMA_WREN_DEV as RoCE ($sent bytes sent)"
 else
