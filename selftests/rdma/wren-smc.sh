@@ -6,7 +6,7 @@
 # Wren.  Both guests name a user EID (so SMC-Rv2: Wren has RoCE v2 GIDs
 # only) and no pnet table: net/smc must pair eth1 with wren_0 from the
 # ib device's netdev.  Guest 0 accepts one AF_SMC connection, guest 1
-# sends WREN_SMC_BYTES (4 MiB) of the seeded pattern, guest 0 checks it
+# sends WREN_SMC_BYTES (4 MiB) of wren-pattern's stream, guest 0 checks it
 # (wren_smc.py, one Python process a side).  Then: sock_diag says SMC-R
 # on wren_0 port 1 on both sides, not a TCP fallback; net/smc's link
 # group runs on wren_0; the sender's RoCE byte counter grew by at least

@@ -7,7 +7,7 @@ link groups, sock_diag for each socket's mode, and one verified transfer.
   wren_smc.py ueid-add EID           add a user EID (SMC-Rv2 needs one)
   wren_smc.py serve IP PORT BYTES EID
                                      add EID, accept one AF_SMC connection,
-                                     receive BYTES of the seeded pattern,
+                                     receive BYTES of wren-pattern's stream,
                                      check it, send "ok", print the
                                      socket's mode and the SMC-R links
   wren_smc.py send IP PORT BYTES EID add EID, connect (retrying while the
@@ -24,13 +24,16 @@ Python start costs seconds in a TCG guest.  Exit status 0 only when the
 data arrived equal.
 """
 
-import hashlib
 import os
 import socket
 import struct
+import subprocess
 import sys
 import time
 
+# The tree's one test pattern (tools/pattern), by its program.
+PATTERN = os.path.join(os.environ.get("WREN_TOP", "."), "build/tools/wren-pattern")
+PATTERN_SEED = "9751"
 AF_SMC = 43
 SMCPROTO_SMC = 0
 NETLINK_GENERIC = 16
@@ -148,13 +151,19 @@ def lgr():
 
 
 def pattern(n):
-    """The bytes of the transfer: a counter hashed in 32-byte blocks."""
-    out = bytearray()
-    i = 0
-    while len(out) < n:
-        out += hashlib.sha256(i.to_bytes(8, "little")).digest()
-        i += 1
-    return bytes(out[:n])
+    """The bytes of the transfer: wren-pattern's stream PATTERN_SEED."""
+    return subprocess.run([PATTERN, "gen", PATTERN_SEED, str(n)],
+                          stdout=subprocess.PIPE, check=True).stdout
+
+
+def pattern_check(got, n):
+    """wren-pattern's verdict on GOT as the first N bytes of the stream
+    (it names the first byte that differs); True when equal."""
+    r = subprocess.run([PATTERN, "check", PATTERN_SEED, str(n)], input=bytes(got),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
+    if r.stdout:
+        print(r.stdout.decode(errors="replace").rstrip())
+    return r.returncode == 0
 
 
 def diag_mode(sock):
@@ -207,7 +216,7 @@ def serve(ip, port, n):
             break
         got += chunk
     print(diag_mode(conn))
-    equal = bytes(got) == pattern(n)
+    equal = pattern_check(got, n)
     print("received %d bytes, %s" % (len(got), "equal" if equal else "DIFFERENT"))
     conn.sendall(b"ok" if equal else b"no")
     conn.close()
