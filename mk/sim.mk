@@ -73,8 +73,10 @@ sim-deps:
 	@$(TOP)/scripts/deps/sim.sh
 
 ## sim-mpi: hpcc-run over MPI in $(BUILD)/sim-mpi, against ns-3 with MPI built from Debian's source (cached)
+# ns-3's CMake compiles through ccache by itself: in the tree's cache,
+# not in $HOME's, so that no cache outside $(WREN_CACHE) speeds a build.
 sim-mpi: $(SIM_HOST_OBJ) $(SIM_FABRIC_OBJ) $(HW_OUT)/libwrenhw.a
-	@prefix=$$($(TOP)/scripts/sim/ns3-mpi.sh) && \
+	@prefix=$$($(if $(WREN_CCACHE_DIR),CCACHE_DIR=$(WREN_CCACHE_DIR)) $(TOP)/scripts/sim/ns3-mpi.sh) && \
 		$(MAKE) --no-print-directory sim-mpi-bins NS3_MPI=$$prefix
 
 sim-mpi-bins: $(SIM_MPI_OUT)/hpcc-run
