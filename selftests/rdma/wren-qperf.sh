@@ -37,7 +37,9 @@ tests=(
 	"ver_rc_compare_swap msg_rate"
 )
 pair_init qperf "qperf"
-plan $((4 + ${#tests[@]}))
+# The server's results: its setup, its log, dmesg, the unload; the
+# client's: its setup, a figure a test, its counter, dmesg, the unload.
+plan $((me == 0 ? 4 : 4 + ${#tests[@]}))
 dmesg -C
 
 command -v qperf >/dev/null || bail "qperf is installed" "make deps installs it"
@@ -55,9 +57,6 @@ if [ "$me" = 0 ]; then
 	kill "$server" 2>/dev/null
 	wait "$server" 2>/dev/null
 	diag "$(cat "$res/qperf-server.log")"
-	for t in "${tests[@]}"; do
-		skip "${t%% *}" "guest 1 runs the client"
-	done
 	check "the qperf server reported no error" test ! -s "$res/qperf-server.log"
 else
 	wait_for 60 test -e "$peer_res/qperf-listening"
@@ -66,17 +65,28 @@ else
 		name=${t%% *}
 		word=${t#* }
 		# The server's listener comes up just after its marker: retry a
-		# refused control connection.
+		# refused control connection.  And qperf's server sends the
+		# client its RDMA CM port before it calls rdma_listen()
+		# (cm_open_server() in qperf's rdma.c), so a client that
+		# connects first is rejected: retry that twice, and say so.
+		rejected=0
 		for ((i = 0; i < 50; i++)); do
 			out=$(timeout 120 qperf -cm1 -lp "$lport" -t "$secs" "$WREN_PEER_IP" "$name" 2>&1)
 			rc=$?
+			if [[ $out == *"Event rejected"* ]] && [ "$rejected" -lt 2 ]; then
+				rejected=$((rejected + 1))
+				diag "$name: rejected by the RDMA CM, qperf's listen race; again"
+				continue
+			fi
 			[[ $out == *"failed to connect"* || $out == *"refused"* ]] || break
 			nap 0.2
 		done
 		fig=$(sed -n "s/^ *$word *= *//p" <<<"$out" | head -n 1)
+		again=
+		[ "$rejected" = 0 ] || again=" (run $((rejected + 1)) times: qperf's listen race)"
 		# A verification test reports a wrong value as "mismatch".
 		if [ "$rc" = 0 ] && [ -n "$fig" ] && [[ $out != *"mismatch"* ]]; then
-			ok "$name: $word $fig"
+			ok "$name: $word $fig$again"
 		else
 			not_ok "$name: $word (exit $rc)"
 			diag "$out"
