@@ -13,6 +13,9 @@
 #   rdma_gid_index DEV IPV4   index of the RoCE v2 GID of IPV4 on port 1
 #   rdma_hw_counter DEV NAME  port 1's hardware counter NAME (0 if none),
 #                             read with a shell builtin
+#   rdma_objects DEV          DEV's object counts from `rdma resource show`,
+#                             without the CQs
+#   rdma_objects_are DEV OBJ  rdma_objects DEV is OBJ now (for wait_for)
 #
 # Each returns non-zero with RDMA_SETUP_ERR saying what went wrong.
 
@@ -46,6 +49,16 @@ rdma_hw_counter() {
 	read -r v <"/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || v=0
 	echo "$v"
 }
+
+# Object counts without the CQs: ib_core's CQ pool (ib_cq_pool_get(),
+# which the kernel ULPs use) keeps its CQs until the device unregisters.
+rdma_objects() {
+	rdma resource show 2>/dev/null |
+		sed -n "s/^[0-9]*: $1: //p" | sed 's/ cq [0-9]*//'
+}
+
+# A function, so that wait_for reads the counts at each try, not once.
+rdma_objects_are() { [ "$(rdma_objects "$1")" = "$2" ]; }
 
 # rdma_port_active DEV: port 1 of DEV is ACTIVE (within 30 s).
 rdma_port_active() {

@@ -55,16 +55,7 @@ dmesg -C
 command -v nvme >/dev/null || bail "nvme-cli is installed" "make deps installs it"
 rdma_wren_up || bail "$RDMA_SETUP_ERR" "$(dmesg | tail -n 20)"
 ok "$RDMA_WREN_DEV on $RDMA_WREN_IF for $WREN_IP"
-# Object counts without the CQs: ib_core's CQ pool (ib_cq_pool_get(),
-# which both NVMe drivers use) keeps its CQs until the device unregisters.
-counts() {
-	rdma resource show 2>/dev/null |
-		sed -n "s/^[0-9]*: $RDMA_WREN_DEV: //p" | sed 's/ cq [0-9]*//'
-}
-# counts_are OBJECTS: counts() is OBJECTS now (a function, so that
-# wait_for reads the counts at each try, not once).
-counts_are() { [ "$(counts)" = "$1" ]; }
-base=$(counts)
+base=$(rdma_objects "$RDMA_WREN_DEV")
 diag "objects before: $base"
 
 cfg=/sys/kernel/config
@@ -245,7 +236,7 @@ if [ "$me" = 0 ]; then
 		barrier io-done 900
 		srqs=$(rdma resource show srq 2>&1 | grep -c "dev $RDMA_WREN_DEV ")
 		diag "$(rdma -dd resource show srq 2>&1)"
-		diag "objects with the host connected: $(counts)"
+		diag "objects with the host connected: $(rdma_objects "$RDMA_WREN_DEV")"
 		# nvmet-rdma says so when it falls back to an RQ per queue.
 		check "nvmet-rdma receives through $srqs kernel SRQ(s) of $RDMA_WREN_DEV" \
 			test "$srqs" -ge 1 -a -z "$(dmesg | grep 'SRQ requested but not supported')"
@@ -308,8 +299,8 @@ else
 	barrier host-done
 fi
 
-wait_for 20 counts_are "$base"
-now=$(counts)
+wait_for 20 rdma_objects_are "$RDMA_WREN_DEV" "$base"
+now=$(rdma_objects "$RDMA_WREN_DEV")
 check "only the MAD layer's objects (and pooled CQs) left ($now)" test "$now" = "$base"
 barrier counted 300
 # Later tests of a shared boot load the modules themselves.

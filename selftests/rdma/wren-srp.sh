@@ -34,15 +34,8 @@ dmesg -C
 
 rdma_wren_up || bail "$RDMA_SETUP_ERR" "$(dmesg | tail -n 20)"
 ok "$RDMA_WREN_DEV on $RDMA_WREN_IF for $WREN_IP"
-# Objects of the device before SRP: the MAD layer's.
-# (Without the CQs: ib_core's CQ pool, which ib_srpt takes its CQs from,
-# keeps them until the device unregisters.)
-counts() {
-	rdma resource show 2>/dev/null |
-		sed -n "s/^[0-9]*: $RDMA_WREN_DEV: //p" | sed 's/ cq [0-9]*//'
-}
-counts_are() { [ "$(counts)" = "$1" ]; }
-base=$(counts)
+# Objects of the device before: the MAD layer's (rdma-setup.sh).
+base=$(rdma_objects "$RDMA_WREN_DEV")
 
 cfg=/sys/kernel/config/target
 backstore=$cfg/core/rd_mcp_0/wren
@@ -189,11 +182,11 @@ else
 	check "the remote port deleted, ib_srp unloaded" test ! -e /sys/module/ib_srp
 fi
 
-if wait_for 30 counts_are "$base"; then
+if wait_for 30 rdma_objects_are "$RDMA_WREN_DEV" "$base"; then
 	ok "$RDMA_WREN_DEV holds only the MAD layer's objects again"
 else
 	not_ok "$RDMA_WREN_DEV holds only the MAD layer's objects again"
-	diag "before: $base; now: $(counts)"
+	diag "before: $base; now: $(rdma_objects "$RDMA_WREN_DEV")"
 fi
 check_dmesg "no kernel warnings"
 check "rmmod wren_ib and wren" wren_unload
